@@ -1,0 +1,67 @@
+# gpuagg — aggregation offloaded to NVIDIA GPUs (PGXS build)
+#
+# The version is written once, in gpuagg.control; everything else derives it.
+# Builds the CUDA kernels into one fatbin when nvcc is found (override with
+# NVCC=/path/to/nvcc, or NVCC= to skip), and builds without it otherwise.
+
+EXTENSION = gpuagg
+EXTVERSION = $(shell sed -n "s/^default_version *= *'\(.*\)'/\1/p" $(EXTENSION).control)
+MODULE_big = gpuagg
+OBJS = \
+	src/gpuagg.o \
+	src/planner.o \
+	src/plan.o \
+	src/program.o \
+	src/exec.o \
+	src/batch.o \
+	src/result.o \
+	src/device_cpu.o
+DATA = $(wildcard $(EXTENSION)--*.sql)
+
+# One topic a file; each offloaded query is compared with its native run.
+REGRESS = setup types nulls filters having errors fallback explain rescan \
+	params differential
+REGRESS_OPTS = --dbname=gpuagg_regress
+
+# -Wextra warnings that PostgreSQL's own headers trip are turned off; the
+# rest stay errors.
+PG_CFLAGS = -Wall -Wextra -Werror -Wno-unused-parameter \
+	-Wno-missing-field-initializers -Wno-sign-compare
+PG_CPPFLAGS = -DGPUAGG_VERSION='"$(EXTVERSION)"'
+
+PG_CONFIG ?= pg_config
+PGXS := $(shell $(PG_CONFIG) --pgxs)
+include $(PGXS)
+
+# ---- CUDA kernels ----------------------------------------------------------
+NVCC ?= $(shell command -v nvcc 2>/dev/null || \
+	(test -x /usr/local/cuda/bin/nvcc && echo /usr/local/cuda/bin/nvcc))
+CUDA_SRCS = $(wildcard cuda/*.cu)
+CUDA_HDRS = $(wildcard cuda/*.h)
+# sm_80 and sm_90 machine code, plus compute_90 PTX for later GPUs
+NVCC_GENCODE = -gencode arch=compute_80,code=sm_80 \
+	-gencode arch=compute_90,code=sm_90 \
+	-gencode arch=compute_90,code=compute_90
+NVCC_FLAGS = -O3 -std=c++17 --Werror all-warnings $(NVCC_GENCODE)
+
+ifneq ($(strip $(NVCC)),)
+FATBIN = gpuagg.fatbin
+all: $(FATBIN)
+
+$(FATBIN): $(CUDA_SRCS) $(CUDA_HDRS)
+	$(NVCC) $(NVCC_FLAGS) --fatbin -o $@ $(CUDA_SRCS)
+
+install: install-fatbin
+install-fatbin: $(FATBIN)
+	$(INSTALL_DATA) $(FATBIN) '$(DESTDIR)$(pkglibdir)/$(FATBIN)'
+
+uninstall: uninstall-fatbin
+uninstall-fatbin:
+	rm -f '$(DESTDIR)$(pkglibdir)/$(FATBIN)'
+
+EXTRA_CLEAN += $(FATBIN)
+endif
+
+$(OBJS): $(wildcard src/*.h) $(CUDA_HDRS)
+
+.PHONY: install-fatbin uninstall-fatbin

@@ -1,0 +1,289 @@
+/*-------------------------------------------------------------------------
+ *
+ * gpuagg_abi.h
+ *		The host/device boundary of gpuagg: program, batch and result layout.
+ *
+ * Plain C, no PostgreSQL headers: this file is included by the host (C, the
+ * CPU device) and by the CUDA kernels.  Everything that crosses from the
+ * planner to a device is described here, so that both devices execute the
+ * same program and return the same states.
+ *
+ * A *program* is a flat, fixed-size struct: a list of register-machine
+ * instructions split into segments (WHERE, group keys, one FILTER and one
+ * argument segment per aggregate), a constant table, the columns to read
+ * and one descriptor per aggregate.  Each row is evaluated by walking a
+ * segment with a small register file (gpuagg_eval.h); a run-time error that
+ * PostgreSQL would raise sets an error code the host turns into the same
+ * ereport.
+ *
+ * A *batch* is a set of column vectors at their native width plus validity
+ * bitmaps (bit set = NULL; a NULL pointer means "no NULLs in this batch").
+ *
+ * A *result* holds one row per group: key values and aggregate transition
+ * state slots, struct-of-arrays.  The host turns the slots into PostgreSQL's
+ * own transition values and calls PostgreSQL's final functions.
+ *
+ *-------------------------------------------------------------------------
+ */
+#ifndef GPUAGG_ABI_H
+#define GPUAGG_ABI_H
+
+#include <stdint.h>
+
+/* helpers below are callable from host code and from kernels */
+#ifdef __CUDACC__
+#define GA_HD __host__ __device__ static inline
+#else
+#define GA_HD static inline
+#endif
+
+#define GA_ABI_VERSION		1
+
+/* Limits of one program; larger queries keep the native plan. */
+#define GA_MAX_COLS			64
+#define GA_MAX_KEYS			8
+#define GA_MAX_AGGS			64
+#define GA_MAX_INSTR		2048
+#define GA_MAX_CONSTS		1024
+#define GA_MAX_REGS			64
+#define GA_MAX_SLOTS		256
+
+/* Value types a column, register, key or aggregate argument can have. */
+typedef enum GaType
+{
+	GA_T_INVALID = 0,
+	GA_T_BOOL,
+	GA_T_INT2,
+	GA_T_INT4,
+	GA_T_INT8,
+	GA_T_FLOAT4,
+	GA_T_FLOAT8,
+	GA_T_DATE,
+	GA_T_TIMESTAMP,
+	GA_T_TIMESTAMPTZ,
+	GA_T_NULLONLY				/* column of any type; only NULL-ness is read */
+} GaType;
+
+/* Registers hold integers (bool, ints, date, timestamps) widened to int64,
+ * and floats (float4 values too, exactly) as double. */
+typedef union GaDatum
+{
+	int64_t		i;
+	double		f;
+	uint64_t	u;
+} GaDatum;
+
+GA_HD int
+ga_type_is_float(int t)
+{
+	return t == GA_T_FLOAT4 || t == GA_T_FLOAT8;
+}
+
+/* Width in bytes of a column of the type in a batch (0: no values). */
+GA_HD int
+ga_type_width(int t)
+{
+	switch (t)
+	{
+		case GA_T_BOOL:
+			return 1;
+		case GA_T_INT2:
+			return 2;
+		case GA_T_INT4:
+		case GA_T_DATE:
+		case GA_T_FLOAT4:
+			return 4;
+		case GA_T_INT8:
+		case GA_T_FLOAT8:
+		case GA_T_TIMESTAMP:
+		case GA_T_TIMESTAMPTZ:
+			return 8;
+		default:
+			return 0;
+	}
+}
+
+/*
+ * Opcodes.  Every instruction writes register dst.  Strict operators yield
+ * NULL without evaluating (and so without raising) when an input is NULL,
+ * as PostgreSQL's strict functions do.
+ */
+typedef enum GaOp
+{
+	GA_OP_COL = 1,				/* dst = column imm of the current row */
+	GA_OP_CONST,				/* dst = consts[imm] */
+	GA_OP_MOVE,					/* dst = a */
+
+	/* arithmetic; type = result type; ints checked against its range */
+	GA_OP_ADD,
+	GA_OP_SUB,
+	GA_OP_MUL,
+	GA_OP_DIV,
+	GA_OP_MOD,
+	GA_OP_NEG,
+	GA_OP_DATE_PLI,				/* date + int4 -> date */
+	GA_OP_DATE_MII,				/* date - int4 -> date */
+	GA_OP_DATE_MI,				/* date - date -> int4 */
+
+	/* comparisons; type = operand class (an integer type or a float type) */
+	GA_OP_EQ,
+	GA_OP_NE,
+	GA_OP_LT,
+	GA_OP_LE,
+	GA_OP_GT,
+	GA_OP_GE,
+
+	/* boolean logic with SQL's three-valued semantics */
+	GA_OP_NOT,
+	GA_OP_AND_STEP,				/* dst &= a; false: jump to imm */
+	GA_OP_OR_STEP,				/* dst |= a; true: jump to imm */
+	GA_OP_QUAL_STEP,			/* a not true: dst = false, jump to imm */
+	GA_OP_ISNULL,
+	GA_OP_ISNOTNULL,
+	GA_OP_ISTRUE,
+	GA_OP_ISNOTTRUE,
+	GA_OP_ISFALSE,
+	GA_OP_ISNOTFALSE,
+
+	/* dst = a converted from type b (imm unused) to type */
+	GA_OP_CAST
+} GaOp;
+
+typedef struct GaInstr
+{
+	uint8_t		op;
+	uint8_t		type;
+	uint16_t	dst;
+	uint16_t	a;
+	uint16_t	b;
+	int32_t		imm;
+} GaInstr;
+
+/* A contiguous run of instructions whose result is left in register reg. */
+typedef struct GaSegment
+{
+	int32_t		start;
+	int32_t		end;			/* exclusive; start == end: empty */
+	int32_t		reg;			/* -1: segment absent */
+} GaSegment;
+
+/* How a device accumulates one aggregate; GA_SLOTS_* slots per group. */
+typedef enum GaAggKind
+{
+	GA_AGG_COUNT = 1,			/* count(*), count(x): n */
+	GA_AGG_SUM_I64,				/* sum/avg of int2/int4: n, sum */
+	GA_AGG_SUM_I128,			/* sum/avg of int8: n, sum lo, sum hi */
+	GA_AGG_VAR_I128,			/* var/stddev of int2/int4: n, sx lo, hi, sxx lo, hi */
+	GA_AGG_VAR_I192,			/* var/stddev of int8: n, sx lo, hi, sxx w0, w1, w2 */
+	GA_AGG_SUM_F4,				/* sum(float4): n, sum (float4 arithmetic) */
+	GA_AGG_SUM_F8,				/* sum(float8): n, sum */
+	GA_AGG_ACCUM_F8,			/* avg/var/stddev of floats: N, Sx, Sxx */
+	GA_AGG_MIN,					/* has, value */
+	GA_AGG_MAX,					/* has, value */
+	GA_AGG_BOOL_AND,			/* has, value */
+	GA_AGG_BOOL_OR				/* has, value */
+} GaAggKind;
+
+GA_HD int
+ga_agg_nslots(int kind)
+{
+	switch (kind)
+	{
+		case GA_AGG_COUNT:
+			return 1;
+		case GA_AGG_SUM_I64:
+		case GA_AGG_SUM_F4:
+		case GA_AGG_SUM_F8:
+		case GA_AGG_MIN:
+		case GA_AGG_MAX:
+		case GA_AGG_BOOL_AND:
+		case GA_AGG_BOOL_OR:
+			return 2;
+		case GA_AGG_SUM_I128:
+		case GA_AGG_ACCUM_F8:
+			return 3;
+		case GA_AGG_VAR_I128:
+			return 5;
+		case GA_AGG_VAR_I192:
+			return 6;
+		default:
+			return 0;
+	}
+}
+
+typedef struct GaAgg
+{
+	int32_t		kind;			/* GaAggKind */
+	int32_t		argtype;		/* GaType of the argument; 0 for count(*) */
+	int32_t		slot;			/* first state slot */
+	GaSegment	filter;			/* FILTER (WHERE ...), reg -1 if none */
+	GaSegment	arg;			/* argument, reg -1 for count(*) */
+} GaAgg;
+
+typedef struct GaColumn
+{
+	int32_t		type;			/* GaType */
+	int32_t		attno;			/* heap attribute number (host only) */
+} GaColumn;
+
+typedef struct GaProgram
+{
+	uint32_t	abi_version;
+	uint32_t	ncols;
+	uint32_t	ninstr;
+	uint32_t	nconsts;
+	uint32_t	nregs;
+	uint32_t	nkeys;
+	uint32_t	naggs;
+	uint32_t	nslots;
+	GaSegment	where;			/* reg -1: no WHERE */
+	GaSegment	keyseg;			/* evaluates every key */
+	int32_t		keyreg[GA_MAX_KEYS];
+	int32_t		keytype[GA_MAX_KEYS];
+	GaColumn	cols[GA_MAX_COLS];
+	GaAgg		aggs[GA_MAX_AGGS];
+	GaInstr		code[GA_MAX_INSTR];
+	GaDatum		consts[GA_MAX_CONSTS];
+	uint8_t		constnull[GA_MAX_CONSTS];
+} GaProgram;
+
+/* Run-time errors, turned by the host into PostgreSQL's ereport. */
+typedef enum GaError
+{
+	GA_OK = 0,
+	GA_ERR_INT2_RANGE,			/* smallint out of range */
+	GA_ERR_INT4_RANGE,			/* integer out of range */
+	GA_ERR_INT8_RANGE,			/* bigint out of range */
+	GA_ERR_DIV_ZERO,			/* division by zero */
+	GA_ERR_FLOAT_OVERFLOW,		/* value out of range: overflow */
+	GA_ERR_FLOAT_UNDERFLOW,		/* value out of range: underflow */
+	GA_ERR_DATE_RANGE,			/* date out of range */
+	GA_ERR_DATE_INFINITE,		/* cannot subtract infinite dates */
+	GA_ERR_INTERNAL				/* bad program: can't happen */
+} GaError;
+
+/* One batch of rows: column vectors and validity bitmaps. */
+typedef struct GaBatch
+{
+	uint32_t	nrows;
+	const void *values[GA_MAX_COLS];
+	const uint8_t *nulls[GA_MAX_COLS];	/* bit set = NULL; NULL = none */
+} GaBatch;
+
+/* The groups a device returns, struct-of-arrays over ngroups rows. */
+typedef struct GaResult
+{
+	uint64_t	ngroups;
+	GaDatum    *keys;			/* [nkeys * ngroups] */
+	uint8_t    *keynulls;		/* [nkeys * ngroups] */
+	uint64_t   *states;			/* [nslots * ngroups] */
+} GaResult;
+
+/* Date and timestamp range constants, as PostgreSQL defines them (the
+ * host checks these against its own headers at compile time). */
+#define GA_POSTGRES_EPOCH_JDATE	2451545
+#define GA_DATE_END_JULIAN		2147483494
+#define GA_DATEVAL_NOBEGIN		INT32_MIN
+#define GA_DATEVAL_NOEND		INT32_MAX
+
+#endif							/* GPUAGG_ABI_H */

@@ -1,0 +1,613 @@
+/*-------------------------------------------------------------------------
+ *
+ * gpuagg_eval.h
+ *		The row interpreter for gpuagg programs, shared by both devices.
+ *
+ * The CPU device includes this from C; the CUDA kernels include it from
+ * .cu files, where GA_DEVFN marks the functions __device__.  Keeping one
+ * copy of the semantics (overflow rules, three-valued logic, PostgreSQL's
+ * float ordering and float aggregate formulas) is what makes the devices
+ * return identical answers.
+ *
+ * Semantics follow PostgreSQL 15: int2/int4/int8 operators compute exactly
+ * and raise "out of range" for results outside the result type; division
+ * by zero raises; INT_MIN / -1 raises; x % -1 is 0; float operators raise
+ * overflow only when finite inputs give an infinite result and underflow
+ * when nonzero inputs give zero (float.h); NaN equals NaN and sorts above
+ * every other value; -0 equals 0.
+ *
+ *-------------------------------------------------------------------------
+ */
+#ifndef GPUAGG_EVAL_H
+#define GPUAGG_EVAL_H
+
+#include "gpuagg_abi.h"
+
+#ifdef __CUDACC__
+#define GA_DEVFN static __device__ __forceinline__
+#else
+#include <math.h>
+#define GA_DEVFN static inline
+#endif
+
+/* Read bit row of a validity bitmap: nonzero means NULL. */
+GA_DEVFN int
+ga_isnull(const uint8_t *nulls, uint32_t row)
+{
+	return nulls != 0 && (nulls[row >> 3] & (1u << (row & 7))) != 0;
+}
+
+/* Load column c of row into *v; returns nonzero for NULL. */
+GA_DEVFN int
+ga_load(const GaProgram *p, const GaBatch *b, int c, uint32_t row, GaDatum *v)
+{
+	const void *vals = b->values[c];
+
+	if (ga_isnull(b->nulls[c], row))
+	{
+		v->i = 0;
+		return 1;
+	}
+	switch (p->cols[c].type)
+	{
+		case GA_T_BOOL:
+			v->i = ((const uint8_t *) vals)[row] != 0;
+			break;
+		case GA_T_INT2:
+			v->i = ((const int16_t *) vals)[row];
+			break;
+		case GA_T_INT4:
+		case GA_T_DATE:
+			v->i = ((const int32_t *) vals)[row];
+			break;
+		case GA_T_FLOAT4:
+			v->f = (double) ((const float *) vals)[row];
+			break;
+		case GA_T_FLOAT8:
+			v->f = ((const double *) vals)[row];
+			break;
+		case GA_T_INT8:
+		case GA_T_TIMESTAMP:
+		case GA_T_TIMESTAMPTZ:
+			v->i = ((const int64_t *) vals)[row];
+			break;
+		default:
+			v->i = 0;			/* GA_T_NULLONLY: only NULL-ness matters */
+			break;
+	}
+	return 0;
+}
+
+/* Range check of an exact integer result for the result type. */
+GA_DEVFN int
+ga_int_range(int type, int64_t v)
+{
+	if (type == GA_T_INT2 && (v < -32768 || v > 32767))
+		return GA_ERR_INT2_RANGE;
+	if ((type == GA_T_INT4 || type == GA_T_DATE) &&
+		(v < INT32_MIN || v > INT32_MAX))
+		return GA_ERR_INT4_RANGE;
+	return GA_OK;
+}
+
+GA_DEVFN int
+ga_int_err(int type)
+{
+	return type == GA_T_INT2 ? GA_ERR_INT2_RANGE :
+		type == GA_T_INT8 ? GA_ERR_INT8_RANGE : GA_ERR_INT4_RANGE;
+}
+
+/* Integer arithmetic; operands are already widened to int64. */
+GA_DEVFN int
+ga_int_arith(int op, int type, int64_t a, int64_t b, int64_t *r)
+{
+	int64_t		v;
+
+	switch (op)
+	{
+		case GA_OP_ADD:
+			v = (int64_t) ((uint64_t) a + (uint64_t) b);
+			if (((a ^ v) & (b ^ v)) < 0)
+				return GA_ERR_INT8_RANGE;
+			break;
+		case GA_OP_SUB:
+			v = (int64_t) ((uint64_t) a - (uint64_t) b);
+			if (((a ^ b) & (a ^ v)) < 0)
+				return GA_ERR_INT8_RANGE;
+			break;
+		case GA_OP_MUL:
+			{
+				__int128	w = (__int128) a * (__int128) b;
+
+				if (w < INT64_MIN || w > INT64_MAX)
+					return GA_ERR_INT8_RANGE;
+				v = (int64_t) w;
+				break;
+			}
+		case GA_OP_DIV:
+			if (b == 0)
+				return GA_ERR_DIV_ZERO;
+			if (b == -1)
+			{
+				if (a == INT64_MIN)
+					return GA_ERR_INT8_RANGE;
+				v = -a;
+			}
+			else
+				v = a / b;
+			break;
+		case GA_OP_MOD:
+			if (b == 0)
+				return GA_ERR_DIV_ZERO;
+			v = (b == -1) ? 0 : a % b;
+			break;
+		case GA_OP_NEG:
+			if (a == INT64_MIN)
+				return GA_ERR_INT8_RANGE;
+			v = -a;
+			break;
+		default:
+			return GA_ERR_INTERNAL;
+	}
+	*r = v;
+	return ga_int_range(type, v);
+}
+
+/* float4 arithmetic in single precision, as float4pl and friends do. */
+GA_DEVFN int
+ga_f4_arith(int op, float a, float b, float *r)
+{
+	float		v;
+
+	switch (op)
+	{
+		case GA_OP_ADD:
+			v = a + b;
+			if (isinf(v) && !isinf(a) && !isinf(b))
+				return GA_ERR_FLOAT_OVERFLOW;
+			break;
+		case GA_OP_SUB:
+			v = a - b;
+			if (isinf(v) && !isinf(a) && !isinf(b))
+				return GA_ERR_FLOAT_OVERFLOW;
+			break;
+		case GA_OP_MUL:
+			v = a * b;
+			if (isinf(v) && !isinf(a) && !isinf(b))
+				return GA_ERR_FLOAT_OVERFLOW;
+			if (v == 0.0f && a != 0.0f && b != 0.0f)
+				return GA_ERR_FLOAT_UNDERFLOW;
+			break;
+		case GA_OP_DIV:
+			if (b == 0.0f && !isnan(a))
+				return GA_ERR_DIV_ZERO;
+			v = a / b;
+			if (isinf(v) && !isinf(a))
+				return GA_ERR_FLOAT_OVERFLOW;
+			if (v == 0.0f && a != 0.0f && !isinf(b))
+				return GA_ERR_FLOAT_UNDERFLOW;
+			break;
+		case GA_OP_NEG:
+			v = -a;
+			break;
+		default:
+			return GA_ERR_INTERNAL;
+	}
+	*r = v;
+	return GA_OK;
+}
+
+GA_DEVFN int
+ga_f8_arith(int op, double a, double b, double *r)
+{
+	double		v;
+
+	switch (op)
+	{
+		case GA_OP_ADD:
+			v = a + b;
+			if (isinf(v) && !isinf(a) && !isinf(b))
+				return GA_ERR_FLOAT_OVERFLOW;
+			break;
+		case GA_OP_SUB:
+			v = a - b;
+			if (isinf(v) && !isinf(a) && !isinf(b))
+				return GA_ERR_FLOAT_OVERFLOW;
+			break;
+		case GA_OP_MUL:
+			v = a * b;
+			if (isinf(v) && !isinf(a) && !isinf(b))
+				return GA_ERR_FLOAT_OVERFLOW;
+			if (v == 0.0 && a != 0.0 && b != 0.0)
+				return GA_ERR_FLOAT_UNDERFLOW;
+			break;
+		case GA_OP_DIV:
+			if (b == 0.0 && !isnan(a))
+				return GA_ERR_DIV_ZERO;
+			v = a / b;
+			if (isinf(v) && !isinf(a))
+				return GA_ERR_FLOAT_OVERFLOW;
+			if (v == 0.0 && a != 0.0 && !isinf(b))
+				return GA_ERR_FLOAT_UNDERFLOW;
+			break;
+		case GA_OP_NEG:
+			v = -a;
+			break;
+		default:
+			return GA_ERR_INTERNAL;
+	}
+	*r = v;
+	return GA_OK;
+}
+
+/* float8_cmp_internal: NaN equals NaN and is greater than anything else. */
+GA_DEVFN int
+ga_float_cmp(double a, double b)
+{
+	if (isnan(a))
+		return isnan(b) ? 0 : 1;
+	if (isnan(b))
+		return -1;
+	return (a > b) ? 1 : (a < b) ? -1 : 0;
+}
+
+/* Cast value v of type from to type to (PostgreSQL's cast functions). */
+GA_DEVFN int
+ga_cast(int to, int from, GaDatum v, GaDatum *r)
+{
+	if (!ga_type_is_float(from))
+	{
+		if (to == GA_T_FLOAT4)
+		{
+			r->f = (double) (float) v.i;
+			return GA_OK;
+		}
+		if (to == GA_T_FLOAT8)
+		{
+			r->f = (double) v.i;
+			return GA_OK;
+		}
+		r->i = v.i;
+		return ga_int_range(to, v.i);
+	}
+	if (to == GA_T_FLOAT8)
+	{
+		r->f = v.f;				/* float4 values are exact in double */
+		return GA_OK;
+	}
+	if (to == GA_T_FLOAT4)
+	{
+		float		f = (float) v.f;
+
+		if (from == GA_T_FLOAT8)
+		{
+			if (isinf(f) && !isinf(v.f))
+				return GA_ERR_FLOAT_OVERFLOW;
+			if (f == 0.0f && v.f != 0.0)
+				return GA_ERR_FLOAT_UNDERFLOW;
+		}
+		r->f = (double) f;
+		return GA_OK;
+	}
+	/* float to integer: round half to even, then range check */
+	{
+		double		d = rint(v.f);
+
+		if (isnan(d))
+			return ga_int_err(to);
+		if (to == GA_T_INT8)
+		{
+			/* FLOAT8_FITS_IN_INT64 */
+			if (!(d >= -9223372036854775808.0 && d < 9223372036854775808.0))
+				return GA_ERR_INT8_RANGE;
+		}
+		else if (to == GA_T_INT4)
+		{
+			if (!(d >= -2147483648.0 && d < 2147483648.0))
+				return GA_ERR_INT4_RANGE;
+		}
+		else if (!(d >= -32768.0 && d < 32768.0))
+			return GA_ERR_INT2_RANGE;
+		r->i = (int64_t) d;
+		return GA_OK;
+	}
+}
+
+GA_DEVFN int
+ga_valid_date(int64_t d)
+{
+	return d >= -GA_POSTGRES_EPOCH_JDATE &&
+		d < GA_DATE_END_JULIAN - GA_POSTGRES_EPOCH_JDATE;
+}
+
+/*
+ * Evaluate instructions [seg->start, seg->end) for one row.  Registers are
+ * the caller's.  Returns GA_OK or a GaError.
+ */
+GA_DEVFN int
+ga_eval(const GaProgram *p, const GaSegment *seg, const GaBatch *b,
+		uint32_t row, GaDatum *regs, uint8_t *nulls)
+{
+	int			pc = seg->start;
+
+	while (pc < seg->end)
+	{
+		const GaInstr *in = &p->code[pc];
+		int			d = in->dst;
+		int			err = GA_OK;
+
+		pc++;
+		switch (in->op)
+		{
+			case GA_OP_COL:
+				nulls[d] = (uint8_t) ga_load(p, b, in->imm, row, &regs[d]);
+				break;
+			case GA_OP_CONST:
+				regs[d] = p->consts[in->imm];
+				nulls[d] = p->constnull[in->imm];
+				break;
+			case GA_OP_MOVE:
+				regs[d] = regs[in->a];
+				nulls[d] = nulls[in->a];
+				break;
+			case GA_OP_ADD:
+			case GA_OP_SUB:
+			case GA_OP_MUL:
+			case GA_OP_DIV:
+			case GA_OP_MOD:
+			case GA_OP_NEG:
+				{
+					int			unary = (in->op == GA_OP_NEG);
+					GaDatum		x = regs[in->a];
+					GaDatum		y = regs[unary ? in->a : in->b];
+
+					if (nulls[in->a] || (!unary && nulls[in->b]))
+					{
+						nulls[d] = 1;
+						break;
+					}
+					nulls[d] = 0;
+					if (in->type == GA_T_FLOAT4)
+					{
+						float		f = 0;
+
+						err = ga_f4_arith(in->op, (float) x.f, (float) y.f, &f);
+						regs[d].f = (double) f;
+					}
+					else if (in->type == GA_T_FLOAT8)
+						err = ga_f8_arith(in->op, x.f, y.f, &regs[d].f);
+					else
+						err = ga_int_arith(in->op, in->type, x.i, y.i, &regs[d].i);
+					break;
+				}
+			case GA_OP_DATE_PLI:
+			case GA_OP_DATE_MII:
+				{
+					int64_t		date = regs[in->a].i;
+					int64_t		days = regs[in->b].i;
+
+					if (nulls[in->a] || nulls[in->b])
+					{
+						nulls[d] = 1;
+						break;
+					}
+					nulls[d] = 0;
+					if (date == GA_DATEVAL_NOBEGIN || date == GA_DATEVAL_NOEND)
+					{
+						regs[d].i = date;	/* can't change infinity */
+						break;
+					}
+					if (in->op == GA_OP_DATE_MII)
+						days = -days;
+					/* date_mii negates in int32 first: -INT_MIN overflows */
+					if (days > INT32_MAX)
+					{
+						err = GA_ERR_DATE_RANGE;
+						break;
+					}
+					regs[d].i = date + days;
+					if (regs[d].i < INT32_MIN || regs[d].i > INT32_MAX ||
+						!ga_valid_date(regs[d].i))
+						err = GA_ERR_DATE_RANGE;
+					break;
+				}
+			case GA_OP_DATE_MI:
+				if (nulls[in->a] || nulls[in->b])
+				{
+					nulls[d] = 1;
+					break;
+				}
+				nulls[d] = 0;
+				if (regs[in->a].i == GA_DATEVAL_NOBEGIN ||
+					regs[in->a].i == GA_DATEVAL_NOEND ||
+					regs[in->b].i == GA_DATEVAL_NOBEGIN ||
+					regs[in->b].i == GA_DATEVAL_NOEND)
+				{
+					err = GA_ERR_DATE_INFINITE;
+					break;
+				}
+				regs[d].i = regs[in->a].i - regs[in->b].i;
+				break;
+			case GA_OP_EQ:
+			case GA_OP_NE:
+			case GA_OP_LT:
+			case GA_OP_LE:
+			case GA_OP_GT:
+			case GA_OP_GE:
+				{
+					int			c;
+
+					if (nulls[in->a] || nulls[in->b])
+					{
+						nulls[d] = 1;
+						break;
+					}
+					if (ga_type_is_float(in->type))
+						c = ga_float_cmp(regs[in->a].f, regs[in->b].f);
+					else
+						c = (regs[in->a].i > regs[in->b].i) ? 1 :
+							(regs[in->a].i < regs[in->b].i) ? -1 : 0;
+					nulls[d] = 0;
+					switch (in->op)
+					{
+						case GA_OP_EQ:
+							regs[d].i = (c == 0);
+							break;
+						case GA_OP_NE:
+							regs[d].i = (c != 0);
+							break;
+						case GA_OP_LT:
+							regs[d].i = (c < 0);
+							break;
+						case GA_OP_LE:
+							regs[d].i = (c <= 0);
+							break;
+						case GA_OP_GT:
+							regs[d].i = (c > 0);
+							break;
+						default:
+							regs[d].i = (c >= 0);
+							break;
+					}
+					break;
+				}
+			case GA_OP_NOT:
+				nulls[d] = nulls[in->a];
+				regs[d].i = !regs[in->a].i;
+				break;
+			case GA_OP_AND_STEP:
+				if (nulls[in->a])
+					nulls[d] = 1;
+				else if (!regs[in->a].i)
+				{
+					regs[d].i = 0;
+					nulls[d] = 0;
+					pc = in->imm;
+				}
+				break;
+			case GA_OP_OR_STEP:
+				if (nulls[in->a])
+					nulls[d] = 1;
+				else if (regs[in->a].i)
+				{
+					regs[d].i = 1;
+					nulls[d] = 0;
+					pc = in->imm;
+				}
+				break;
+			case GA_OP_QUAL_STEP:
+				if (nulls[in->a] || !regs[in->a].i)
+				{
+					regs[d].i = 0;
+					nulls[d] = 0;
+					pc = in->imm;
+				}
+				break;
+			case GA_OP_ISNULL:
+				regs[d].i = nulls[in->a];
+				nulls[d] = 0;
+				break;
+			case GA_OP_ISNOTNULL:
+				regs[d].i = !nulls[in->a];
+				nulls[d] = 0;
+				break;
+			case GA_OP_ISTRUE:
+				regs[d].i = !nulls[in->a] && regs[in->a].i;
+				nulls[d] = 0;
+				break;
+			case GA_OP_ISNOTTRUE:
+				regs[d].i = nulls[in->a] || !regs[in->a].i;
+				nulls[d] = 0;
+				break;
+			case GA_OP_ISFALSE:
+				regs[d].i = !nulls[in->a] && !regs[in->a].i;
+				nulls[d] = 0;
+				break;
+			case GA_OP_ISNOTFALSE:
+				regs[d].i = nulls[in->a] || regs[in->a].i;
+				nulls[d] = 0;
+				break;
+			case GA_OP_CAST:
+				if (nulls[in->a])
+				{
+					nulls[d] = 1;
+					break;
+				}
+				nulls[d] = 0;
+				err = ga_cast(in->type, in->b, regs[in->a], &regs[d]);
+				break;
+			default:
+				err = GA_ERR_INTERNAL;
+				break;
+		}
+		if (err != GA_OK)
+			return err;
+	}
+	return GA_OK;
+}
+
+/*
+ * float8_accum: Youngs-Cramer update of {N, Sx, Sxx} with one value,
+ * including PostgreSQL's overflow rule and NaN propagation.
+ */
+GA_DEVFN int
+ga_accum_f8(double *st, double x)
+{
+	double		n = st[0] + 1.0;
+	double		sx = st[1] + x;
+	double		sxx = st[2];
+
+	if (st[0] > 0.0)
+	{
+		double		tmp = x * n - sx;
+
+		sxx += tmp * tmp / (n * st[0]);
+		if (isinf(sx) || isinf(sxx))
+		{
+			if (!isinf(st[1]) && !isinf(x))
+				return GA_ERR_FLOAT_OVERFLOW;
+			sxx = NAN;
+		}
+	}
+	else if (isnan(x) || isinf(x))
+		sxx = NAN;
+	st[0] = n;
+	st[1] = sx;
+	st[2] = sxx;
+	return GA_OK;
+}
+
+/* float8_combine: merge partial state b into a. */
+GA_DEVFN int
+ga_combine_f8(double *a, const double *b)
+{
+	double		n1 = a[0],
+				n2 = b[0];
+
+	if (n2 == 0.0)
+		return GA_OK;
+	if (n1 == 0.0)
+	{
+		a[0] = b[0];
+		a[1] = b[1];
+		a[2] = b[2];
+		return GA_OK;
+	}
+	{
+		double		n = n1 + n2;
+		double		sx = a[1] + b[1];
+		double		tmp = a[1] / n1 - b[1] / n2;
+		double		sxx = a[2] + b[2] + n1 * n2 * tmp * tmp / n;
+
+		if (isinf(sx) && !isinf(a[1]) && !isinf(b[1]))
+			return GA_ERR_FLOAT_OVERFLOW;
+		if (isinf(sxx) && !isinf(a[2]) && !isinf(b[2]))
+			return GA_ERR_FLOAT_OVERFLOW;
+		a[0] = n;
+		a[1] = sx;
+		a[2] = sxx;
+	}
+	return GA_OK;
+}
+
+#endif							/* GPUAGG_EVAL_H */

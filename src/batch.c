@@ -1,0 +1,148 @@
+/*-------------------------------------------------------------------------
+ *
+ * batch.c
+ *		Scan a table under the query's snapshot into column batches.
+ *
+ * MVCC is decided here on the host by the table access method; the device
+ * only ever sees visible rows.  Only the columns the program reads are
+ * copied, each at its native width, with a validity bitmap that is handed
+ * to the device only when the batch holds a NULL in that column.
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "postgres.h"
+
+#include "executor/tuptable.h"
+#include "miscadmin.h"
+
+#include "batch.h"
+
+struct GpuaggBatchReader
+{
+	TableScanDesc scan;
+	TupleTableSlot *slot;
+	const GaProgram *prog;
+	int			batch_rows;
+	AttrNumber	maxattno;
+	bool		eof;
+	void	   *values[GA_MAX_COLS];
+	uint8	   *nulls[GA_MAX_COLS];
+	GaBatch		batch;
+};
+
+GpuaggBatchReader *
+GpuaggBatchBegin(Relation rel, Snapshot snapshot, const GaProgram *prog,
+				 int batch_rows)
+{
+	GpuaggBatchReader *r = palloc0(sizeof(GpuaggBatchReader));
+
+	r->prog = prog;
+	r->batch_rows = batch_rows;
+	r->slot = table_slot_create(rel, NULL);
+	r->scan = table_beginscan(rel, snapshot, 0, NULL);
+	for (uint32 c = 0; c < prog->ncols; c++)
+	{
+		int			w = ga_type_width(prog->cols[c].type);
+
+		r->maxattno = Max(r->maxattno, prog->cols[c].attno);
+		if (w > 0)
+			r->values[c] = palloc_extended((Size) w * batch_rows, MCXT_ALLOC_HUGE);
+		r->nulls[c] = palloc((batch_rows + 7) / 8);
+	}
+	return r;
+}
+
+/* Store a non-NULL Datum at its native width. */
+static inline void
+store_value(void *vals, int type, int row, Datum d)
+{
+	switch (type)
+	{
+		case GA_T_BOOL:
+			((uint8 *) vals)[row] = DatumGetBool(d);
+			break;
+		case GA_T_INT2:
+			((int16 *) vals)[row] = DatumGetInt16(d);
+			break;
+		case GA_T_INT4:
+		case GA_T_DATE:
+			((int32 *) vals)[row] = DatumGetInt32(d);
+			break;
+		case GA_T_FLOAT4:
+			((float4 *) vals)[row] = DatumGetFloat4(d);
+			break;
+		case GA_T_FLOAT8:
+			((float8 *) vals)[row] = DatumGetFloat8(d);
+			break;
+		case GA_T_INT8:
+		case GA_T_TIMESTAMP:
+		case GA_T_TIMESTAMPTZ:
+			((int64 *) vals)[row] = DatumGetInt64(d);
+			break;
+		default:
+			break;
+	}
+}
+
+const GaBatch *
+GpuaggBatchNext(GpuaggBatchReader *r, uint64 *bytes)
+{
+	const GaProgram *p = r->prog;
+	bool		anynull[GA_MAX_COLS] = {0};
+	int			n = 0;
+
+	if (r->eof)
+		return NULL;
+	for (uint32 c = 0; c < p->ncols; c++)
+		memset(r->nulls[c], 0, (r->batch_rows + 7) / 8);
+
+	while (n < r->batch_rows)
+	{
+		if (!table_scan_getnextslot(r->scan, ForwardScanDirection, r->slot))
+		{
+			r->eof = true;
+			break;
+		}
+		/* a long scan under a selective WHERE must stay cancellable */
+		if ((n & 4095) == 0)
+			CHECK_FOR_INTERRUPTS();
+		slot_getsomeattrs(r->slot, r->maxattno);
+		for (uint32 c = 0; c < p->ncols; c++)
+		{
+			int			i = p->cols[c].attno - 1;
+
+			if (r->slot->tts_isnull[i])
+			{
+				r->nulls[c][n >> 3] |= (uint8) (1 << (n & 7));
+				anynull[c] = true;
+			}
+			else if (r->values[c])
+				store_value(r->values[c], p->cols[c].type, n, r->slot->tts_values[i]);
+		}
+		n++;
+	}
+	if (n == 0)
+		return NULL;
+
+	r->batch.nrows = n;
+	*bytes = 0;
+	for (uint32 c = 0; c < p->ncols; c++)
+	{
+		r->batch.values[c] = r->values[c];
+		r->batch.nulls[c] = anynull[c] ? r->nulls[c] : NULL;
+		*bytes += (uint64) n * ga_type_width(p->cols[c].type) +
+			(anynull[c] ? (n + 7) / 8 : 0);
+	}
+	return &r->batch;
+}
+
+void
+GpuaggBatchEnd(GpuaggBatchReader *r)
+{
+	if (r->scan)
+		table_endscan(r->scan);
+	if (r->slot)
+		ExecDropSingleTupleTableSlot(r->slot);
+	r->scan = NULL;
+	r->slot = NULL;
+}

@@ -1,0 +1,457 @@
+/*-------------------------------------------------------------------------
+ *
+ * device_cpu.c
+ *		The plain-C device: the reference semantics of gpuagg.
+ *
+ * Rows are evaluated one at a time with the shared interpreter
+ * (cuda/gpuagg_eval.h) and grouped in a simplehash table whose entries point
+ * at group rows kept in growing arrays, so the table grows with the data
+ * and a low planner estimate costs only rehashing.  This device is what CI
+ * tests, the run-time fallback when a GPU fails, and gpuagg.device = cpu.
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "postgres.h"
+
+#include "common/hashfn.h"
+#include "portability/instr_time.h"
+#include "utils/float.h"
+#include "utils/memutils.h"
+
+#include "device.h"
+#include "../cuda/gpuagg_eval.h"
+
+#define PROBE_KEY	PG_UINT32_MAX
+
+typedef struct CpuGroupEntry
+{
+	uint32		group;			/* index of the group row, or PROBE_KEY */
+	uint32		hash;
+	char		status;
+} CpuGroupEntry;
+
+struct CpuSession;
+static uint32 cpu_group_hash(struct CpuSession *s, uint32 group);
+static bool cpu_group_equal(struct CpuSession *s, uint32 a, uint32 b);
+
+#define SH_PREFIX		cpugroup
+#define SH_ELEMENT_TYPE CpuGroupEntry
+#define SH_KEY_TYPE		uint32
+#define SH_KEY			group
+#define SH_HASH_KEY(tb, key) cpu_group_hash((struct CpuSession *) (tb)->private_data, key)
+#define SH_EQUAL(tb, a, b) cpu_group_equal((struct CpuSession *) (tb)->private_data, a, b)
+#define SH_STORE_HASH
+#define SH_GET_HASH(tb, a) ((a)->hash)
+#define SH_SCOPE		static inline
+#define SH_DECLARE
+#define SH_DEFINE
+#include "lib/simplehash.h"
+
+typedef struct CpuSession
+{
+	GaProgram	prog;
+	MemoryContext cxt;
+	cpugroup_hash *table;
+	uint32		ngroups;
+	uint32		capacity;
+	GaDatum    *keys;			/* [capacity][nkeys] */
+	uint8	   *keynulls;		/* [capacity][nkeys] */
+	uint64	   *states;			/* [capacity][nslots] */
+	GaDatum		probe[GA_MAX_KEYS];
+	uint8		probenull[GA_MAX_KEYS];
+} CpuSession;
+
+static inline uint64
+mix64(uint64 x)
+{
+	x ^= x >> 30;
+	x *= UINT64CONST(0xbf58476d1ce4e5b9);
+	x ^= x >> 27;
+	x *= UINT64CONST(0x94d049bb133111eb);
+	x ^= x >> 31;
+	return x;
+}
+
+static inline const GaDatum *
+group_keys(CpuSession *s, uint32 g, const uint8 **nulls)
+{
+	if (g == PROBE_KEY)
+	{
+		*nulls = s->probenull;
+		return s->probe;
+	}
+	*nulls = s->keynulls + (Size) g * s->prog.nkeys;
+	return s->keys + (Size) g * s->prog.nkeys;
+}
+
+static uint32
+cpu_group_hash(CpuSession *s, uint32 group)
+{
+	const uint8 *nulls;
+	const GaDatum *k = group_keys(s, group, &nulls);
+	uint64		h = 0;
+
+	for (uint32 i = 0; i < s->prog.nkeys; i++)
+		h = mix64(h ^ (nulls[i] ? UINT64CONST(0x9e3779b97f4a7c15) : k[i].u) ^ i);
+	return (uint32) (h ^ (h >> 32));
+}
+
+static bool
+cpu_group_equal(CpuSession *s, uint32 a, uint32 b)
+{
+	const uint8 *na,
+			   *nb;
+	const GaDatum *ka = group_keys(s, a, &na);
+	const GaDatum *kb = group_keys(s, b, &nb);
+
+	for (uint32 i = 0; i < s->prog.nkeys; i++)
+	{
+		if (na[i] != nb[i] || (!na[i] && ka[i].u != kb[i].u))
+			return false;
+	}
+	return true;
+}
+
+/* Make room for one more group row. */
+static void
+grow_groups(CpuSession *s)
+{
+	uint32		nk = s->prog.nkeys;
+	uint32		ns = s->prog.nslots;
+	uint32		newcap;
+
+	if (s->ngroups < s->capacity)
+		return;
+	if (s->capacity >= PG_UINT32_MAX / 2)
+		ereport(ERROR,
+				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+				 errmsg("too many groups for gpuagg")));
+	newcap = Max(s->capacity * 2, 1024);
+	s->keys = repalloc_huge(s->keys, sizeof(GaDatum) * (Size) newcap * Max(nk, 1));
+	s->keynulls = repalloc_huge(s->keynulls, (Size) newcap * Max(nk, 1));
+	s->states = repalloc_huge(s->states, sizeof(uint64) * (Size) newcap * Max(ns, 1));
+	memset(s->states + (Size) s->capacity * ns, 0,
+		   sizeof(uint64) * (Size) (newcap - s->capacity) * ns);
+	s->capacity = newcap;
+}
+
+static uint32
+new_group(CpuSession *s)
+{
+	uint32		g;
+
+	grow_groups(s);
+	g = s->ngroups++;
+	memcpy(s->keys + (Size) g * s->prog.nkeys, s->probe,
+		   sizeof(GaDatum) * s->prog.nkeys);
+	memcpy(s->keynulls + (Size) g * s->prog.nkeys, s->probenull,
+		   s->prog.nkeys);
+	return g;
+}
+
+static void *
+cpu_open(const GaProgram *prog, const GpuaggEstimate *est, MemoryContext cxt)
+{
+	MemoryContext old = MemoryContextSwitchTo(cxt);
+	CpuSession *s = palloc0(sizeof(CpuSession));
+	uint32		initial;
+
+	s->prog = *prog;
+	s->cxt = cxt;
+	s->capacity = 1024;
+	s->keys = palloc(sizeof(GaDatum) * s->capacity * Max(prog->nkeys, 1));
+	s->keynulls = palloc(s->capacity * Max(prog->nkeys, 1));
+	s->states = palloc0(sizeof(uint64) * s->capacity * Max(prog->nslots, 1));
+	if (prog->nkeys == 0)
+		new_group(s);			/* a plain aggregate has exactly one group */
+	else
+	{
+		initial = (uint32) Min(Max(est->groups, 256.0), 1 << 24);
+		s->table = cpugroup_create(cxt, initial, s);
+	}
+	MemoryContextSwitchTo(old);
+	return s;
+}
+
+static inline void
+put_f8(uint64 *slot, double v)
+{
+	memcpy(slot, &v, sizeof(double));
+}
+
+static inline double
+get_f8(const uint64 *slot)
+{
+	double		v;
+
+	memcpy(&v, slot, sizeof(double));
+	return v;
+}
+
+/* Add a signed 128-bit value to the two slots lo, hi. */
+static inline void
+add_i128(uint64 *st, int128 v)
+{
+	uint128		cur = ((uint128) st[1] << 64) | st[0];
+
+	cur += (uint128) v;
+	st[0] = (uint64) cur;
+	st[1] = (uint64) (cur >> 64);
+}
+
+/* Fold one argument value into an aggregate's state slots. */
+static int
+cpu_update(const GaAgg *ag, uint64 *st, GaDatum v)
+{
+	switch (ag->kind)
+	{
+		case GA_AGG_COUNT:
+			st[0]++;
+			break;
+		case GA_AGG_SUM_I64:
+			st[0]++;
+			st[1] += (uint64) v.i;
+			break;
+		case GA_AGG_SUM_I128:
+			st[0]++;
+			add_i128(st + 1, (int128) v.i);
+			break;
+		case GA_AGG_VAR_I128:
+			st[0]++;
+			add_i128(st + 1, (int128) v.i);
+			add_i128(st + 3, (int128) v.i * v.i);
+			break;
+		case GA_AGG_VAR_I192:
+			{
+				uint128		sq = (uint128) ((int128) v.i * v.i);
+				uint128		lo = ((uint128) st[4] << 64) | st[3];
+				uint128		nlo = lo + sq;
+
+				st[0]++;
+				add_i128(st + 1, (int128) v.i);
+				st[3] = (uint64) nlo;
+				st[4] = (uint64) (nlo >> 64);
+				if (nlo < lo)
+					st[5]++;
+				break;
+			}
+		case GA_AGG_SUM_F4:
+			if (st[0]++ == 0)
+				put_f8(&st[1], v.f);
+			else
+			{
+				float		r;
+				int			err = ga_f4_arith(GA_OP_ADD, (float) get_f8(&st[1]),
+											  (float) v.f, &r);
+
+				if (err)
+					return err;
+				put_f8(&st[1], (double) r);
+			}
+			break;
+		case GA_AGG_SUM_F8:
+			if (st[0]++ == 0)
+				put_f8(&st[1], v.f);
+			else
+			{
+				double		r;
+				int			err = ga_f8_arith(GA_OP_ADD, get_f8(&st[1]), v.f, &r);
+
+				if (err)
+					return err;
+				put_f8(&st[1], r);
+			}
+			break;
+		case GA_AGG_ACCUM_F8:
+			{
+				double		acc[3] = {get_f8(&st[0]), get_f8(&st[1]), get_f8(&st[2])};
+				int			err = ga_accum_f8(acc, v.f);
+
+				if (err)
+					return err;
+				put_f8(&st[0], acc[0]);
+				put_f8(&st[1], acc[1]);
+				put_f8(&st[2], acc[2]);
+				break;
+			}
+		case GA_AGG_MIN:
+		case GA_AGG_MAX:
+			if (st[0] == 0)
+			{
+				st[0] = 1;
+				st[1] = v.u;
+			}
+			else
+			{
+				int			c;
+
+				if (ga_type_is_float(ag->argtype))
+					c = ga_float_cmp(get_f8(&st[1]), v.f);
+				else
+					c = ((int64) st[1] > v.i) ? 1 : ((int64) st[1] < v.i) ? -1 : 0;
+				/* int4larger keeps the state only if it is strictly larger */
+				if (ag->kind == GA_AGG_MAX ? c <= 0 : c >= 0)
+					st[1] = v.u;
+			}
+			break;
+		case GA_AGG_BOOL_AND:
+			st[1] = st[0]++ ? (st[1] && v.i) : (v.i != 0);
+			break;
+		case GA_AGG_BOOL_OR:
+			st[1] = st[0]++ ? (st[1] || v.i) : (v.i != 0);
+			break;
+		default:
+			return GA_ERR_INTERNAL;
+	}
+	return GA_OK;
+}
+
+/* Canonical key bits: -0 is 0 and every NaN is the same NaN. */
+static inline GaDatum
+canonical_key(int type, GaDatum v)
+{
+	if (ga_type_is_float(type))
+	{
+		if (isnan(v.f))
+			v.f = get_float8_nan();
+		else if (v.f == 0.0)
+			v.f = 0.0;
+	}
+	return v;
+}
+
+static int
+cpu_add_batch(void *session, const GaBatch *batch, GpuaggDeviceStats *stats)
+{
+	CpuSession *s = (CpuSession *) session;
+	const GaProgram *p = &s->prog;
+	GaDatum		regs[GA_MAX_REGS];
+	uint8		nulls[GA_MAX_REGS];
+	instr_time	start,
+				end;
+	uint64		passed = 0;
+	int			err = GA_OK;
+
+	INSTR_TIME_SET_CURRENT(start);
+	memset(regs, 0, sizeof(regs));
+	memset(nulls, 0, sizeof(nulls));
+	for (uint32 row = 0; row < batch->nrows; row++)
+	{
+		uint32		g;
+		uint64	   *st;
+
+		if (p->where.reg >= 0)
+		{
+			err = ga_eval(p, &p->where, batch, row, regs, nulls);
+			if (err)
+				break;
+			if (nulls[p->where.reg] || !regs[p->where.reg].i)
+				continue;
+		}
+		passed++;
+		if (p->nkeys > 0)
+		{
+			CpuGroupEntry *e;
+			bool		found;
+
+			err = ga_eval(p, &p->keyseg, batch, row, regs, nulls);
+			if (err)
+				break;
+			for (uint32 k = 0; k < p->nkeys; k++)
+			{
+				int			r = p->keyreg[k];
+
+				s->probenull[k] = nulls[r];
+				s->probe[k] = nulls[r] ? (GaDatum) {0} :
+					canonical_key(p->keytype[k], regs[r]);
+			}
+			e = cpugroup_insert(s->table, PROBE_KEY, &found);
+			if (!found)
+				e->group = new_group(s);
+			g = e->group;
+		}
+		else
+			g = 0;
+
+		st = s->states + (Size) g * p->nslots;
+		for (uint32 a = 0; a < p->naggs; a++)
+		{
+			const GaAgg *ag = &p->aggs[a];
+			GaDatum		v = {0};
+
+			if (ag->filter.reg >= 0)
+			{
+				err = ga_eval(p, &ag->filter, batch, row, regs, nulls);
+				if (err)
+					break;
+				if (nulls[ag->filter.reg] || !regs[ag->filter.reg].i)
+					continue;
+			}
+			if (ag->arg.reg >= 0)
+			{
+				err = ga_eval(p, &ag->arg, batch, row, regs, nulls);
+				if (err)
+					break;
+				if (nulls[ag->arg.reg])
+					continue;	/* every supported aggregate skips NULLs */
+				v = regs[ag->arg.reg];
+			}
+			err = cpu_update(ag, st + ag->slot, v);
+			if (err)
+				break;
+		}
+		if (err)
+			break;
+	}
+	INSTR_TIME_SET_CURRENT(end);
+	INSTR_TIME_SUBTRACT(end, start);
+	stats->rows_in += batch->nrows;
+	stats->rows_passed += passed;
+	stats->device_ms += INSTR_TIME_GET_MILLISEC(end);
+	return err;
+}
+
+static int
+cpu_finish(void *session, GaResult *result)
+{
+	CpuSession *s = (CpuSession *) session;
+	uint32		nk = s->prog.nkeys;
+	uint32		ns = s->prog.nslots;
+	uint32		n = s->ngroups;
+	MemoryContext old = MemoryContextSwitchTo(s->cxt);
+
+	/* transpose the group rows into the struct-of-arrays result layout */
+	result->ngroups = n;
+	result->keys = palloc_extended(sizeof(GaDatum) * (Size) n * Max(nk, 1),
+								   MCXT_ALLOC_HUGE);
+	result->keynulls = palloc_extended((Size) n * Max(nk, 1), MCXT_ALLOC_HUGE);
+	result->states = palloc_extended(sizeof(uint64) * (Size) n * Max(ns, 1),
+									 MCXT_ALLOC_HUGE);
+	for (uint32 g = 0; g < n; g++)
+	{
+		for (uint32 k = 0; k < nk; k++)
+		{
+			result->keys[(Size) k * n + g] = s->keys[(Size) g * nk + k];
+			result->keynulls[(Size) k * n + g] = s->keynulls[(Size) g * nk + k];
+		}
+		for (uint32 j = 0; j < ns; j++)
+			result->states[(Size) j * n + g] = s->states[(Size) g * ns + j];
+	}
+	MemoryContextSwitchTo(old);
+	return GA_OK;
+}
+
+static void
+cpu_close(void *session)
+{
+	/* everything lives in the session's memory context */
+	(void) session;
+}
+
+const GpuaggDevice GpuaggCpuDevice = {
+	.name = "cpu",
+	.open = cpu_open,
+	.add_batch = cpu_add_batch,
+	.finish = cpu_finish,
+	.close = cpu_close,
+};

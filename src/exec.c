@@ -1,0 +1,457 @@
+/*-------------------------------------------------------------------------
+ *
+ * exec.c
+ *		The GpuAgg executor node: scan, aggregate on a device, emit groups.
+ *
+ * State machine: Begin compiles the program from the plan (host work only;
+ * EXPLAIN without ANALYZE stops there and touches no device).  The first
+ * Exec call drains the scan -- parameters evaluated into the program's
+ * constants, a device session opened, batches in, finish -- and the
+ * following calls emit one group per call; HAVING and the final projection
+ * are the ordinary CustomScan qual and projection (ExecScan).  ReScan with
+ * changed parameters starts over; without, it rewinds the groups.
+ *
+ * Everything a run allocates lives in run_cxt, whose reset callback closes
+ * the device session, so an ERROR or cancel mid-query releases the device
+ * as the transaction aborts.
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "postgres.h"
+
+#include "commands/explain.h"
+#include "executor/executor.h"
+#include "miscadmin.h"
+#include "nodes/makefuncs.h"
+#include "nodes/nodeFuncs.h"
+#include "portability/instr_time.h"
+#include "rewrite/rewriteManip.h"
+#include "utils/builtins.h"
+#include "utils/float.h"
+#include "utils/memutils.h"
+#include "utils/ruleutils.h"
+
+#include "batch.h"
+#include "device.h"
+#include "gpuagg.h"
+#include "program.h"
+#include "result.h"
+
+typedef struct GpuAggState
+{
+	CustomScanState css;
+
+	/* from the plan */
+	List	   *quals;
+	List	   *keys;
+	List	   *aggrefs;
+	Index		varno;			/* varno of Vars in the lists above */
+	double		est_groups;
+	double		vram_estimate;
+	int			batch_rows;
+	const GpuaggDevice *device;
+
+	/* set up by Begin */
+	GpuaggProgram *prog;
+	List	   *param_states;	/* ExprState per custom_exprs entry */
+	GpuaggFinal *finals;
+	Node	   *aggcontext;		/* stand-in AggState for final functions */
+
+	/* per run */
+	MemoryContext run_cxt;
+	MemoryContextCallback close_cb;
+	void	   *session;
+	bool		done;			/* aggregation finished, groups in result */
+	GaResult	result;
+	uint64		next_group;
+
+	/* shown by EXPLAIN ANALYZE, summed over runs */
+	uint64		nbatches;
+	uint64		bytes_in;
+	double		scan_ms;
+	GpuaggDeviceStats stats;
+	uint64		ngroups;
+} GpuAggState;
+
+static void gpuagg_begin(CustomScanState *node, EState *estate, int eflags);
+static TupleTableSlot *gpuagg_exec(CustomScanState *node);
+static void gpuagg_end(CustomScanState *node);
+static void gpuagg_rescan(CustomScanState *node);
+static void gpuagg_explain(CustomScanState *node, List *ancestors,
+						   ExplainState *es);
+
+static const CustomExecMethods gpuagg_exec_methods = {
+	.CustomName = "GpuAgg",
+	.BeginCustomScan = gpuagg_begin,
+	.ExecCustomScan = gpuagg_exec,
+	.EndCustomScan = gpuagg_end,
+	.ReScanCustomScan = gpuagg_rescan,
+	.ExplainCustomScan = gpuagg_explain,
+};
+
+Node *
+GpuaggCreateScanState(CustomScan *cscan)
+{
+	GpuAggState *st = (GpuAggState *) newNode(sizeof(GpuAggState),
+											  T_CustomScanState);
+	List	   *priv = cscan->custom_private;
+
+	st->css.methods = &gpuagg_exec_methods;
+	st->quals = list_nth(priv, GPUAGG_PRIV_QUALS);
+	st->keys = list_nth(priv, GPUAGG_PRIV_KEYS);
+	st->aggrefs = list_nth(priv, GPUAGG_PRIV_AGGREFS);
+	st->varno = intVal(list_nth(priv, GPUAGG_PRIV_VARNO));
+	st->est_groups = floatVal(list_nth(priv, GPUAGG_PRIV_GROUPS));
+	st->vram_estimate = floatVal(list_nth(priv, GPUAGG_PRIV_VRAM));
+	st->batch_rows = intVal(list_nth(priv, GPUAGG_PRIV_BATCHROWS));
+	switch (intVal(list_nth(priv, GPUAGG_PRIV_DEVICE)))
+	{
+		case GPUAGG_DEVICE_CPU:
+			st->device = &GpuaggCpuDevice;
+			break;
+		default:
+			elog(ERROR, "gpuagg: plan names a device this build does not have");
+	}
+	return (Node *) st;
+}
+
+static void
+gpuagg_begin(CustomScanState *node, EState *estate, int eflags)
+{
+	GpuAggState *st = (GpuAggState *) node;
+	CustomScan *cscan = (CustomScan *) node->ss.ps.plan;
+	const char *reason;
+	int			i;
+	ListCell   *lc;
+
+	st->prog = palloc(sizeof(GpuaggProgram));
+	if (!GpuaggCompile(st->prog, st->quals, st->keys, st->aggrefs, &reason))
+		elog(ERROR, "gpuagg: plan does not compile: %s", reason);
+	if (list_length(st->prog->params) != list_length(cscan->custom_exprs))
+		elog(ERROR, "gpuagg: plan parameters do not match its program");
+
+	st->param_states = ExecInitExprList(cscan->custom_exprs, &node->ss.ps);
+	st->finals = palloc0(sizeof(GpuaggFinal) * Max(st->prog->ga.naggs, 1));
+	i = 0;
+	foreach(lc, st->aggrefs)
+	{
+		GpuaggFinalInit(&st->finals[i], lfirst(lc), &st->prog->ga.aggs[i],
+						estate->es_query_cxt);
+		i++;
+	}
+	st->aggcontext = GpuaggMakeAggContext(node->ss.ps.ps_ExprContext);
+	st->run_cxt = AllocSetContextCreate(estate->es_query_cxt, "GpuAgg run",
+										ALLOCSET_DEFAULT_SIZES);
+	(void) eflags;				/* EXPLAIN-only: nothing more happens */
+}
+
+/* Raise the ERROR PostgreSQL itself raises for a device error code. */
+static void
+raise_device_error(int err)
+{
+	switch (err)
+	{
+		case GA_ERR_INT2_RANGE:
+			ereport(ERROR,
+					(errcode(ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE),
+					 errmsg("smallint out of range")));
+			break;
+		case GA_ERR_INT4_RANGE:
+			ereport(ERROR,
+					(errcode(ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE),
+					 errmsg("integer out of range")));
+			break;
+		case GA_ERR_INT8_RANGE:
+			ereport(ERROR,
+					(errcode(ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE),
+					 errmsg("bigint out of range")));
+			break;
+		case GA_ERR_DIV_ZERO:
+			ereport(ERROR,
+					(errcode(ERRCODE_DIVISION_BY_ZERO),
+					 errmsg("division by zero")));
+			break;
+		case GA_ERR_FLOAT_OVERFLOW:
+			float_overflow_error();
+			break;
+		case GA_ERR_FLOAT_UNDERFLOW:
+			float_underflow_error();
+			break;
+		case GA_ERR_DATE_RANGE:
+			ereport(ERROR,
+					(errcode(ERRCODE_DATETIME_VALUE_OUT_OF_RANGE),
+					 errmsg("date out of range")));
+			break;
+		case GA_ERR_DATE_INFINITE:
+			ereport(ERROR,
+					(errcode(ERRCODE_DATETIME_VALUE_OUT_OF_RANGE),
+					 errmsg("cannot subtract infinite dates")));
+			break;
+		default:
+			elog(ERROR, "gpuagg: device failed with error code %d", err);
+	}
+}
+
+/* Reset callback of run_cxt: the device session never outlives it. */
+static void
+close_session(void *arg)
+{
+	GpuAggState *st = (GpuAggState *) arg;
+
+	if (st->session)
+	{
+		void	   *session = st->session;
+
+		st->session = NULL;
+		st->device->close(session);
+	}
+}
+
+/* Put the current parameter values into the program's constants. */
+static void
+load_params(GpuAggState *st)
+{
+	GpuaggProgram *prog = st->prog;
+	ExprContext *econtext = st->css.ss.ps.ps_ExprContext;
+	Datum	   *values;
+	bool	   *nulls;
+	int			n = list_length(st->param_states),
+				i = 0;
+	ListCell   *lc;
+
+	if (n == 0)
+		return;
+	values = palloc(sizeof(Datum) * n);
+	nulls = palloc(sizeof(bool) * n);
+	foreach(lc, st->param_states)
+	{
+		values[i] = ExecEvalExpr(lfirst(lc), econtext, &nulls[i]);
+		i++;
+	}
+	for (i = 0; i < prog->nparamrefs; i++)
+	{
+		int			k = prog->paramref_const[i];
+		int			p = prog->paramref_param[i];
+		int			type = GpuaggTypeOf(exprType(list_nth(prog->params, p)));
+		GaDatum		v = {0};
+
+		if (!nulls[p])
+		{
+			switch (type)
+			{
+				case GA_T_BOOL:
+					v.i = DatumGetBool(values[p]);
+					break;
+				case GA_T_INT2:
+					v.i = DatumGetInt16(values[p]);
+					break;
+				case GA_T_INT4:
+				case GA_T_DATE:
+					v.i = DatumGetInt32(values[p]);
+					break;
+				case GA_T_FLOAT4:
+					v.f = DatumGetFloat4(values[p]);
+					break;
+				case GA_T_FLOAT8:
+					v.f = DatumGetFloat8(values[p]);
+					break;
+				default:
+					v.i = DatumGetInt64(values[p]);
+					break;
+			}
+		}
+		prog->ga.consts[k] = v;
+		prog->ga.constnull[k] = nulls[p];
+	}
+}
+
+/* Drain the scan through the device; the groups land in st->result. */
+static void
+run_aggregation(GpuAggState *st)
+{
+	Relation	rel = st->css.ss.ss_currentRelation;
+	EState	   *estate = st->css.ss.ps.state;
+	MemoryContext old;
+	GpuaggEstimate est;
+	GpuaggBatchReader *reader;
+	const GaBatch *batch;
+	uint64		bytes;
+	instr_time	t0,
+				t1;
+	int			err;
+
+	MemoryContextReset(st->run_cxt);
+	old = MemoryContextSwitchTo(st->run_cxt);
+
+	load_params(st);
+	est.rows = 0;
+	est.groups = st->est_groups;
+	est.batch_rows = st->batch_rows;
+
+	st->session = st->device->open(&st->prog->ga, &est, st->run_cxt);
+	st->close_cb.func = close_session;
+	st->close_cb.arg = st;
+	MemoryContextRegisterResetCallback(st->run_cxt, &st->close_cb);
+
+	reader = GpuaggBatchBegin(rel, estate->es_snapshot, &st->prog->ga,
+							  st->batch_rows);
+	for (;;)
+	{
+		CHECK_FOR_INTERRUPTS();
+		INSTR_TIME_SET_CURRENT(t0);
+		batch = GpuaggBatchNext(reader, &bytes);
+		INSTR_TIME_SET_CURRENT(t1);
+		INSTR_TIME_SUBTRACT(t1, t0);
+		st->scan_ms += INSTR_TIME_GET_MILLISEC(t1);
+		if (batch == NULL)
+			break;
+		st->nbatches++;
+		st->bytes_in += bytes;
+		err = st->device->add_batch(st->session, batch, &st->stats);
+		if (err != GA_OK)
+			raise_device_error(err);
+	}
+	GpuaggBatchEnd(reader);
+
+	err = st->device->finish(st->session, &st->result);
+	if (err != GA_OK)
+		raise_device_error(err);
+	st->ngroups += st->result.ngroups;
+	st->next_group = 0;
+	st->done = true;
+	MemoryContextSwitchTo(old);
+}
+
+/* ExecScan access method: the next group as a virtual tuple. */
+static TupleTableSlot *
+gpuagg_next(ScanState *node)
+{
+	GpuAggState *st = (GpuAggState *) node;
+	TupleTableSlot *slot = node->ss_ScanTupleSlot;
+	MemoryContext old;
+	uint64		g;
+	int			nkeys;
+
+	if (!st->done)
+		run_aggregation(st);
+
+	ExecClearTuple(slot);
+	if (st->next_group >= st->result.ngroups)
+		return slot;
+	g = st->next_group++;
+	nkeys = st->prog->ga.nkeys;
+
+	old = MemoryContextSwitchTo(node->ps.ps_ExprContext->ecxt_per_tuple_memory);
+	for (int k = 0; k < nkeys; k++)
+	{
+		Size		at = (Size) k * st->result.ngroups + g;
+
+		slot->tts_isnull[k] = st->result.keynulls[at];
+		slot->tts_values[k] = slot->tts_isnull[k] ? (Datum) 0 :
+			GpuaggKeyDatum(st->result.keys[at], st->prog->ga.keytype[k]);
+	}
+	for (uint32 a = 0; a < st->prog->ga.naggs; a++)
+		slot->tts_values[nkeys + a] =
+			GpuaggFinalize(&st->finals[a], &st->result, g, st->aggcontext,
+						   &slot->tts_isnull[nkeys + a]);
+	MemoryContextSwitchTo(old);
+	return ExecStoreVirtualTuple(slot);
+}
+
+static bool
+gpuagg_recheck(ScanState *node, TupleTableSlot *slot)
+{
+	return true;
+}
+
+static TupleTableSlot *
+gpuagg_exec(CustomScanState *node)
+{
+	return ExecScan(&node->ss, gpuagg_next, gpuagg_recheck);
+}
+
+static void
+gpuagg_end(CustomScanState *node)
+{
+	GpuAggState *st = (GpuAggState *) node;
+
+	if (st->run_cxt)
+		MemoryContextDelete(st->run_cxt);	/* closes the session */
+	st->run_cxt = NULL;
+	if (node->ss.ss_ScanTupleSlot)
+		ExecClearTuple(node->ss.ss_ScanTupleSlot);
+}
+
+static void
+gpuagg_rescan(CustomScanState *node)
+{
+	GpuAggState *st = (GpuAggState *) node;
+
+	if (st->done && node->ss.ps.chgParam == NULL)
+	{
+		/* same parameters: the groups are still right */
+		st->next_group = 0;
+		return;
+	}
+	MemoryContextReset(st->run_cxt);
+	memset(&st->result, 0, sizeof(st->result));
+	st->done = false;
+}
+
+/* Deparse an expression of the plan for EXPLAIN. */
+static char *
+deparse(GpuAggState *st, Node *expr, List *context, bool useprefix)
+{
+	Index		scanrelid = ((Scan *) st->css.ss.ps.plan)->scanrelid;
+
+	expr = copyObject(expr);
+	if (st->varno != scanrelid)
+		ChangeVarNodes(expr, st->varno, scanrelid, 0);
+	return deparse_expression(expr, context, useprefix, false);
+}
+
+static void
+gpuagg_explain(CustomScanState *node, List *ancestors, ExplainState *es)
+{
+	GpuAggState *st = (GpuAggState *) node;
+	List	   *context;
+	List	   *items = NIL;
+	bool		useprefix = es->verbose;
+	ListCell   *lc;
+
+	context = set_deparse_context_plan(es->deparse_cxt, node->ss.ps.plan,
+									   ancestors);
+	ExplainPropertyText("Device", st->device->name, es);
+	if (st->quals != NIL)
+		ExplainPropertyText("GPU Filter",
+							deparse(st, (Node *) make_ands_explicit(st->quals),
+									context, useprefix), es);
+	if (st->keys != NIL)
+	{
+		foreach(lc, st->keys)
+			items = lappend(items, deparse(st, lfirst(lc), context, useprefix));
+		ExplainPropertyList("GPU Group Key", items, es);
+	}
+	items = NIL;
+	foreach(lc, st->aggrefs)
+		items = lappend(items, deparse(st, lfirst(lc), context, useprefix));
+	ExplainPropertyList("GPU Aggregates", items, es);
+	ExplainPropertyInteger("VRAM Estimate", "kB",
+						   (int64) ceil(st->vram_estimate / 1024.0), es);
+
+	if (es->analyze)
+	{
+		ExplainPropertyInteger("Batches", NULL, st->nbatches, es);
+		ExplainPropertyInteger("Rows In", NULL, st->stats.rows_in, es);
+		ExplainPropertyInteger("Rows Filtered", NULL,
+							   st->stats.rows_in - st->stats.rows_passed, es);
+		ExplainPropertyInteger("Groups", NULL, st->ngroups, es);
+		ExplainPropertyInteger("Bytes To Device", "kB",
+							   (int64) ((st->bytes_in + 1023) / 1024), es);
+		if (es->timing)
+		{
+			ExplainPropertyFloat("Scan Time", "ms", st->scan_ms, 3, es);
+			ExplainPropertyFloat("Device Time", "ms", st->stats.device_ms, 3, es);
+		}
+	}
+}

@@ -1,0 +1,165 @@
+/*-------------------------------------------------------------------------
+ *
+ * gpuagg.c
+ *		Module entry point and configuration of gpuagg.
+ *
+ * gpuagg must be loaded through shared_preload_libraries (or
+ * session_preload_libraries): the planner hook has to be in place before
+ * the first query is planned.  Offload then happens only in databases where
+ * CREATE EXTENSION gpuagg was run.
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "postgres.h"
+
+#include <float.h>
+
+#include "fmgr.h"
+#include "utils/builtins.h"
+#include "utils/guc.h"
+
+#include "gpuagg.h"
+
+PG_MODULE_MAGIC;
+
+/*---- GUC variables ----*/
+
+bool		gpuagg_enabled = true;
+int			gpuagg_device = GPUAGG_DEVICE_AUTO;
+int			gpuagg_vram_budget = 8192;
+bool		gpuagg_force_offload = false;
+bool		gpuagg_log_fallback = false;
+int			gpuagg_batch_size = 16384;
+double		gpuagg_startup_cost = 2000.0;
+double		gpuagg_tuple_cost = 0.002;
+double		gpuagg_batch_cost = 10.0;
+
+static const struct config_enum_entry device_options[] = {
+	{"auto", GPUAGG_DEVICE_AUTO, false},
+	{"cuda", GPUAGG_DEVICE_CUDA, false},
+	{"cpu", GPUAGG_DEVICE_CPU, false},
+	{NULL, 0, false}
+};
+
+void		_PG_init(void);
+
+/*
+ * Module load callback
+ */
+void
+_PG_init(void)
+{
+	DefineCustomBoolVariable("gpuagg.enabled",
+							 "Offloads eligible aggregation queries to GpuAgg.",
+							 NULL,
+							 &gpuagg_enabled,
+							 true,
+							 PGC_USERSET,
+							 0,
+							 NULL, NULL, NULL);
+
+	DefineCustomEnumVariable("gpuagg.device",
+							 "Device that runs offloaded aggregations.",
+							 "auto uses CUDA when a usable GPU is present and "
+							 "otherwise keeps native plans; cpu runs GpuAgg on "
+							 "the host (reference semantics, for testing).",
+							 &gpuagg_device,
+							 GPUAGG_DEVICE_AUTO,
+							 device_options,
+							 PGC_USERSET,
+							 0,
+							 NULL, NULL, NULL);
+
+	DefineCustomIntVariable("gpuagg.vram_budget",
+							"Device memory one query may use.",
+							"A query whose estimate exceeds this keeps its "
+							"native plan.",
+							&gpuagg_vram_budget,
+							8192,
+							1,
+							INT_MAX / 2,
+							PGC_USERSET,
+							GUC_UNIT_MB,
+							NULL, NULL, NULL);
+
+	DefineCustomBoolVariable("gpuagg.force_offload",
+							 "Offloads every eligible query regardless of cost.",
+							 "Developer setting for tests.",
+							 &gpuagg_force_offload,
+							 false,
+							 PGC_USERSET,
+							 0,
+							 NULL, NULL, NULL);
+
+	DefineCustomBoolVariable("gpuagg.log_fallback",
+							 "Reports why a query was not offloaded as a NOTICE.",
+							 "Otherwise the reason goes to DEBUG1.",
+							 &gpuagg_log_fallback,
+							 false,
+							 PGC_USERSET,
+							 0,
+							 NULL, NULL, NULL);
+
+	DefineCustomIntVariable("gpuagg.batch_size",
+							"Size of one batch of column data sent to the device.",
+							NULL,
+							&gpuagg_batch_size,
+							16384,
+							64,
+							1024 * 1024,
+							PGC_USERSET,
+							GUC_UNIT_KB,
+							NULL, NULL, NULL);
+
+	DefineCustomRealVariable("gpuagg.startup_cost",
+							 "Planner's estimate of the cost of starting an offloaded query.",
+							 NULL,
+							 &gpuagg_startup_cost,
+							 2000.0,
+							 0.0,
+							 DBL_MAX,
+							 PGC_USERSET,
+							 0,
+							 NULL, NULL, NULL);
+
+	DefineCustomRealVariable("gpuagg.tuple_cost",
+							 "Planner's estimate of the cost of moving one row to the device and aggregating it.",
+							 NULL,
+							 &gpuagg_tuple_cost,
+							 0.002,
+							 0.0,
+							 DBL_MAX,
+							 PGC_USERSET,
+							 0,
+							 NULL, NULL, NULL);
+
+	DefineCustomRealVariable("gpuagg.batch_cost",
+							 "Planner's estimate of the cost of one batch transfer.",
+							 NULL,
+							 &gpuagg_batch_cost,
+							 10.0,
+							 0.0,
+							 DBL_MAX,
+							 PGC_USERSET,
+							 0,
+							 NULL, NULL, NULL);
+
+	MarkGUCPrefixReserved("gpuagg");
+
+	RegisterCustomScanMethods(&GpuaggScanMethods);
+	GpuaggPlannerInit();
+}
+
+/*---- SQL-callable functions ----*/
+
+PG_FUNCTION_INFO_V1(gpuagg_library_version);
+
+/*
+ * gpuagg.library_version(): the version this library was built as, so that a
+ * test can catch a library and catalog of different versions.
+ */
+Datum
+gpuagg_library_version(PG_FUNCTION_ARGS)
+{
+	PG_RETURN_TEXT_P(cstring_to_text(GPUAGG_VERSION));
+}

@@ -1,0 +1,57 @@
+/*-------------------------------------------------------------------------
+ *
+ * gpuagg.h
+ *		Declarations shared across gpuagg's host files.
+ *
+ *-------------------------------------------------------------------------
+ */
+#ifndef GPUAGG_H
+#define GPUAGG_H
+
+#include "nodes/extensible.h"
+#include "nodes/pathnodes.h"
+
+/* gpuagg.device */
+typedef enum GpuaggDeviceKind
+{
+	GPUAGG_DEVICE_AUTO,
+	GPUAGG_DEVICE_CUDA,
+	GPUAGG_DEVICE_CPU
+} GpuaggDeviceKind;
+
+/* GUC variables (gpuagg.c) */
+extern bool gpuagg_enabled;
+extern int	gpuagg_device;
+extern int	gpuagg_vram_budget;		/* MB */
+extern bool gpuagg_force_offload;
+extern bool gpuagg_log_fallback;
+extern int	gpuagg_batch_size;		/* kB */
+extern double gpuagg_startup_cost;
+extern double gpuagg_tuple_cost;
+extern double gpuagg_batch_cost;
+
+/* planner.c */
+extern void GpuaggPlannerInit(void);
+
+/* plan.c */
+extern const CustomPathMethods GpuaggPathMethods;
+extern const CustomScanMethods GpuaggScanMethods;
+
+/*
+ * What the planner hands to the plan and the executor, in custom_private
+ * (a List, so it survives copyObject):
+ */
+#define GPUAGG_PRIV_QUALS		0	/* List of Expr, WHERE in evaluation order */
+#define GPUAGG_PRIV_KEYS		1	/* List of Expr, group keys */
+#define GPUAGG_PRIV_AGGREFS		2	/* List of Aggref */
+#define GPUAGG_PRIV_HAVING		3	/* List of Expr, HAVING (path only) */
+#define GPUAGG_PRIV_VARNO		4	/* Integer: varno of the Vars above */
+#define GPUAGG_PRIV_GROUPS		5	/* Float: estimated groups */
+#define GPUAGG_PRIV_VRAM		6	/* Float: estimated device bytes */
+#define GPUAGG_PRIV_BATCHROWS	7	/* Integer: rows per batch */
+#define GPUAGG_PRIV_DEVICE		8	/* Integer: GpuaggDeviceKind chosen */
+
+/* exec.c */
+extern Node *GpuaggCreateScanState(CustomScan *cscan);
+
+#endif							/* GPUAGG_H */

@@ -1,0 +1,361 @@
+/*-------------------------------------------------------------------------
+ *
+ * planner.c
+ *		Offers a GpuAgg path for eligible aggregation queries.
+ *
+ * Through create_upper_paths_hook at UPPERREL_GROUP_AGG, when the input is
+ * one plain heap table and every WHERE qual, group key and aggregate
+ * compiles into a device program (program.c), a CustomPath that does scan,
+ * filter, grouping and aggregation in one node is added beside the native
+ * paths.  Otherwise nothing is added and the reason is reported at DEBUG1,
+ * or as a NOTICE when gpuagg.log_fallback is on.  Falling back is never an
+ * error.
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "postgres.h"
+
+#include <math.h>
+
+#include "access/htup_details.h"
+#include "catalog/pg_class.h"
+#include "commands/extension.h"
+#include "nodes/nodeFuncs.h"
+#include "optimizer/cost.h"
+#include "optimizer/optimizer.h"
+#include "optimizer/pathnode.h"
+#include "optimizer/planner.h"
+#include "optimizer/tlist.h"
+#include "parser/parsetree.h"
+#include "utils/selfuncs.h"
+#include "utils/syscache.h"
+
+#include "gpuagg.h"
+#include "program.h"
+
+/* Saved hook value */
+static create_upper_paths_hook_type prev_create_upper_paths_hook = NULL;
+
+static void report_fallback(const char *reason);
+
+/* Is the extension installed in this database? */
+static bool
+extension_installed(void)
+{
+	return OidIsValid(get_extension_oid("gpuagg", true));
+}
+
+static void
+report_fallback(const char *reason)
+{
+	ereport(gpuagg_log_fallback ? NOTICE : DEBUG1,
+			(errmsg("gpuagg: query not offloaded: %s", reason)));
+}
+
+/*
+ * The WHERE quals in the order a native scan evaluates them: sorted by
+ * security level, then by cost, stably (createplan.c's order_qual_clauses).
+ */
+static List *
+ordered_quals(PlannerInfo *root, List *rinfos)
+{
+	int			n = list_length(rinfos);
+	RestrictInfo **items = palloc(sizeof(RestrictInfo *) * Max(n, 1));
+	Cost	   *costs = palloc(sizeof(Cost) * Max(n, 1));
+	List	   *result = NIL;
+	int			i = 0;
+	ListCell   *lc;
+
+	foreach(lc, rinfos)
+	{
+		QualCost	qcost;
+
+		items[i] = lfirst_node(RestrictInfo, lc);
+		cost_qual_eval_node(&qcost, (Node *) items[i], root);
+		costs[i] = qcost.per_tuple;
+		i++;
+	}
+	for (i = 1; i < n; i++)
+	{
+		RestrictInfo *item = items[i];
+		Cost		cost = costs[i];
+		int			j;
+
+		for (j = i; j > 0; j--)
+		{
+			if (item->security_level > items[j - 1]->security_level ||
+				(item->security_level == items[j - 1]->security_level &&
+				 cost >= costs[j - 1]))
+				break;
+			items[j] = items[j - 1];
+			costs[j] = costs[j - 1];
+		}
+		items[j] = item;
+		costs[j] = cost;
+	}
+	for (i = 0; i < n; i++)
+		result = lappend(result, items[i]->clause);
+	return result;
+}
+
+typedef struct CollectContext
+{
+	List	   *aggrefs;
+	List	   *keys;
+	bool		uncovered_var;
+} CollectContext;
+
+/*
+ * Collect the Aggrefs of an upper expression and check that every Var
+ * outside them lies inside a group key expression (setrefs.c must find
+ * each in the node's custom_scan_tlist).
+ */
+static bool
+collect_walker(Node *node, CollectContext *cxt)
+{
+	if (node == NULL)
+		return false;
+	if (IsA(node, Aggref))
+	{
+		cxt->aggrefs = list_append_unique(cxt->aggrefs, node);
+		return false;
+	}
+	if (list_member(cxt->keys, node))
+		return false;
+	if (IsA(node, Var))
+	{
+		cxt->uncovered_var = true;
+		return false;
+	}
+	return expression_tree_walker(node, collect_walker, (void *) cxt);
+}
+
+static bool
+rel_has_rls(Oid relid)
+{
+	HeapTuple	tup = SearchSysCache1(RELOID, ObjectIdGetDatum(relid));
+	bool		result;
+
+	if (!HeapTupleIsValid(tup))
+		elog(ERROR, "cache lookup failed for relation %u", relid);
+	result = ((Form_pg_class) GETSTRUCT(tup))->relrowsecurity;
+	ReleaseSysCache(tup);
+	return result;
+}
+
+/* Bytes of batch data per row for the program's columns. */
+static double
+row_width(const GaProgram *p)
+{
+	double		w = 0;
+
+	for (uint32 i = 0; i < p->ncols; i++)
+		w += ga_type_width(p->cols[i].type) + 0.125;
+	return Max(w, 1.0);
+}
+
+/*
+ * Device memory a query needs: two staging batches in flight, the group
+ * hash table at load factor 0.5 (a power of two of slots, each holding the
+ * key values, NULL flags, state slots and a hash word), and the program.
+ */
+static double
+vram_estimate(const GaProgram *p, double groups, int batch_rows)
+{
+	double		staging = 2.0 * batch_rows * row_width(p);
+	double		slot = p->nkeys * 9.0 + p->nslots * 8.0 + 8.0;
+	double		slots = pow(2.0, ceil(log2(Max(groups, 1.0) * 2.0)));
+
+	return staging + slots * slot + sizeof(GaProgram);
+}
+
+static int
+batch_rows_for(const GaProgram *p)
+{
+	double		rows = (double) gpuagg_batch_size * 1024.0 / row_width(p);
+
+	rows = Max(rows, 1024.0);
+	rows = Min(rows, 4.0 * 1024 * 1024);
+	return ((int) rows + 7) & ~7;
+}
+
+/* Which device a query would run on, or NULL with *reason. */
+static bool
+choose_device(int *device, const char **reason)
+{
+	switch (gpuagg_device)
+	{
+		case GPUAGG_DEVICE_CPU:
+			*device = GPUAGG_DEVICE_CPU;
+			return true;
+		case GPUAGG_DEVICE_CUDA:
+			*reason = "gpuagg.device = cuda, but this build has no CUDA device yet";
+			return false;
+		default:
+			*reason = "no usable GPU (gpuagg.device = auto)";
+			return false;
+	}
+}
+
+/*
+ * Build the GpuAgg path for this grouping, or return the reason why not.
+ */
+static const char *
+try_gpuagg_path(PlannerInfo *root, RelOptInfo *input_rel,
+				RelOptInfo *output_rel, GroupPathExtraData *extra)
+{
+	Query	   *parse = root->parse;
+	RangeTblEntry *rte;
+	List	   *quals,
+			   *keys = NIL;
+	CollectContext cxt;
+	GpuaggProgram *prog;
+	const char *reason;
+	double		groups,
+				vram,
+				rows;
+	int			batch_rows,
+				device;
+	CustomPath *cpath;
+	Cost		cost;
+	ListCell   *lc;
+
+	if (parse->commandType != CMD_SELECT)
+		return "not a SELECT";
+	if (parse->groupingSets)
+		return "grouping sets";
+	if (parse->hasTargetSRFs)
+		return "set-returning functions in the target list";
+	if (parse->constraintDeps != NIL)
+		return "target list relies on a functional dependency on the group keys";
+	if (input_rel->reloptkind != RELOPT_BASEREL || input_rel->relid == 0)
+		return "input is not a single table";
+	if (IS_DUMMY_REL(input_rel))
+		return "input is provably empty";
+	rte = planner_rt_fetch(input_rel->relid, root);
+	if (rte->rtekind != RTE_RELATION)
+		return "input is not a table";
+	if (rte->relkind != RELKIND_RELATION && rte->relkind != RELKIND_MATVIEW)
+		return rte->relkind == RELKIND_PARTITIONED_TABLE ?
+			"partitioned tables are not supported yet" :
+			"input is not a plain heap table";
+	if (rte->inh)
+		return "table has inheritance children";
+	if (rte->tablesample)
+		return "TABLESAMPLE";
+	if (rte->securityQuals != NIL || rel_has_rls(rte->relid))
+		return "row-level security is enabled on the table";
+
+	/* group keys, in GROUP BY order */
+	foreach(lc, parse->groupClause)
+	{
+		SortGroupClause *sgc = lfirst_node(SortGroupClause, lc);
+
+		keys = lappend(keys, get_sortgroupclause_expr(sgc, parse->targetList));
+	}
+
+	/* aggregates in the target list and HAVING; Vars only inside keys */
+	cxt.aggrefs = NIL;
+	cxt.keys = keys;
+	cxt.uncovered_var = false;
+	collect_walker((Node *) output_rel->reltarget->exprs, &cxt);
+	collect_walker(extra->havingQual, &cxt);
+	if (cxt.uncovered_var)
+		return "a column outside the group keys is used above the aggregation";
+
+	quals = ordered_quals(root, input_rel->baserestrictinfo);
+
+	prog = palloc(sizeof(GpuaggProgram));
+	if (!GpuaggCompile(prog, quals, keys, cxt.aggrefs, &reason))
+		return reason;
+	if (!choose_device(&device, &reason))
+		return reason;
+
+	/* estimates */
+	rows = Max(input_rel->tuples, input_rel->rows);
+	if (parse->groupClause == NIL)
+		groups = 1;
+	else
+		groups = estimate_num_groups(root, keys, input_rel->rows, NULL, NULL);
+	batch_rows = batch_rows_for(&prog->ga);
+	vram = vram_estimate(&prog->ga, groups, batch_rows);
+	if (vram > (double) gpuagg_vram_budget * 1024.0 * 1024.0)
+		return psprintf("estimated device memory %.0f MB exceeds gpuagg.vram_budget (%d MB)",
+						vram / (1024.0 * 1024.0), gpuagg_vram_budget);
+
+	/*
+	 * Cost: the pages are still read on the host; per row we pay moving it
+	 * to the device and aggregating it, per batch a transfer, and each group
+	 * is returned as a tuple.  All of it happens before the first tuple.
+	 */
+	cost = gpuagg_startup_cost +
+		seq_page_cost * input_rel->pages +
+		rows * gpuagg_tuple_cost +
+		ceil(rows / batch_rows) * gpuagg_batch_cost +
+		groups * cpu_tuple_cost;
+
+	cpath = makeNode(CustomPath);
+	cpath->path.pathtype = T_CustomScan;
+	cpath->path.parent = output_rel;
+	cpath->path.pathtarget = output_rel->reltarget;
+	cpath->path.param_info = NULL;
+	cpath->path.parallel_aware = false;
+	cpath->path.parallel_safe = false;
+	cpath->path.parallel_workers = 0;
+	cpath->path.rows = groups;
+	cpath->path.startup_cost = cost;
+	cpath->path.total_cost = cost;
+	cpath->path.pathkeys = NIL;
+	cpath->flags = 0;
+	cpath->custom_paths = NIL;
+	cpath->custom_private = list_make5(quals, keys, cxt.aggrefs,
+									   (List *) extra->havingQual,
+									   makeInteger(input_rel->relid));
+	cpath->custom_private = lappend(cpath->custom_private,
+									makeFloat(psprintf("%.0f", groups)));
+	cpath->custom_private = lappend(cpath->custom_private,
+									makeFloat(psprintf("%.0f", vram)));
+	cpath->custom_private = lappend(cpath->custom_private, makeInteger(batch_rows));
+	cpath->custom_private = lappend(cpath->custom_private, makeInteger(device));
+	cpath->methods = &GpuaggPathMethods;
+
+	if (gpuagg_force_offload)
+	{
+		/* developer knob: the only path left is ours */
+		output_rel->pathlist = NIL;
+		output_rel->partial_pathlist = NIL;
+	}
+	add_path(output_rel, &cpath->path);
+	return NULL;
+}
+
+/*
+ * create_upper_paths_hook
+ */
+static void
+gpuagg_create_upper_paths(PlannerInfo *root, UpperRelationKind stage,
+						  RelOptInfo *input_rel, RelOptInfo *output_rel,
+						  void *extra)
+{
+	const char *reason;
+
+	if (prev_create_upper_paths_hook)
+		prev_create_upper_paths_hook(root, stage, input_rel, output_rel, extra);
+
+	if (stage != UPPERREL_GROUP_AGG || !gpuagg_enabled || extra == NULL)
+		return;
+	if (!extension_installed())
+		return;
+
+	reason = try_gpuagg_path(root, input_rel, output_rel,
+							 (GroupPathExtraData *) extra);
+	if (reason)
+		report_fallback(reason);
+}
+
+void
+GpuaggPlannerInit(void)
+{
+	prev_create_upper_paths_hook = create_upper_paths_hook;
+	create_upper_paths_hook = gpuagg_create_upper_paths;
+}

@@ -1,0 +1,950 @@
+/*-------------------------------------------------------------------------
+ *
+ * program.c
+ *		Compile WHERE quals, group keys and aggregates into a GaProgram.
+ *
+ * The planner calls GpuaggCompile to decide eligibility (whatever compiles
+ * is eligible, and the reason for the first thing that does not is
+ * reported); the executor calls it again on the plan's expressions to get
+ * the program it runs.  Only built-in operators and casts whose semantics
+ * the interpreter reproduces exactly are accepted: the whitelist below is
+ * keyed by operator name and operand types, or by cast function OID.
+ *
+ * Registers are allocated as a stack: an expression leaves its value in
+ * the first free register at its start and frees everything above it.
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "postgres.h"
+
+#include "access/htup_details.h"
+#include "access/transam.h"
+#include "catalog/pg_aggregate.h"
+#include "catalog/pg_type.h"
+#include "miscadmin.h"
+#include "nodes/nodeFuncs.h"
+#include "utils/array.h"
+#include "utils/builtins.h"
+#include "utils/fmgroids.h"
+#include "utils/lsyscache.h"
+#include "utils/syscache.h"
+
+#include "program.h"
+
+typedef struct Compiler
+{
+	GpuaggProgram *prog;
+	int			nextreg;
+	const char *reason;
+} Compiler;
+
+static int	compile_expr(Compiler *c, Expr *expr, int *type);
+
+int
+GpuaggTypeOf(Oid typid)
+{
+	switch (typid)
+	{
+		case BOOLOID:
+			return GA_T_BOOL;
+		case INT2OID:
+			return GA_T_INT2;
+		case INT4OID:
+			return GA_T_INT4;
+		case INT8OID:
+			return GA_T_INT8;
+		case FLOAT4OID:
+			return GA_T_FLOAT4;
+		case FLOAT8OID:
+			return GA_T_FLOAT8;
+		case DATEOID:
+			return GA_T_DATE;
+		case TIMESTAMPOID:
+			return GA_T_TIMESTAMP;
+		case TIMESTAMPTZOID:
+			return GA_T_TIMESTAMPTZ;
+		default:
+			return GA_T_INVALID;
+	}
+}
+
+static bool
+fail(Compiler *c, const char *fmt,...) pg_attribute_printf(2, 3);
+
+static bool
+fail(Compiler *c, const char *fmt,...)
+{
+	if (c->reason == NULL)
+	{
+		va_list		ap;
+		char		buf[256];
+
+		va_start(ap, fmt);
+		vsnprintf(buf, sizeof(buf), fmt, ap);
+		va_end(ap);
+		c->reason = pstrdup(buf);
+	}
+	return false;
+}
+
+static int
+alloc_reg(Compiler *c)
+{
+	if (c->nextreg >= GA_MAX_REGS)
+	{
+		fail(c, "expression needs more than %d registers", GA_MAX_REGS);
+		return -1;
+	}
+	c->prog->ga.nregs = Max(c->prog->ga.nregs, (uint32) c->nextreg + 1);
+	return c->nextreg++;
+}
+
+static int
+emit(Compiler *c, int op, int type, int dst, int a, int b, int imm)
+{
+	GaProgram  *p = &c->prog->ga;
+	GaInstr    *in;
+
+	if (p->ninstr >= GA_MAX_INSTR)
+	{
+		fail(c, "program longer than %d instructions", GA_MAX_INSTR);
+		return -1;
+	}
+	in = &p->code[p->ninstr];
+	in->op = op;
+	in->type = type;
+	in->dst = dst;
+	in->a = a;
+	in->b = b;
+	in->imm = imm;
+	return p->ninstr++;
+}
+
+static int
+add_const(Compiler *c, GaDatum v, bool isnull)
+{
+	GaProgram  *p = &c->prog->ga;
+
+	if (p->nconsts >= GA_MAX_CONSTS)
+	{
+		fail(c, "more than %d constants", GA_MAX_CONSTS);
+		return -1;
+	}
+	p->consts[p->nconsts] = v;
+	p->constnull[p->nconsts] = isnull;
+	return p->nconsts++;
+}
+
+/* Datum of a supported type to a register value. */
+static GaDatum
+datum_to_ga(Datum d, int type)
+{
+	GaDatum		v = {0};
+
+	switch (type)
+	{
+		case GA_T_BOOL:
+			v.i = DatumGetBool(d);
+			break;
+		case GA_T_INT2:
+			v.i = DatumGetInt16(d);
+			break;
+		case GA_T_INT4:
+		case GA_T_DATE:
+			v.i = DatumGetInt32(d);
+			break;
+		case GA_T_INT8:
+		case GA_T_TIMESTAMP:
+		case GA_T_TIMESTAMPTZ:
+			v.i = DatumGetInt64(d);
+			break;
+		case GA_T_FLOAT4:
+			v.f = DatumGetFloat4(d);
+			break;
+		case GA_T_FLOAT8:
+			v.f = DatumGetFloat8(d);
+			break;
+	}
+	return v;
+}
+
+static int
+emit_const(Compiler *c, Datum value, bool isnull, int type)
+{
+	GaDatum		v = {0};
+	int			k,
+				r;
+
+	if (!isnull)
+		v = datum_to_ga(value, type);
+	k = add_const(c, v, isnull);
+	r = alloc_reg(c);
+	if (k < 0 || r < 0 || emit(c, GA_OP_CONST, type, r, 0, 0, k) < 0)
+		return -1;
+	return r;
+}
+
+/* The batch column for attno, added on first use. */
+static int
+column_for(Compiler *c, AttrNumber attno, int type)
+{
+	GaProgram  *p = &c->prog->ga;
+
+	for (uint32 i = 0; i < p->ncols; i++)
+	{
+		if (p->cols[i].attno == attno)
+		{
+			/* a column read for values wins over a NULL-only one */
+			if (type != GA_T_NULLONLY)
+				p->cols[i].type = type;
+			return i;
+		}
+	}
+	if (p->ncols >= GA_MAX_COLS)
+	{
+		fail(c, "query reads more than %d columns", GA_MAX_COLS);
+		return -1;
+	}
+	p->cols[p->ncols].attno = attno;
+	p->cols[p->ncols].type = type;
+	return p->ncols++;
+}
+
+static int
+compile_var(Compiler *c, Var *var, int type)
+{
+	int			col,
+				r;
+
+	if (var->varlevelsup != 0)
+		return fail(c, "outer-level variable"), -1;
+	if (var->varattno <= 0)
+		return fail(c, "system or whole-row column"), -1;
+	col = column_for(c, var->varattno, type);
+	r = alloc_reg(c);
+	if (col < 0 || r < 0 || emit(c, GA_OP_COL, type, r, 0, 0, col) < 0)
+		return -1;
+	return r;
+}
+
+static int
+compile_param(Compiler *c, Param *param, int type)
+{
+	GpuaggProgram *prog = c->prog;
+	GaDatum		zero = {0};
+	int			idx = 0,
+				k,
+				r;
+	ListCell   *lc;
+	bool		found = false;
+
+	if (param->paramkind != PARAM_EXTERN && param->paramkind != PARAM_EXEC)
+		return fail(c, "unsupported parameter kind"), -1;
+	foreach(lc, prog->params)
+	{
+		if (equal(lfirst(lc), param))
+		{
+			found = true;
+			break;
+		}
+		idx++;
+	}
+	if (!found)
+		prog->params = lappend(prog->params, copyObject(param));
+	k = add_const(c, zero, true);
+	r = alloc_reg(c);
+	if (k < 0 || r < 0 || emit(c, GA_OP_CONST, type, r, 0, 0, k) < 0)
+		return -1;
+	prog->paramref_const[prog->nparamrefs] = k;
+	prog->paramref_param[prog->nparamrefs] = idx;
+	prog->nparamrefs++;
+	return r;
+}
+
+static bool
+is_int_type(int t)
+{
+	return t == GA_T_INT2 || t == GA_T_INT4 || t == GA_T_INT8;
+}
+
+static int
+comparison_op(const char *name)
+{
+	if (strcmp(name, "=") == 0)
+		return GA_OP_EQ;
+	if (strcmp(name, "<>") == 0)
+		return GA_OP_NE;
+	if (strcmp(name, "<") == 0)
+		return GA_OP_LT;
+	if (strcmp(name, "<=") == 0)
+		return GA_OP_LE;
+	if (strcmp(name, ">") == 0)
+		return GA_OP_GT;
+	if (strcmp(name, ">=") == 0)
+		return GA_OP_GE;
+	return 0;
+}
+
+static int
+arith_op(const char *name)
+{
+	if (strcmp(name, "+") == 0)
+		return GA_OP_ADD;
+	if (strcmp(name, "-") == 0)
+		return GA_OP_SUB;
+	if (strcmp(name, "*") == 0)
+		return GA_OP_MUL;
+	if (strcmp(name, "/") == 0)
+		return GA_OP_DIV;
+	if (strcmp(name, "%") == 0)
+		return GA_OP_MOD;
+	return 0;
+}
+
+/*
+ * Which operation a comparison of types lt and rt is, or 0.  Only pairs
+ * whose built-in operator compares the plain values are accepted: same
+ * type, integer widths mixed, float widths mixed.
+ */
+static bool
+comparable(int lt, int rt)
+{
+	if (lt == rt)
+		return lt != GA_T_NULLONLY && lt != GA_T_INVALID;
+	if (is_int_type(lt) && is_int_type(rt))
+		return true;
+	if (ga_type_is_float(lt) && ga_type_is_float(rt))
+		return true;
+	return false;
+}
+
+static int
+compile_opexpr(Compiler *c, Oid opno, Oid opfuncid, Oid restype, List *args,
+			   int *type)
+{
+	char	   *name;
+	int			op,
+				rtype = GpuaggTypeOf(restype),
+				lt,
+				rt,
+				ra,
+				rb;
+
+	if (opno >= FirstGenbkiObjectId || opfuncid >= FirstGenbkiObjectId)
+		return fail(c, "operator %u is not built in", opno), -1;
+	name = get_opname(opno);
+	if (name == NULL)
+		return fail(c, "operator %u not found", opno), -1;
+
+	if (list_length(args) == 1)
+	{
+		ra = compile_expr(c, linitial(args), &lt);
+		if (ra < 0)
+			return -1;
+		if (strcmp(name, "-") == 0 && lt == rtype &&
+			(is_int_type(lt) || ga_type_is_float(lt)))
+			op = GA_OP_NEG;
+		else if (strcmp(name, "+") == 0 && lt == rtype &&
+				 (is_int_type(lt) || ga_type_is_float(lt)))
+			op = GA_OP_MOVE;
+		else
+			return fail(c, "unsupported operator %s on %s", name,
+						format_type_be(exprType(linitial(args)))), -1;
+		if (emit(c, op, rtype, ra, ra, 0, 0) < 0)
+			return -1;
+		*type = rtype;
+		return ra;
+	}
+	if (list_length(args) != 2)
+		return fail(c, "unsupported operator %s", name), -1;
+
+	ra = compile_expr(c, linitial(args), &lt);
+	if (ra < 0)
+		return -1;
+	rb = compile_expr(c, lsecond(args), &rt);
+	if (rb < 0)
+		return -1;
+
+	if ((op = comparison_op(name)) != 0)
+	{
+		if (rtype != GA_T_BOOL || !comparable(lt, rt))
+			return fail(c, "unsupported comparison %s between %s and %s", name,
+						format_type_be(exprType(linitial(args))),
+						format_type_be(exprType(lsecond(args)))), -1;
+		if (emit(c, op, ga_type_is_float(lt) ? GA_T_FLOAT8 : GA_T_INT8,
+				 ra, ra, rb, 0) < 0)
+			return -1;
+		c->nextreg = ra + 1;
+		*type = GA_T_BOOL;
+		return ra;
+	}
+
+	op = arith_op(name);
+	if (op != 0 && rtype == GA_T_DATE)
+	{
+		/* date + int4, int4 + date, date - int4 */
+		if (op == GA_OP_ADD && lt == GA_T_DATE && rt == GA_T_INT4)
+			op = GA_OP_DATE_PLI;
+		else if (op == GA_OP_ADD && lt == GA_T_INT4 && rt == GA_T_DATE)
+		{
+			int			tmp = ra;
+
+			ra = rb;
+			rb = tmp;
+			op = GA_OP_DATE_PLI;
+		}
+		else if (op == GA_OP_SUB && lt == GA_T_DATE && rt == GA_T_INT4)
+			op = GA_OP_DATE_MII;
+		else
+			op = 0;
+	}
+	else if (op == GA_OP_SUB && lt == GA_T_DATE && rt == GA_T_DATE &&
+			 rtype == GA_T_INT4)
+		op = GA_OP_DATE_MI;
+	else if (op != 0 && is_int_type(rtype) && is_int_type(lt) && is_int_type(rt))
+		 /* integer arithmetic, checked against the result type */ ;
+	else if (op != 0 && op != GA_OP_MOD && ga_type_is_float(rtype) &&
+			 ga_type_is_float(lt) && ga_type_is_float(rt))
+		 /* float4 op float4 is single precision; anything with float8 double */ ;
+	else
+		op = 0;
+	if (op == 0)
+		return fail(c, "unsupported operator %s between %s and %s", name,
+					format_type_be(exprType(linitial(args))),
+					format_type_be(exprType(lsecond(args)))), -1;
+	{
+		int			dst = Min(ra, rb);
+
+		if (emit(c, op, rtype, dst, ra, rb, 0) < 0)
+			return -1;
+		c->nextreg = dst + 1;
+		*type = rtype;
+		return dst;
+	}
+}
+
+/* Built-in casts among the supported types: (function, from, to). */
+static const struct
+{
+	Oid			funcid;
+	int			from;
+	int			to;
+}			casts[] =
+{
+	{F_INT4_INT2, GA_T_INT2, GA_T_INT4},
+	{F_INT8_INT2, GA_T_INT2, GA_T_INT8},
+	{F_INT2_INT4, GA_T_INT4, GA_T_INT2},
+	{F_INT8_INT4, GA_T_INT4, GA_T_INT8},
+	{F_INT2_INT8, GA_T_INT8, GA_T_INT2},
+	{F_INT4_INT8, GA_T_INT8, GA_T_INT4},
+	{F_FLOAT4_INT2, GA_T_INT2, GA_T_FLOAT4},
+	{F_FLOAT8_INT2, GA_T_INT2, GA_T_FLOAT8},
+	{F_FLOAT4_INT4, GA_T_INT4, GA_T_FLOAT4},
+	{F_FLOAT8_INT4, GA_T_INT4, GA_T_FLOAT8},
+	{F_FLOAT4_INT8, GA_T_INT8, GA_T_FLOAT4},
+	{F_FLOAT8_INT8, GA_T_INT8, GA_T_FLOAT8},
+	{F_INT2_FLOAT4, GA_T_FLOAT4, GA_T_INT2},
+	{F_INT4_FLOAT4, GA_T_FLOAT4, GA_T_INT4},
+	{F_INT8_FLOAT4, GA_T_FLOAT4, GA_T_INT8},
+	{F_INT2_FLOAT8, GA_T_FLOAT8, GA_T_INT2},
+	{F_INT4_FLOAT8, GA_T_FLOAT8, GA_T_INT4},
+	{F_INT8_FLOAT8, GA_T_FLOAT8, GA_T_INT8},
+	{F_FLOAT8_FLOAT4, GA_T_FLOAT4, GA_T_FLOAT8},
+	{F_FLOAT4_FLOAT8, GA_T_FLOAT8, GA_T_FLOAT4},
+};
+
+static int
+compile_func(Compiler *c, FuncExpr *f, int *type)
+{
+	int			from,
+				r;
+
+	if (f->funcretset || list_length(f->args) != 1)
+		return fail(c, "unsupported function %s", get_func_name(f->funcid)), -1;
+	for (int i = 0; i < lengthof(casts); i++)
+	{
+		if (casts[i].funcid != f->funcid)
+			continue;
+		r = compile_expr(c, linitial(f->args), &from);
+		if (r < 0)
+			return -1;
+		if (from != casts[i].from)
+			return fail(c, "unexpected cast argument"), -1;
+		if (emit(c, GA_OP_CAST, casts[i].to, r, r, from, 0) < 0)
+			return -1;
+		*type = casts[i].to;
+		return r;
+	}
+	return fail(c, "unsupported function %s", get_func_name(f->funcid)), -1;
+}
+
+/* AND/OR chains: dst starts at the identity, each argument steps it. */
+static int
+compile_bool_chain(Compiler *c, List *args, int stepop, bool init)
+{
+	int			dst = emit_const(c, BoolGetDatum(init), false, GA_T_BOOL);
+	int			patches[GA_MAX_INSTR];
+	int			npatches = 0;
+	ListCell   *lc;
+
+	if (dst < 0)
+		return -1;
+	foreach(lc, args)
+	{
+		int			t,
+					r = compile_expr(c, lfirst(lc), &t);
+
+		if (r < 0)
+			return -1;
+		if (t != GA_T_BOOL)
+			return fail(c, "non-boolean argument of AND/OR"), -1;
+		patches[npatches] = emit(c, stepop, GA_T_BOOL, dst, r, 0, 0);
+		if (patches[npatches++] < 0)
+			return -1;
+		c->nextreg = dst + 1;
+	}
+	for (int i = 0; i < npatches; i++)
+		c->prog->ga.code[patches[i]].imm = c->prog->ga.ninstr;
+	return dst;
+}
+
+/*
+ * x op ANY/ALL (constant array): the scalar once, then an OR (ANY) or AND
+ * (ALL) chain of comparisons with each element; NULL elements and a NULL
+ * scalar give NULL through the chain exactly as ExecEvalScalarArrayOp.
+ */
+static int
+compile_saop(Compiler *c, ScalarArrayOpExpr *saop, int *type)
+{
+	Expr	   *scalar = linitial(saop->args);
+	Const	   *arr = (Const *) lsecond(saop->args);
+	Oid			elemtype;
+	int16		elmlen;
+	bool		elmbyval;
+	char		elmalign;
+	Datum	   *elems;
+	bool	   *elemnulls;
+	int			nelems,
+				dst,
+				sreg,
+				lt,
+				et,
+				cmp,
+				patches[GA_MAX_INSTR],
+				npatches = 0;
+	char	   *name;
+
+	if (!IsA(arr, Const))
+		return fail(c, "IN list is not constant"), -1;
+	if (saop->opno >= FirstGenbkiObjectId || (name = get_opname(saop->opno)) == NULL ||
+		(cmp = comparison_op(name)) == 0)
+		return fail(c, "unsupported operator in ANY/ALL"), -1;
+	elemtype = get_element_type(arr->consttype);
+	et = GpuaggTypeOf(elemtype);
+	lt = GpuaggTypeOf(exprType((Node *) scalar));
+	if (!comparable(lt, et))
+		return fail(c, "unsupported IN list of %s", format_type_be(elemtype)), -1;
+
+	*type = GA_T_BOOL;
+	dst = emit_const(c, BoolGetDatum(!saop->useOr), false, GA_T_BOOL);
+	if (dst < 0)
+		return -1;
+	if (arr->constisnull)
+	{
+		/* x op ANY (NULL::array) is NULL */
+		c->prog->ga.constnull[c->prog->ga.code[c->prog->ga.ninstr - 1].imm] = true;
+		return dst;
+	}
+	get_typlenbyvalalign(elemtype, &elmlen, &elmbyval, &elmalign);
+	deconstruct_array(DatumGetArrayTypeP(arr->constvalue), elemtype, elmlen,
+					  elmbyval, elmalign, &elems, &elemnulls, &nelems);
+	sreg = compile_expr(c, scalar, &lt);
+	if (sreg < 0)
+		return -1;
+	for (int i = 0; i < nelems; i++)
+	{
+		int			re = emit_const(c, elems[i], elemnulls[i], et);
+
+		if (re < 0 ||
+			emit(c, cmp, ga_type_is_float(lt) ? GA_T_FLOAT8 : GA_T_INT8,
+				 re, sreg, re, 0) < 0)
+			return -1;
+		patches[npatches] = emit(c, saop->useOr ? GA_OP_OR_STEP : GA_OP_AND_STEP,
+								 GA_T_BOOL, dst, re, 0, 0);
+		if (patches[npatches++] < 0)
+			return -1;
+		c->nextreg = sreg + 1;
+	}
+	for (int i = 0; i < npatches; i++)
+		c->prog->ga.code[patches[i]].imm = c->prog->ga.ninstr;
+	c->nextreg = dst + 1;
+	return dst;
+}
+
+static int
+compile_expr(Compiler *c, Expr *expr, int *type)
+{
+	int			r,
+				t;
+
+	if (expr == NULL)
+		return fail(c, "missing expression"), -1;
+	check_stack_depth();
+
+	switch (nodeTag(expr))
+	{
+		case T_Var:
+			t = GpuaggTypeOf(((Var *) expr)->vartype);
+			if (t == GA_T_INVALID)
+				return fail(c, "column of type %s",
+							format_type_be(((Var *) expr)->vartype)), -1;
+			*type = t;
+			return compile_var(c, (Var *) expr, t);
+		case T_Const:
+			{
+				Const	   *k = (Const *) expr;
+
+				t = GpuaggTypeOf(k->consttype);
+				if (t == GA_T_INVALID)
+					return fail(c, "constant of type %s",
+								format_type_be(k->consttype)), -1;
+				*type = t;
+				return emit_const(c, k->constvalue, k->constisnull, t);
+			}
+		case T_Param:
+			t = GpuaggTypeOf(((Param *) expr)->paramtype);
+			if (t == GA_T_INVALID)
+				return fail(c, "parameter of type %s",
+							format_type_be(((Param *) expr)->paramtype)), -1;
+			*type = t;
+			return compile_param(c, (Param *) expr, t);
+		case T_OpExpr:
+			{
+				OpExpr	   *op = (OpExpr *) expr;
+
+				set_opfuncid(op);
+				return compile_opexpr(c, op->opno, op->opfuncid, op->opresulttype,
+									  op->args, type);
+			}
+		case T_FuncExpr:
+			return compile_func(c, (FuncExpr *) expr, type);
+		case T_BoolExpr:
+			{
+				BoolExpr   *b = (BoolExpr *) expr;
+
+				*type = GA_T_BOOL;
+				if (b->boolop == AND_EXPR)
+					return compile_bool_chain(c, b->args, GA_OP_AND_STEP, true);
+				if (b->boolop == OR_EXPR)
+					return compile_bool_chain(c, b->args, GA_OP_OR_STEP, false);
+				r = compile_expr(c, linitial(b->args), &t);
+				if (r < 0 || emit(c, GA_OP_NOT, GA_T_BOOL, r, r, 0, 0) < 0)
+					return -1;
+				return r;
+			}
+		case T_NullTest:
+			{
+				NullTest   *n = (NullTest *) expr;
+
+				if (n->argisrow)
+					return fail(c, "row-valued IS NULL"), -1;
+				r = compile_expr(c, n->arg, &t);
+				if (r < 0 ||
+					emit(c, n->nulltesttype == IS_NULL ? GA_OP_ISNULL : GA_OP_ISNOTNULL,
+						 GA_T_BOOL, r, r, 0, 0) < 0)
+					return -1;
+				*type = GA_T_BOOL;
+				return r;
+			}
+		case T_BooleanTest:
+			{
+				BooleanTest *bt = (BooleanTest *) expr;
+				int			op;
+
+				switch (bt->booltesttype)
+				{
+					case IS_TRUE:
+						op = GA_OP_ISTRUE;
+						break;
+					case IS_NOT_TRUE:
+						op = GA_OP_ISNOTTRUE;
+						break;
+					case IS_FALSE:
+						op = GA_OP_ISFALSE;
+						break;
+					case IS_NOT_FALSE:
+						op = GA_OP_ISNOTFALSE;
+						break;
+					case IS_UNKNOWN:
+						op = GA_OP_ISNULL;
+						break;
+					default:
+						op = GA_OP_ISNOTNULL;
+						break;
+				}
+				r = compile_expr(c, bt->arg, &t);
+				if (r < 0 || emit(c, op, GA_T_BOOL, r, r, 0, 0) < 0)
+					return -1;
+				*type = GA_T_BOOL;
+				return r;
+			}
+		case T_ScalarArrayOpExpr:
+			return compile_saop(c, (ScalarArrayOpExpr *) expr, type);
+		case T_RelabelType:
+			{
+				RelabelType *rl = (RelabelType *) expr;
+
+				r = compile_expr(c, rl->arg, &t);
+				if (r >= 0 && t != GpuaggTypeOf(rl->resulttype))
+					return fail(c, "unsupported type relabeling"), -1;
+				*type = t;
+				return r;
+			}
+		default:
+			return fail(c, "unsupported expression (node %d)", (int) nodeTag(expr)), -1;
+	}
+}
+
+/* Compile a segment that leaves one value in a register. */
+static bool
+compile_segment(Compiler *c, Expr *expr, GaSegment *seg, int *type)
+{
+	c->nextreg = 0;
+	seg->start = c->prog->ga.ninstr;
+	seg->reg = compile_expr(c, expr, type);
+	seg->end = c->prog->ga.ninstr;
+	return seg->reg >= 0;
+}
+
+/* The device accumulator for an aggregate's transition function. */
+static int
+agg_kind(Oid transfn)
+{
+	switch (transfn)
+	{
+		case F_INT8INC:
+		case F_INT8INC_ANY:
+			return GA_AGG_COUNT;
+		case F_INT2_SUM:
+		case F_INT4_SUM:
+		case F_INT2_AVG_ACCUM:
+		case F_INT4_AVG_ACCUM:
+			return GA_AGG_SUM_I64;
+		case F_INT8_AVG_ACCUM:
+			return GA_AGG_SUM_I128;
+		case F_INT2_ACCUM:
+		case F_INT4_ACCUM:
+			return GA_AGG_VAR_I128;
+		case F_INT8_ACCUM:
+			return GA_AGG_VAR_I192;
+		case F_FLOAT4PL:
+			return GA_AGG_SUM_F4;
+		case F_FLOAT8PL:
+			return GA_AGG_SUM_F8;
+		case F_FLOAT4_ACCUM:
+		case F_FLOAT8_ACCUM:
+			return GA_AGG_ACCUM_F8;
+		case F_INT2LARGER:
+		case F_INT4LARGER:
+		case F_INT8LARGER:
+		case F_FLOAT4LARGER:
+		case F_FLOAT8LARGER:
+		case F_DATE_LARGER:
+		case F_TIMESTAMP_LARGER:
+		case F_TIMESTAMPTZ_LARGER:
+			return GA_AGG_MAX;
+		case F_INT2SMALLER:
+		case F_INT4SMALLER:
+		case F_INT8SMALLER:
+		case F_FLOAT4SMALLER:
+		case F_FLOAT8SMALLER:
+		case F_DATE_SMALLER:
+		case F_TIMESTAMP_SMALLER:
+		case F_TIMESTAMPTZ_SMALLER:
+			return GA_AGG_MIN;
+		case F_BOOLAND_STATEFUNC:
+			return GA_AGG_BOOL_AND;
+		case F_BOOLOR_STATEFUNC:
+			return GA_AGG_BOOL_OR;
+		default:
+			return 0;
+	}
+}
+
+static bool
+compile_aggref(Compiler *c, Aggref *aggref, GaAgg *ag)
+{
+	HeapTuple	tup;
+	Oid			transfn;
+	int			t;
+
+	if (aggref->agglevelsup != 0)
+		return fail(c, "outer-level aggregate");
+	if (aggref->aggkind != AGGKIND_NORMAL)
+		return fail(c, "ordered-set or hypothetical aggregate");
+	if (aggref->aggdistinct != NIL)
+		return fail(c, "DISTINCT inside an aggregate");
+	if (aggref->aggorder != NIL)
+		return fail(c, "ORDER BY inside an aggregate");
+	if (aggref->aggvariadic)
+		return fail(c, "variadic aggregate call");
+	tup = SearchSysCache1(AGGFNOID, ObjectIdGetDatum(aggref->aggfnoid));
+	if (!HeapTupleIsValid(tup))
+		elog(ERROR, "cache lookup failed for aggregate %u", aggref->aggfnoid);
+	transfn = ((Form_pg_aggregate) GETSTRUCT(tup))->aggtransfn;
+	ReleaseSysCache(tup);
+
+	ag->kind = agg_kind(transfn);
+	if (ag->kind == 0)
+		return fail(c, "unsupported aggregate %s", get_func_name(aggref->aggfnoid));
+	if (ag->kind == GA_AGG_COUNT && aggref->aggstar)
+	{
+		ag->argtype = 0;
+		ag->arg.reg = -1;
+	}
+	else
+	{
+		Expr	   *arg;
+
+		if (list_length(aggref->args) != 1)
+			return fail(c, "aggregate with %d arguments", list_length(aggref->args));
+		arg = ((TargetEntry *) linitial(aggref->args))->expr;
+		if (ag->kind == GA_AGG_COUNT && IsA(arg, Var) &&
+			GpuaggTypeOf(exprType((Node *) arg)) == GA_T_INVALID)
+		{
+			/* count(col) of any type needs only the column's NULL-ness */
+			c->nextreg = 0;
+			ag->arg.start = c->prog->ga.ninstr;
+			ag->arg.reg = compile_var(c, (Var *) arg, GA_T_NULLONLY);
+			ag->arg.end = c->prog->ga.ninstr;
+			ag->argtype = GA_T_NULLONLY;
+			if (ag->arg.reg < 0)
+				return false;
+		}
+		else
+		{
+			if (!compile_segment(c, arg, &ag->arg, &t))
+				return false;
+			ag->argtype = t;
+		}
+	}
+	if (aggref->aggfilter)
+	{
+		if (!compile_segment(c, aggref->aggfilter, &ag->filter, &t))
+			return false;
+		if (t != GA_T_BOOL)
+			return fail(c, "non-boolean FILTER");
+	}
+	else
+		ag->filter.reg = -1;
+	return true;
+}
+
+bool
+GpuaggCompile(GpuaggProgram *prog, List *quals, List *keys, List *aggrefs,
+			  const char **reason)
+{
+	GaProgram  *p = &prog->ga;
+	Compiler	c = {prog, 0, NULL};
+	ListCell   *lc;
+	int			t;
+
+	memset(prog, 0, sizeof(GpuaggProgram));
+	p->abi_version = GA_ABI_VERSION;
+	p->where.reg = -1;
+	p->keyseg.reg = -1;
+
+	if (list_length(keys) > GA_MAX_KEYS)
+	{
+		*reason = psprintf("more than %d group keys", GA_MAX_KEYS);
+		return false;
+	}
+	if (list_length(aggrefs) > GA_MAX_AGGS)
+	{
+		*reason = psprintf("more than %d aggregates", GA_MAX_AGGS);
+		return false;
+	}
+
+	/* WHERE: ExecQual semantics, stop at the first qual not true */
+	if (quals != NIL)
+	{
+		int			dst,
+					patches[GA_MAX_INSTR],
+					npatches = 0;
+
+		p->where.start = p->ninstr;
+		c.nextreg = 0;
+		dst = emit_const(&c, BoolGetDatum(true), false, GA_T_BOOL);
+		foreach(lc, quals)
+		{
+			int			r;
+
+			if (dst < 0)
+				break;
+			r = compile_expr(&c, lfirst(lc), &t);
+			if (r < 0)
+				break;
+			if (t != GA_T_BOOL)
+			{
+				fail(&c, "non-boolean qual");
+				break;
+			}
+			patches[npatches] = emit(&c, GA_OP_QUAL_STEP, GA_T_BOOL, dst, r, 0, 0);
+			if (patches[npatches++] < 0)
+				break;
+			c.nextreg = dst + 1;
+		}
+		if (c.reason)
+		{
+			*reason = c.reason;
+			return false;
+		}
+		for (int i = 0; i < npatches; i++)
+			p->code[patches[i]].imm = p->ninstr;
+		p->where.end = p->ninstr;
+		p->where.reg = dst;
+	}
+
+	/* group keys: each in its own register, kept until the probe */
+	p->keyseg.start = p->ninstr;
+	c.nextreg = 0;
+	foreach(lc, keys)
+	{
+		Expr	   *key = lfirst(lc);
+		int			r;
+
+		r = compile_expr(&c, key, &t);
+		if (r < 0)
+		{
+			*reason = c.reason;
+			return false;
+		}
+		prog->keytypid[p->nkeys] = exprType((Node *) key);
+		p->keyreg[p->nkeys] = r;
+		p->keytype[p->nkeys] = t;
+		p->nkeys++;
+	}
+	p->keyseg.end = p->ninstr;
+	p->keyseg.reg = p->nkeys > 0 ? p->keyreg[0] : -1;
+
+	foreach(lc, aggrefs)
+	{
+		GaAgg	   *ag = &p->aggs[p->naggs];
+
+		if (!compile_aggref(&c, lfirst(lc), ag))
+		{
+			*reason = c.reason;
+			return false;
+		}
+		ag->slot = p->nslots;
+		p->nslots += ga_agg_nslots(ag->kind);
+		if (p->nslots > GA_MAX_SLOTS)
+		{
+			*reason = "too many aggregate state slots";
+			return false;
+		}
+		p->naggs++;
+	}
+	*reason = NULL;
+	return true;
+}

@@ -1,0 +1,39 @@
+/*-------------------------------------------------------------------------
+ *
+ * program.h
+ *		Compiling WHERE, group keys and aggregates into a gpuagg program.
+ *
+ *-------------------------------------------------------------------------
+ */
+#ifndef GPUAGG_PROGRAM_H
+#define GPUAGG_PROGRAM_H
+
+#include "nodes/pg_list.h"
+#include "nodes/primnodes.h"
+
+#include "../cuda/gpuagg_abi.h"
+
+/* The host's view of a compiled program: the device part plus parameters. */
+typedef struct GpuaggProgram
+{
+	GaProgram	ga;
+	List	   *params;			/* distinct Param nodes, in first-use order */
+	int			nparamrefs;		/* constants to fill from params at run time */
+	int16		paramref_const[GA_MAX_CONSTS];	/* constant slot */
+	int16		paramref_param[GA_MAX_CONSTS];	/* index into params */
+	Oid			keytypid[GA_MAX_KEYS];	/* PostgreSQL type of each key */
+} GpuaggProgram;
+
+/*
+ * Compile into prog.  quals is an implicitly-ANDed list evaluated in order
+ * with short-circuit on false or NULL (ExecQual); keys are the group key
+ * expressions; aggrefs the Aggref nodes.  Returns false and sets *reason
+ * when something is not device-evaluable.
+ */
+extern bool GpuaggCompile(GpuaggProgram *prog, List *quals, List *keys,
+						  List *aggrefs, const char **reason);
+
+/* The GaType of a PostgreSQL type, or GA_T_INVALID. */
+extern int	GpuaggTypeOf(Oid typid);
+
+#endif							/* GPUAGG_PROGRAM_H */

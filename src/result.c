@@ -1,0 +1,317 @@
+/*-------------------------------------------------------------------------
+ *
+ * result.c
+ *		From device transition states to PostgreSQL's own final values.
+ *
+ * A device returns, per group and aggregate, the transition state
+ * PostgreSQL itself would hold (counts, int64 and int128 sums, Youngs-Cramer
+ * {N, Sx, Sxx}, min/max values).  Here each state becomes PostgreSQL's
+ * transition value of the aggregate's declared transition type, and the
+ * aggregate's own final function (from pg_aggregate) is applied, so result
+ * types, scales and rounding are PostgreSQL's.
+ *
+ * Where the transition type is `internal' (sum/avg of int8, variance of
+ * integers) the state is private to numeric.c; we build its documented
+ * serialized form (the one parallel aggregation exchanges between
+ * processes) and hand it to the aggregate's deserialize function.  Those
+ * functions insist on being called by an aggregate, so they are called
+ * with a stand-in AggState whose aggregate context is the output tuple's
+ * memory.
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "postgres.h"
+
+#include "access/htup_details.h"
+#include "catalog/pg_aggregate.h"
+#include "catalog/pg_type.h"
+#include "libpq/pqformat.h"
+#include "utils/array.h"
+#include "utils/fmgrprotos.h"
+#include "utils/syscache.h"
+
+#include "result.h"
+
+void
+GpuaggFinalInit(GpuaggFinal *fin, Aggref *aggref, const GaAgg *agg,
+				MemoryContext cxt)
+{
+	HeapTuple	tup;
+	Form_pg_aggregate form;
+
+	tup = SearchSysCache1(AGGFNOID, ObjectIdGetDatum(aggref->aggfnoid));
+	if (!HeapTupleIsValid(tup))
+		elog(ERROR, "cache lookup failed for aggregate %u", aggref->aggfnoid);
+	form = (Form_pg_aggregate) GETSTRUCT(tup);
+
+	fin->agg = agg;
+	fin->transtype = form->aggtranstype;
+	fin->has_final = OidIsValid(form->aggfinalfn);
+	if (fin->has_final)
+		fmgr_info_cxt(form->aggfinalfn, &fin->finalfn, cxt);
+	fin->has_deserial = (form->aggtranstype == INTERNALOID);
+	if (fin->has_deserial)
+	{
+		if (!OidIsValid(form->aggdeserialfn))
+			elog(ERROR, "aggregate %u has no deserialize function", aggref->aggfnoid);
+		fmgr_info_cxt(form->aggdeserialfn, &fin->deserialfn, cxt);
+	}
+	ReleaseSysCache(tup);
+}
+
+Node *
+GpuaggMakeAggContext(ExprContext *econtext)
+{
+	AggState   *aggstate = makeNode(AggState);
+
+	aggstate->curaggcontext = econtext;
+	return (Node *) aggstate;
+}
+
+Datum
+GpuaggKeyDatum(GaDatum v, int type)
+{
+	switch (type)
+	{
+		case GA_T_BOOL:
+			return BoolGetDatum(v.i != 0);
+		case GA_T_INT2:
+			return Int16GetDatum((int16) v.i);
+		case GA_T_INT4:
+		case GA_T_DATE:
+			return Int32GetDatum((int32) v.i);
+		case GA_T_FLOAT4:
+			return Float4GetDatum((float4) v.f);
+		case GA_T_FLOAT8:
+			return Float8GetDatum(v.f);
+		case GA_T_INT8:
+		case GA_T_TIMESTAMP:
+		case GA_T_TIMESTAMPTZ:
+			return Int64GetDatum(v.i);
+		default:
+			elog(ERROR, "unexpected gpuagg type %d", type);
+	}
+	return (Datum) 0;
+}
+
+/* numeric from a sign and a 192-bit magnitude w[0] (low) .. w[2] (high) */
+static Datum
+numeric_from_words(bool negative, const uint64 *w)
+{
+	const uint64 chunk = UINT64CONST(10000000000000000000);	/* 10^19 */
+	uint64		num[3] = {w[0], w[1], w[2]};
+	uint64		parts[8];
+	int			nparts = 0;
+	char		buf[80];
+	char	   *p = buf;
+
+	do
+	{
+		uint128		rem = 0;
+
+		for (int i = 2; i >= 0; i--)
+		{
+			uint128		cur = (rem << 64) | num[i];
+
+			num[i] = (uint64) (cur / chunk);
+			rem = cur % chunk;
+		}
+		parts[nparts++] = (uint64) rem;
+	} while (num[0] != 0 || num[1] != 0 || num[2] != 0);
+
+	if (negative)
+		*p++ = '-';
+	p += sprintf(p, UINT64_FORMAT, parts[nparts - 1]);
+	for (int i = nparts - 2; i >= 0; i--)
+		p += sprintf(p, "%019llu", (unsigned long long) parts[i]);
+	return DirectFunctionCall3(numeric_in, CStringGetDatum(buf),
+							   ObjectIdGetDatum(InvalidOid), Int32GetDatum(-1));
+}
+
+/* numeric from a signed 128-bit value held in two slots (lo, hi) */
+static Datum
+numeric_from_i128(const uint64 *st)
+{
+	int128		v = (int128) (((uint128) st[1] << 64) | st[0]);
+	uint128		mag = v < 0 ? -(uint128) v : (uint128) v;
+	uint64		w[3] = {(uint64) mag, (uint64) (mag >> 64), 0};
+
+	return numeric_from_words(v < 0, w);
+}
+
+/*
+ * Append a numeric in the serialized-state form numeric.c uses for its
+ * aggregate states (numericvar_serialize): int32 ndigits, weight, sign and
+ * dscale, then int16 digits.  numeric_send writes the same fields with
+ * int16 headers, so its output is widened here.
+ */
+static void
+send_numeric(StringInfo buf, Datum num)
+{
+	bytea	   *b = DatumGetByteaPP(DirectFunctionCall1(numeric_send, num));
+	const uint8 *p = (const uint8 *) VARDATA_ANY(b);
+	int			len = VARSIZE_ANY_EXHDR(b);
+	int16		ndigits = (int16) ((p[0] << 8) | p[1]);
+	int16		weight = (int16) ((p[2] << 8) | p[3]);
+	uint16		sign = (uint16) ((p[4] << 8) | p[5]);
+	uint16		dscale = (uint16) ((p[6] << 8) | p[7]);
+
+	Assert(len == 8 + 2 * ndigits);
+	pq_sendint32(buf, ndigits);
+	pq_sendint32(buf, weight);
+	pq_sendint32(buf, sign);
+	pq_sendint32(buf, dscale);
+	pq_sendbytes(buf, (const char *) p + 8, len - 8);
+}
+
+static Datum
+make_array(Datum *elems, int n, Oid elemtype)
+{
+	return PointerGetDatum(construct_array(elems, n, elemtype, 8,
+										   FLOAT8PASSBYVAL, TYPALIGN_DOUBLE));
+}
+
+static inline double
+slot_f8(uint64 slot)
+{
+	double		v;
+
+	memcpy(&v, &slot, sizeof(double));
+	return v;
+}
+
+/*
+ * PostgreSQL's transition value for one group: a plain Datum of the
+ * transition type, or for `internal' states the serialized form.
+ */
+static Datum
+transition_value(GpuaggFinal *fin, const uint64 *st, bool *isnull)
+{
+	const GaAgg *agg = fin->agg;
+	StringInfoData buf;
+	Datum		elems[3];
+
+	*isnull = false;
+	switch (agg->kind)
+	{
+		case GA_AGG_COUNT:
+			return Int64GetDatum((int64) st[0]);
+		case GA_AGG_SUM_I64:
+			if (fin->transtype == INT8OID)
+			{
+				/* int2_sum/int4_sum: NULL until the first input */
+				*isnull = (st[0] == 0);
+				return Int64GetDatum((int64) st[1]);
+			}
+			/* int2/int4_avg_accum: int8[] {count, sum} */
+			elems[0] = Int64GetDatum((int64) st[0]);
+			elems[1] = Int64GetDatum((int64) st[1]);
+			return make_array(elems, 2, INT8OID);
+		case GA_AGG_SUM_I128:
+			/* int8_avg_serialize: N, sumX */
+			if (st[0] == 0)
+				break;
+			pq_begintypsend(&buf);
+			pq_sendint64(&buf, st[0]);
+			send_numeric(&buf, numeric_from_i128(st + 1));
+			return PointerGetDatum(pq_endtypsend(&buf));
+		case GA_AGG_VAR_I128:
+			/* numeric_poly_serialize: N, sumX, sumX2 */
+			if (st[0] == 0)
+				break;
+			pq_begintypsend(&buf);
+			pq_sendint64(&buf, st[0]);
+			send_numeric(&buf, numeric_from_i128(st + 1));
+			send_numeric(&buf, numeric_from_i128(st + 3));
+			return PointerGetDatum(pq_endtypsend(&buf));
+		case GA_AGG_VAR_I192:
+			/*
+			 * numeric_serialize: N, sumX, sumX2, maxScale, maxScaleCount,
+			 * NaNcount, pInfcount, nInfcount; integer inputs all have scale 0
+			 */
+			if (st[0] == 0)
+				break;
+			pq_begintypsend(&buf);
+			pq_sendint64(&buf, st[0]);
+			send_numeric(&buf, numeric_from_i128(st + 1));
+			send_numeric(&buf, numeric_from_words(false, st + 3));
+			pq_sendint32(&buf, 0);
+			pq_sendint64(&buf, st[0]);
+			pq_sendint64(&buf, 0);
+			pq_sendint64(&buf, 0);
+			pq_sendint64(&buf, 0);
+			return PointerGetDatum(pq_endtypsend(&buf));
+		case GA_AGG_SUM_F4:
+			*isnull = (st[0] == 0);
+			return Float4GetDatum((float4) slot_f8(st[1]));
+		case GA_AGG_SUM_F8:
+			*isnull = (st[0] == 0);
+			return Float8GetDatum(slot_f8(st[1]));
+		case GA_AGG_ACCUM_F8:
+			elems[0] = Float8GetDatum(slot_f8(st[0]));
+			elems[1] = Float8GetDatum(slot_f8(st[1]));
+			elems[2] = Float8GetDatum(slot_f8(st[2]));
+			return make_array(elems, 3, FLOAT8OID);
+		case GA_AGG_MIN:
+		case GA_AGG_MAX:
+		case GA_AGG_BOOL_AND:
+		case GA_AGG_BOOL_OR:
+			{
+				GaDatum		v;
+
+				*isnull = (st[0] == 0);
+				v.u = st[1];
+				return *isnull ? (Datum) 0 :
+					GpuaggKeyDatum(v, agg->kind == GA_AGG_BOOL_AND ||
+								   agg->kind == GA_AGG_BOOL_OR ?
+								   GA_T_BOOL : agg->argtype);
+			}
+		default:
+			elog(ERROR, "unexpected gpuagg aggregate kind %d", agg->kind);
+	}
+	*isnull = true;
+	return (Datum) 0;
+}
+
+Datum
+GpuaggFinalize(GpuaggFinal *fin, const GaResult *res, uint64 g, Node *aggstate,
+			   bool *isnull)
+{
+	uint64		st[GA_MAX_SLOTS];
+	int			nslots = ga_agg_nslots(fin->agg->kind);
+	Datum		value;
+
+	for (int i = 0; i < nslots; i++)
+		st[i] = res->states[(Size) (fin->agg->slot + i) * res->ngroups + g];
+
+	value = transition_value(fin, st, isnull);
+
+	if (fin->has_deserial && !*isnull)
+	{
+		LOCAL_FCINFO(fcinfo, 2);
+
+		InitFunctionCallInfoData(*fcinfo, &fin->deserialfn, 2, InvalidOid,
+								 aggstate, NULL);
+		fcinfo->args[0].value = value;
+		fcinfo->args[0].isnull = false;
+		fcinfo->args[1].value = (Datum) 0;
+		fcinfo->args[1].isnull = true;
+		value = FunctionCallInvoke(fcinfo);
+		*isnull = fcinfo->isnull;
+	}
+
+	if (fin->has_final)
+	{
+		LOCAL_FCINFO(fcinfo, 1);
+
+		if (fin->finalfn.fn_strict && *isnull)
+			return (Datum) 0;
+		InitFunctionCallInfoData(*fcinfo, &fin->finalfn, 1, InvalidOid,
+								 aggstate, NULL);
+		fcinfo->args[0].value = value;
+		fcinfo->args[0].isnull = *isnull;
+		value = FunctionCallInvoke(fcinfo);
+		*isnull = fcinfo->isnull;
+	}
+	return value;
+}

@@ -1,0 +1,44 @@
+/*-------------------------------------------------------------------------
+ *
+ * result.h
+ *		Turning device results into PostgreSQL datums.
+ *
+ *-------------------------------------------------------------------------
+ */
+#ifndef GPUAGG_RESULT_H
+#define GPUAGG_RESULT_H
+
+#include "fmgr.h"
+#include "nodes/execnodes.h"
+#include "nodes/primnodes.h"
+
+#include "../cuda/gpuagg_abi.h"
+
+/* How to finish one aggregate: PostgreSQL's transition type and final. */
+typedef struct GpuaggFinal
+{
+	const GaAgg *agg;
+	Oid			transtype;
+	bool		has_final;
+	FmgrInfo	finalfn;
+	bool		has_deserial;
+	FmgrInfo	deserialfn;
+} GpuaggFinal;
+
+extern void GpuaggFinalInit(GpuaggFinal *fin, Aggref *aggref, const GaAgg *agg,
+							MemoryContext cxt);
+
+/*
+ * The aggregate's value for group g.  aggstate is the stand-in AggState
+ * PostgreSQL's deserialize and final functions are called with.
+ */
+extern Datum GpuaggFinalize(GpuaggFinal *fin, const GaResult *res, uint64 g,
+							Node *aggstate, bool *isnull);
+
+/* A group key as a Datum of its PostgreSQL type. */
+extern Datum GpuaggKeyDatum(GaDatum v, int type);
+
+/* The stand-in AggState: AggCheckCallContext accepts it. */
+extern Node *GpuaggMakeAggContext(ExprContext *econtext);
+
+#endif							/* GPUAGG_RESULT_H */

@@ -143,6 +143,27 @@ rel_has_rls(Oid relid)
 	return result;
 }
 
+/*
+ * Does the relation expand to other tables?  An inheritance parent whose
+ * children were dropped still expands, to itself alone; that reads exactly
+ * the parent's rows and is eligible.
+ */
+static bool
+has_inheritance_children(PlannerInfo *root, Index relid)
+{
+	ListCell   *lc;
+
+	foreach(lc, root->append_rel_list)
+	{
+		AppendRelInfo *appinfo = lfirst_node(AppendRelInfo, lc);
+
+		if (appinfo->parent_relid == relid &&
+			planner_rt_fetch(appinfo->child_relid, root)->relid != appinfo->parent_reloid)
+			return true;
+	}
+	return false;
+}
+
 /* Bytes of batch data per row for the program's columns. */
 static double
 row_width(const GaProgram *p)
@@ -239,7 +260,7 @@ try_gpuagg_path(PlannerInfo *root, RelOptInfo *input_rel,
 		return rte->relkind == RELKIND_PARTITIONED_TABLE ?
 			"partitioned tables are not supported yet" :
 			"input is not a plain heap table";
-	if (rte->inh)
+	if (rte->inh && has_inheritance_children(root, input_rel->relid))
 		return "table has inheritance children";
 	if (rte->tablesample)
 		return "TABLESAMPLE";
@@ -262,6 +283,8 @@ try_gpuagg_path(PlannerInfo *root, RelOptInfo *input_rel,
 	collect_walker(extra->havingQual, &cxt);
 	if (cxt.uncovered_var)
 		return "a column outside the group keys is used above the aggregation";
+	if (cxt.aggrefs == NIL && keys == NIL)
+		return "nothing to aggregate";
 
 	quals = ordered_quals(root, input_rel->baserestrictinfo);
 

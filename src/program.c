@@ -534,46 +534,91 @@ compile_saop(Compiler *c, ScalarArrayOpExpr *saop, int *type)
 				npatches = 0;
 	char	   *name;
 
-	if (!IsA(arr, Const))
-		return fail(c, "IN list is not constant"), -1;
 	if (saop->opno >= FirstGenbkiObjectId || (name = get_opname(saop->opno)) == NULL ||
 		(cmp = comparison_op(name)) == 0)
 		return fail(c, "unsupported operator in ANY/ALL"), -1;
-	elemtype = get_element_type(arr->consttype);
-	et = GpuaggTypeOf(elemtype);
 	lt = GpuaggTypeOf(exprType((Node *) scalar));
-	if (!comparable(lt, et))
-		return fail(c, "unsupported IN list of %s", format_type_be(elemtype)), -1;
-
 	*type = GA_T_BOOL;
-	dst = emit_const(c, BoolGetDatum(!saop->useOr), false, GA_T_BOOL);
-	if (dst < 0)
-		return -1;
-	if (arr->constisnull)
-	{
-		/* x op ANY (NULL::array) is NULL */
-		c->prog->ga.constnull[c->prog->ga.code[c->prog->ga.ninstr - 1].imm] = true;
-		return dst;
-	}
-	get_typlenbyvalalign(elemtype, &elmlen, &elmbyval, &elmalign);
-	deconstruct_array(DatumGetArrayTypeP(arr->constvalue), elemtype, elmlen,
-					  elmbyval, elmalign, &elems, &elemnulls, &nelems);
-	sreg = compile_expr(c, scalar, &lt);
-	if (sreg < 0)
-		return -1;
-	for (int i = 0; i < nelems; i++)
-	{
-		int			re = emit_const(c, elems[i], elemnulls[i], et);
 
-		if (re < 0 ||
-			emit(c, cmp, ga_type_is_float(lt) ? GA_T_FLOAT8 : GA_T_INT8,
-				 re, sreg, re, 0) < 0)
+	if (IsA(arr, ArrayExpr) && !((ArrayExpr *) arr)->multidims)
+	{
+		/* IN (1, $1, x + 1): each element is an expression of its own */
+		List	   *items = ((ArrayExpr *) arr)->elements;
+		ListCell   *lc;
+
+		et = GpuaggTypeOf(((ArrayExpr *) arr)->element_typeid);
+		if (!comparable(lt, et))
+			return fail(c, "unsupported IN list of %s",
+						format_type_be(((ArrayExpr *) arr)->element_typeid)), -1;
+		dst = emit_const(c, BoolGetDatum(!saop->useOr), false, GA_T_BOOL);
+		if (dst < 0 || (sreg = compile_expr(c, scalar, &lt)) < 0)
 			return -1;
-		patches[npatches] = emit(c, saop->useOr ? GA_OP_OR_STEP : GA_OP_AND_STEP,
-								 GA_T_BOOL, dst, re, 0, 0);
-		if (patches[npatches++] < 0)
+		/*
+		 * PostgreSQL builds the whole array before comparing, so an element
+		 * that raises an error raises it even after an earlier match: the
+		 * elements that can raise are evaluated once up front.
+		 */
+		foreach(lc, items)
+		{
+			if (IsA(lfirst(lc), Const) || IsA(lfirst(lc), Param))
+				continue;
+			if (compile_expr(c, lfirst(lc), &et) < 0)
+				return -1;
+			c->nextreg = sreg + 1;
+		}
+		foreach(lc, items)
+		{
+			int			re = compile_expr(c, lfirst(lc), &et);
+
+			if (re < 0 ||
+				emit(c, cmp, ga_type_is_float(lt) ? GA_T_FLOAT8 : GA_T_INT8,
+					 re, sreg, re, 0) < 0)
+				return -1;
+			patches[npatches] = emit(c, saop->useOr ? GA_OP_OR_STEP : GA_OP_AND_STEP,
+									 GA_T_BOOL, dst, re, 0, 0);
+			if (patches[npatches++] < 0)
+				return -1;
+			c->nextreg = sreg + 1;
+		}
+	}
+	else
+	{
+		if (!IsA(arr, Const))
+			return fail(c, "IN list is neither constant nor a list of expressions"), -1;
+		elemtype = get_element_type(arr->consttype);
+		et = GpuaggTypeOf(elemtype);
+		if (!comparable(lt, et))
+			return fail(c, "unsupported IN list of %s", format_type_be(elemtype)), -1;
+
+		dst = emit_const(c, BoolGetDatum(!saop->useOr), false, GA_T_BOOL);
+		if (dst < 0)
 			return -1;
-		c->nextreg = sreg + 1;
+		if (arr->constisnull)
+		{
+			/* x op ANY (NULL::array) is NULL */
+			c->prog->ga.constnull[c->prog->ga.code[c->prog->ga.ninstr - 1].imm] = true;
+			return dst;
+		}
+		get_typlenbyvalalign(elemtype, &elmlen, &elmbyval, &elmalign);
+		deconstruct_array(DatumGetArrayTypeP(arr->constvalue), elemtype, elmlen,
+						  elmbyval, elmalign, &elems, &elemnulls, &nelems);
+		sreg = compile_expr(c, scalar, &lt);
+		if (sreg < 0)
+			return -1;
+		for (int i = 0; i < nelems; i++)
+		{
+			int			re = emit_const(c, elems[i], elemnulls[i], et);
+
+			if (re < 0 ||
+				emit(c, cmp, ga_type_is_float(lt) ? GA_T_FLOAT8 : GA_T_INT8,
+					 re, sreg, re, 0) < 0)
+				return -1;
+			patches[npatches] = emit(c, saop->useOr ? GA_OP_OR_STEP : GA_OP_AND_STEP,
+									 GA_T_BOOL, dst, re, 0, 0);
+			if (patches[npatches++] < 0)
+				return -1;
+			c->nextreg = sreg + 1;
+		}
 	}
 	for (int i = 0; i < npatches; i++)
 		c->prog->ga.code[patches[i]].imm = c->prog->ga.ninstr;

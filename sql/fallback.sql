@@ -1,0 +1,81 @@
+--
+-- fallback: what is not eligible keeps its native plan, with the reason
+--
+SET gpuagg.device = cpu;
+SET gpuagg.force_offload = on;
+SET gpuagg.log_fallback = on;
+
+CREATE TABLE fb (k int4, v int4, t text, n numeric);
+INSERT INTO fb SELECT i % 4, i, 'x' || i % 3, i FROM generate_series(1, 100) i;
+CREATE TABLE fb2 (k int4, w int4);
+INSERT INTO fb2 SELECT i, i FROM generate_series(1, 4) i;
+ANALYZE fb, fb2;
+
+-- each of these is planned natively and says why
+EXPLAIN (COSTS OFF) SELECT t, count(*) FROM fb GROUP BY t;
+EXPLAIN (COSTS OFF) SELECT k, sum(n) FROM fb GROUP BY k;
+EXPLAIN (COSTS OFF) SELECT k, count(DISTINCT v) FROM fb GROUP BY k;
+EXPLAIN (COSTS OFF) SELECT k, string_agg(t, ',') FROM fb GROUP BY k;
+EXPLAIN (COSTS OFF) SELECT k, sum(v ORDER BY v) FROM fb GROUP BY k;
+EXPLAIN (COSTS OFF) SELECT percentile_cont(0.5) WITHIN GROUP (ORDER BY v) FROM fb;
+EXPLAIN (COSTS OFF) SELECT k, count(*) FROM fb GROUP BY ROLLUP (k);
+EXPLAIN (COSTS OFF) SELECT fb.k, sum(w) FROM fb JOIN fb2 ON fb.k = fb2.k GROUP BY fb.k;
+EXPLAIN (COSTS OFF) SELECT k, count(*) FROM fb WHERE random() < 2 GROUP BY k;
+EXPLAIN (COSTS OFF) SELECT k, sum(abs(v)) FROM fb GROUP BY k;
+EXPLAIN (COSTS OFF) SELECT k, count(*) FROM fb WHERE t = 'x1' GROUP BY k;
+EXPLAIN (COSTS OFF) SELECT count(*), generate_series(1, 2) FROM fb;
+
+-- tables that are not one plain heap table
+CREATE TABLE fbp (k int4, v int4) PARTITION BY RANGE (k);
+CREATE TABLE fbp1 PARTITION OF fbp FOR VALUES FROM (0) TO (10);
+EXPLAIN (COSTS OFF) SELECT k, sum(v) FROM fbp GROUP BY k;
+CREATE TABLE fbc (x int4) INHERITS (fb2);
+EXPLAIN (COSTS OFF) SELECT k, sum(w) FROM fb2 GROUP BY k;
+DROP TABLE fbc;
+ALTER TABLE fb2 ENABLE ROW LEVEL SECURITY;
+EXPLAIN (COSTS OFF) SELECT k, sum(w) FROM fb2 GROUP BY k;
+ALTER TABLE fb2 DISABLE ROW LEVEL SECURITY;
+EXPLAIN (COSTS OFF) SELECT k, sum(w) FROM fb2 GROUP BY k;
+
+-- the device: auto means CUDA when a GPU is usable, else native plans
+SET gpuagg.device = auto;
+EXPLAIN (COSTS OFF) SELECT k, sum(v) FROM fb GROUP BY k;
+SET gpuagg.device = cuda;
+EXPLAIN (COSTS OFF) SELECT k, sum(v) FROM fb GROUP BY k;
+SET gpuagg.device = cpu;
+
+-- the VRAM budget: an estimate over it keeps the native plan
+CREATE TABLE fbw (k int8, v int4);
+INSERT INTO fbw SELECT i, i FROM generate_series(1, 50000) i;
+ANALYZE fbw;
+SET gpuagg.vram_budget = '4MB';
+EXPLAIN (COSTS OFF) SELECT k, sum(v) FROM fbw GROUP BY k;
+SET gpuagg.vram_budget = '64MB';
+EXPLAIN (COSTS OFF) SELECT k, sum(v) FROM fbw GROUP BY k;
+RESET gpuagg.vram_budget;
+
+-- a misestimate grows the table instead of failing: the planner thinks
+-- there are few groups, the data has 50000
+CREATE TABLE fbm (k int8, v int4);
+INSERT INTO fbm SELECT 1, 1;
+ANALYZE fbm;
+INSERT INTO fbm SELECT i, i FROM generate_series(2, 50000) i;
+SELECT check_offload('SELECT k, sum(v) FROM fbm GROUP BY k');
+SELECT count(*), sum(s) FROM (SELECT k, sum(v) AS s FROM fbm GROUP BY k) q;
+
+-- gpuagg.enabled is the kill switch
+SET gpuagg.enabled = off;
+EXPLAIN (COSTS OFF) SELECT k, sum(v) FROM fb GROUP BY k;
+RESET gpuagg.enabled;
+
+-- offload happens only where the extension is installed
+DROP EXTENSION gpuagg CASCADE;
+EXPLAIN (COSTS OFF) SELECT k, sum(v) FROM fb GROUP BY k;
+CREATE EXTENSION gpuagg;
+EXPLAIN (COSTS OFF) SELECT k, sum(v) FROM fb GROUP BY k;
+
+-- without force_offload the cost model keeps small tables native
+RESET gpuagg.force_offload;
+EXPLAIN (COSTS OFF) SELECT k, sum(v) FROM fb GROUP BY k;
+
+DROP TABLE fb, fb2, fbp, fbw, fbm;

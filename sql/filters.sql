@@ -1,0 +1,59 @@
+--
+-- filters: WHERE and FILTER expressions, keys and arguments as expressions
+--
+SET gpuagg.device = cpu;
+SET gpuagg.force_offload = on;
+
+CREATE TABLE fi (a int4, b int4, s int2, x int8, f float8, r float4, d date, ok bool);
+INSERT INTO fi
+SELECT i % 13 - 6, i % 7, (i % 100)::int2, i::int8 * 3, i / 4.0, (i % 50) / 8.0,
+       date '2023-12-25' + i % 20, i % 4 <> 0
+  FROM generate_series(1, 2000) i;
+INSERT INTO fi VALUES (NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL);
+ANALYZE fi;
+
+-- comparisons, AND/OR/NOT, BETWEEN, IN lists, IS NULL
+SELECT check_offload('SELECT count(*), sum(b) FROM fi WHERE a > 0');
+SELECT check_offload('SELECT count(*) FROM fi WHERE a >= 0 AND b < 3 OR NOT ok');
+SELECT check_offload('SELECT count(*) FROM fi WHERE a BETWEEN -2 AND 2');
+SELECT check_offload('SELECT count(*) FROM fi WHERE a NOT BETWEEN -2 AND 2');
+SELECT check_offload('SELECT count(*) FROM fi WHERE b IN (1, 3, 5)');
+SELECT check_offload('SELECT count(*) FROM fi WHERE s NOT IN (1, 3, 5)');
+SELECT check_offload('SELECT count(*) FROM fi WHERE f IN (0.25, 1.5, 2)');
+SELECT check_offload('SELECT count(*) FROM fi WHERE d IN (''2024-01-01'', ''2024-01-02'')');
+SELECT check_offload('SELECT count(*) FROM fi WHERE a IS NULL OR x IS NOT NULL AND ok');
+SELECT check_offload('SELECT count(*) FROM fi WHERE ok = (a > 0)');
+SELECT check_offload('SELECT count(*) FROM fi WHERE ok');
+SELECT check_offload('SELECT count(*) FROM fi WHERE NOT ok');
+-- mixed widths and casts
+SELECT check_offload('SELECT count(*) FROM fi WHERE s < x AND s::int4 > a AND r < f');
+SELECT check_offload('SELECT count(*) FROM fi WHERE a::float8 / 3 > 0.5 AND f::int4 % 2 = 0');
+SELECT check_offload('SELECT count(*) FROM fi WHERE r::float8 = f::float4');
+SELECT check_offload('SELECT count(*) FROM fi WHERE x::int2 > 100 AND a < 5');
+-- date arithmetic
+SELECT check_offload('SELECT count(*) FROM fi WHERE d + 7 > date ''2024-01-05'' AND d - 1 < ''2024-01-10''');
+SELECT check_offload('SELECT d - date ''2023-12-25'', count(*) FROM fi GROUP BY d - date ''2023-12-25''');
+SELECT check_offload('SELECT 3 + d, count(*) FROM fi GROUP BY 3 + d');
+
+-- keys and aggregate arguments as expressions
+SELECT check_offload('SELECT a + 1, count(*) FROM fi GROUP BY a + 1');
+SELECT check_offload('SELECT a * b, b - a, sum(x * 2), avg(f + 1), max(-a) FROM fi GROUP BY a * b, b - a');
+SELECT check_offload('SELECT a % 3, sum(a * b), avg(r * 2), sum(s + s), min(x / 7) FROM fi GROUP BY a % 3');
+SELECT check_offload('SELECT (a > 0), (f > 100), count(*), sum(f * r) FROM fi GROUP BY (a > 0), (f > 100)');
+SELECT check_offload('SELECT +a, -f, count(*) FROM fi GROUP BY +a, -f');
+
+-- FILTER, including one that keeps its argument from raising an error
+SELECT a, count(*) FILTER (WHERE ok), sum(b) FILTER (WHERE b > 3),
+       avg(x) FILTER (WHERE f < 100), sum(100 / b) FILTER (WHERE b <> 0)
+  FROM fi WHERE a >= 4 GROUP BY a ORDER BY a;
+SELECT check_offload('SELECT a, count(*) FILTER (WHERE ok), sum(b) FILTER (WHERE b > 3), avg(x) FILTER (WHERE f < 100), sum(100 / b) FILTER (WHERE b <> 0) FROM fi GROUP BY a');
+SELECT check_offload('SELECT sum(1 / b) FILTER (WHERE b <> 0 AND b IS NOT NULL), bool_or(ok) FILTER (WHERE a IS NULL) FROM fi');
+-- WHERE quals short-circuit like ExecQual: the cheap test guards the division
+SELECT check_offload('SELECT count(*) FROM fi WHERE b <> 0 AND 10 / b > 2');
+SELECT check_offload('SELECT count(*) FROM fi WHERE b = 0 OR 10 / b > 2');
+
+-- constants and parameters of every width
+SELECT check_offload('SELECT count(*) FROM fi WHERE x > 2147483648::int8 - 2147480000');
+SELECT check_offload('SELECT count(*) FROM fi WHERE s > 50::int2 AND r > 1.5::float4');
+
+DROP TABLE fi;

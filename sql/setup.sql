@@ -1,0 +1,88 @@
+--
+-- setup: the extension and the helpers every topic uses
+--
+CREATE EXTENSION gpuagg;
+SELECT extname, extversion, nspname
+  FROM pg_extension e JOIN pg_namespace n ON n.oid = e.extnamespace
+ WHERE extname = 'gpuagg';
+SELECT gpuagg.library_version() = extversion AS library_matches_catalog
+  FROM pg_extension WHERE extname = 'gpuagg';
+
+-- Run q offloaded and natively; say whether it was offloaded and whether
+-- the two runs returned the same rows (as a multiset of row texts).
+CREATE FUNCTION check_offload(q text) RETURNS text
+LANGUAGE plpgsql AS $$
+DECLARE
+	plan json;
+	offloaded bool;
+	gpu text[];
+	native text[];
+BEGIN
+	EXECUTE 'EXPLAIN (FORMAT JSON, COSTS OFF) ' || q INTO plan;
+	offloaded := plan::text LIKE '%"Custom Plan Provider": "GpuAgg"%';
+	EXECUTE 'SELECT array_agg(r::text ORDER BY r::text) FROM (' || q || ') r'
+		INTO gpu;
+	PERFORM set_config('gpuagg.enabled', 'off', true);
+	EXECUTE 'SELECT array_agg(r::text ORDER BY r::text) FROM (' || q || ') r'
+		INTO native;
+	PERFORM set_config('gpuagg.enabled', 'on', true);
+	IF NOT offloaded THEN
+		RETURN 'NOT OFFLOADED';
+	ELSIF gpu IS NOT DISTINCT FROM native THEN
+		RETURN 'offloaded, same as native';
+	ELSE
+		RETURN format('DIFFERENT: gpuagg %s native %s', gpu, native);
+	END IF;
+END $$;
+
+-- Run q offloaded and natively and report the SQLSTATE each raised.
+CREATE FUNCTION check_error(q text) RETURNS text
+LANGUAGE plpgsql AS $$
+DECLARE
+	plan json;
+	gpu text := 'no error';
+	native text := 'no error';
+	msg text;
+BEGIN
+	EXECUTE 'EXPLAIN (FORMAT JSON, COSTS OFF) ' || q INTO plan;
+	IF plan::text NOT LIKE '%"Custom Plan Provider": "GpuAgg"%' THEN
+		RETURN 'NOT OFFLOADED';
+	END IF;
+	BEGIN
+		EXECUTE 'SELECT array_agg(r::text) FROM (' || q || ') r';
+	EXCEPTION WHEN OTHERS THEN
+		GET STACKED DIAGNOSTICS gpu = RETURNED_SQLSTATE, msg = MESSAGE_TEXT;
+		gpu := gpu || ' ' || msg;
+	END;
+	PERFORM set_config('gpuagg.enabled', 'off', true);
+	BEGIN
+		EXECUTE 'SELECT array_agg(r::text) FROM (' || q || ') r';
+	EXCEPTION WHEN OTHERS THEN
+		GET STACKED DIAGNOSTICS native = RETURNED_SQLSTATE, msg = MESSAGE_TEXT;
+		native := native || ' ' || msg;
+	END;
+	PERFORM set_config('gpuagg.enabled', 'on', true);
+	IF gpu = native THEN
+		RETURN 'offloaded, same as native: ' || gpu;
+	END IF;
+	RETURN format('DIFFERENT: gpuagg %s, native %s', gpu, native);
+END $$;
+
+-- EXPLAIN output without the lines that vary between runs and machines.
+CREATE FUNCTION explain_stable(q text, do_analyze bool DEFAULT false)
+RETURNS SETOF text
+LANGUAGE plpgsql AS $$
+DECLARE
+	line text;
+BEGIN
+	FOR line IN EXECUTE format('EXPLAIN (COSTS OFF%s) %s',
+							   CASE WHEN do_analyze THEN ', ANALYZE, TIMING OFF, SUMMARY OFF' ELSE '' END,
+							   q)
+	LOOP
+		line := regexp_replace(line, 'Bytes To Device: \d+', 'Bytes To Device: N');
+		line := regexp_replace(line, 'Memory Usage: \d+', 'Memory Usage: N');
+		line := regexp_replace(line, 'Memory: \d+', 'Memory: N');
+		line := regexp_replace(line, 'Batches: \d+  ', 'Batches: N  ');
+		RETURN NEXT line;
+	END LOOP;
+END $$;

@@ -1,0 +1,77 @@
+--
+-- types: every supported key and argument type, every aggregate
+--
+SET gpuagg.device = cpu;
+SET gpuagg.force_offload = on;
+
+CREATE TABLE ty (
+	k int4, b bool, i2 int2, i4 int4, i8 int8, f4 float4, f8 float8,
+	d date, ts timestamp, tz timestamptz);
+INSERT INTO ty
+SELECT i % 5, i % 3 = 0, (i * 7 % 300 - 150)::int2, i * 1000 - 500000,
+       i::int8 * 123456789012, (i / 3.0)::float4, i / 7.0,
+       date '2024-02-27' + (i % 5), timestamp '2024-02-28 23:00' + i * interval '17 min',
+       timestamptz '2024-01-01 00:00+00' + i * interval '1 hour'
+  FROM generate_series(1, 1000) i;
+ANALYZE ty;
+
+-- each type as the group key
+SELECT check_offload('SELECT b, count(*) FROM ty GROUP BY b');
+SELECT check_offload('SELECT i2, count(*) FROM ty GROUP BY i2');
+SELECT check_offload('SELECT i4 % 17, count(*) FROM ty GROUP BY i4 % 17');
+SELECT check_offload('SELECT i8 / 1000000000000, count(*) FROM ty GROUP BY 1');
+SELECT check_offload('SELECT f4, count(*) FROM ty GROUP BY f4');
+SELECT check_offload('SELECT f8, count(*) FROM ty GROUP BY f8');
+SELECT check_offload('SELECT d, count(*) FROM ty GROUP BY d');
+SELECT check_offload('SELECT ts, count(*) FROM ty GROUP BY ts');
+SELECT check_offload('SELECT tz, count(*) FROM ty GROUP BY tz');
+SELECT check_offload('SELECT k, b, d, count(*) FROM ty GROUP BY k, b, d');
+
+-- each aggregate over each argument type it accepts
+SELECT k, count(*), count(i2), sum(i2), sum(i4), sum(i8), avg(i2), avg(i4), avg(i8)
+  FROM ty GROUP BY k ORDER BY k;
+SELECT check_offload('SELECT k, count(*), count(i2), sum(i2), sum(i4), sum(i8), avg(i2), avg(i4), avg(i8) FROM ty GROUP BY k');
+SELECT k, round(sum(f4)::numeric, 1) AS sum_f4, round(sum(f8)::numeric, 6) AS sum_f8,
+       round(avg(f4)::numeric, 6) AS avg_f4, round(avg(f8)::numeric, 6) AS avg_f8
+  FROM ty GROUP BY k ORDER BY k;
+SELECT check_offload('SELECT k, sum(f4), sum(f8), avg(f4), avg(f8) FROM ty GROUP BY k');
+SELECT k, min(i2), max(i2), min(i4), max(i4), min(i8), max(i8), min(f4), max(f4),
+       min(f8), max(f8), min(d), max(d), min(ts), max(ts)
+  FROM ty GROUP BY k ORDER BY k;
+SELECT check_offload('SELECT k, min(i2), max(i2), min(i4), max(i4), min(i8), max(i8), min(f4), max(f4), min(f8), max(f8), min(d), max(d), min(ts), max(ts), min(tz), max(tz) FROM ty GROUP BY k');
+SELECT k, bool_and(b), bool_or(b), every(b) FROM ty GROUP BY k ORDER BY k;
+SELECT check_offload('SELECT k, bool_and(b), bool_or(b), every(b) FROM ty GROUP BY k');
+SELECT k, stddev(i2), variance(i4), stddev_pop(i8), var_samp(i8), var_pop(i4), stddev_samp(i4)
+  FROM ty GROUP BY k ORDER BY k;
+SELECT check_offload('SELECT k, stddev(i2), variance(i4), stddev_pop(i8), var_samp(i8), var_pop(i4), stddev_samp(i4), variance(i2), var_pop(i2) FROM ty GROUP BY k');
+SELECT k, round(stddev(f4)::numeric, 6), round(variance(f8)::numeric, 6),
+       round(stddev_pop(f8)::numeric, 6), round(var_pop(f4)::numeric, 4)
+  FROM ty GROUP BY k ORDER BY k;
+SELECT check_offload('SELECT k, round(stddev(f4)::numeric, 6), round(variance(f8)::numeric, 6), round(stddev_pop(f8)::numeric, 6), round(var_pop(f4)::numeric, 4), round(stddev_samp(f8)::numeric, 6), round(var_samp(f4)::numeric, 4) FROM ty GROUP BY k');
+
+-- result types are PostgreSQL's: sum(int4) is int8, sum(int8) and avg of
+-- integers are numeric, variance of integers is numeric
+SELECT pg_typeof(sum(i2)), pg_typeof(sum(i4)), pg_typeof(sum(i8)), pg_typeof(avg(i4)),
+       pg_typeof(sum(f4)), pg_typeof(avg(f4)), pg_typeof(variance(i8)), pg_typeof(min(d))
+  FROM ty;
+
+-- exact 128-bit sums: beyond int8 in sum(int8), beyond int128 in sum(x^2)
+CREATE TABLE big (k int4, v int8);
+INSERT INTO big SELECT i % 2, 9223372036854775807 - i FROM generate_series(1, 100) i;
+INSERT INTO big SELECT 2, -9223372036854775807 - 1 FROM generate_series(1, 100) i;
+SELECT k, sum(v), avg(v), variance(v), stddev_pop(v) FROM big GROUP BY k ORDER BY k;
+SELECT check_offload('SELECT k, sum(v), avg(v), variance(v), stddev_pop(v), var_pop(v), stddev(v) FROM big GROUP BY k');
+
+-- a plain aggregate: exactly one row, also over no rows
+SELECT count(*), sum(i4), avg(f8) IS NULL AS avg_null, max(d) FROM ty WHERE k > 100;
+SELECT check_offload('SELECT count(*), sum(i4), avg(f8), max(d), bool_and(b) FROM ty WHERE k > 100');
+SELECT check_offload('SELECT count(*), sum(i4), max(d), bool_or(b) FROM ty');
+-- GROUP BY over no rows: no rows
+SELECT check_offload('SELECT k, count(*) FROM ty WHERE k > 100 GROUP BY k');
+
+-- count(x) of a type the device does not otherwise read
+CREATE TABLE other (k int4, t text, n numeric);
+INSERT INTO other VALUES (1, 'a', 1.5), (1, NULL, NULL), (2, 'b', 2), (2, 'c', NULL);
+SELECT check_offload('SELECT k, count(t), count(n), count(*) FROM other GROUP BY k');
+
+DROP TABLE ty, big, other;

@@ -21,13 +21,15 @@ DATA = $(wildcard $(EXTENSION)--*.sql)
 # One topic a file; each offloaded query is compared with its native run.
 REGRESS = setup types nulls filters having errors fallback explain rescan \
 	params differential
-REGRESS_OPTS = --dbname=gpuagg_regress
+CONTRIB_TESTDB = gpuagg_regress
 
 # -Wextra warnings that PostgreSQL's own headers trip are turned off; the
 # rest stay errors.
 PG_CFLAGS = -Wall -Wextra -Werror -Wno-unused-parameter \
 	-Wno-missing-field-initializers -Wno-sign-compare
 PG_CPPFLAGS = -DGPUAGG_VERSION='"$(EXTVERSION)"'
+
+EXTRA_CLEAN = gpuagg.fatbin
 
 PG_CONFIG ?= pg_config
 PGXS := $(shell $(PG_CONFIG) --pgxs)
@@ -59,7 +61,6 @@ uninstall: uninstall-fatbin
 uninstall-fatbin:
 	rm -f '$(DESTDIR)$(pkglibdir)/$(FATBIN)'
 
-EXTRA_CLEAN += $(FATBIN)
 endif
 
 $(OBJS): $(wildcard src/*.h) $(CUDA_HDRS)

@@ -22,9 +22,13 @@ BEGIN
 	offloaded := plan::text LIKE '%"Custom Plan Provider": "GpuAgg"%';
 	EXECUTE 'SELECT array_agg(r::text ORDER BY r::text) FROM (' || q || ') r'
 		INTO gpu;
+	-- a serial native plan sums floats in the same order as the device
 	PERFORM set_config('gpuagg.enabled', 'off', true);
+	PERFORM set_config('max_parallel_workers_per_gather', '0', true);
 	EXECUTE 'SELECT array_agg(r::text ORDER BY r::text) FROM (' || q || ') r'
 		INTO native;
+	PERFORM set_config('max_parallel_workers_per_gather',
+					   current_setting('max_parallel_workers_per_gather'), true);
 	PERFORM set_config('gpuagg.enabled', 'on', true);
 	IF NOT offloaded THEN
 		RETURN 'NOT OFFLOADED';

@@ -610,4 +610,278 @@ ga_combine_f8(double *a, const double *b)
 	return GA_OK;
 }
 
+/*---- aggregate states ------------------------------------------------------
+ *
+ * A state is ga_agg_nslots() 64-bit slots; slot k of the state at st lives
+ * at st[k * stride], so the CPU device keeps one group's slots together
+ * (stride 1) and the GPU keeps each slot in an array over groups.  States
+ * start zeroed.  Update and combine are the same rules on both devices and
+ * match PostgreSQL's transition and combine functions.
+ */
+#define GA_ST(st, k, stride) ((st)[(size_t) (k) * (stride)])
+
+GA_DEVFN double
+ga_u2d(uint64_t u)
+{
+	union
+	{
+		uint64_t	u;
+		double		d;
+	}			x;
+
+	x.u = u;
+	return x.d;
+}
+
+GA_DEVFN uint64_t
+ga_d2u(double d)
+{
+	union
+	{
+		uint64_t	u;
+		double		d;
+	}			x;
+
+	x.d = d;
+	return x.u;
+}
+
+/* Add a 128-bit value (lo, hi) to the two slots at st (lo) and st+stride. */
+GA_DEVFN void
+ga_add128(uint64_t *st, size_t stride, uint64_t lo, uint64_t hi)
+{
+	uint64_t	old = GA_ST(st, 0, stride);
+
+	GA_ST(st, 0, stride) = old + lo;
+	GA_ST(st, 1, stride) += hi + (old + lo < old);
+}
+
+/* Add an unsigned 192-bit value (w0, w1, w2) to three slots. */
+GA_DEVFN void
+ga_add192(uint64_t *st, size_t stride, uint64_t w0, uint64_t w1, uint64_t w2)
+{
+	uint64_t	o0 = GA_ST(st, 0, stride);
+	uint64_t	o1 = GA_ST(st, 1, stride);
+	uint64_t	c0 = (o0 + w0 < o0);
+	uint64_t	t1 = o1 + w1;
+	uint64_t	c1 = (t1 < o1);
+
+	c1 += (t1 + c0 < t1);
+	GA_ST(st, 0, stride) = o0 + w0;
+	GA_ST(st, 1, stride) = t1 + c0;
+	GA_ST(st, 2, stride) += w2 + c1;
+}
+
+/* min/max/bool_and/bool_or: fold value v into (has, value). */
+GA_DEVFN void
+ga_pick(const GaAgg *ag, uint64_t *st, size_t stride, uint64_t v)
+{
+	uint64_t	cur = GA_ST(st, 1, stride);
+	int			c;
+
+	if (GA_ST(st, 0, stride)++ == 0)
+	{
+		GA_ST(st, 1, stride) = v;
+		return;
+	}
+	switch (ag->kind)
+	{
+		case GA_AGG_BOOL_AND:
+			GA_ST(st, 1, stride) = cur && v;
+			return;
+		case GA_AGG_BOOL_OR:
+			GA_ST(st, 1, stride) = cur || v;
+			return;
+		default:
+			break;
+	}
+	if (ga_type_is_float(ag->argtype))
+		c = ga_float_cmp(ga_u2d(cur), ga_u2d(v));
+	else
+		c = ((int64_t) cur > (int64_t) v) ? 1 : ((int64_t) cur < (int64_t) v) ? -1 : 0;
+	/* int4larger keeps the state only when it is strictly larger */
+	if (ag->kind == GA_AGG_MAX ? c <= 0 : c >= 0)
+		GA_ST(st, 1, stride) = v;
+}
+
+/* float4pl/float8pl with PostgreSQL's overflow rule; n counts inputs */
+GA_DEVFN int
+ga_fsum(const GaAgg *ag, uint64_t *st, size_t stride, double x, uint64_t n)
+{
+	double		r;
+	int			err;
+
+	if (GA_ST(st, 0, stride) == 0)
+		r = x;				/* the first input is the state, -0 included */
+	else if (ag->kind == GA_AGG_SUM_F4)
+	{
+		float		f = 0;
+
+		err = ga_f4_arith(GA_OP_ADD, (float) ga_u2d(GA_ST(st, 1, stride)),
+						  (float) x, &f);
+		if (err)
+			return err;
+		r = f;
+	}
+	else
+	{
+		err = ga_f8_arith(GA_OP_ADD, ga_u2d(GA_ST(st, 1, stride)), x, &r);
+		if (err)
+			return err;
+	}
+	GA_ST(st, 0, stride) += n;
+	GA_ST(st, 1, stride) = ga_d2u(r);
+	return GA_OK;
+}
+
+/* Fold one non-NULL argument value into a state. */
+GA_DEVFN int
+ga_agg_update(const GaAgg *ag, uint64_t *st, size_t stride, GaDatum v)
+{
+	switch (ag->kind)
+	{
+		case GA_AGG_COUNT:
+			GA_ST(st, 0, stride)++;
+			return GA_OK;
+		case GA_AGG_SUM_I64:
+			GA_ST(st, 0, stride)++;
+			GA_ST(st, 1, stride) += (uint64_t) v.i;
+			return GA_OK;
+		case GA_AGG_SUM_I128:
+			GA_ST(st, 0, stride)++;
+			ga_add128(st + stride, stride, (uint64_t) v.i, v.i < 0 ? ~(uint64_t) 0 : 0);
+			return GA_OK;
+		case GA_AGG_VAR_I128:
+		case GA_AGG_VAR_I192:
+			{
+				unsigned __int128 sq = (unsigned __int128) ((__int128) v.i * v.i);
+
+				GA_ST(st, 0, stride)++;
+				ga_add128(st + stride, stride, (uint64_t) v.i, v.i < 0 ? ~(uint64_t) 0 : 0);
+				if (ag->kind == GA_AGG_VAR_I128)
+					ga_add128(st + 3 * stride, stride, (uint64_t) sq, (uint64_t) (sq >> 64));
+				else
+					ga_add192(st + 3 * stride, stride, (uint64_t) sq, (uint64_t) (sq >> 64), 0);
+				return GA_OK;
+			}
+		case GA_AGG_SUM_F4:
+		case GA_AGG_SUM_F8:
+			return ga_fsum(ag, st, stride, v.f, 1);
+		case GA_AGG_ACCUM_F8:
+			{
+				double		acc[3];
+				int			err;
+
+				acc[0] = ga_u2d(GA_ST(st, 0, stride));
+				acc[1] = ga_u2d(GA_ST(st, 1, stride));
+				acc[2] = ga_u2d(GA_ST(st, 2, stride));
+				err = ga_accum_f8(acc, v.f);
+				if (err)
+					return err;
+				GA_ST(st, 0, stride) = ga_d2u(acc[0]);
+				GA_ST(st, 1, stride) = ga_d2u(acc[1]);
+				GA_ST(st, 2, stride) = ga_d2u(acc[2]);
+				return GA_OK;
+			}
+		case GA_AGG_MIN:
+		case GA_AGG_MAX:
+		case GA_AGG_BOOL_AND:
+		case GA_AGG_BOOL_OR:
+			ga_pick(ag, st, stride, ag->kind == GA_AGG_BOOL_AND ||
+					ag->kind == GA_AGG_BOOL_OR ? (uint64_t) (v.i != 0) : v.u);
+			return GA_OK;
+		default:
+			return GA_ERR_INTERNAL;
+	}
+}
+
+/* Merge partial state src into dst (PostgreSQL's combine functions). */
+GA_DEVFN int
+ga_agg_combine(const GaAgg *ag, uint64_t *dst, size_t ds, const uint64_t *src, size_t ss)
+{
+	uint64_t	n = GA_ST(src, 0, ss);
+
+	switch (ag->kind)
+	{
+		case GA_AGG_COUNT:
+			GA_ST(dst, 0, ds) += n;
+			return GA_OK;
+		case GA_AGG_SUM_I64:
+			GA_ST(dst, 0, ds) += n;
+			GA_ST(dst, 1, ds) += GA_ST(src, 1, ss);
+			return GA_OK;
+		case GA_AGG_SUM_I128:
+		case GA_AGG_VAR_I128:
+		case GA_AGG_VAR_I192:
+			GA_ST(dst, 0, ds) += n;
+			ga_add128(dst + ds, ds, GA_ST(src, 1, ss), GA_ST(src, 2, ss));
+			if (ag->kind == GA_AGG_VAR_I128)
+				ga_add128(dst + 3 * ds, ds, GA_ST(src, 3, ss), GA_ST(src, 4, ss));
+			else if (ag->kind == GA_AGG_VAR_I192)
+				ga_add192(dst + 3 * ds, ds, GA_ST(src, 3, ss), GA_ST(src, 4, ss),
+						  GA_ST(src, 5, ss));
+			return GA_OK;
+		case GA_AGG_SUM_F4:
+		case GA_AGG_SUM_F8:
+			if (n == 0)
+				return GA_OK;
+			return ga_fsum(ag, dst, ds, ga_u2d(GA_ST(src, 1, ss)), n);
+		case GA_AGG_ACCUM_F8:
+			{
+				double		a[3],
+							b[3];
+				int			err;
+
+				for (int k = 0; k < 3; k++)
+				{
+					a[k] = ga_u2d(GA_ST(dst, k, ds));
+					b[k] = ga_u2d(GA_ST(src, k, ss));
+				}
+				err = ga_combine_f8(a, b);
+				if (err)
+					return err;
+				for (int k = 0; k < 3; k++)
+					GA_ST(dst, k, ds) = ga_d2u(a[k]);
+				return GA_OK;
+			}
+		case GA_AGG_MIN:
+		case GA_AGG_MAX:
+		case GA_AGG_BOOL_AND:
+		case GA_AGG_BOOL_OR:
+			if (n == 0)
+				return GA_OK;
+			ga_pick(ag, dst, ds, GA_ST(src, 1, ss));
+			GA_ST(dst, 0, ds) += n - 1;
+			return GA_OK;
+		default:
+			return GA_ERR_INTERNAL;
+	}
+}
+
+/* Canonical key bits: -0 is 0 and every NaN is the same NaN. */
+GA_DEVFN GaDatum
+ga_canonical_key(int type, GaDatum v)
+{
+	if (ga_type_is_float(type))
+	{
+		if (isnan(v.f))
+			v.u = UINT64_C(0x7ff8000000000000);
+		else if (v.f == 0.0)
+			v.f = 0.0;
+	}
+	return v;
+}
+
+/* Hash of a group's keys (the same on both devices). */
+GA_DEVFN uint64_t
+ga_mix64(uint64_t x)
+{
+	x ^= x >> 30;
+	x *= UINT64_C(0xbf58476d1ce4e5b9);
+	x ^= x >> 27;
+	x *= UINT64_C(0x94d049bb133111eb);
+	x ^= x >> 31;
+	return x;
+}
+
 #endif							/* GPUAGG_EVAL_H */

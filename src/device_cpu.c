@@ -15,7 +15,6 @@
 
 #include "common/hashfn.h"
 #include "portability/instr_time.h"
-#include "utils/float.h"
 #include "utils/memutils.h"
 
 #include "device.h"
@@ -61,17 +60,6 @@ typedef struct CpuSession
 	uint8		probenull[GA_MAX_KEYS];
 } CpuSession;
 
-static inline uint64
-mix64(uint64 x)
-{
-	x ^= x >> 30;
-	x *= UINT64CONST(0xbf58476d1ce4e5b9);
-	x ^= x >> 27;
-	x *= UINT64CONST(0x94d049bb133111eb);
-	x ^= x >> 31;
-	return x;
-}
-
 static inline const GaDatum *
 group_keys(CpuSession *s, uint32 g, const uint8 **nulls)
 {
@@ -92,7 +80,7 @@ cpu_group_hash(CpuSession *s, uint32 group)
 	uint64		h = 0;
 
 	for (uint32 i = 0; i < s->prog.nkeys; i++)
-		h = mix64(h ^ (nulls[i] ? UINT64CONST(0x9e3779b97f4a7c15) : k[i].u) ^ i);
+		h = ga_mix64(h ^ (nulls[i] ? UINT64CONST(0x9e3779b97f4a7c15) : k[i].u) ^ i);
 	return (uint32) (h ^ (h >> 32));
 }
 
@@ -173,153 +161,6 @@ cpu_open(const GaProgram *prog, const GpuaggEstimate *est, MemoryContext cxt)
 	return s;
 }
 
-static inline void
-put_f8(uint64 *slot, double v)
-{
-	memcpy(slot, &v, sizeof(double));
-}
-
-static inline double
-get_f8(const uint64 *slot)
-{
-	double		v;
-
-	memcpy(&v, slot, sizeof(double));
-	return v;
-}
-
-/* Add a signed 128-bit value to the two slots lo, hi. */
-static inline void
-add_i128(uint64 *st, int128 v)
-{
-	uint128		cur = ((uint128) st[1] << 64) | st[0];
-
-	cur += (uint128) v;
-	st[0] = (uint64) cur;
-	st[1] = (uint64) (cur >> 64);
-}
-
-/* Fold one argument value into an aggregate's state slots. */
-static int
-cpu_update(const GaAgg *ag, uint64 *st, GaDatum v)
-{
-	switch (ag->kind)
-	{
-		case GA_AGG_COUNT:
-			st[0]++;
-			break;
-		case GA_AGG_SUM_I64:
-			st[0]++;
-			st[1] += (uint64) v.i;
-			break;
-		case GA_AGG_SUM_I128:
-			st[0]++;
-			add_i128(st + 1, (int128) v.i);
-			break;
-		case GA_AGG_VAR_I128:
-			st[0]++;
-			add_i128(st + 1, (int128) v.i);
-			add_i128(st + 3, (int128) v.i * v.i);
-			break;
-		case GA_AGG_VAR_I192:
-			{
-				uint128		sq = (uint128) ((int128) v.i * v.i);
-				uint128		lo = ((uint128) st[4] << 64) | st[3];
-				uint128		nlo = lo + sq;
-
-				st[0]++;
-				add_i128(st + 1, (int128) v.i);
-				st[3] = (uint64) nlo;
-				st[4] = (uint64) (nlo >> 64);
-				if (nlo < lo)
-					st[5]++;
-				break;
-			}
-		case GA_AGG_SUM_F4:
-			if (st[0]++ == 0)
-				put_f8(&st[1], v.f);
-			else
-			{
-				float		r;
-				int			err = ga_f4_arith(GA_OP_ADD, (float) get_f8(&st[1]),
-											  (float) v.f, &r);
-
-				if (err)
-					return err;
-				put_f8(&st[1], (double) r);
-			}
-			break;
-		case GA_AGG_SUM_F8:
-			if (st[0]++ == 0)
-				put_f8(&st[1], v.f);
-			else
-			{
-				double		r;
-				int			err = ga_f8_arith(GA_OP_ADD, get_f8(&st[1]), v.f, &r);
-
-				if (err)
-					return err;
-				put_f8(&st[1], r);
-			}
-			break;
-		case GA_AGG_ACCUM_F8:
-			{
-				double		acc[3] = {get_f8(&st[0]), get_f8(&st[1]), get_f8(&st[2])};
-				int			err = ga_accum_f8(acc, v.f);
-
-				if (err)
-					return err;
-				put_f8(&st[0], acc[0]);
-				put_f8(&st[1], acc[1]);
-				put_f8(&st[2], acc[2]);
-				break;
-			}
-		case GA_AGG_MIN:
-		case GA_AGG_MAX:
-			if (st[0] == 0)
-			{
-				st[0] = 1;
-				st[1] = v.u;
-			}
-			else
-			{
-				int			c;
-
-				if (ga_type_is_float(ag->argtype))
-					c = ga_float_cmp(get_f8(&st[1]), v.f);
-				else
-					c = ((int64) st[1] > v.i) ? 1 : ((int64) st[1] < v.i) ? -1 : 0;
-				/* int4larger keeps the state only if it is strictly larger */
-				if (ag->kind == GA_AGG_MAX ? c <= 0 : c >= 0)
-					st[1] = v.u;
-			}
-			break;
-		case GA_AGG_BOOL_AND:
-			st[1] = st[0]++ ? (st[1] && v.i) : (v.i != 0);
-			break;
-		case GA_AGG_BOOL_OR:
-			st[1] = st[0]++ ? (st[1] || v.i) : (v.i != 0);
-			break;
-		default:
-			return GA_ERR_INTERNAL;
-	}
-	return GA_OK;
-}
-
-/* Canonical key bits: -0 is 0 and every NaN is the same NaN. */
-static inline GaDatum
-canonical_key(int type, GaDatum v)
-{
-	if (ga_type_is_float(type))
-	{
-		if (isnan(v.f))
-			v.f = get_float8_nan();
-		else if (v.f == 0.0)
-			v.f = 0.0;
-	}
-	return v;
-}
-
 static int
 cpu_add_batch(void *session, const GaBatch *batch, GpuaggDeviceStats *stats)
 {
@@ -363,7 +204,7 @@ cpu_add_batch(void *session, const GaBatch *batch, GpuaggDeviceStats *stats)
 
 				s->probenull[k] = nulls[r];
 				s->probe[k] = nulls[r] ? (GaDatum) {0} :
-					canonical_key(p->keytype[k], regs[r]);
+					ga_canonical_key(p->keytype[k], regs[r]);
 			}
 			e = cpugroup_insert(s->table, PROBE_KEY, &found);
 			if (!found)
@@ -396,7 +237,7 @@ cpu_add_batch(void *session, const GaBatch *batch, GpuaggDeviceStats *stats)
 					continue;	/* every supported aggregate skips NULLs */
 				v = regs[ag->arg.reg];
 			}
-			err = cpu_update(ag, st + ag->slot, v);
+			err = ga_agg_update(ag, st + ag->slot, 1, v);
 			if (err)
 				break;
 		}

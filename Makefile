@@ -15,7 +15,8 @@ OBJS = \
 	src/exec.o \
 	src/batch.o \
 	src/result.o \
-	src/device_cpu.o
+	src/device_cpu.o \
+	src/device_cuda.o
 DATA = $(wildcard $(EXTENSION)--*.sql)
 
 # One topic a file; each offloaded query is compared with its native run.
@@ -28,8 +29,14 @@ CONTRIB_TESTDB = gpuagg_regress
 PG_CFLAGS = -Wall -Wextra -Werror -Wno-unused-parameter \
 	-Wno-missing-field-initializers -Wno-sign-compare
 PG_CPPFLAGS = -DGPUAGG_VERSION='"$(EXTVERSION)"'
+# libcuda is opened at run time (dlopen), never linked
+SHLIB_LINK = -ldl
 
 EXTRA_CLEAN = gpuagg.fatbin
+
+# No LLVM bitcode for JIT inlining: gpuagg's work is not JIT-compiled
+# expressions, and the bitcode needs a clang the GPU host does not have.
+override with_llvm = no
 
 PG_CONFIG ?= pg_config
 PGXS := $(shell $(PG_CONFIG) --pgxs)
@@ -66,3 +73,8 @@ endif
 $(OBJS): $(wildcard src/*.h) $(CUDA_HDRS)
 
 .PHONY: install-fatbin uninstall-fatbin
+
+# the pg_regress test list, for test/gpu/run.sh
+print-regress:
+	@echo $(REGRESS)
+.PHONY: print-regress

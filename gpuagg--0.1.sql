@@ -11,3 +11,32 @@ LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 
 COMMENT ON FUNCTION gpuagg.library_version() IS
 'version of the gpuagg shared library that is loaded';
+
+-- The CUDA devices this backend sees (none without a driver or GPU).
+-- Calling it initialises CUDA in the calling backend.
+CREATE FUNCTION gpuagg.devices(
+	OUT device int,
+	OUT name text,
+	OUT memory_total_mb bigint,
+	OUT memory_free_mb bigint,
+	OUT compute_capability text,
+	OUT multiprocessors int,
+	OUT driver_version text)
+RETURNS SETOF record
+AS 'MODULE_PATHNAME', 'gpuagg_devices'
+LANGUAGE C STRICT VOLATILE PARALLEL RESTRICTED;
+
+COMMENT ON FUNCTION gpuagg.devices() IS
+'CUDA devices visible to this backend: name, memory, compute capability, driver';
+
+-- What this backend's offloaded queries ran on.
+CREATE FUNCTION gpuagg.backend_stats(
+	OUT queries_cuda bigint,
+	OUT queries_cpu bigint,
+	OUT device_fallbacks bigint)
+RETURNS record
+AS 'MODULE_PATHNAME', 'gpuagg_backend_stats'
+LANGUAGE C STRICT VOLATILE PARALLEL RESTRICTED;
+
+COMMENT ON FUNCTION gpuagg.backend_stats() IS
+'offloaded queries of this backend by the device that answered them, and device failures';

@@ -259,7 +259,8 @@ typedef enum GaError
 	GA_ERR_FLOAT_UNDERFLOW,		/* value out of range: underflow */
 	GA_ERR_DATE_RANGE,			/* date out of range */
 	GA_ERR_DATE_INFINITE,		/* cannot subtract infinite dates */
-	GA_ERR_INTERNAL				/* bad program: can't happen */
+	GA_ERR_INTERNAL,			/* bad program: can't happen */
+	GA_ERR_DEVICE				/* the device failed: run elsewhere */
 } GaError;
 
 /* One batch of rows: column vectors and validity bitmaps. */
@@ -278,6 +279,36 @@ typedef struct GaResult
 	uint8_t    *keynulls;		/* [nkeys * ngroups] */
 	uint64_t   *states;			/* [nslots * ngroups] */
 } GaResult;
+
+/*
+ * The GPU's group table: open addressing over cap (a power of two) slots,
+ * struct-of-arrays.  ctrl is 0 (empty), 1 (being claimed) or 2 (ready); a
+ * slot's lock guards its aggregate states.  Counters: [0] groups, [1] rows
+ * that passed WHERE, [2] first error code.
+ */
+typedef struct GaTable
+{
+	uint64_t	cap;
+	uint32_t   *ctrl;
+	uint32_t   *lock;
+	uint32_t   *hash;
+	uint64_t   *keys;			/* [nkeys][cap] */
+	uint8_t    *keynulls;		/* [nkeys][cap] */
+	uint64_t   *states;			/* [nslots][cap] */
+	unsigned long long *counters;
+} GaTable;
+
+#define GA_CNT_GROUPS	0
+#define GA_CNT_PASSED	1
+#define GA_CNT_ERROR	2
+#define GA_NCOUNTERS	4
+
+/* Bytes of one table slot for a program (without alignment padding). */
+GA_HD uint64_t
+ga_slot_bytes(uint32_t nkeys, uint32_t nslots)
+{
+	return 12 + 9 * (uint64_t) nkeys + 8 * (uint64_t) nslots;
+}
 
 /* Date and timestamp range constants, as PostgreSQL defines them (the
  * host checks these against its own headers at compile time). */

@@ -620,6 +620,17 @@ ga_combine_f8(double *a, const double *b)
  */
 #define GA_ST(st, k, stride) ((st)[(size_t) (k) * (stride)])
 
+/*
+ * On the GPU a group's state is updated by threads of different SMs (under
+ * the slot's lock); volatile accesses keep them out of the SM's incoherent
+ * L1 cache.
+ */
+#ifdef __CUDACC__
+#define GA_STATE volatile
+#else
+#define GA_STATE
+#endif
+
 GA_DEVFN double
 ga_u2d(uint64_t u)
 {
@@ -648,7 +659,7 @@ ga_d2u(double d)
 
 /* Add a 128-bit value (lo, hi) to the two slots at st (lo) and st+stride. */
 GA_DEVFN void
-ga_add128(uint64_t *st, size_t stride, uint64_t lo, uint64_t hi)
+ga_add128(GA_STATE uint64_t *st, size_t stride, uint64_t lo, uint64_t hi)
 {
 	uint64_t	old = GA_ST(st, 0, stride);
 
@@ -658,7 +669,7 @@ ga_add128(uint64_t *st, size_t stride, uint64_t lo, uint64_t hi)
 
 /* Add an unsigned 192-bit value (w0, w1, w2) to three slots. */
 GA_DEVFN void
-ga_add192(uint64_t *st, size_t stride, uint64_t w0, uint64_t w1, uint64_t w2)
+ga_add192(GA_STATE uint64_t *st, size_t stride, uint64_t w0, uint64_t w1, uint64_t w2)
 {
 	uint64_t	o0 = GA_ST(st, 0, stride);
 	uint64_t	o1 = GA_ST(st, 1, stride);
@@ -674,7 +685,7 @@ ga_add192(uint64_t *st, size_t stride, uint64_t w0, uint64_t w1, uint64_t w2)
 
 /* min/max/bool_and/bool_or: fold value v into (has, value). */
 GA_DEVFN void
-ga_pick(const GaAgg *ag, uint64_t *st, size_t stride, uint64_t v)
+ga_pick(const GaAgg *ag, GA_STATE uint64_t *st, size_t stride, uint64_t v)
 {
 	uint64_t	cur = GA_ST(st, 1, stride);
 	int			c;
@@ -706,7 +717,7 @@ ga_pick(const GaAgg *ag, uint64_t *st, size_t stride, uint64_t v)
 
 /* float4pl/float8pl with PostgreSQL's overflow rule; n counts inputs */
 GA_DEVFN int
-ga_fsum(const GaAgg *ag, uint64_t *st, size_t stride, double x, uint64_t n)
+ga_fsum(const GaAgg *ag, GA_STATE uint64_t *st, size_t stride, double x, uint64_t n)
 {
 	double		r;
 	int			err;
@@ -736,7 +747,7 @@ ga_fsum(const GaAgg *ag, uint64_t *st, size_t stride, double x, uint64_t n)
 
 /* Fold one non-NULL argument value into a state. */
 GA_DEVFN int
-ga_agg_update(const GaAgg *ag, uint64_t *st, size_t stride, GaDatum v)
+ga_agg_update(const GaAgg *ag, GA_STATE uint64_t *st, size_t stride, GaDatum v)
 {
 	switch (ag->kind)
 	{
@@ -797,7 +808,7 @@ ga_agg_update(const GaAgg *ag, uint64_t *st, size_t stride, GaDatum v)
 
 /* Merge partial state src into dst (PostgreSQL's combine functions). */
 GA_DEVFN int
-ga_agg_combine(const GaAgg *ag, uint64_t *dst, size_t ds, const uint64_t *src, size_t ss)
+ga_agg_combine(const GaAgg *ag, GA_STATE uint64_t *dst, size_t ds, GA_STATE const uint64_t *src, size_t ss)
 {
 	uint64_t	n = GA_ST(src, 0, ss);
 

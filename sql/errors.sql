@@ -1,7 +1,6 @@
 --
 -- errors: the same errors, with the same SQLSTATE, as native execution
 --
-SET gpuagg.device = cpu;
 SET gpuagg.force_offload = on;
 
 CREATE TABLE er (k int4, a int4, b int4, s int2, x int8, f float8, r float4, d date);

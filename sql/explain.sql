@@ -1,7 +1,6 @@
 --
 -- explain: what GpuAgg shows, in text and JSON, with and without ANALYZE
 --
-SET gpuagg.device = cpu;
 SET gpuagg.force_offload = on;
 
 CREATE TABLE ex (k int4, g int2, v int4, f float8, d date);

@@ -1,7 +1,6 @@
 --
 -- fallback: what is not eligible keeps its native plan, with the reason
 --
-SET gpuagg.device = cpu;
 SET gpuagg.force_offload = on;
 SET gpuagg.log_fallback = on;
 
@@ -37,12 +36,36 @@ EXPLAIN (COSTS OFF) SELECT k, sum(w) FROM fb2 GROUP BY k;
 ALTER TABLE fb2 DISABLE ROW LEVEL SECURITY;
 EXPLAIN (COSTS OFF) SELECT k, sum(w) FROM fb2 GROUP BY k;
 
--- the device: auto means CUDA when a GPU is usable, else native plans
+-- the device: auto offloads exactly when a GPU is usable (gpuagg.devices()
+-- lists none without one); cuda and cpu offload, and a query whose GPU fails
+-- at run time finishes on the CPU device
+SET gpuagg.log_fallback = off;
 SET gpuagg.device = auto;
-EXPLAIN (COSTS OFF) SELECT k, sum(v) FROM fb GROUP BY k;
+SELECT offloaded('SELECT k, sum(v) FROM fb GROUP BY k') =
+	   ((SELECT count(*) FROM gpuagg.devices()) > 0) AS auto_offloads_iff_gpu;
 SET gpuagg.device = cuda;
-EXPLAIN (COSTS OFF) SELECT k, sum(v) FROM fb GROUP BY k;
+SELECT offloaded('SELECT k, sum(v) FROM fb GROUP BY k') AS cuda_offloads;
 SET gpuagg.device = cpu;
+SELECT offloaded('SELECT k, sum(v) FROM fb GROUP BY k') AS cpu_offloads;
+RESET gpuagg.device;
+SET gpuagg.log_fallback = on;
+
+-- a device that fails at run time hands the query to the CPU device: here
+-- the plan is made for CUDA, then the budget is cut below what the device
+-- needs (without a GPU, CUDA itself fails to start)
+SET gpuagg.device = cuda;
+SET plan_cache_mode = force_generic_plan;
+PREPARE fq AS SELECT k, sum(v), count(*) FROM fb GROUP BY k ORDER BY k;
+EXPLAIN (COSTS OFF) EXECUTE fq;
+SET gpuagg.vram_budget = '1MB';
+\set VERBOSITY terse
+EXECUTE fq;
+\set VERBOSITY default
+SELECT device_fallbacks > 0 AS fell_back FROM gpuagg.backend_stats();
+DEALLOCATE fq;
+RESET plan_cache_mode;
+RESET gpuagg.vram_budget;
+RESET gpuagg.device;
 
 -- the VRAM budget: an estimate over it keeps the native plan
 CREATE TABLE fbw (k int8, v int4);

@@ -1,7 +1,6 @@
 --
 -- filters: WHERE and FILTER expressions, keys and arguments as expressions
 --
-SET gpuagg.device = cpu;
 SET gpuagg.force_offload = on;
 
 CREATE TABLE fi (a int4, b int4, s int2, x int8, f float8, r float4, d date, ok bool);

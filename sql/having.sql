@@ -1,7 +1,6 @@
 --
 -- having: HAVING and any target-list expression over keys and aggregates
 --
-SET gpuagg.device = cpu;
 SET gpuagg.force_offload = on;
 
 CREATE TABLE hv (k int4, g int4, v int4, f float8);

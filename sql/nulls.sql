@@ -1,7 +1,6 @@
 --
 -- nulls: NULL keys form one group, aggregates skip NULLs, NaN/Infinity/-0
 --
-SET gpuagg.device = cpu;
 SET gpuagg.force_offload = on;
 
 CREATE TABLE nu (k int4, g int4, v int4, f float8, b bool);

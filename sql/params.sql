@@ -1,7 +1,6 @@
 --
 -- params: $n under generic plans, evaluated once per execution
 --
-SET gpuagg.device = cpu;
 SET gpuagg.force_offload = on;
 
 CREATE TABLE pa (k int4, v int4, x int8, f float8, d date, b bool);

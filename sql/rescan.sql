@@ -1,7 +1,6 @@
 --
 -- rescan: LATERAL re-execution, cursors, cancel, and nothing left behind
 --
-SET gpuagg.device = cpu;
 SET gpuagg.force_offload = on;
 
 CREATE TABLE rs (k int4, v int4);

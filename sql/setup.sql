@@ -2,6 +2,20 @@
 -- setup: the extension and the helpers every topic uses
 --
 CREATE EXTENSION gpuagg;
+
+-- The device every test runs on: GPUAGG_TEST_DEVICE (cpu when unset; the
+-- GPU suite, test/gpu/run.sh, sets cuda).  Each test file is a new session.
+\getenv test_device GPUAGG_TEST_DEVICE
+\if :{?test_device}
+\else
+\set test_device cpu
+\endif
+SELECT set_config('gpuagg_test.device', :'test_device', false) AS test_device \gset
+DO $$
+BEGIN
+	EXECUTE format('ALTER DATABASE %I SET gpuagg.device = %L', current_database(),
+				   current_setting('gpuagg_test.device'));
+END $$;
 SELECT extname, extversion, nspname
   FROM pg_extension e JOIN pg_namespace n ON n.oid = e.extnamespace
  WHERE extname = 'gpuagg';
@@ -37,6 +51,16 @@ BEGIN
 	ELSE
 		RETURN format('DIFFERENT: gpuagg %s native %s', gpu, native);
 	END IF;
+END $$;
+
+-- Is q planned with GpuAgg?
+CREATE FUNCTION offloaded(q text) RETURNS bool
+LANGUAGE plpgsql AS $$
+DECLARE
+	plan json;
+BEGIN
+	EXECUTE 'EXPLAIN (FORMAT JSON, COSTS OFF) ' || q INTO plan;
+	RETURN plan::text LIKE '%"Custom Plan Provider": "GpuAgg"%';
 END $$;
 
 -- Run q offloaded and natively and report the SQLSTATE each raised.

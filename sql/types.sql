@@ -1,7 +1,6 @@
 --
 -- types: every supported key and argument type, every aggregate
 --
-SET gpuagg.device = cpu;
 SET gpuagg.force_offload = on;
 
 CREATE TABLE ty (

@@ -8,6 +8,10 @@
  * copied, each at its native width, with a validity bitmap that is handed
  * to the device only when the batch holds a NULL in that column.
  *
+ * A batch is laid out in one buffer the device provides (pinned staging
+ * memory for CUDA), each column's values and bitmap at fixed, 16-byte
+ * aligned offsets, so that a device can copy columns without repacking.
+ *
  *-------------------------------------------------------------------------
  */
 #include "postgres.h"
@@ -25,8 +29,9 @@ struct GpuaggBatchReader
 	int			batch_rows;
 	AttrNumber	maxattno;
 	bool		eof;
-	void	   *values[GA_MAX_COLS];
-	uint8	   *nulls[GA_MAX_COLS];
+	Size		valoff[GA_MAX_COLS];	/* offset of values in the buffer */
+	Size		nulloff[GA_MAX_COLS];	/* offset of the bitmap */
+	Size		size;			/* bytes of the whole buffer */
 	GaBatch		batch;
 };
 
@@ -45,11 +50,25 @@ GpuaggBatchBegin(Relation rel, Snapshot snapshot, const GaProgram *prog,
 		int			w = ga_type_width(prog->cols[c].type);
 
 		r->maxattno = Max(r->maxattno, prog->cols[c].attno);
-		if (w > 0)
-			r->values[c] = palloc_extended((Size) w * batch_rows, MCXT_ALLOC_HUGE);
-		r->nulls[c] = palloc((batch_rows + 7) / 8);
+		r->valoff[c] = r->size;
+		r->size += TYPEALIGN(16, (Size) w * batch_rows);
+		r->nulloff[c] = r->size;
+		r->size += TYPEALIGN(16, (batch_rows + 7) / 8);
 	}
+	r->size = Max(r->size, 16);
 	return r;
+}
+
+Size
+GpuaggBatchBufferSize(GpuaggBatchReader *r)
+{
+	return r->size;
+}
+
+bool
+GpuaggBatchDone(GpuaggBatchReader *r)
+{
+	return r->eof;
 }
 
 /* Store a non-NULL Datum at its native width. */
@@ -85,16 +104,22 @@ store_value(void *vals, int type, int row, Datum d)
 }
 
 const GaBatch *
-GpuaggBatchNext(GpuaggBatchReader *r, uint64 *bytes)
+GpuaggBatchNext(GpuaggBatchReader *r, char *buf, uint64 *bytes)
 {
 	const GaProgram *p = r->prog;
 	bool		anynull[GA_MAX_COLS] = {0};
+	void	   *values[GA_MAX_COLS];
+	uint8	   *nulls[GA_MAX_COLS];
 	int			n = 0;
 
 	if (r->eof)
 		return NULL;
 	for (uint32 c = 0; c < p->ncols; c++)
-		memset(r->nulls[c], 0, (r->batch_rows + 7) / 8);
+	{
+		values[c] = ga_type_width(p->cols[c].type) > 0 ? buf + r->valoff[c] : NULL;
+		nulls[c] = (uint8 *) buf + r->nulloff[c];
+		memset(nulls[c], 0, (r->batch_rows + 7) / 8);
+	}
 
 	while (n < r->batch_rows)
 	{
@@ -113,11 +138,11 @@ GpuaggBatchNext(GpuaggBatchReader *r, uint64 *bytes)
 
 			if (r->slot->tts_isnull[i])
 			{
-				r->nulls[c][n >> 3] |= (uint8) (1 << (n & 7));
+				nulls[c][n >> 3] |= (uint8) (1 << (n & 7));
 				anynull[c] = true;
 			}
-			else if (r->values[c])
-				store_value(r->values[c], p->cols[c].type, n, r->slot->tts_values[i]);
+			else if (values[c])
+				store_value(values[c], p->cols[c].type, n, r->slot->tts_values[i]);
 		}
 		n++;
 	}
@@ -128,8 +153,8 @@ GpuaggBatchNext(GpuaggBatchReader *r, uint64 *bytes)
 	*bytes = 0;
 	for (uint32 c = 0; c < p->ncols; c++)
 	{
-		r->batch.values[c] = r->values[c];
-		r->batch.nulls[c] = anynull[c] ? r->nulls[c] : NULL;
+		r->batch.values[c] = values[c];
+		r->batch.nulls[c] = anynull[c] ? nulls[c] : NULL;
 		*bytes += (uint64) n * ga_type_width(p->cols[c].type) +
 			(anynull[c] ? (n + 7) / 8 : 0);
 	}

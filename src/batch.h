@@ -19,8 +19,18 @@ typedef struct GpuaggBatchReader GpuaggBatchReader;
 extern GpuaggBatchReader *GpuaggBatchBegin(Relation rel, Snapshot snapshot,
 										   const GaProgram *prog,
 										   int batch_rows);
-/* The next batch, or NULL at the end of the scan; *bytes gets its size. */
-extern const GaBatch *GpuaggBatchNext(GpuaggBatchReader *reader, uint64 *bytes);
+/* Bytes of the buffer a batch is laid out in. */
+extern Size GpuaggBatchBufferSize(GpuaggBatchReader *reader);
+/* Is the scan exhausted? */
+extern bool GpuaggBatchDone(GpuaggBatchReader *reader);
+
+/*
+ * Fill the next batch into buf (GpuaggBatchBufferSize bytes; columns at
+ * fixed offsets in it); NULL at the end of the scan.  *bytes gets the bytes
+ * of column data the batch holds.
+ */
+extern const GaBatch *GpuaggBatchNext(GpuaggBatchReader *reader, char *buf,
+									  uint64 *bytes);
 extern void GpuaggBatchEnd(GpuaggBatchReader *reader);
 
 #endif							/* GPUAGG_BATCH_H */

@@ -6,17 +6,21 @@
  * A device runs one program over many batches and returns the groups with
  * their transition states (cuda/gpuagg_abi.h).  The shape is:
  *
- *		open(program, estimates) -> session
- *		add_batch(session, batch)		many times
- *		finish(session, result)			once
- *		close(session)					always, also after ERROR
+ *		open(program, estimates) -> session		NULL: the device is unusable
+ *		batch_buffer(session) -> host memory the next batch is laid out in
+ *		add_batch(session, batch)				many times, may run asynchronously
+ *		finish(session, result)					once
+ *		close(session)							always, also after ERROR
  *
- * A device never calls back into the executor or the planner and reports
- * run-time errors (overflow, division by zero) as a GaError code, which the
- * caller turns into PostgreSQL's ereport.  All host memory a device takes
- * comes from the memory context given to open, so an aborted query frees it;
- * resources outside that context (device memory, pinned buffers) are freed
- * by close, which the executor calls from a reset callback on that context.
+ * A device never calls back into the executor or the planner.  It reports
+ * run-time errors PostgreSQL would raise (overflow, division by zero) as a
+ * GaError code, which the caller turns into PostgreSQL's ereport, and a
+ * failure of the device itself as GA_ERR_DEVICE (with error_detail), after
+ * which the caller runs the query again on the CPU device.  All host memory
+ * a device takes comes from the memory context given to open, so an aborted
+ * query frees it; resources outside that context (device memory, streams)
+ * are freed by close, which the executor calls from a reset callback on
+ * that context.
  *
  *-------------------------------------------------------------------------
  */
@@ -27,9 +31,10 @@
 
 typedef struct GpuaggEstimate
 {
-	double		rows;			/* rows the scan will read */
 	double		groups;			/* estimated number of groups */
 	int			batch_rows;		/* rows per batch */
+	Size		batch_bytes;	/* bytes of one batch buffer */
+	double		vram_budget;	/* bytes of device memory the query may use */
 } GpuaggEstimate;
 
 /* What a device measured, shown by EXPLAIN ANALYZE. */
@@ -37,22 +42,34 @@ typedef struct GpuaggDeviceStats
 {
 	uint64		rows_in;		/* rows sent to the device */
 	uint64		rows_passed;	/* rows that passed WHERE */
-	uint64		bytes_in;		/* bytes of batch data sent */
-	double		device_ms;		/* time spent in the device */
+	double		device_ms;		/* time the device computed */
+	double		transfer_ms;	/* time batches spent in transfer to the device */
 } GpuaggDeviceStats;
 
 typedef struct GpuaggDevice
 {
 	const char *name;
 	void	   *(*open) (const GaProgram *prog, const GpuaggEstimate *est,
-						 MemoryContext cxt);
-	/* each returns GA_OK or a GaError */
+						 MemoryContext cxt, char **error);
+	char	   *(*batch_buffer) (void *session, Size size);
+	/* these return GA_OK or a GaError */
 	int			(*add_batch) (void *session, const GaBatch *batch,
 							  GpuaggDeviceStats *stats);
-	int			(*finish) (void *session, GaResult *result);
+	int			(*finish) (void *session, GaResult *result,
+						   GpuaggDeviceStats *stats);
 	void		(*close) (void *session);
+	/* what went wrong when a call returned GA_ERR_DEVICE */
+	const char *(*error_detail) (void *session);
 } GpuaggDevice;
 
 extern const GpuaggDevice GpuaggCpuDevice;
+extern const GpuaggDevice GpuaggCudaDevice;
+
+/*
+ * Is a GPU likely usable?  A cheap probe for the planner (the driver library
+ * and the kernels can be found, a device node exists); it does not
+ * initialise CUDA.  The answer is cached for the backend.
+ */
+extern bool GpuaggCudaProbe(const char **reason);
 
 #endif							/* GPUAGG_DEVICE_H */

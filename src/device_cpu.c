@@ -58,6 +58,8 @@ typedef struct CpuSession
 	uint64	   *states;			/* [capacity][nslots] */
 	GaDatum		probe[GA_MAX_KEYS];
 	uint8		probenull[GA_MAX_KEYS];
+	char	   *buffer;			/* the batch buffer, reused */
+	Size		buffer_size;
 } CpuSession;
 
 static inline const GaDatum *
@@ -138,7 +140,8 @@ new_group(CpuSession *s)
 }
 
 static void *
-cpu_open(const GaProgram *prog, const GpuaggEstimate *est, MemoryContext cxt)
+cpu_open(const GaProgram *prog, const GpuaggEstimate *est, MemoryContext cxt,
+		 char **error)
 {
 	MemoryContext old = MemoryContextSwitchTo(cxt);
 	CpuSession *s = palloc0(sizeof(CpuSession));
@@ -159,6 +162,21 @@ cpu_open(const GaProgram *prog, const GpuaggEstimate *est, MemoryContext cxt)
 	}
 	MemoryContextSwitchTo(old);
 	return s;
+}
+
+static char *
+cpu_batch_buffer(void *session, Size size)
+{
+	CpuSession *s = (CpuSession *) session;
+
+	if (s->buffer_size < size)
+	{
+		if (s->buffer)
+			pfree(s->buffer);
+		s->buffer = MemoryContextAllocHuge(s->cxt, size);
+		s->buffer_size = size;
+	}
+	return s->buffer;
 }
 
 static int
@@ -253,7 +271,7 @@ cpu_add_batch(void *session, const GaBatch *batch, GpuaggDeviceStats *stats)
 }
 
 static int
-cpu_finish(void *session, GaResult *result)
+cpu_finish(void *session, GaResult *result, GpuaggDeviceStats *stats)
 {
 	CpuSession *s = (CpuSession *) session;
 	uint32		nk = s->prog.nkeys;
@@ -292,7 +310,9 @@ cpu_close(void *session)
 const GpuaggDevice GpuaggCpuDevice = {
 	.name = "cpu",
 	.open = cpu_open,
+	.batch_buffer = cpu_batch_buffer,
 	.add_batch = cpu_add_batch,
 	.finish = cpu_finish,
 	.close = cpu_close,
+	.error_detail = NULL,
 };

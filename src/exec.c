@@ -15,6 +15,10 @@
  * the device session, so an ERROR or cancel mid-query releases the device
  * as the transaction aborts.
  *
+ * When the device itself fails (no driver, an allocation refused, a CUDA
+ * error), nothing has been emitted yet -- groups are emitted only after the
+ * whole scan -- so the run starts over on the CPU device, with a WARNING.
+ *
  *-------------------------------------------------------------------------
  */
 #include "postgres.h"
@@ -50,6 +54,7 @@ typedef struct GpuAggState
 	double		vram_estimate;
 	int			batch_rows;
 	const GpuaggDevice *device;
+	char	   *fallback;		/* why the planned device was abandoned */
 
 	/* set up by Begin */
 	GpuaggProgram *prog;
@@ -69,6 +74,7 @@ typedef struct GpuAggState
 	uint64		nbatches;
 	uint64		bytes_in;
 	double		scan_ms;
+	double		result_ms;
 	GpuaggDeviceStats stats;
 	uint64		ngroups;
 } GpuAggState;
@@ -109,8 +115,11 @@ GpuaggCreateScanState(CustomScan *cscan)
 		case GPUAGG_DEVICE_CPU:
 			st->device = &GpuaggCpuDevice;
 			break;
+		case GPUAGG_DEVICE_CUDA:
+			st->device = &GpuaggCudaDevice;
+			break;
 		default:
-			elog(ERROR, "gpuagg: plan names a device this build does not have");
+			elog(ERROR, "gpuagg: plan names an unknown device");
 	}
 	return (Node *) st;
 }
@@ -265,41 +274,55 @@ load_params(GpuAggState *st)
 	}
 }
 
-/* Drain the scan through the device; the groups land in st->result. */
-static void
-run_aggregation(GpuAggState *st)
+/*
+ * One run of the scan through the current device.  Returns false when the
+ * device itself failed (GA_ERR_DEVICE), with *why set; SQL errors the
+ * device reports are raised here.
+ */
+static bool
+run_on_device(GpuAggState *st, char **why)
 {
 	Relation	rel = st->css.ss.ss_currentRelation;
 	EState	   *estate = st->css.ss.ps.state;
-	MemoryContext old;
+	const GpuaggDevice *dev = st->device;
 	GpuaggEstimate est;
 	GpuaggBatchReader *reader;
 	const GaBatch *batch;
 	uint64		bytes;
 	instr_time	t0,
 				t1;
-	int			err;
+	int			err = GA_OK;
 
-	MemoryContextReset(st->run_cxt);
-	old = MemoryContextSwitchTo(st->run_cxt);
-
-	load_params(st);
-	est.rows = 0;
+	reader = GpuaggBatchBegin(rel, estate->es_snapshot, &st->prog->ga,
+							  st->batch_rows);
 	est.groups = st->est_groups;
 	est.batch_rows = st->batch_rows;
+	est.batch_bytes = GpuaggBatchBufferSize(reader);
+	est.vram_budget = (double) gpuagg_vram_budget * 1024.0 * 1024.0;
 
-	st->session = st->device->open(&st->prog->ga, &est, st->run_cxt);
+	st->session = dev->open(&st->prog->ga, &est, st->run_cxt, why);
+	if (st->session == NULL)
+	{
+		GpuaggBatchEnd(reader);
+		return false;
+	}
 	st->close_cb.func = close_session;
 	st->close_cb.arg = st;
 	MemoryContextRegisterResetCallback(st->run_cxt, &st->close_cb);
 
-	reader = GpuaggBatchBegin(rel, estate->es_snapshot, &st->prog->ga,
-							  st->batch_rows);
-	for (;;)
+	while (!GpuaggBatchDone(reader))
 	{
+		char	   *buf;
+
 		CHECK_FOR_INTERRUPTS();
+		buf = dev->batch_buffer(st->session, est.batch_bytes);
+		if (buf == NULL)
+		{
+			err = GA_ERR_DEVICE;
+			break;
+		}
 		INSTR_TIME_SET_CURRENT(t0);
-		batch = GpuaggBatchNext(reader, &bytes);
+		batch = GpuaggBatchNext(reader, buf, &bytes);
 		INSTR_TIME_SET_CURRENT(t1);
 		INSTR_TIME_SUBTRACT(t1, t0);
 		st->scan_ms += INSTR_TIME_GET_MILLISEC(t1);
@@ -307,15 +330,55 @@ run_aggregation(GpuAggState *st)
 			break;
 		st->nbatches++;
 		st->bytes_in += bytes;
-		err = st->device->add_batch(st->session, batch, &st->stats);
+		err = dev->add_batch(st->session, batch, &st->stats);
 		if (err != GA_OK)
-			raise_device_error(err);
+			break;
 	}
 	GpuaggBatchEnd(reader);
-
-	err = st->device->finish(st->session, &st->result);
+	if (err == GA_OK)
+		err = dev->finish(st->session, &st->result, &st->stats);
+	if (err == GA_ERR_DEVICE)
+	{
+		*why = pstrdup(dev->error_detail ? dev->error_detail(st->session) :
+					   "device failure");
+		return false;
+	}
 	if (err != GA_OK)
 		raise_device_error(err);
+	return true;
+}
+
+/* Drain the scan through the device; the groups land in st->result. */
+static void
+run_aggregation(GpuAggState *st)
+{
+	MemoryContext old;
+	char	   *why = NULL;
+
+	old = MemoryContextSwitchTo(st->run_cxt);
+	for (;;)
+	{
+		MemoryContextReset(st->run_cxt);
+		load_params(st);
+		if (run_on_device(st, &why))
+			break;
+		if (st->device == &GpuaggCpuDevice)
+			elog(ERROR, "gpuagg: the CPU device failed: %s", why);
+		ereport(WARNING,
+				(errcode(ERRCODE_SYSTEM_ERROR),
+				 errmsg("gpuagg: the %s device failed, running the query on the CPU device",
+						st->device->name),
+				 errdetail("%s", why)));
+		GpuaggStatCount(GPUAGG_STAT_FALLBACKS);
+		st->fallback = MemoryContextStrdup(st->css.ss.ps.state->es_query_cxt, why);
+		st->device = &GpuaggCpuDevice;
+		/* start the counts over: they describe the run that answers */
+		st->nbatches = 0;
+		st->bytes_in = 0;
+		st->scan_ms = 0;
+		memset(&st->stats, 0, sizeof(st->stats));
+	}
+	GpuaggStatCount(st->device == &GpuaggCpuDevice ? GPUAGG_STAT_CPU : GPUAGG_STAT_CUDA);
 	st->ngroups += st->result.ngroups;
 	st->next_group = 0;
 	st->done = true;
@@ -331,6 +394,8 @@ gpuagg_next(ScanState *node)
 	MemoryContext old;
 	uint64		g;
 	int			nkeys;
+	instr_time	t0,
+				t1;
 
 	if (!st->done)
 		run_aggregation(st);
@@ -341,6 +406,7 @@ gpuagg_next(ScanState *node)
 	g = st->next_group++;
 	nkeys = st->prog->ga.nkeys;
 
+	INSTR_TIME_SET_CURRENT(t0);
 	old = MemoryContextSwitchTo(node->ps.ps_ExprContext->ecxt_per_tuple_memory);
 	for (int k = 0; k < nkeys; k++)
 	{
@@ -355,6 +421,9 @@ gpuagg_next(ScanState *node)
 			GpuaggFinalize(&st->finals[a], &st->result, g, st->aggcontext,
 						   &slot->tts_isnull[nkeys + a]);
 	MemoryContextSwitchTo(old);
+	INSTR_TIME_SET_CURRENT(t1);
+	INSTR_TIME_SUBTRACT(t1, t0);
+	st->result_ms += INSTR_TIME_GET_MILLISEC(t1);
 	return ExecStoreVirtualTuple(slot);
 }
 
@@ -422,6 +491,8 @@ gpuagg_explain(CustomScanState *node, List *ancestors, ExplainState *es)
 	context = set_deparse_context_plan(es->deparse_cxt, node->ss.ps.plan,
 									   ancestors);
 	ExplainPropertyText("Device", st->device->name, es);
+	if (st->fallback)
+		ExplainPropertyText("Device Fallback", st->fallback, es);
 	if (st->quals != NIL)
 		ExplainPropertyText("GPU Filter",
 							deparse(st, (Node *) make_ands_explicit(st->quals),
@@ -451,7 +522,10 @@ gpuagg_explain(CustomScanState *node, List *ancestors, ExplainState *es)
 		if (es->timing)
 		{
 			ExplainPropertyFloat("Scan Time", "ms", st->scan_ms, 3, es);
+			if (st->device != &GpuaggCpuDevice)
+				ExplainPropertyFloat("Transfer Time", "ms", st->stats.transfer_ms, 3, es);
 			ExplainPropertyFloat("Device Time", "ms", st->stats.device_ms, 3, es);
+			ExplainPropertyFloat("Result Time", "ms", st->result_ms, 3, es);
 		}
 	}
 }

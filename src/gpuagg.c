@@ -14,7 +14,9 @@
 
 #include <float.h>
 
+#include "access/htup_details.h"
 #include "fmgr.h"
+#include "funcapi.h"
 #include "utils/builtins.h"
 #include "utils/guc.h"
 
@@ -150,6 +152,14 @@ _PG_init(void)
 	GpuaggPlannerInit();
 }
 
+static int64 backend_stats[GPUAGG_NSTATS];
+
+void
+GpuaggStatCount(GpuaggStat which)
+{
+	backend_stats[which]++;
+}
+
 /*---- SQL-callable functions ----*/
 
 PG_FUNCTION_INFO_V1(gpuagg_library_version);
@@ -162,4 +172,24 @@ Datum
 gpuagg_library_version(PG_FUNCTION_ARGS)
 {
 	PG_RETURN_TEXT_P(cstring_to_text(GPUAGG_VERSION));
+}
+
+PG_FUNCTION_INFO_V1(gpuagg_backend_stats);
+
+/*
+ * gpuagg.backend_stats(): what this backend's offloaded queries ran on, and
+ * how often a failed device sent one to the CPU device.
+ */
+Datum
+gpuagg_backend_stats(PG_FUNCTION_ARGS)
+{
+	TupleDesc	tupdesc;
+	Datum		values[GPUAGG_NSTATS];
+	bool		nulls[GPUAGG_NSTATS] = {0};
+
+	if (get_call_result_type(fcinfo, NULL, &tupdesc) != TYPEFUNC_COMPOSITE)
+		elog(ERROR, "return type must be a row type");
+	for (int i = 0; i < GPUAGG_NSTATS; i++)
+		values[i] = Int64GetDatum(backend_stats[i]);
+	PG_RETURN_DATUM(HeapTupleGetDatum(heap_form_tuple(tupdesc, values, nulls)));
 }

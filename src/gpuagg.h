@@ -54,4 +54,15 @@ extern const CustomScanMethods GpuaggScanMethods;
 /* exec.c */
 extern Node *GpuaggCreateScanState(CustomScan *cscan);
 
+/* gpuagg.c: this backend's counters, shown by gpuagg.backend_stats() */
+typedef enum GpuaggStat
+{
+	GPUAGG_STAT_CUDA,			/* runs answered by the CUDA device */
+	GPUAGG_STAT_CPU,			/* runs answered by the CPU device */
+	GPUAGG_STAT_FALLBACKS,		/* runs moved from a failed device to the CPU */
+	GPUAGG_NSTATS
+} GpuaggStat;
+
+extern void GpuaggStatCount(GpuaggStat which);
+
 #endif							/* GPUAGG_H */

@@ -30,6 +30,7 @@
 #include "utils/selfuncs.h"
 #include "utils/syscache.h"
 
+#include "device.h"
 #include "gpuagg.h"
 #include "program.h"
 
@@ -177,17 +178,17 @@ row_width(const GaProgram *p)
 
 /*
  * Device memory a query needs: two staging batches in flight, the group
- * hash table at load factor 0.5 (a power of two of slots, each holding the
- * key values, NULL flags, state slots and a hash word), and the program.
+ * table (a power of two of slots, at most half full even if every row of a
+ * batch were a new group), the packed result, and the program.
  */
 static double
 vram_estimate(const GaProgram *p, double groups, int batch_rows)
 {
 	double		staging = 2.0 * batch_rows * row_width(p);
-	double		slot = p->nkeys * 9.0 + p->nslots * 8.0 + 8.0;
-	double		slots = pow(2.0, ceil(log2(Max(groups, 1.0) * 2.0)));
+	double		slot = ga_slot_bytes(p->nkeys, p->nslots);
+	double		slots = pow(2.0, ceil(log2(Max(Max(groups, batch_rows), 512.0) * 2.0)));
 
-	return staging + slots * slot + sizeof(GaProgram);
+	return staging + slots * slot + Max(groups, 1.0) * slot + sizeof(GaProgram);
 }
 
 static int
@@ -200,19 +201,31 @@ batch_rows_for(const GaProgram *p)
 	return ((int) rows + 7) & ~7;
 }
 
-/* Which device a query would run on, or NULL with *reason. */
+/*
+ * The device a query would run on, or false with *reason.  cuda is taken at
+ * its word (a failure at run time moves the query to the CPU device); auto
+ * offloads only where a GPU looks usable.
+ */
 static bool
 choose_device(int *device, const char **reason)
 {
+	const char *why;
+
 	switch (gpuagg_device)
 	{
 		case GPUAGG_DEVICE_CPU:
 			*device = GPUAGG_DEVICE_CPU;
 			return true;
 		case GPUAGG_DEVICE_CUDA:
-			*reason = "gpuagg.device = cuda, but this build has no CUDA device yet";
-			return false;
+			*device = GPUAGG_DEVICE_CUDA;
+			return true;
 		default:
+			if (GpuaggCudaProbe(&why))
+			{
+				*device = GPUAGG_DEVICE_CUDA;
+				return true;
+			}
+			elog(DEBUG1, "gpuagg: no usable GPU: %s", why);
 			*reason = "no usable GPU (gpuagg.device = auto)";
 			return false;
 	}
@@ -301,6 +314,8 @@ try_gpuagg_path(PlannerInfo *root, RelOptInfo *input_rel,
 	else
 		groups = estimate_num_groups(root, keys, input_rel->rows, NULL, NULL);
 	batch_rows = batch_rows_for(&prog->ga);
+	/* a small table fits one smaller batch */
+	batch_rows = Min(batch_rows, ((int) Min(Max(rows, 65536.0), (double) INT_MAX / 2) + 7) & ~7);
 	vram = vram_estimate(&prog->ga, groups, batch_rows);
 	if (vram > (double) gpuagg_vram_budget * 1024.0 * 1024.0)
 		return psprintf("estimated device memory %.0f MB exceeds gpuagg.vram_budget (%d MB)",

@@ -1,0 +1,377 @@
+/*-------------------------------------------------------------------------
+ *
+ * gpuagg_agg.cu
+ *		Hash aggregation kernels of the CUDA device.
+ *
+ * One thread per row (grid-stride) evaluates the program's WHERE, group
+ * keys, FILTERs and arguments with the shared interpreter (gpuagg_eval.h),
+ * finds or claims the group's slot in an open-addressing table, and folds
+ * the values into the group's states under the slot's lock with the same
+ * update rules as the CPU device.
+ *
+ * When few groups are expected, each block first aggregates into a table in
+ * shared memory (global atomics on a hundred groups are ~18x slower than on
+ * a million on an H200) and merges its partial states into the global table
+ * at the end with the aggregates' combine rules; a row whose group does not
+ * fit the block's table goes to the global table directly.
+ *
+ * The global table never fills inside a kernel: the host grows it (with
+ * gpuagg_rehash) before a batch could push it past half full.  Errors set
+ * the first error code in the table's counters; the host raises it.
+ *
+ * Includes nothing from PostgreSQL.
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "gpuagg_eval.h"
+
+/* The running query's program: read by every thread, so constant memory. */
+__constant__ GaProgram gpuagg_prog;
+
+/* A table's arrays: the global table or a block's shared one. */
+struct GaView
+{
+	uint64_t	cap;
+	uint32_t   *ctrl;
+	uint32_t   *lock;
+	uint32_t   *hash;
+	uint64_t   *keys;
+	uint8_t    *keynulls;
+	uint64_t   *states;
+};
+
+static __device__ __forceinline__ uint32_t
+vload32(const uint32_t *p)
+{
+	return *(const volatile uint32_t *) p;
+}
+
+static __device__ __forceinline__ void
+report(const GaTable &t, int err)
+{
+	atomicCAS(&t.counters[GA_CNT_ERROR], 0ull, (unsigned long long) err);
+}
+
+static __device__ __forceinline__ void
+slot_lock(uint32_t *l)
+{
+	while (atomicCAS(l, 0u, 1u) != 0u)
+		;
+	__threadfence();
+}
+
+static __device__ __forceinline__ void
+slot_unlock(uint32_t *l)
+{
+	__threadfence();
+	atomicExch(l, 0u);
+}
+
+/*
+ * The slot of the group with this key, claimed if the key is new; -1 when
+ * max_probe slots were probed without finding it or a free one.
+ */
+static __device__ int64_t
+find_slot(const GaView &v, const GaDatum *key, const uint8_t *knull, uint32_t h,
+		  uint32_t nkeys, unsigned long long *ngroups, uint64_t max_probe)
+{
+	uint64_t	mask = v.cap - 1;
+	uint64_t	i = h & mask;
+	volatile uint64_t *keys = v.keys;
+	volatile uint8_t *keynulls = v.keynulls;
+
+	for (uint64_t probe = 0; probe < max_probe; probe++, i = (i + 1) & mask)
+	{
+		uint32_t	c = vload32(&v.ctrl[i]);
+		bool		same;
+
+		if (c == 0)
+		{
+			if (atomicCAS(&v.ctrl[i], 0u, 1u) == 0u)
+			{
+				for (uint32_t k = 0; k < nkeys; k++)
+				{
+					keys[k * v.cap + i] = key[k].u;
+					keynulls[k * v.cap + i] = knull[k];
+				}
+				((volatile uint32_t *) v.hash)[i] = h;
+				__threadfence();
+				atomicExch(&v.ctrl[i], 2u);
+				if (ngroups)
+					atomicAdd(ngroups, 1ull);
+				return (int64_t) i;
+			}
+			c = vload32(&v.ctrl[i]);
+		}
+		while (c == 1)
+			c = vload32(&v.ctrl[i]);
+		__threadfence();
+		if (vload32(&v.hash[i]) != h)
+			continue;
+		same = true;
+		for (uint32_t k = 0; k < nkeys && same; k++)
+			same = keynulls[k * v.cap + i] == knull[k] &&
+				(knull[k] || keys[k * v.cap + i] == key[k].u);
+		if (same)
+			return (int64_t) i;
+	}
+	return -1;
+}
+
+/* Shared-memory table layout for cap slots (the host sizes it the same). */
+static __device__ GaView
+shared_view(unsigned char *smem, uint64_t cap, uint32_t nkeys, uint32_t nslots)
+{
+	GaView		s;
+	unsigned char *p = smem;
+
+	s.cap = cap;
+	s.states = (uint64_t *) p;
+	p += 8 * cap * nslots;
+	s.keys = (uint64_t *) p;
+	p += 8 * cap * nkeys;
+	s.ctrl = (uint32_t *) p;
+	p += 4 * cap;
+	s.lock = (uint32_t *) p;
+	p += 4 * cap;
+	s.hash = (uint32_t *) p;
+	p += 4 * cap;
+	s.keynulls = (uint8_t *) p;
+	return s;
+}
+
+extern "C" __global__ void
+gpuagg_aggregate(GaBatch batch, GaTable t, uint32_t shared_cap)
+{
+	extern __shared__ __align__(16) unsigned char smem[];
+	__shared__ unsigned long long block_passed;
+	const GaProgram *p = &gpuagg_prog;
+	const uint32_t nkeys = p->nkeys;
+	const uint32_t naggs = p->naggs;
+	GaView		g = {t.cap, t.ctrl, t.lock, t.hash, t.keys, t.keynulls, t.states};
+	GaView		s = {0};
+	GaDatum		regs[GA_MAX_REGS];
+	uint8_t		nulls[GA_MAX_REGS];
+	GaDatum		key[GA_MAX_KEYS];
+	uint8_t		knull[GA_MAX_KEYS];
+	GaDatum		vals[GA_MAX_AGGS];
+	uint8_t		use[GA_MAX_AGGS];
+	unsigned long long passed = 0;
+
+	if (threadIdx.x == 0)
+		block_passed = 0;
+	if (shared_cap > 0)
+	{
+		uint64_t	words = (ga_slot_bytes(nkeys, p->nslots) * shared_cap + 3) / 4;
+
+		s = shared_view(smem, shared_cap, nkeys, p->nslots);
+		for (uint64_t w = threadIdx.x; w < words; w += blockDim.x)
+			((uint32_t *) smem)[w] = 0;
+	}
+	__syncthreads();
+
+	for (uint32_t row = blockIdx.x * blockDim.x + threadIdx.x; row < batch.nrows;
+		 row += gridDim.x * blockDim.x)
+	{
+		uint64_t	hh = 0;
+		uint32_t	h;
+		int			err = GA_OK;
+		int64_t		slot = -1;
+		volatile uint64_t *st;
+		uint64_t	stride;
+		uint32_t   *lk;
+
+		if (p->where.reg >= 0)
+		{
+			err = ga_eval(p, &p->where, &batch, row, regs, nulls);
+			if (err)
+			{
+				report(t, err);
+				continue;
+			}
+			if (nulls[p->where.reg] || !regs[p->where.reg].i)
+				continue;
+		}
+		passed++;
+
+		if (nkeys > 0)
+		{
+			err = ga_eval(p, &p->keyseg, &batch, row, regs, nulls);
+			if (err)
+			{
+				report(t, err);
+				continue;
+			}
+			for (uint32_t k = 0; k < nkeys; k++)
+			{
+				int			r = p->keyreg[k];
+
+				knull[k] = nulls[r];
+				key[k].u = 0;
+				if (!knull[k])
+					key[k] = ga_canonical_key(p->keytype[k], regs[r]);
+				hh = ga_mix64(hh ^ (knull[k] ? UINT64_C(0x9e3779b97f4a7c15) : key[k].u) ^ k);
+			}
+		}
+		h = (uint32_t) (hh ^ (hh >> 32));
+
+		/* FILTERs and arguments first, so the lock is held only to update */
+		for (uint32_t a = 0; a < naggs && err == GA_OK; a++)
+		{
+			const GaAgg *ag = &p->aggs[a];
+
+			use[a] = 0;
+			if (ag->filter.reg >= 0)
+			{
+				err = ga_eval(p, &ag->filter, &batch, row, regs, nulls);
+				if (err || nulls[ag->filter.reg] || !regs[ag->filter.reg].i)
+					continue;
+			}
+			vals[a].u = 0;
+			if (ag->arg.reg >= 0)
+			{
+				err = ga_eval(p, &ag->arg, &batch, row, regs, nulls);
+				if (err || nulls[ag->arg.reg])
+					continue;
+				vals[a] = regs[ag->arg.reg];
+			}
+			use[a] = 1;
+		}
+		if (err)
+		{
+			report(t, err);
+			continue;
+		}
+
+		if (shared_cap > 0)
+			slot = find_slot(s, key, knull, h, nkeys, NULL, shared_cap);
+		if (slot >= 0)
+		{
+			st = s.states + slot;
+			stride = shared_cap;
+			lk = &s.lock[slot];
+		}
+		else
+		{
+			slot = find_slot(g, key, knull, h, nkeys, &t.counters[GA_CNT_GROUPS], g.cap);
+			if (slot < 0)
+			{
+				report(t, GA_ERR_INTERNAL);
+				continue;
+			}
+			st = g.states + slot;
+			stride = g.cap;
+			lk = &g.lock[slot];
+		}
+		slot_lock(lk);
+		for (uint32_t a = 0; a < naggs; a++)
+		{
+			if (!use[a])
+				continue;
+			err = ga_agg_update(&p->aggs[a], st + (uint64_t) p->aggs[a].slot * stride,
+								stride, vals[a]);
+			if (err)
+				report(t, err);
+		}
+		slot_unlock(lk);
+	}
+
+	atomicAdd(&block_passed, passed);
+	__syncthreads();
+	if (threadIdx.x == 0)
+		atomicAdd(&t.counters[GA_CNT_PASSED], block_passed);
+	if (shared_cap == 0)
+		return;
+
+	/* merge the block's partial states into the global table */
+	for (uint32_t i = threadIdx.x; i < shared_cap; i += blockDim.x)
+	{
+		int64_t		gi;
+
+		if (s.ctrl[i] != 2)
+			continue;
+		for (uint32_t k = 0; k < nkeys; k++)
+		{
+			key[k].u = s.keys[k * shared_cap + i];
+			knull[k] = s.keynulls[k * shared_cap + i];
+		}
+		gi = find_slot(g, key, knull, s.hash[i], nkeys, &t.counters[GA_CNT_GROUPS], g.cap);
+		if (gi < 0)
+		{
+			report(t, GA_ERR_INTERNAL);
+			continue;
+		}
+		slot_lock(&g.lock[gi]);
+		for (uint32_t a = 0; a < naggs; a++)
+		{
+			const GaAgg *ag = &p->aggs[a];
+			int			err = ga_agg_combine(ag, g.states + (uint64_t) ag->slot * g.cap + gi,
+											 g.cap,
+											 s.states + (uint64_t) ag->slot * shared_cap + i,
+											 shared_cap);
+
+			if (err)
+				report(t, err);
+		}
+		slot_unlock(&g.lock[gi]);
+	}
+}
+
+/* Move every group of table o into the larger, zeroed table n. */
+extern "C" __global__ void
+gpuagg_rehash(GaTable o, GaTable n)
+{
+	const GaProgram *p = &gpuagg_prog;
+	GaView		nv = {n.cap, n.ctrl, n.lock, n.hash, n.keys, n.keynulls, n.states};
+	GaDatum		key[GA_MAX_KEYS];
+	uint8_t		knull[GA_MAX_KEYS];
+
+	for (uint64_t i = blockIdx.x * (uint64_t) blockDim.x + threadIdx.x; i < o.cap;
+		 i += (uint64_t) gridDim.x * blockDim.x)
+	{
+		int64_t		j;
+
+		if (o.ctrl[i] != 2)
+			continue;
+		for (uint32_t k = 0; k < p->nkeys; k++)
+		{
+			key[k].u = o.keys[k * o.cap + i];
+			knull[k] = o.keynulls[k * o.cap + i];
+		}
+		j = find_slot(nv, key, knull, o.hash[i], p->nkeys, NULL, n.cap);
+		if (j < 0)
+		{
+			report(n, GA_ERR_INTERNAL);
+			continue;
+		}
+		for (uint32_t k = 0; k < p->nslots; k++)
+			n.states[k * n.cap + j] = o.states[k * o.cap + i];
+	}
+}
+
+/* Pack the groups densely: keys[nkeys][n], keynulls[nkeys][n], states[nslots][n]. */
+extern "C" __global__ void
+gpuagg_compact(GaTable t, uint64_t *keys, uint8_t *keynulls, uint64_t *states,
+			   unsigned long long *pos, uint64_t n)
+{
+	const GaProgram *p = &gpuagg_prog;
+
+	for (uint64_t i = blockIdx.x * (uint64_t) blockDim.x + threadIdx.x; i < t.cap;
+		 i += (uint64_t) gridDim.x * blockDim.x)
+	{
+		unsigned long long j;
+
+		if (t.ctrl[i] != 2)
+			continue;
+		j = atomicAdd(pos, 1ull);
+		if (j >= n)
+			continue;
+		for (uint32_t k = 0; k < p->nkeys; k++)
+		{
+			keys[k * n + j] = t.keys[k * t.cap + i];
+			keynulls[k * n + j] = t.keynulls[k * t.cap + i];
+		}
+		for (uint32_t k = 0; k < p->nslots; k++)
+			states[k * n + j] = t.states[k * t.cap + i];
+	}
+}

@@ -1,0 +1,517 @@
+--
+-- differential: seeded random eligible queries, each run offloaded (on the
+-- test device, cpu unless set; force_offload) and natively
+-- (gpuagg.enabled = off);
+-- results must be equal as multisets, and errors must carry the same
+-- SQLSTATE.  The generator and the data are deterministic (setseed), so the
+-- summary row at the end is stable.  A mismatch is reported as a NOTICE
+-- carrying the query and both outcomes.
+--
+SET client_min_messages = warning;
+CREATE EXTENSION IF NOT EXISTS gpuagg;
+RESET client_min_messages;
+-- The device: the session's (a GPU suite may set gpuagg.device = cuda),
+-- or the CPU device where it is auto (no offload without a GPU).
+DO $$
+BEGIN
+	IF current_setting('gpuagg.device') = 'auto' THEN
+		PERFORM set_config('gpuagg.device', 'cpu', false);
+	END IF;
+END
+$$;
+SET gpuagg.force_offload = on;
+
+--
+-- Data: about 10% NULLs per column, and extreme values mixed in.
+--
+CREATE TABLE diff_t (
+	i2 int2,
+	i4 int4,
+	i8 int8,
+	f4 float4,
+	f8 float8,
+	d  date,
+	ts timestamp,
+	tz timestamptz,
+	b  bool,
+	k  int4
+);
+
+DO $$
+DECLARE
+	v_i2 int2; v_i4 int4; v_i8 int8; v_f4 float4; v_f8 float8;
+	v_d date; v_ts timestamp; v_tz timestamptz; v_b bool; v_k int4;
+	secs float8;
+BEGIN
+	PERFORM setseed(0.2718);
+	FOR n IN 1..3300 LOOP
+		v_i2 := CASE WHEN random() < 0.1 THEN NULL
+			WHEN random() < 0.015 THEN (ARRAY[-32768, 32767, 0, -1, 1, -32767])[1 + floor(random() * 6)::int]
+			ELSE (floor(random() * 2001) - 1000)::int2 END;
+		v_i4 := CASE WHEN random() < 0.1 THEN NULL
+			WHEN random() < 0.015 THEN (ARRAY[-2147483648, 2147483647, 0, -1, 1, -2147483647])[1 + floor(random() * 6)::int]
+			ELSE (floor(random() * 200001) - 100000)::int4 END;
+		v_i8 := CASE WHEN random() < 0.1 THEN NULL
+			WHEN random() < 0.015 THEN (ARRAY[-9223372036854775808, 9223372036854775807, 0, -1, 1, -9223372036854775807])[1 + floor(random() * 6)::int]
+			ELSE (floor(random() * 2000000000001) - 1000000000000)::int8 END;
+		v_f4 := CASE WHEN random() < 0.1 THEN NULL
+			WHEN random() < 0.015 THEN (ARRAY['NaN', 'Infinity', '-Infinity', '-0', '0', '1e30', '-1e30', '1e-30']::float4[])[1 + floor(random() * 8)::int]
+			ELSE (random() * 2000 - 1000)::float4 END;
+		v_f8 := CASE WHEN random() < 0.1 THEN NULL
+			WHEN random() < 0.015 THEN (ARRAY['NaN', 'Infinity', '-Infinity', '-0', '0', '1e300', '-1e300', '1e-300', '-1e-300', '4.9e-324']::float8[])[1 + floor(random() * 10)::int]
+			ELSE (random() - 0.5) * 1e6 END;
+		v_d := CASE WHEN random() < 0.1 THEN NULL
+			WHEN random() < 0.015 THEN (ARRAY['infinity', '-infinity', '4714-11-24 BC', '5874897-12-31', '1970-01-01', '2000-01-01', '4714-11-25 BC', '5874897-12-30']::date[])[1 + floor(random() * 8)::int]
+			ELSE date '2000-01-01' + floor(random() * 20000)::int END;
+		secs := 946684800 + random() * 1.7e9;
+		v_ts := CASE WHEN random() < 0.1 THEN NULL
+			WHEN random() < 0.015 THEN (ARRAY['infinity', '-infinity', '4714-11-24 00:00:00 BC', '294276-12-31 23:59:59.999999', '1970-01-01 00:00:00', '2000-01-01 00:00:00']::timestamp[])[1 + floor(random() * 6)::int]
+			ELSE to_timestamp(secs) AT TIME ZONE 'UTC' END;
+		secs := 946684800 + random() * 1.7e9;
+		v_tz := CASE WHEN random() < 0.1 THEN NULL
+			WHEN random() < 0.015 THEN (ARRAY['infinity', '-infinity', '4714-11-24 00:00:00+00 BC', '294276-12-31 23:59:59.999999+00', '1970-01-01 00:00:00+00', '2000-01-01 00:00:00+00']::timestamptz[])[1 + floor(random() * 6)::int]
+			ELSE to_timestamp(secs) END;
+		v_b := CASE WHEN random() < 0.1 THEN NULL ELSE random() < 0.5 END;
+		v_k := CASE WHEN random() < 0.1 THEN NULL ELSE floor(random() * 10)::int4 END;
+		INSERT INTO diff_t VALUES (v_i2, v_i4, v_i8, v_f4, v_f8, v_d, v_ts, v_tz, v_b, v_k);
+	END LOOP;
+END
+$$;
+-- dead and moved row versions: GpuAgg must see exactly the visible rows
+DELETE FROM diff_t WHERE i4 % 11 = 3;
+UPDATE diff_t SET b = NOT b WHERE i2 % 13 = 5;
+ANALYZE diff_t;
+
+--
+-- Normalization of one output value: floats to 12 significant digits
+-- (extra_float_digits = -3 is set while comparing) with -0 as 0, NaN and
+-- infinities as text; everything else as text; NULL as 'NULL'.
+--
+CREATE FUNCTION diff_norm(v anyelement) RETURNS text
+LANGUAGE plpgsql AS $$
+BEGIN
+	IF v IS NULL THEN
+		RETURN 'NULL';
+	END IF;
+	IF pg_typeof(v) IN ('real'::regtype, 'double precision'::regtype) THEN
+		IF v::float8 = 0 THEN
+			RETURN '0';
+		END IF;
+		RETURN v::float8::text;
+	END IF;
+	RETURN v::text;
+END
+$$;
+
+--
+-- Random pieces of queries.  random() is only called here, in PL/pgSQL;
+-- the generated queries contain none.
+--
+CREATE FUNCTION diff_pick(a text[]) RETURNS text
+LANGUAGE sql AS $$ SELECT a[1 + floor(random() * array_length(a, 1))::int] $$;
+
+CREATE FUNCTION diff_int(lo int8, hi int8) RETURNS int8
+LANGUAGE sql AS $$ SELECT lo + floor(random() * (hi - lo + 1))::int8 $$;
+
+-- An expression of the given type: a plain column half of the time, else
+-- an expression that cannot fail on the data, and now and then one that
+-- fails on the extreme values (overflow, division by zero, underflow, dates
+-- out of range).
+CREATE FUNCTION diff_expr(t text) RETURNS text
+LANGUAGE plpgsql AS $$
+DECLARE
+	r float8 := random();
+BEGIN
+	IF r < 0.5 THEN
+		RETURN CASE t WHEN 'int2' THEN 'i2' WHEN 'int4' THEN diff_pick('{i4,k}')
+			WHEN 'int8' THEN 'i8' WHEN 'float4' THEN 'f4' WHEN 'float8' THEN 'f8'
+			WHEN 'date' THEN 'd' WHEN 'ts' THEN 'ts' WHEN 'tz' THEN 'tz'
+			ELSE 'b' END;
+	END IF;
+	IF r < 0.95 THEN
+		RETURN CASE t
+			WHEN 'int2' THEN diff_pick(ARRAY['(i2 / 3::int2)', '((i4 % 100)::int2)',
+				'(i2 % 7::int2)', '(k::int2)', '(i2 % -1::int2)'])
+			WHEN 'int4' THEN diff_pick(ARRAY['(i4 / 7)', '(i4 % 1000)', '(i2::int4 * i2)',
+				'(k * i2)', '(i4 / (k + 1))', '((i8 % 1000000)::int4)', '(i2 + k)',
+				'(i2::int4)', '(k - 5)', '(i2 + 1)', '(i4 % -1)', '(i4 / 100000 * 3)'])
+			WHEN 'int8' THEN diff_pick(ARRAY['(i4::int8 * 1000)', '(i8 / 1000)', '(i2::int8)',
+				'(i8 % 997)', '(i4::int8 * i4)', '(k::int8 * 1000000000000)',
+				'(i8 / 1000000 + i4)', '(i4::int8 - i2)'])
+			WHEN 'float4' THEN diff_pick(ARRAY['(f4 + 1::float4)', '(-f4)', '(i4::float4)',
+				'(i8::float4)', '(f4 - k::float4)', '(i2::float4 / 2::float4)',
+				'(f4 * 2::float4)', '(f4 / 3::float4)'])
+			WHEN 'float8' THEN diff_pick(ARRAY['(f8 + 1)', '(f8 * 2)', '(f4::float8)',
+				'(i4::float8)', '(i8::float8 / 1000)', '(f8 - f4)', '(-f8)',
+				'(i2::float8 * 0.5)', '(f8 + i4::float8)', '(f4::float8 / 1000)'])
+			WHEN 'date' THEN diff_pick(ARRAY['(d + 0)', '(d - 0)', '(0 + d)'])
+			WHEN 'ts' THEN 'ts'
+			WHEN 'tz' THEN 'tz'
+			ELSE diff_pick(ARRAY['(i4 > 0)', '(k IS NULL)', '(f8 < 0 OR b)', '(NOT b)',
+				'(b IS TRUE)', '(i2 BETWEEN -10 AND 10)', '(k IN (1, 2, 3))',
+				'(d > date ''2010-01-01'')', '(b AND k > 4)', '(f4 IS NOT NULL)'])
+			END;
+	END IF;
+	RETURN CASE t
+		WHEN 'int2' THEN diff_pick(ARRAY['(i2 * 2::int2)', '(-i2)', '(i8::int2)',
+			'(f4::int2)', '(i2 - 1::int2)', '(i2 / i2)'])
+		WHEN 'int4' THEN diff_pick(ARRAY['(i4 * 2)', '(i4 + 1)', '(i4 - 1)', '(-i4)',
+			'(i4 / i2)', '(d - date ''2000-01-01'')', '(f8::int4)', '(i4 % k)',
+			'(i4 / k)'])
+		WHEN 'int8' THEN diff_pick(ARRAY['(i8 * 2)', '(i8 + i4)', '(-i8)', '(f4::int8)',
+			'(i8 - k)', '(i8 / i4)', '(i8 * i8)'])
+		WHEN 'float4' THEN diff_pick(ARRAY['(f4 * f4)', '(f8::float4)', '(f4 / f4)'])
+		WHEN 'float8' THEN diff_pick(ARRAY['(f8 / 7)', '(f8 * f8)', '(f8 * 1e10)',
+			'(f8 / f4)', '(f4 * f8)', '(f8 / 1e300)'])
+		WHEN 'date' THEN diff_pick(ARRAY['(d + 1)', '(d - 30)', '(d + k)', '(d + i2)',
+			'(k + d)', '(d - i2)'])
+		WHEN 'ts' THEN 'ts'
+		WHEN 'tz' THEN 'tz'
+		ELSE diff_pick(ARRAY['(i4 / k > 0)', '(f8 / f4 > 1)', '(i2 * 2::int2 < 100)'])
+		END;
+END
+$$;
+
+-- A constant of the given type.
+CREATE FUNCTION diff_const(t text) RETURNS text
+LANGUAGE plpgsql AS $$
+BEGIN
+	IF t IN ('int2', 'int4', 'int8') AND random() < 0.4 THEN
+		RETURN diff_int(-10, 10)::text;
+	END IF;
+	RETURN CASE t
+		WHEN 'int2' THEN CASE WHEN random() < 0.1 THEN diff_pick('{-32768,32767,0}')
+			ELSE diff_int(-1200, 1200)::text END
+		WHEN 'int4' THEN CASE WHEN random() < 0.1 THEN diff_pick('{-2147483648,2147483647,0}')
+			ELSE diff_int(-120000, 120000)::text END
+		WHEN 'int8' THEN CASE WHEN random() < 0.1 THEN diff_pick('{-9223372036854775808,9223372036854775807,0}')
+			ELSE diff_int(-1200000000000, 1200000000000)::text END
+		WHEN 'float4' THEN CASE WHEN random() < 0.15
+			THEN diff_pick(ARRAY['''NaN''', '''Infinity''', '''-Infinity''', '0', '1e30', '-0.0'])
+			ELSE round((random() * 2400 - 1200)::numeric, 2)::text END
+		WHEN 'float8' THEN CASE WHEN random() < 0.15
+			THEN diff_pick(ARRAY['''NaN''', '''Infinity''', '''-Infinity''', '0', '1e300', '-1e-300'])
+			ELSE round(((random() - 0.5) * 1.2e6)::numeric, 3)::text END
+		WHEN 'date' THEN CASE WHEN random() < 0.1
+			THEN diff_pick(ARRAY['date ''infinity''', 'date ''-infinity'''])
+			ELSE 'date ''' || to_char(date '2000-01-01' + diff_int(-200, 20200)::int, 'YYYY-MM-DD') || '''' END
+		WHEN 'ts' THEN CASE WHEN random() < 0.1
+			THEN diff_pick(ARRAY['timestamp ''infinity''', 'timestamp ''-infinity'''])
+			ELSE 'timestamp ''' || to_char(to_timestamp(946684800 + random() * 1.7e9) AT TIME ZONE 'UTC', 'YYYY-MM-DD HH24:MI:SS') || '''' END
+		WHEN 'tz' THEN CASE WHEN random() < 0.1
+			THEN diff_pick(ARRAY['timestamptz ''infinity''', 'timestamptz ''-infinity'''])
+			ELSE 'timestamptz ''' || to_char(to_timestamp(946684800 + random() * 1.7e9) AT TIME ZONE 'UTC', 'YYYY-MM-DD HH24:MI:SS') || '+00''' END
+		ELSE diff_pick('{true,false}')
+		END;
+END
+$$;
+
+-- A predicate: comparisons, IS [NOT] NULL, BETWEEN, IN lists, boolean
+-- tests, combined with AND/OR/NOT up to the given depth.
+CREATE FUNCTION diff_pred(depth int) RETURNS text
+LANGUAGE plpgsql AS $$
+DECLARE
+	r float8 := random();
+	t text;
+	x text;
+	items text[];
+	n int;
+BEGIN
+	IF depth > 0 AND r < 0.35 THEN
+		r := random();
+		IF r < 0.4 THEN
+			RETURN '(' || diff_pred(depth - 1) || ' AND ' || diff_pred(depth - 1) || ')';
+		ELSIF r < 0.8 THEN
+			RETURN '(' || diff_pred(depth - 1) || ' OR ' || diff_pred(depth - 1) || ')';
+		ELSIF r < 0.9 THEN
+			RETURN '(NOT ' || diff_pred(depth - 1) || ')';
+		ELSE
+			RETURN '(' || diff_pred(depth - 1) || diff_pick(ARRAY[' IS TRUE', ' IS NOT TRUE',
+				' IS FALSE', ' IS NOT FALSE', ' IS UNKNOWN', ' IS NOT UNKNOWN']) || ')';
+		END IF;
+	END IF;
+
+	t := diff_pick('{int2,int4,int4,int8,float4,float8,float8,date,ts,tz,bool}');
+	x := diff_expr(t);
+	r := random();
+	IF t = 'bool' THEN
+		IF r < 0.5 THEN
+			RETURN x;
+		ELSIF r < 0.8 THEN
+			RETURN '(' || x || diff_pick(ARRAY[' IS TRUE', ' IS NOT TRUE', ' IS FALSE',
+				' IS NOT FALSE', ' IS UNKNOWN', ' IS NOT UNKNOWN', ' IS NULL']) || ')';
+		ELSE
+			RETURN '(' || x || diff_pick(ARRAY[' = ', ' <> ']) || diff_const(t) || ')';
+		END IF;
+	END IF;
+	IF r < 0.45 THEN
+		RETURN '(' || x || ' ' || diff_pick('{<,<=,>,>=,=,<>}') || ' ' || diff_const(t) || ')';
+	ELSIF r < 0.55 THEN
+		-- column against column of a comparable type
+		RETURN '(' || diff_pick(ARRAY['i2 < i4', 'i4 >= i8', 'i8 <> i2', 'f4 < f8',
+			'f8 >= f4', 'i4 = k', 'i2 > k', 'd < d + k', 'ts <> ts', 'f8 = f8',
+			'f4 <= f4']) || ')';
+	ELSIF r < 0.65 THEN
+		RETURN '(' || x || diff_pick(ARRAY[' IS NULL', ' IS NOT NULL']) || ')';
+	ELSIF r < 0.8 THEN
+		RETURN '(' || x || diff_pick(ARRAY[' BETWEEN ', ' NOT BETWEEN ', ' BETWEEN SYMMETRIC '])
+			|| diff_const(t) || ' AND ' || diff_const(t) || ')';
+	ELSE
+		n := diff_int(2, 4)::int;
+		items := '{}';
+		FOR i IN 1..n LOOP
+			IF random() < 0.15 THEN
+				items := items || 'NULL'::text;
+			ELSE
+				items := items || diff_const(t);
+			END IF;
+		END LOOP;
+		RETURN '(' || x || diff_pick(ARRAY[' IN (', ' NOT IN (']) || array_to_string(items, ', ') || '))';
+	END IF;
+END
+$$;
+
+-- An aggregate call, with an optional FILTER.
+CREATE FUNCTION diff_agg() RETURNS text
+LANGUAGE plpgsql AS $$
+DECLARE
+	f text := diff_pick(ARRAY['count(*)', 'count', 'sum', 'sum', 'avg', 'avg', 'min', 'max',
+		'stddev', 'stddev_samp', 'stddev_pop', 'variance', 'var_samp', 'var_pop',
+		'bool_and', 'bool_or', 'every']);
+	t text;
+	a text;
+BEGIN
+	IF f = 'count(*)' THEN
+		a := f;
+	ELSE
+		IF f IN ('bool_and', 'bool_or', 'every') THEN
+			t := 'bool';
+		ELSIF f IN ('min', 'max', 'count') THEN
+			t := diff_pick('{int2,int4,int8,float4,float8,date,ts,tz,bool}');
+			IF t = 'bool' AND f <> 'count' THEN
+				t := 'int4';
+			END IF;
+		ELSE
+			t := diff_pick('{int2,int4,int4,int8,float4,float8,float8}');
+		END IF;
+		a := f || '(' || diff_expr(t) || ')';
+	END IF;
+	IF random() < 0.3 THEN
+		a := a || ' FILTER (WHERE ' || diff_pred(1) || ')';
+	END IF;
+	RETURN a;
+END
+$$;
+
+-- A target-list expression over aggregates (projected natively above).
+CREATE FUNCTION diff_agg_expr() RETURNS text
+LANGUAGE plpgsql AS $$
+DECLARE
+	t text := diff_pick('{int2,int4,int8,float4,float8}');
+BEGIN
+	RETURN diff_pick(ARRAY[
+		'sum(' || diff_expr(t) || ') / nullif(count(*), 0)',
+		'count(*) + 10',
+		'max(' || diff_expr(t) || ') - min(' || diff_expr(t) || ')',
+		'coalesce(sum(' || diff_expr(t) || '), 0)',
+		'count(*) > 5',
+		'42',
+		'avg(' || diff_expr(t) || ') IS NULL']);
+END
+$$;
+
+-- A HAVING condition over aggregates.
+CREATE FUNCTION diff_having() RETURNS text
+LANGUAGE plpgsql AS $$
+DECLARE
+	t text := diff_pick('{int2,int4,int8,float4,float8}');
+	h text;
+BEGIN
+	h := diff_pick(ARRAY[
+		'count(*) > ' || diff_int(0, 300),
+		'sum(' || diff_expr(t) || ') > ' || diff_const(t),
+		'min(' || diff_expr(t) || ') IS NOT NULL',
+		'bool_or(' || diff_expr('bool') || ')',
+		'NOT bool_and(' || diff_expr('bool') || ')',
+		'max(d) > ' || diff_const('date'),
+		'count(' || diff_expr(t) || ') < ' || diff_int(0, 300),
+		'avg(' || diff_expr(t) || ') < ' || diff_const(t)]);
+	IF random() < 0.2 THEN
+		h := h || diff_pick(ARRAY[' AND ', ' OR ']) || 'count(*) >= ' || diff_int(0, 50);
+	END IF;
+	RETURN h;
+END
+$$;
+
+-- One query; its output columns are named c1 .. c<ncols>.  Keys are listed
+-- in GROUP BY in a shuffled order, and some are left out of the select list.
+CREATE FUNCTION diff_query(OUT q text, OUT ncols int)
+LANGUAGE plpgsql AS $$
+DECLARE
+	keypool text[] := ARRAY['k', 'b', 'd', 'i2', 'i4 % 7', 'i2 + 1', '(i8 / 1000000000)',
+		'f4', 'f8', 'k * 2', 'ts', 'tz', 'i4 / 10000', 'k IS NULL', 'f8 > 0', '-k',
+		'i2::int8 % 5', 'f4::float8 / 1000', 'i4::float8 / 3', 'k + d', 'b IS NOT FALSE',
+		'i2 * 2::int2', 'f4 * 2::float4'];
+	keys text[] := '{}';
+	sel text[] := '{}';
+	grp text[];
+	key text;
+	nk int := diff_int(0, 3)::int;
+	na int := diff_int(1, 5)::int;
+BEGIN
+	WHILE coalesce(array_length(keys, 1), 0) < nk LOOP
+		key := diff_pick(keypool);
+		IF NOT key = ANY (keys) THEN
+			keys := keys || key;
+		END IF;
+	END LOOP;
+	FOREACH key IN ARRAY keys LOOP
+		IF random() < 0.85 THEN
+			sel := sel || key;
+		END IF;
+	END LOOP;
+	FOR i IN 1..na LOOP
+		sel := sel || diff_agg();
+	END LOOP;
+	IF random() < 0.15 THEN
+		sel := sel || diff_agg_expr();
+	END IF;
+	IF nk > 0 AND random() < 0.1 THEN
+		sel := sel || ('(' || diff_pick(keys) || ') IS NULL');
+	END IF;
+	ncols := array_length(sel, 1);
+	FOR i IN 1..ncols LOOP
+		sel[i] := sel[i] || ' AS c' || i;
+	END LOOP;
+	q := 'SELECT ' || array_to_string(sel, ', ') || ' FROM diff_t';
+	IF random() < 0.6 THEN
+		q := q || ' WHERE ' || diff_pred(2);
+	END IF;
+	IF nk > 0 THEN
+		grp := keys;
+		IF nk > 1 AND random() < 0.5 THEN
+			-- shuffle
+			FOR i IN REVERSE nk..2 LOOP
+				DECLARE
+					j int := diff_int(1, i)::int;
+					tmp text := grp[i];
+				BEGIN
+					grp[i] := grp[j];
+					grp[j] := tmp;
+				END;
+			END LOOP;
+		END IF;
+		q := q || ' GROUP BY ' || array_to_string(grp, ', ');
+	END IF;
+	IF random() < 0.25 THEN
+		q := q || ' HAVING ' || diff_having();
+	END IF;
+END
+$$;
+
+--
+-- Run n generated queries and compare.  Both runs are serial and without
+-- sorts so that the native plan (HashAgg or plain Agg over a Seq Scan)
+-- evaluates rows in the order GpuAgg does, which makes the first error
+-- deterministic.
+--
+CREATE FUNCTION diff_run(n int, seed float8,
+	OUT queries int, OUT offloaded int, OUT errors_both int, OUT mismatches int)
+LANGUAGE plpgsql AS $$
+DECLARE
+	g record;
+	cols text;
+	wrapped text;
+	plan json;
+	res_on text[];
+	res_off text[];
+	st_on text;
+	st_off text;
+	msg_on text;
+	msg_off text;
+BEGIN
+	queries := 0;
+	offloaded := 0;
+	errors_both := 0;
+	mismatches := 0;
+	PERFORM setseed(seed);
+	PERFORM set_config('enable_sort', 'off', true);
+	PERFORM set_config('max_parallel_workers_per_gather', '0', true);
+	PERFORM set_config('extra_float_digits', '-3', true);
+	FOR i IN 1..n LOOP
+		g := diff_query();
+		queries := queries + 1;
+		SELECT string_agg('diff_norm(q.c' || j || ')', ', ' ORDER BY j)
+			INTO cols FROM generate_series(1, g.ncols) j;
+		wrapped := 'SELECT coalesce(array_agg(r ORDER BY r), ''{}'') FROM (SELECT concat_ws(''|'', '
+			|| cols || ') AS r FROM (' || g.q || ') q) s';
+
+		-- offloaded run
+		PERFORM set_config('gpuagg.enabled', 'on', true);
+		BEGIN
+			EXECUTE 'EXPLAIN (FORMAT JSON) ' || wrapped INTO plan;
+			IF plan::text LIKE '%"Custom Plan Provider": "GpuAgg"%' THEN
+				offloaded := offloaded + 1;
+			ELSE
+				RAISE NOTICE 'not offloaded: %', g.q;
+			END IF;
+		EXCEPTION WHEN OTHERS THEN
+			RAISE NOTICE 'EXPLAIN failed (%): %', SQLERRM, g.q;
+		END;
+		res_on := NULL;
+		st_on := NULL;
+		msg_on := NULL;
+		BEGIN
+			EXECUTE wrapped INTO res_on;
+		EXCEPTION WHEN OTHERS THEN
+			GET STACKED DIAGNOSTICS st_on = RETURNED_SQLSTATE, msg_on = MESSAGE_TEXT;
+		END;
+
+		-- native run
+		PERFORM set_config('gpuagg.enabled', 'off', true);
+		res_off := NULL;
+		st_off := NULL;
+		msg_off := NULL;
+		BEGIN
+			EXECUTE wrapped INTO res_off;
+		EXCEPTION WHEN OTHERS THEN
+			GET STACKED DIAGNOSTICS st_off = RETURNED_SQLSTATE, msg_off = MESSAGE_TEXT;
+		END;
+
+		IF st_on IS NOT NULL AND st_off IS NOT NULL THEN
+			IF st_on = st_off THEN
+				errors_both := errors_both + 1;
+			ELSE
+				mismatches := mismatches + 1;
+				RAISE NOTICE E'mismatch: %\n  gpuagg: ERROR % %\n  native: ERROR % %',
+					g.q, st_on, msg_on, st_off, msg_off;
+			END IF;
+		ELSIF st_on IS NOT NULL OR st_off IS NOT NULL THEN
+			mismatches := mismatches + 1;
+			RAISE NOTICE E'mismatch: %\n  gpuagg: %\n  native: %', g.q,
+				coalesce('ERROR ' || st_on || ' ' || msg_on, res_on::text),
+				coalesce('ERROR ' || st_off || ' ' || msg_off, res_off::text);
+		ELSIF res_on IS DISTINCT FROM res_off THEN
+			mismatches := mismatches + 1;
+			RAISE NOTICE E'mismatch: %\n  gpuagg: %\n  native: %', g.q,
+				left(res_on::text, 2000), left(res_off::text, 2000);
+		END IF;
+	END LOOP;
+	PERFORM set_config('gpuagg.enabled', 'on', true);
+END
+$$;
+
+SELECT * FROM diff_run(1000, 0.42);
+
+DROP FUNCTION diff_run(int, float8);
+DROP FUNCTION diff_query();
+DROP FUNCTION diff_having();
+DROP FUNCTION diff_agg_expr();
+DROP FUNCTION diff_agg();
+DROP FUNCTION diff_pred(int);
+DROP FUNCTION diff_const(text);
+DROP FUNCTION diff_expr(text);
+DROP FUNCTION diff_int(int8, int8);
+DROP FUNCTION diff_pick(text[]);
+DROP FUNCTION diff_norm(anyelement);
+DROP TABLE diff_t;

@@ -175,9 +175,9 @@ typedef enum GaAggKind
 	GA_AGG_SUM_I128,			/* sum/avg of int8: n, sum lo, sum hi */
 	GA_AGG_VAR_I128,			/* var/stddev of int2/int4: n, sx lo, hi, sxx lo, hi */
 	GA_AGG_VAR_I192,			/* var/stddev of int8: n, sx lo, hi, sxx w0, w1, w2 */
-	GA_AGG_SUM_F4,				/* sum(float4): n, sum (float4 arithmetic) */
-	GA_AGG_SUM_F8,				/* sum(float8): n, sum */
-	GA_AGG_ACCUM_F8,			/* avg/var/stddev of floats: N, Sx, Sxx */
+	GA_AGG_SUM_F4,				/* sum(float4): n, sum (float4 arithmetic), flags */
+	GA_AGG_SUM_F8,				/* sum(float8): n, sum, flags */
+	GA_AGG_ACCUM_F8,			/* avg/var/stddev of floats: N, Sx, Sxx, flags */
 	GA_AGG_MIN,					/* has, value */
 	GA_AGG_MAX,					/* has, value */
 	GA_AGG_BOOL_AND,			/* has, value */
@@ -192,16 +192,17 @@ ga_agg_nslots(int kind)
 		case GA_AGG_COUNT:
 			return 1;
 		case GA_AGG_SUM_I64:
-		case GA_AGG_SUM_F4:
-		case GA_AGG_SUM_F8:
 		case GA_AGG_MIN:
 		case GA_AGG_MAX:
 		case GA_AGG_BOOL_AND:
 		case GA_AGG_BOOL_OR:
 			return 2;
 		case GA_AGG_SUM_I128:
-		case GA_AGG_ACCUM_F8:
+		case GA_AGG_SUM_F4:
+		case GA_AGG_SUM_F8:
 			return 3;
+		case GA_AGG_ACCUM_F8:
+			return 4;
 		case GA_AGG_VAR_I128:
 			return 5;
 		case GA_AGG_VAR_I192:

@@ -23,6 +23,8 @@
  *
  *-------------------------------------------------------------------------
  */
+/* float aggregates note overflow in their state; the host decides at the end */
+#define GA_DEFER_FLOAT_OVERFLOW 1
 #include "gpuagg_eval.h"
 
 /* The running query's program: read by every thread, so constant memory. */
@@ -46,11 +48,19 @@ vload32(const uint32_t *p)
 	return *(const volatile uint32_t *) p;
 }
 
+/*
+ * Keep the error of the earliest row: PostgreSQL raises the first error in
+ * scan order.  The counter holds (row << 8 | code) and starts at all ones.
+ */
 static __device__ __forceinline__ void
-report(const GaTable &t, int err)
+report(const GaTable &t, uint64_t row, int err)
 {
-	atomicCAS(&t.counters[GA_CNT_ERROR], 0ull, (unsigned long long) err);
+	atomicMin(&t.counters[GA_CNT_ERROR],
+			  (unsigned long long) ((row << 8) | (uint64_t) err));
 }
+
+/* errors found after the rows (merging partial states) rank last */
+#define GA_ROW_LAST		(UINT64_MAX >> 8)
 
 static __device__ __forceinline__ void
 slot_lock(uint32_t *l)
@@ -110,8 +120,15 @@ find_slot(const GaView &v, const GaDatum *key, const uint8_t *knull, uint32_t h,
 			continue;
 		same = true;
 		for (uint32_t k = 0; k < nkeys && same; k++)
+		{
+			GaDatum		stored;
+
+			stored.u = keys[k * v.cap + i];
 			same = keynulls[k * v.cap + i] == knull[k] &&
-				(knull[k] || keys[k * v.cap + i] == key[k].u);
+				(knull[k] ||
+				 ga_canonical_key(gpuagg_prog.keytype[k], stored).u ==
+				 ga_canonical_key(gpuagg_prog.keytype[k], key[k]).u);
+		}
 		if (same)
 			return (int64_t) i;
 	}
@@ -141,7 +158,7 @@ shared_view(unsigned char *smem, uint64_t cap, uint32_t nkeys, uint32_t nslots)
 }
 
 extern "C" __global__ void
-gpuagg_aggregate(GaBatch batch, GaTable t, uint32_t shared_cap)
+gpuagg_aggregate(GaBatch batch, GaTable t, uint32_t shared_cap, uint64_t row_base)
 {
 	extern __shared__ __align__(16) unsigned char smem[];
 	__shared__ unsigned long long block_passed;
@@ -186,7 +203,7 @@ gpuagg_aggregate(GaBatch batch, GaTable t, uint32_t shared_cap)
 			err = ga_eval(p, &p->where, &batch, row, regs, nulls);
 			if (err)
 			{
-				report(t, err);
+				report(t, row_base + row, err);
 				continue;
 			}
 			if (nulls[p->where.reg] || !regs[p->where.reg].i)
@@ -199,7 +216,7 @@ gpuagg_aggregate(GaBatch batch, GaTable t, uint32_t shared_cap)
 			err = ga_eval(p, &p->keyseg, &batch, row, regs, nulls);
 			if (err)
 			{
-				report(t, err);
+				report(t, row_base + row, err);
 				continue;
 			}
 			for (uint32_t k = 0; k < nkeys; k++)
@@ -209,8 +226,9 @@ gpuagg_aggregate(GaBatch batch, GaTable t, uint32_t shared_cap)
 				knull[k] = nulls[r];
 				key[k].u = 0;
 				if (!knull[k])
-					key[k] = ga_canonical_key(p->keytype[k], regs[r]);
-				hh = ga_mix64(hh ^ (knull[k] ? UINT64_C(0x9e3779b97f4a7c15) : key[k].u) ^ k);
+					key[k] = regs[r];	/* a group keeps its first value */
+				hh = ga_mix64(hh ^ (knull[k] ? UINT64_C(0x9e3779b97f4a7c15) :
+									ga_canonical_key(p->keytype[k], key[k]).u) ^ k);
 			}
 		}
 		h = (uint32_t) (hh ^ (hh >> 32));
@@ -239,7 +257,7 @@ gpuagg_aggregate(GaBatch batch, GaTable t, uint32_t shared_cap)
 		}
 		if (err)
 		{
-			report(t, err);
+			report(t, row_base + row, err);
 			continue;
 		}
 
@@ -256,7 +274,7 @@ gpuagg_aggregate(GaBatch batch, GaTable t, uint32_t shared_cap)
 			slot = find_slot(g, key, knull, h, nkeys, &t.counters[GA_CNT_GROUPS], g.cap);
 			if (slot < 0)
 			{
-				report(t, GA_ERR_INTERNAL);
+				report(t, row_base + row, GA_ERR_INTERNAL);
 				continue;
 			}
 			st = g.states + slot;
@@ -271,7 +289,7 @@ gpuagg_aggregate(GaBatch batch, GaTable t, uint32_t shared_cap)
 			err = ga_agg_update(&p->aggs[a], st + (uint64_t) p->aggs[a].slot * stride,
 								stride, vals[a]);
 			if (err)
-				report(t, err);
+				report(t, row_base + row, err);
 		}
 		slot_unlock(lk);
 	}
@@ -298,7 +316,7 @@ gpuagg_aggregate(GaBatch batch, GaTable t, uint32_t shared_cap)
 		gi = find_slot(g, key, knull, s.hash[i], nkeys, &t.counters[GA_CNT_GROUPS], g.cap);
 		if (gi < 0)
 		{
-			report(t, GA_ERR_INTERNAL);
+			report(t, GA_ROW_LAST, GA_ERR_INTERNAL);
 			continue;
 		}
 		slot_lock(&g.lock[gi]);
@@ -311,7 +329,7 @@ gpuagg_aggregate(GaBatch batch, GaTable t, uint32_t shared_cap)
 											 shared_cap);
 
 			if (err)
-				report(t, err);
+				report(t, GA_ROW_LAST, err);
 		}
 		slot_unlock(&g.lock[gi]);
 	}
@@ -341,7 +359,7 @@ gpuagg_rehash(GaTable o, GaTable n)
 		j = find_slot(nv, key, knull, o.hash[i], p->nkeys, NULL, n.cap);
 		if (j < 0)
 		{
-			report(n, GA_ERR_INTERNAL);
+			report(n, GA_ROW_LAST, GA_ERR_INTERNAL);
 			continue;
 		}
 		for (uint32_t k = 0; k < p->nslots; k++)

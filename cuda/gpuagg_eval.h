@@ -547,16 +547,41 @@ ga_eval(const GaProgram *p, const GaSegment *seg, const GaBatch *b,
 }
 
 /*
+ * Float aggregates keep a flags slot: an input that was NaN or infinite,
+ * and an overflow from finite inputs.  The CPU device raises the overflow
+ * where PostgreSQL does, in scan order.  The GPU (GA_DEFER_FLOAT_OVERFLOW)
+ * adds in no particular order, so it notes the overflow and carries on with
+ * PostgreSQL's non-error result; the host raises "value out of range:
+ * overflow" at the end when an overflow came from finite inputs alone.
+ */
+#define GA_FLAG_NONFINITE	1
+#define GA_FLAG_OVERFLOW	2
+
+GA_DEVFN int
+ga_float_overflow(uint64_t *flags)
+{
+#ifdef GA_DEFER_FLOAT_OVERFLOW
+	*flags |= GA_FLAG_OVERFLOW;
+	return GA_OK;
+#else
+	(void) flags;
+	return GA_ERR_FLOAT_OVERFLOW;
+#endif
+}
+
+/*
  * float8_accum: Youngs-Cramer update of {N, Sx, Sxx} with one value,
  * including PostgreSQL's overflow rule and NaN propagation.
  */
 GA_DEVFN int
-ga_accum_f8(double *st, double x)
+ga_accum_f8(double *st, double x, uint64_t *flags)
 {
 	double		n = st[0] + 1.0;
 	double		sx = st[1] + x;
 	double		sxx = st[2];
 
+	if (isnan(x) || isinf(x))
+		*flags |= GA_FLAG_NONFINITE;
 	if (st[0] > 0.0)
 	{
 		double		tmp = x * n - sx;
@@ -565,7 +590,12 @@ ga_accum_f8(double *st, double x)
 		if (isinf(sx) || isinf(sxx))
 		{
 			if (!isinf(st[1]) && !isinf(x))
-				return GA_ERR_FLOAT_OVERFLOW;
+			{
+				int			err = ga_float_overflow(flags);
+
+				if (err)
+					return err;
+			}
 			sxx = NAN;
 		}
 	}
@@ -579,7 +609,7 @@ ga_accum_f8(double *st, double x)
 
 /* float8_combine: merge partial state b into a. */
 GA_DEVFN int
-ga_combine_f8(double *a, const double *b)
+ga_combine_f8(double *a, const double *b, uint64_t *flags)
 {
 	double		n1 = a[0],
 				n2 = b[0];
@@ -598,11 +628,13 @@ ga_combine_f8(double *a, const double *b)
 		double		sx = a[1] + b[1];
 		double		tmp = a[1] / n1 - b[1] / n2;
 		double		sxx = a[2] + b[2] + n1 * n2 * tmp * tmp / n;
+		int			err = GA_OK;
 
-		if (isinf(sx) && !isinf(a[1]) && !isinf(b[1]))
-			return GA_ERR_FLOAT_OVERFLOW;
-		if (isinf(sxx) && !isinf(a[2]) && !isinf(b[2]))
-			return GA_ERR_FLOAT_OVERFLOW;
+		if ((isinf(sx) && !isinf(a[1]) && !isinf(b[1])) ||
+			(isinf(sxx) && !isinf(a[2]) && !isinf(b[2])))
+			err = ga_float_overflow(flags);
+		if (err)
+			return err;
 		a[0] = n;
 		a[1] = sx;
 		a[2] = sxx;
@@ -715,33 +747,38 @@ ga_pick(const GaAgg *ag, GA_STATE uint64_t *st, size_t stride, uint64_t v)
 		GA_ST(st, 1, stride) = v;
 }
 
-/* float4pl/float8pl with PostgreSQL's overflow rule; n counts inputs */
+/*
+ * float4pl/float8pl with PostgreSQL's overflow rule: fold x, the sum of n
+ * inputs whose flags are xflags, into the (n, sum, flags) state.
+ */
 GA_DEVFN int
-ga_fsum(const GaAgg *ag, GA_STATE uint64_t *st, size_t stride, double x, uint64_t n)
+ga_fsum(const GaAgg *ag, GA_STATE uint64_t *st, size_t stride, double x,
+		uint64_t n, uint64_t xflags)
 {
+	uint64_t	flags = GA_ST(st, 2, stride) | xflags;
 	double		r;
-	int			err;
 
 	if (GA_ST(st, 0, stride) == 0)
-		r = x;				/* the first input is the state, -0 included */
-	else if (ag->kind == GA_AGG_SUM_F4)
-	{
-		float		f = 0;
-
-		err = ga_f4_arith(GA_OP_ADD, (float) ga_u2d(GA_ST(st, 1, stride)),
-						  (float) x, &f);
-		if (err)
-			return err;
-		r = f;
-	}
+		r = x;					/* the first input is the state, -0 included */
 	else
 	{
-		err = ga_f8_arith(GA_OP_ADD, ga_u2d(GA_ST(st, 1, stride)), x, &r);
-		if (err)
-			return err;
+		double		cur = ga_u2d(GA_ST(st, 1, stride));
+
+		if (ag->kind == GA_AGG_SUM_F4)
+			r = (double) ((float) cur + (float) x);
+		else
+			r = cur + x;
+		if (isinf(r) && !isinf(cur) && !isinf(x))
+		{
+			int			err = ga_float_overflow(&flags);
+
+			if (err)
+				return err;
+		}
 	}
 	GA_ST(st, 0, stride) += n;
 	GA_ST(st, 1, stride) = ga_d2u(r);
+	GA_ST(st, 2, stride) = flags;
 	return GA_OK;
 }
 
@@ -777,21 +814,24 @@ ga_agg_update(const GaAgg *ag, GA_STATE uint64_t *st, size_t stride, GaDatum v)
 			}
 		case GA_AGG_SUM_F4:
 		case GA_AGG_SUM_F8:
-			return ga_fsum(ag, st, stride, v.f, 1);
+			return ga_fsum(ag, st, stride, v.f, 1,
+						   (isnan(v.f) || isinf(v.f)) ? GA_FLAG_NONFINITE : 0);
 		case GA_AGG_ACCUM_F8:
 			{
 				double		acc[3];
+				uint64_t	flags = GA_ST(st, 3, stride);
 				int			err;
 
 				acc[0] = ga_u2d(GA_ST(st, 0, stride));
 				acc[1] = ga_u2d(GA_ST(st, 1, stride));
 				acc[2] = ga_u2d(GA_ST(st, 2, stride));
-				err = ga_accum_f8(acc, v.f);
+				err = ga_accum_f8(acc, v.f, &flags);
 				if (err)
 					return err;
 				GA_ST(st, 0, stride) = ga_d2u(acc[0]);
 				GA_ST(st, 1, stride) = ga_d2u(acc[1]);
 				GA_ST(st, 2, stride) = ga_d2u(acc[2]);
+				GA_ST(st, 3, stride) = flags;
 				return GA_OK;
 			}
 		case GA_AGG_MIN:
@@ -836,11 +876,13 @@ ga_agg_combine(const GaAgg *ag, GA_STATE uint64_t *dst, size_t ds, GA_STATE cons
 		case GA_AGG_SUM_F8:
 			if (n == 0)
 				return GA_OK;
-			return ga_fsum(ag, dst, ds, ga_u2d(GA_ST(src, 1, ss)), n);
+			return ga_fsum(ag, dst, ds, ga_u2d(GA_ST(src, 1, ss)), n,
+						   GA_ST(src, 2, ss));
 		case GA_AGG_ACCUM_F8:
 			{
 				double		a[3],
 							b[3];
+				uint64_t	flags = GA_ST(dst, 3, ds) | GA_ST(src, 3, ss);
 				int			err;
 
 				for (int k = 0; k < 3; k++)
@@ -848,11 +890,12 @@ ga_agg_combine(const GaAgg *ag, GA_STATE uint64_t *dst, size_t ds, GA_STATE cons
 					a[k] = ga_u2d(GA_ST(dst, k, ds));
 					b[k] = ga_u2d(GA_ST(src, k, ss));
 				}
-				err = ga_combine_f8(a, b);
+				err = ga_combine_f8(a, b, &flags);
 				if (err)
 					return err;
 				for (int k = 0; k < 3; k++)
 					GA_ST(dst, k, ds) = ga_d2u(a[k]);
+				GA_ST(dst, 3, ds) = flags;
 				return GA_OK;
 			}
 		case GA_AGG_MIN:

@@ -84,8 +84,9 @@ ANALYZE diff_t;
 
 --
 -- Normalization of one output value: floats to 12 significant digits
--- (extra_float_digits = -3 is set while comparing) with -0 as 0, NaN and
--- infinities as text; everything else as text; NULL as 'NULL'.
+-- (extra_float_digits = -3 is set while comparing; 6 on the CUDA device,
+-- which sums in a different order) with -0 as 0, NaN and infinities as
+-- text; everything else as text; NULL as 'NULL'.
 --
 CREATE FUNCTION diff_norm(v anyelement) RETURNS text
 LANGUAGE plpgsql AS $$
@@ -96,6 +97,11 @@ BEGIN
 	IF pg_typeof(v) IN ('real'::regtype, 'double precision'::regtype) THEN
 		IF v::float8 = 0 THEN
 			RETURN '0';
+		END IF;
+		-- the GPU adds in another order: 6 significant digits there
+		IF current_setting('gpuagg.device') = 'cuda' AND
+		   v::float8 NOT IN ('NaN', 'Infinity', '-Infinity') THEN
+			RETURN trim(to_char(v::float8, '9.99999EEEE'));
 		END IF;
 		RETURN v::float8::text;
 	END IF;

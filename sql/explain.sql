@@ -28,7 +28,7 @@ BEGIN
 	RETURN j -> 0 -> 'Plan';
 END $$;
 SELECT p ->> 'Node Type' AS node, p ->> 'Custom Plan Provider' AS name, p ->> 'Relation Name' AS rel,
-       p ->> 'Device' AS device, p ->> 'GPU Filter' AS filter, p -> 'GPU Group Key' AS keys,
+       p ->> 'Device' = current_setting('gpuagg.device') AS device, p ->> 'GPU Filter' AS filter, p -> 'GPU Group Key' AS keys,
        p -> 'GPU Aggregates' AS aggs, (p ->> 'VRAM Estimate')::int > 0 AS vram,
        p ->> 'Batches' AS batches, p ->> 'Rows In' AS rows_in,
        p ->> 'Rows Filtered' AS filtered, p ->> 'Groups' AS groups,

@@ -22,8 +22,26 @@ SELECT extname, extversion, nspname
 SELECT gpuagg.library_version() = extversion AS library_matches_catalog
   FROM pg_extension WHERE extname = 'gpuagg';
 
+-- Every decimal or exponent number in t rounded to 6 significant digits:
+-- a GPU sums floats in another order than a serial scan does.
+CREATE FUNCTION round_floats(t text) RETURNS text
+LANGUAGE plpgsql IMMUTABLE AS $$
+DECLARE
+	m text[];
+	result text := '';
+BEGIN
+	LOOP
+		m := regexp_match(t, '^(.*?)(-?[0-9]+\.[0-9]+(?:e[-+]?[0-9]+)?|-?[0-9]+e[-+]?[0-9]+)(.*)$');
+		EXIT WHEN m IS NULL;
+		result := result || m[1] || trim(to_char(m[2]::float8, '9.99999EEEE'));
+		t := m[3];
+	END LOOP;
+	RETURN result || t;
+END $$;
+
 -- Run q offloaded and natively; say whether it was offloaded and whether
--- the two runs returned the same rows (as a multiset of row texts).
+-- the two runs returned the same rows (as a multiset of row texts, numbers
+-- with a fraction rounded to 6 significant digits on the CUDA device).
 CREATE FUNCTION check_offload(q text) RETURNS text
 LANGUAGE plpgsql AS $$
 DECLARE
@@ -44,6 +62,10 @@ BEGIN
 	PERFORM set_config('max_parallel_workers_per_gather',
 					   current_setting('max_parallel_workers_per_gather'), true);
 	PERFORM set_config('gpuagg.enabled', 'on', true);
+	IF current_setting('gpuagg.device') = 'cuda' THEN
+		gpu := ARRAY(SELECT round_floats(x) FROM unnest(gpu) x ORDER BY 1);
+		native := ARRAY(SELECT round_floats(x) FROM unnest(native) x ORDER BY 1);
+	END IF;
 	IF NOT offloaded THEN
 		RETURN 'NOT OFFLOADED';
 	ELSIF gpu IS NOT DISTINCT FROM native THEN

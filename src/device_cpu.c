@@ -82,7 +82,8 @@ cpu_group_hash(CpuSession *s, uint32 group)
 	uint64		h = 0;
 
 	for (uint32 i = 0; i < s->prog.nkeys; i++)
-		h = ga_mix64(h ^ (nulls[i] ? UINT64CONST(0x9e3779b97f4a7c15) : k[i].u) ^ i);
+		h = ga_mix64(h ^ (nulls[i] ? UINT64CONST(0x9e3779b97f4a7c15) :
+						  ga_canonical_key(s->prog.keytype[i], k[i]).u) ^ i);
 	return (uint32) (h ^ (h >> 32));
 }
 
@@ -96,7 +97,9 @@ cpu_group_equal(CpuSession *s, uint32 a, uint32 b)
 
 	for (uint32 i = 0; i < s->prog.nkeys; i++)
 	{
-		if (na[i] != nb[i] || (!na[i] && ka[i].u != kb[i].u))
+		if (na[i] != nb[i] ||
+			(!na[i] && ga_canonical_key(s->prog.keytype[i], ka[i]).u !=
+			 ga_canonical_key(s->prog.keytype[i], kb[i]).u))
 			return false;
 	}
 	return true;
@@ -221,8 +224,8 @@ cpu_add_batch(void *session, const GaBatch *batch, GpuaggDeviceStats *stats)
 				int			r = p->keyreg[k];
 
 				s->probenull[k] = nulls[r];
-				s->probe[k] = nulls[r] ? (GaDatum) {0} :
-					ga_canonical_key(p->keytype[k], regs[r]);
+				/* the group keeps its first value (-0 or 0), as native does */
+				s->probe[k] = nulls[r] ? (GaDatum) {0} : regs[r];
 			}
 			e = cpugroup_insert(s->table, PROBE_KEY, &found);
 			if (!found)

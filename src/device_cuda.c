@@ -337,6 +337,7 @@ typedef struct CudaSession
 	Size		table_bytes;
 	CUdeviceptr d_counters;
 	uint64		groups_bound;	/* groups there can be after the queued batches */
+	uint64		rows_seen;		/* rows before the next batch, in scan order */
 	uint32		shared_cap;
 	uint32		smem_bytes;
 	double		vram_budget;
@@ -472,7 +473,10 @@ read_counters(CudaSession *s, unsigned long long *out)
 	if ((err = wait_exec(s)) != GA_OK)
 		return err;
 	memcpy(out, pinned_counters, sizeof(unsigned long long) * GA_NCOUNTERS);
-	return (int) out[GA_CNT_ERROR];
+	/* the error slot holds (row << 8 | code) of the earliest failing row */
+	if (out[GA_CNT_ERROR] == ~0ULL)
+		return GA_OK;
+	return (int) (out[GA_CNT_ERROR] & 0xff);
 }
 
 /* Grow the table so that it holds at least need groups at half load. */
@@ -567,6 +571,9 @@ cuda_open(const GaProgram *prog, const GpuaggEstimate *est, MemoryContext cxt,
 		goto failed;
 	OPEN_CHECK(cu.MemsetD8Async(s->d_counters, 0,
 								sizeof(unsigned long long) * GA_NCOUNTERS, s->s_exec));
+	/* no error yet: the error slot keeps a minimum, so it starts at its top */
+	OPEN_CHECK(cu.MemsetD8Async(s->d_counters + sizeof(unsigned long long) * GA_CNT_ERROR,
+								0xff, sizeof(unsigned long long), s->s_exec));
 	if ((err = table_alloc(s, next_pow2(2.0 * Max(est->groups, est->batch_rows)),
 						   &s->table, &s->d_table, &s->table_bytes)) != GA_OK)
 		goto failed;
@@ -625,7 +632,7 @@ cuda_add_batch(void *session, const GaBatch *batch, GpuaggDeviceStats *stats)
 	CudaSession *s = (CudaSession *) session;
 	int			b = s->cur;
 	GaBatch		dbatch = *batch;
-	void	   *params[3];
+	void	   *params[4];
 	unsigned int grid;
 	int			err;
 
@@ -693,12 +700,14 @@ cuda_add_batch(void *session, const GaBatch *batch, GpuaggDeviceStats *stats)
 	params[0] = &dbatch;
 	params[1] = &s->table;
 	params[2] = &s->shared_cap;
+	params[3] = &s->rows_seen;
 	grid = (batch->nrows + GPUAGG_BLOCK - 1) / GPUAGG_BLOCK;
 	grid = Min(grid, (unsigned int) sm_count * (s->shared_cap ? 2 : 16));
 	CU_CHECK(s, cu.LaunchKernel(fn_aggregate, Max(grid, 1), 1, 1, GPUAGG_BLOCK, 1, 1,
 								s->smem_bytes, s->s_exec, params, NULL));
 	CU_CHECK(s, cu.EventRecord(s->ev_consumed[b], s->s_exec));
 	s->kernel_pending[b] = true;
+	s->rows_seen += batch->nrows;
 	/* the next copy into device buffer b waits for this kernel */
 	CU_CHECK(s, cu.StreamWaitEvent(s->s_copy[b], s->ev_consumed[b], 0));
 	stats->rows_in += batch->nrows;

@@ -58,7 +58,9 @@ typedef struct GpuAggState
 
 	/* set up by Begin */
 	GpuaggProgram *prog;
-	List	   *param_states;	/* ExprState per custom_exprs entry */
+	List	   *param_states;	/* ExprState per parameter of the program */
+	List	   *gating;			/* one-time quals, checked before the scan */
+	ExprState  *gating_state;
 	GpuaggFinal *finals;
 	Node	   *aggcontext;		/* stand-in AggState for final functions */
 
@@ -130,16 +132,21 @@ gpuagg_begin(CustomScanState *node, EState *estate, int eflags)
 	GpuAggState *st = (GpuAggState *) node;
 	CustomScan *cscan = (CustomScan *) node->ss.ps.plan;
 	const char *reason;
-	int			i;
+	int			i,
+				nparams;
 	ListCell   *lc;
 
 	st->prog = palloc(sizeof(GpuaggProgram));
 	if (!GpuaggCompile(st->prog, st->quals, st->keys, st->aggrefs, &reason))
 		elog(ERROR, "gpuagg: plan does not compile: %s", reason);
-	if (list_length(st->prog->params) != list_length(cscan->custom_exprs))
+	nparams = list_length(st->prog->params);
+	if (nparams > list_length(cscan->custom_exprs))
 		elog(ERROR, "gpuagg: plan parameters do not match its program");
 
-	st->param_states = ExecInitExprList(cscan->custom_exprs, &node->ss.ps);
+	st->param_states = ExecInitExprList(list_copy_head(cscan->custom_exprs, nparams),
+										&node->ss.ps);
+	st->gating = list_copy_tail(cscan->custom_exprs, nparams);
+	st->gating_state = ExecInitQual(st->gating, &node->ss.ps);
 	st->finals = palloc0(sizeof(GpuaggFinal) * Max(st->prog->ga.naggs, 1));
 	i = 0;
 	foreach(lc, st->aggrefs)
@@ -292,6 +299,7 @@ run_on_device(GpuAggState *st, char **why)
 	instr_time	t0,
 				t1;
 	int			err = GA_OK;
+	bool		reader_skip = false;
 
 	reader = GpuaggBatchBegin(rel, estate->es_snapshot, &st->prog->ga,
 							  st->batch_rows);
@@ -310,7 +318,11 @@ run_on_device(GpuAggState *st, char **why)
 	st->close_cb.arg = st;
 	MemoryContextRegisterResetCallback(st->run_cxt, &st->close_cb);
 
-	while (!GpuaggBatchDone(reader))
+	/* the one-time filter: when it fails, the scan has no rows */
+	if (st->gating_state &&
+		!ExecQual(st->gating_state, st->css.ss.ps.ps_ExprContext))
+		reader_skip = true;
+	while (!reader_skip && !GpuaggBatchDone(reader))
 	{
 		char	   *buf;
 
@@ -493,6 +505,10 @@ gpuagg_explain(CustomScanState *node, List *ancestors, ExplainState *es)
 	ExplainPropertyText("Device", st->device->name, es);
 	if (st->fallback)
 		ExplainPropertyText("Device Fallback", st->fallback, es);
+	if (st->gating != NIL)
+		ExplainPropertyText("One-Time Filter",
+							deparse(st, (Node *) make_ands_explicit(st->gating),
+									context, useprefix), es);
 	if (st->quals != NIL)
 		ExplainPropertyText("GPU Filter",
 							deparse(st, (Node *) make_ands_explicit(st->quals),

@@ -50,6 +50,9 @@ extern const CustomScanMethods GpuaggScanMethods;
 #define GPUAGG_PRIV_VRAM		6	/* Float: estimated device bytes */
 #define GPUAGG_PRIV_BATCHROWS	7	/* Integer: rows per batch */
 #define GPUAGG_PRIV_DEVICE		8	/* Integer: GpuaggDeviceKind chosen */
+#define GPUAGG_PRIV_GATING		9	/* List of Expr: one-time quals (path only;
+									 * the plan has them in custom_exprs,
+									 * after the program's parameters) */
 
 /* exec.c */
 extern Node *GpuaggCreateScanState(CustomScan *cscan);

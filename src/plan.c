@@ -58,7 +58,8 @@ plan_gpuagg(PlannerInfo *root, RelOptInfo *rel, CustomPath *best_path,
 	cscan->scan.scanrelid = intVal(list_nth(priv, GPUAGG_PRIV_VARNO));
 	cscan->flags = best_path->flags;
 	cscan->custom_plans = NIL;
-	cscan->custom_exprs = prog->params;
+	cscan->custom_exprs = list_concat(list_copy(prog->params),
+									  list_nth(priv, GPUAGG_PRIV_GATING));
 	cscan->custom_private = priv;
 	cscan->custom_scan_tlist = scan_tlist;
 	cscan->methods = &GpuaggScanMethods;

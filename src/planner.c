@@ -241,7 +241,9 @@ try_gpuagg_path(PlannerInfo *root, RelOptInfo *input_rel,
 	Query	   *parse = root->parse;
 	RangeTblEntry *rte;
 	List	   *quals,
-			   *keys = NIL;
+			   *keys = NIL,
+			   *gating = NIL,
+			   *scan_rinfos = NIL;
 	CollectContext cxt;
 	GpuaggProgram *prog;
 	const char *reason;
@@ -280,12 +282,17 @@ try_gpuagg_path(PlannerInfo *root, RelOptInfo *input_rel,
 	if (rte->securityQuals != NIL || rel_has_rls(rte->relid))
 		return "row-level security is enabled on the table";
 
-	/* group keys, in GROUP BY order */
-	foreach(lc, parse->groupClause)
+	/*
+	 * Group keys in target-list order: the order a native plan computes them
+	 * in (its scan projects them), so that the first error is the same.
+	 */
+	foreach(lc, parse->targetList)
 	{
-		SortGroupClause *sgc = lfirst_node(SortGroupClause, lc);
+		TargetEntry *tle = lfirst_node(TargetEntry, lc);
 
-		keys = lappend(keys, get_sortgroupclause_expr(sgc, parse->targetList));
+		if (tle->ressortgroupref != 0 &&
+			get_sortgroupref_clause_noerr(tle->ressortgroupref, parse->groupClause))
+			keys = lappend(keys, tle->expr);
 	}
 
 	/* aggregates in the target list and HAVING; Vars only inside keys */
@@ -299,7 +306,22 @@ try_gpuagg_path(PlannerInfo *root, RelOptInfo *input_rel,
 	if (cxt.aggrefs == NIL && keys == NIL)
 		return "nothing to aggregate";
 
-	quals = ordered_quals(root, input_rel->baserestrictinfo);
+	/*
+	 * Quals without columns (parameters, outer references, stable functions)
+	 * are what a native plan checks once, as a one-time filter, before it
+	 * scans; GpuAgg checks them on the host before its scan too.
+	 */
+	foreach(lc, input_rel->baserestrictinfo)
+	{
+		RestrictInfo *rinfo = lfirst_node(RestrictInfo, lc);
+
+		if (rinfo->pseudoconstant)
+			gating = lappend(gating, rinfo);
+		else
+			scan_rinfos = lappend(scan_rinfos, rinfo);
+	}
+	quals = ordered_quals(root, scan_rinfos);
+	gating = ordered_quals(root, gating);
 
 	prog = palloc(sizeof(GpuaggProgram));
 	if (!GpuaggCompile(prog, quals, keys, cxt.aggrefs, &reason))
@@ -355,6 +377,7 @@ try_gpuagg_path(PlannerInfo *root, RelOptInfo *input_rel,
 									makeFloat(psprintf("%.0f", vram)));
 	cpath->custom_private = lappend(cpath->custom_private, makeInteger(batch_rows));
 	cpath->custom_private = lappend(cpath->custom_private, makeInteger(device));
+	cpath->custom_private = lappend(cpath->custom_private, gating);
 	cpath->methods = &GpuaggPathMethods;
 
 	if (gpuagg_force_offload)

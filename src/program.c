@@ -825,6 +825,10 @@ compile_aggref(Compiler *c, Aggref *aggref, GaAgg *ag)
 
 	if (aggref->agglevelsup != 0)
 		return fail(c, "outer-level aggregate");
+	/* a user-defined aggregate may reuse a built-in transition function
+	 * with another initial value or final function: only built-ins */
+	if (aggref->aggfnoid >= FirstGenbkiObjectId)
+		return fail(c, "user-defined aggregate %s", get_func_name(aggref->aggfnoid));
 	if (aggref->aggkind != AGGKIND_NORMAL)
 		return fail(c, "ordered-set or hypothetical aggregate");
 	if (aggref->aggdistinct != NIL)

@@ -27,10 +27,12 @@
 #include "catalog/pg_type.h"
 #include "libpq/pqformat.h"
 #include "utils/array.h"
+#include "utils/float.h"
 #include "utils/fmgrprotos.h"
 #include "utils/syscache.h"
 
 #include "result.h"
+#include "../cuda/gpuagg_eval.h"
 
 void
 GpuaggFinalInit(GpuaggFinal *fin, Aggref *aggref, const GaAgg *agg,
@@ -181,6 +183,18 @@ slot_f8(uint64 slot)
 }
 
 /*
+ * A device that adds floats out of order notes an overflow instead of
+ * raising it (cuda/gpuagg_eval.h); it is raised here when finite inputs
+ * alone overflowed.
+ */
+static void
+check_float_overflow(uint64 flags)
+{
+	if ((flags & GA_FLAG_OVERFLOW) && !(flags & GA_FLAG_NONFINITE))
+		float_overflow_error();
+}
+
+/*
  * PostgreSQL's transition value for one group: a plain Datum of the
  * transition type, or for `internal' states the serialized form.
  */
@@ -242,12 +256,15 @@ transition_value(GpuaggFinal *fin, const uint64 *st, bool *isnull)
 			pq_sendint64(&buf, 0);
 			return PointerGetDatum(pq_endtypsend(&buf));
 		case GA_AGG_SUM_F4:
+			check_float_overflow(st[2]);
 			*isnull = (st[0] == 0);
 			return Float4GetDatum((float4) slot_f8(st[1]));
 		case GA_AGG_SUM_F8:
+			check_float_overflow(st[2]);
 			*isnull = (st[0] == 0);
 			return Float8GetDatum(slot_f8(st[1]));
 		case GA_AGG_ACCUM_F8:
+			check_float_overflow(st[3]);
 			elems[0] = Float8GetDatum(slot_f8(st[0]));
 			elems[1] = Float8GetDatum(slot_f8(st[1]));
 			elems[2] = Float8GetDatum(slot_f8(st[2]));

@@ -174,9 +174,15 @@ gpuagg_aggregate(GaBatch batch, GaTable t, uint32_t shared_cap, uint64_t row_bas
 	GaDatum		vals[GA_MAX_AGGS];
 	uint8_t		use[GA_MAX_AGGS];
 	unsigned long long passed = 0;
+	/* a plain aggregate has one group: each thread folds its rows privately */
+	uint64_t	priv[GA_MAX_SLOTS];
+	bool		have_priv = false;
 
 	if (threadIdx.x == 0)
 		block_passed = 0;
+	if (nkeys == 0)
+		for (uint32_t k = 0; k < p->nslots; k++)
+			priv[k] = 0;
 	if (shared_cap > 0)
 	{
 		uint64_t	words = (ga_slot_bytes(nkeys, p->nslots) * shared_cap + 3) / 4;
@@ -261,6 +267,20 @@ gpuagg_aggregate(GaBatch batch, GaTable t, uint32_t shared_cap, uint64_t row_bas
 			continue;
 		}
 
+		if (nkeys == 0)
+		{
+			for (uint32_t a = 0; a < naggs; a++)
+			{
+				if (!use[a])
+					continue;
+				err = ga_agg_update(&p->aggs[a], priv + p->aggs[a].slot, 1, vals[a]);
+				if (err)
+					report(t, row_base + row, err);
+			}
+			have_priv = true;
+			continue;
+		}
+
 		if (shared_cap > 0)
 			slot = find_slot(s, key, knull, h, nkeys, NULL, shared_cap);
 		if (slot >= 0)
@@ -292,6 +312,47 @@ gpuagg_aggregate(GaBatch batch, GaTable t, uint32_t shared_cap, uint64_t row_bas
 				report(t, row_base + row, err);
 		}
 		slot_unlock(lk);
+	}
+
+	if (have_priv)
+	{
+		/* the thread's share of the one group, into the block's or the global slot */
+		volatile uint64_t *st;
+		uint64_t	stride;
+		uint32_t   *lk;
+		int64_t		slot = -1;
+
+		if (shared_cap > 0)
+			slot = find_slot(s, key, knull, 0, 0, NULL, shared_cap);
+		if (slot >= 0)
+		{
+			st = s.states + slot;
+			stride = shared_cap;
+			lk = &s.lock[slot];
+		}
+		else
+		{
+			slot = find_slot(g, key, knull, 0, 0, &t.counters[GA_CNT_GROUPS], g.cap);
+			st = g.states + (slot < 0 ? 0 : slot);
+			stride = g.cap;
+			lk = &g.lock[slot < 0 ? 0 : slot];
+		}
+		if (slot < 0)
+			report(t, GA_ROW_LAST, GA_ERR_INTERNAL);
+		else
+		{
+			slot_lock(lk);
+			for (uint32_t a = 0; a < naggs; a++)
+			{
+				const GaAgg *ag = &p->aggs[a];
+				int			err = ga_agg_combine(ag, st + (uint64_t) ag->slot * stride, stride,
+												 priv + ag->slot, 1);
+
+				if (err)
+					report(t, GA_ROW_LAST, err);
+			}
+			slot_unlock(lk);
+		}
 	}
 
 	atomicAdd(&block_passed, passed);

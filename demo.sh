@@ -67,9 +67,15 @@ SELECT count(*) AS rows, pg_size_pretty(pg_table_size('sales')) AS size FROM sal
 SQL
 
 	banner "GpuAgg"
-	echo "There is no GPU device in this build, so GpuAgg runs on its CPU device"
-	echo "(the same code path with the work done on the host):"
-	settings="SET gpuagg.device = cpu;"
+	if [ "$(psql -XAt -c 'SELECT count(*) FROM gpuagg.devices()')" -gt 0 ]; then
+		echo "A GPU is usable, so GpuAgg runs on the CUDA device:"
+		psql -X -c 'SELECT name, memory_total_mb, compute_capability FROM gpuagg.devices()'
+		settings="SET gpuagg.device = cuda;"
+	else
+		echo "There is no usable GPU here, so GpuAgg runs on its CPU device"
+		echo "(the same plan and program, with the work done on the host):"
+		settings="SET gpuagg.device = cpu;"
+	fi
 	plan=$(psql -X -q -v ON_ERROR_STOP=1 -c "$settings" -c "EXPLAIN (COSTS OFF) $QUERY")
 	if ! grep -q 'Custom Scan (GpuAgg)' <<<"$plan"; then
 		echo "NOTE: the planner did not choose Custom Scan (GpuAgg) on cost; its reason:"
@@ -91,7 +97,7 @@ SQL
 	banner "comparison (informative only: one run each, on whatever this machine is)"
 	t_offload=$(query_time <<<"$offload")
 	t_native=$(query_time <<<"$native")
-	echo "GpuAgg on the CPU device: ${t_offload:-?} ms"
+	echo "GpuAgg (${settings%%;*}): ${t_offload:-?} ms"
 	echo "native PostgreSQL:        ${t_native:-?} ms"
 	if [ "$(result_rows <<<"$offload")" = "$(result_rows <<<"$native")" ]; then
 		echo "results: identical"

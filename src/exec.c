@@ -252,30 +252,7 @@ load_params(GpuAggState *st)
 		GaDatum		v = {0};
 
 		if (!nulls[p])
-		{
-			switch (type)
-			{
-				case GA_T_BOOL:
-					v.i = DatumGetBool(values[p]);
-					break;
-				case GA_T_INT2:
-					v.i = DatumGetInt16(values[p]);
-					break;
-				case GA_T_INT4:
-				case GA_T_DATE:
-					v.i = DatumGetInt32(values[p]);
-					break;
-				case GA_T_FLOAT4:
-					v.f = DatumGetFloat4(values[p]);
-					break;
-				case GA_T_FLOAT8:
-					v.f = DatumGetFloat8(values[p]);
-					break;
-				default:
-					v.i = DatumGetInt64(values[p]);
-					break;
-			}
-		}
+			v = GpuaggDatumToGa(values[p], type);
 		prog->ga.consts[k] = v;
 		prog->ga.constnull[k] = nulls[p];
 	}

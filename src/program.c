@@ -136,8 +136,8 @@ add_const(Compiler *c, GaDatum v, bool isnull)
 }
 
 /* Datum of a supported type to a register value. */
-static GaDatum
-datum_to_ga(Datum d, int type)
+GaDatum
+GpuaggDatumToGa(Datum d, int type)
 {
 	GaDatum		v = {0};
 
@@ -176,7 +176,7 @@ emit_const(Compiler *c, Datum value, bool isnull, int type)
 				r;
 
 	if (!isnull)
-		v = datum_to_ga(value, type);
+		v = GpuaggDatumToGa(value, type);
 	k = add_const(c, v, isnull);
 	r = alloc_reg(c);
 	if (k < 0 || r < 0 || emit(c, GA_OP_CONST, type, r, 0, 0, k) < 0)

@@ -36,4 +36,7 @@ extern bool GpuaggCompile(GpuaggProgram *prog, List *quals, List *keys,
 /* The GaType of a PostgreSQL type, or GA_T_INVALID. */
 extern int	GpuaggTypeOf(Oid typid);
 
+/* A Datum of a supported type as a register value. */
+extern GaDatum GpuaggDatumToGa(Datum d, int type);
+
 #endif							/* GPUAGG_PROGRAM_H */

@@ -17,6 +17,10 @@ SELECT check_offload('SELECT o.x, s.* FROM generate_series(1, 3) o(x), LATERAL (
 -- a correlated scalar subquery
 SELECT check_offload('SELECT x, (SELECT sum(v) FROM rs WHERE k = x) FROM generate_series(0, 11) x');
 
+-- two GpuAgg nodes in one query, and one rescanned inside another's output
+SELECT check_offload('SELECT * FROM (SELECT k, sum(v) AS s FROM rs GROUP BY k) a JOIN (SELECT k, max(v), avg(v) FROM rs WHERE v > 10 GROUP BY k) b USING (k)');
+SELECT check_offload('SELECT a.k, a.c, (SELECT sum(v) FROM rs r2 WHERE r2.k = a.k AND r2.v > a.c) FROM (SELECT k, count(*) AS c FROM rs GROUP BY k) a');
+
 -- cursors: forward fetches, and scroll cursors (GpuAgg itself only moves
 -- forward; the planner puts a Material node on top for SCROLL)
 BEGIN;

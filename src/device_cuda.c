@@ -143,6 +143,7 @@ static int	sm_count;
 static int	smem_optin;
 static char *pinned[2];
 static Size pinned_size;
+static const void *prog_owner;	/* session whose program is in constant memory */
 static unsigned long long *pinned_counters;
 
 #define GPUAGG_BLOCK		256
@@ -369,6 +370,21 @@ session_fail(CudaSession *s, const char *what, CUresult r)
 			return session_fail((s), #call, r_); \
 	} while (0)
 
+/*
+ * The program lives in the module's constant memory, one per backend: put
+ * this session's there before launching its kernels (another GpuAgg node of
+ * the same query may have run in between).
+ */
+static int
+load_program(CudaSession *s)
+{
+	if (prog_owner == s)
+		return GA_OK;
+	CU_CHECK(s, cu.MemcpyHtoD(d_prog, &s->prog, sizeof(GaProgram)));
+	prog_owner = s;
+	return GA_OK;
+}
+
 /* Wait for an event, sleeping on the latch so the query stays cancellable. */
 static int
 wait_event(CudaSession *s, CUevent ev)
@@ -493,6 +509,8 @@ grow_table(CudaSession *s, uint64 need)
 	err = table_alloc(s, next_pow2(2.0 * need), &nt, &nbase, &nbytes);
 	if (err)
 		return err;
+	if ((err = load_program(s)) != GA_OK)
+		return err;
 	params[0] = &s->table;
 	params[1] = &nt;
 	grid = (unsigned int) Min((s->table.cap + GPUAGG_BLOCK - 1) / GPUAGG_BLOCK,
@@ -539,7 +557,6 @@ cuda_open(const GaProgram *prog, const GpuaggEstimate *est, MemoryContext cxt,
 	} while (0)
 
 	OPEN_CHECK(cu.CtxSetCurrent(cu_context));
-	OPEN_CHECK(cu.MemcpyHtoD(d_prog, prog, sizeof(GaProgram)));
 	OPEN_CHECK(cu.StreamCreate(&s->s_exec, CU_STREAM_NON_BLOCKING));
 	OPEN_CHECK(cu.EventCreate(&s->ev_sync, 0));
 	for (int b = 0; b < 2; b++)
@@ -695,6 +712,8 @@ cuda_add_batch(void *session, const GaBatch *batch, GpuaggDeviceStats *stats)
 			return err;
 	}
 
+	if ((err = load_program(s)) != GA_OK)
+		return err;
 	CU_CHECK(s, cu.StreamWaitEvent(s->s_exec, s->ev_copied[b], 0));
 	CU_CHECK(s, cu.EventRecord(s->ev_kstart[b], s->s_exec));
 	params[0] = &dbatch;
@@ -773,8 +792,12 @@ cuda_finish(void *session, GaResult *result, GpuaggDeviceStats *stats)
 		void	   *params[6];
 		unsigned int grid;
 
-		if ((err = device_alloc(s, &out, bytes)) != GA_OK)
+		if ((err = device_alloc(s, &out, bytes)) != GA_OK ||
+			(err = load_program(s)) != GA_OK)
+		{
+			device_free(s, &out, bytes);
 			return err;
+		}
 		pos = out;
 		keys = out + 8;
 		states = keys + 8 * (Size) nk * n;
@@ -814,6 +837,8 @@ cuda_close(void *session)
 	CudaSession *s = (CudaSession *) session;
 
 	/* called from a reset callback, maybe during abort: never throw here */
+	if (prog_owner == s)
+		prog_owner = NULL;
 	if (cu.CtxSetCurrent(cu_context) != CUDA_SUCCESS)
 		return;
 	if (s->s_exec)

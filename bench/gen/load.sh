@@ -1,0 +1,493 @@
+#!/usr/bin/env bash
+# bench/gen/load.sh — deterministic, parallel data generators for the gpuagg
+# benchmark suites.  See bench/gen/README.md.
+#
+#   bench/gen/load.sh SUITE          SUITE = groupby | tpch | hits
+#
+# Connection: the usual libpq environment (PGHOST, PGPORT, PGUSER, ...).
+# PGDATABASE defaults to "bench" and is created when missing.
+#
+# Options (environment):
+#   N=1e6      rows (groupby, hits); 1e6 / 2.5e7 / 100000000 notation
+#   K=100      groupby: number of groups of id1, id2, id4, id5 (id3, id6: N/K)
+#   NA=0       groupby: percent of missing values (0..100, as db-benchmark)
+#   SORTED=0   groupby: 1 = rows physically ordered by id1..id6 (NULLS FIRST)
+#   SF=1       tpch: scale factor (1.5M orders, ~6M lines per SF; 0.1 works)
+#   JOBS=nproc parallel psql sessions
+#   LOGGED=0   1 = ordinary (WAL-logged) tables loaded with
+#              synchronous_commit=off instead of UNLOGGED tables
+#
+# Every value is a pure function of the row number (hashint8extended of the
+# row/order/line number with a per-column seed), never random(): the same
+# parameters give the same rows whatever JOBS is.  Only the physical order of
+# the chunks in the heap depends on how the parallel sessions interleave
+# (SORTED=1 tables have a fully deterministic physical order).
+#
+# Tables are UNLOGGED by default: no WAL is written (a logged groupby load
+# writes ~1.4x its heap size in WAL and was up to 1.7x slower, README.md),
+# and scans of an unlogged table cost the same as of a logged one.  The
+# price: crash recovery empties an unlogged table (a clean restart does
+# not); reload it then.
+# Tables are created with autovacuum_enabled = false: they are static, and we
+# VACUUM (ANALYZE) them ourselves after the load, so that hint bits and the
+# visibility map are set before anything is timed, and no autovacuum starts in
+# the middle of a benchmark.
+set -euo pipefail
+
+die() { echo "load.sh: $*" >&2; exit 1; }
+usage() { sed -n '2,18p' "$0" | sed 's/^# \{0,1\}//'; exit "${1:-1}"; }
+
+[ $# -ge 1 ] || usage
+SUITE=$1
+case $SUITE in groupby|tpch|hits) ;; -h|--help) usage 0 ;; *) usage ;; esac
+
+# num VALUE NAME: integer from 1e6 / 2.5e7 / 1000000 notation
+num() {
+  awk -v x="$1" 'BEGIN { if (x !~ /^[0-9]*\.?[0-9]+([eE]\+?[0-9]+)?$/) exit 1;
+                         if (x + 0 != int(x + 0)) exit 1; printf "%.0f", x + 0 }' \
+    || die "$2=$1 is not a whole number (forms: 1000000, 1e6, 2.5e7)"
+}
+# fnum VALUE NAME: a positive decimal (SF)
+fnum() {
+  awk -v x="$1" 'BEGIN { exit !(x ~ /^[0-9]*\.?[0-9]+([eE][-+]?[0-9]+)?$/ && x + 0 > 0) }' \
+    || die "$2=$1 is not a positive number"
+  echo "$1"
+}
+
+N=$(num "${N:-1e6}" N)
+K=$(num "${K:-100}" K)
+NA=$(num "${NA:-0}" NA)
+SORTED=${SORTED:-0}
+SF=$(fnum "${SF:-1}" SF)
+JOBS=$(num "${JOBS:-$(nproc)}" JOBS)
+LOGGED=${LOGGED:-0}
+[ "$N" -ge 1 ] || die "N must be >= 1"
+[ "$JOBS" -ge 1 ] || die "JOBS must be >= 1"
+[ "$NA" -le 100 ] || die "NA is a percent (0..100)"
+case $SORTED in 0|1) ;; *) die "SORTED is 0 or 1" ;; esac
+case $LOGGED in 0|1) ;; *) die "LOGGED is 0 or 1" ;; esac
+
+export PGDATABASE=${PGDATABASE:-bench}
+export PGOPTIONS="${PGOPTIONS:-} -c client_min_messages=warning"
+PSQL=(psql -X -q -v ON_ERROR_STOP=1)
+if ! "${PSQL[@]}" -c 'select 1' >/dev/null 2>&1; then
+  createdb "$PGDATABASE" || die "cannot connect to or create database $PGDATABASE"
+  echo "created database $PGDATABASE"
+fi
+
+if [ "$LOGGED" = 1 ]; then
+  PERSIST=""                                 # CREATE TABLE
+  SESSION_SET="SET synchronous_commit = off;"
+else
+  PERSIST="UNLOGGED"                         # CREATE UNLOGGED TABLE
+  SESSION_SET=""
+fi
+# Each chunk session: no JIT (it only adds compile time to a one-pass
+# INSERT ... SELECT), no parallel plans (we parallelise by hand).
+SESSION_SET="$SESSION_SET SET jit = off; SET max_parallel_workers_per_gather = 0;"
+TABLE_OPTS="WITH (autovacuum_enabled = false)"
+
+now() { date +%s.%N; }
+secs() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", b - a }'; }
+
+# H EXPR SEED: a uniformly distributed non-negative int8 (63 bits), a pure
+# function of EXPR and SEED.  hashint8extended is PostgreSQL's Jenkins
+# lookup3 hash of an int8 with a 64-bit seed (stable across versions and
+# platforms: hash partitioning depends on it).
+H() { echo "(hashint8extended($1, $2) & 9223372036854775807)"; }
+# U EXPR SEED: a uniform float8 in [0, 1) with 52 random bits
+U() { echo "(($(H "$1" "$2") >> 11)::float8 / 4503599627370496.0)"; }
+# R EXPR SEED M: uniform integer in 1..M (modulo bias < M / 2^63)
+R() { echo "(1 + $(H "$1" "$2") % $3)"; }
+
+# run_chunks TOTAL SQLFN: runs "SQLFN lo hi" (which prints SQL) for JOBS
+# slices of 1..TOTAL, each in its own psql session, in parallel.
+run_chunks() {
+  local total=$1 fn=$2 j lo hi pids=() fail=0
+  for ((j = 0; j < JOBS; j++)); do
+    lo=$((total * j / JOBS + 1)); hi=$((total * (j + 1) / JOBS))
+    [ "$lo" -le "$hi" ] || continue
+    { echo "$SESSION_SET"; "$fn" "$lo" "$hi"; } | "${PSQL[@]}" &
+    pids+=($!)
+  done
+  for j in "${pids[@]}"; do wait "$j" || fail=1; done
+  [ "$fail" = 0 ] || die "a chunk failed"
+}
+
+# run_parallel SQL...: each argument in its own session, all at once.
+run_parallel() {
+  local s pids=() fail=0
+  for s in "$@"; do
+    { echo "$SESSION_SET"; echo "$s"; } | "${PSQL[@]}" &
+    pids+=($!)
+  done
+  for s in "${pids[@]}"; do wait "$s" || fail=1; done
+  [ "$fail" = 0 ] || die "a statement failed"
+}
+
+gcd() { local a=$1 b=$2 t; while [ "$b" -ne 0 ]; do t=$((a % b)); a=$b; b=$t; done; echo "$a"; }
+# coprime M: a multiplier near M/phi that is coprime to M (so v -> v*A mod M
+# is a permutation of 0..M-1)
+coprime() {
+  local m=$1 a
+  [ "$m" -le 2 ] && { echo 1; return; }
+  a=$(awk -v m="$m" 'BEGIN { printf "%.0f", m * 0.6180339887498949 }')
+  while [ "$(gcd "$a" "$m")" -ne 1 ]; do a=$((a + 1)); done
+  echo "$a"
+}
+
+# mark LABEL: print the seconds since the last mark (phases of the load)
+T_MARK=$(now)
+mark() { local t; t=$(now); echo "  $1: $(secs "$T_MARK" "$t") s"; T_MARK=$t; }
+
+TABLES=()          # tables of this suite, for the report
+PARAMS=""          # for bench_gen
+T_LOAD0=$(now)
+
+########################################################################
+# groupby: h2oai / duckdblabs db-benchmark, groupby-datagen.R
+########################################################################
+groupby_setup() {
+  [ $((N / K)) -ge 1 ] || die "N/K must be >= 1"
+  M3=$((N / K))                 # groups of id3 and id6 (R: N/K, integer)
+  # db-benchmark NA: for each id column, as.integer(#distinct * NA/100)
+  # distinct values are set to NA in every row holding them; the v columns
+  # get NA in NA% of rows, chosen independently per column.
+  NNA_K=$((K * NA / 100)); NNA_3=$((M3 * NA / 100))
+  A_K=$(coprime "$K"); A_3=$(coprime "$M3")
+  NA_PPM=$((NA * 10000))
+  if [ "$K" -le 999 ]; then
+    FMT_K="lpad(%s::text, 3, '0')"                     # sprintf("id%03d")
+  else
+    FMT_K="CASE WHEN %s < 1000 THEN lpad(%s::text, 3, '0') ELSE %s::text END"
+  fi
+  PARAMS="N=$N K=$K NA=$NA SORTED=$SORTED"
+}
+
+# raw ids/values of rows lo..hi, with NAs, as int columns (+ g)
+groupby_rows() {
+  local lo=$1 hi=$2 id1 id2 id3 id4 id5 id6 v1 v2 v3
+  idna() { # idna COL M NNA A: NULL for exactly NNA of the M values of COL
+    # (v -> (v*A + B) mod M is a permutation of the values; B differs per
+    # column, so each column loses a different set of values)
+    local b
+    if [ "$3" -gt 0 ]; then
+      b=$(awk -v m="$2" -v c="${1#r}" 'BEGIN { x = c * 0.7548776662466927; printf "%.0f", int(m * (x - int(x))) }')
+      echo "CASE WHEN ($1 * $4::int8 + $b) % $2 < $3 THEN NULL ELSE $1 END"
+    else echo "$1"; fi
+  }
+  vna() { # vna EXPR SEED
+    if [ "$NA_PPM" -gt 0 ]; then
+      echo "CASE WHEN $(H g "$2") % 1000000 < $NA_PPM THEN NULL ELSE $1 END"
+    else echo "$1"; fi
+  }
+  id1=$(idna r1 "$K" "$NNA_K" "$A_K"); id2=$(idna r2 "$K" "$NNA_K" "$A_K")
+  id3=$(idna r3 "$M3" "$NNA_3" "$A_3"); id4=$(idna r4 "$K" "$NNA_K" "$A_K")
+  id5=$(idna r5 "$K" "$NNA_K" "$A_K"); id6=$(idna r6 "$M3" "$NNA_3" "$A_3")
+  v1=$(vna "$(R g 1007 5)::int4" 2007)
+  v2=$(vna "$(R g 1008 15)::int4" 2008)
+  # round(runif(N, max = 100), 6): a uniform multiple of 1e-6 in [0, 100]
+  v3=$(vna "($(H g 1009) % 100000001)::float8 / 1000000" 2009)
+  cat <<SQL
+SELECT g, ($id1)::int4 AS id1, ($id2)::int4 AS id2, ($id3)::int4 AS id3,
+       ($id4)::int4 AS id4, ($id5)::int4 AS id5, ($id6)::int4 AS id6,
+       $v1 AS v1, $v2 AS v2, $v3 AS v3
+FROM (SELECT g, $(R g 1001 "$K") AS r1, $(R g 1002 "$K") AS r2, $(R g 1003 "$M3") AS r3,
+             $(R g 1004 "$K") AS r4, $(R g 1005 "$K") AS r5, $(R g 1006 "$M3") AS r6
+      FROM (SELECT generate_series($lo::int8, $hi::int8) AS g) s
+      OFFSET 0) r
+SQL
+}
+
+# the text columns of x from the int ones
+groupby_text_select() {
+  local f1 f2
+  f1=${FMT_K//%s/id1}; f2=${FMT_K//%s/id2}
+  echo "SELECT 'id' || $f1 AS id1, 'id' || $f2 AS id2, 'id' || lpad(id3::text, 10, '0') AS id3, id4, id5, id6, v1, v2, v3"
+}
+
+groupby_chunk() {
+  cat <<SQL
+INSERT INTO x_int SELECT id1, id2, id3, id4, id5, id6, v1, v2, v3 FROM ($(groupby_rows "$1" "$2")) t;
+INSERT INTO x $(groupby_text_select) FROM ($(groupby_rows "$1" "$2")) t;
+SQL
+}
+
+groupby_stage_chunk() {
+  echo "INSERT INTO x_stage $(groupby_rows "$1" "$2");"
+}
+
+groupby_load() {
+  groupby_setup
+  local xdef="(id1 text, id2 text, id3 text, id4 int4, id5 int4, id6 int4, v1 int4, v2 int4, v3 float8)"
+  local idef="(id1 int4, id2 int4, id3 int4, id4 int4, id5 int4, id6 int4, v1 int4, v2 int4, v3 float8)"
+  "${PSQL[@]}" -c "DROP TABLE IF EXISTS x, x_int, x_stage"
+  if [ "$SORTED" = 0 ]; then
+    "${PSQL[@]}" <<SQL
+CREATE $PERSIST TABLE x $xdef $TABLE_OPTS;
+CREATE $PERSIST TABLE x_int $idef $TABLE_OPTS;
+SQL
+    run_chunks "$N" groupby_chunk
+  else
+    # Generate in parallel into a staging table (with the row number g),
+    # then write each table once, with CREATE TABLE AS, in (id1..id6 NULLS
+    # FIRST, g) order: the order of data.table's setkeyv (NA first, C-locale
+    # strings), g breaking ties so that the physical order is deterministic.
+    # CREATE TABLE AS, unlike INSERT, never puts a row into free space left
+    # on an earlier page, so the heap is exactly in that order; and its
+    # SELECT may use a parallel sort.  For K <= 999 the 'id%03d' strings
+    # sort like their numbers; for K > 999 x is sorted by the strings.
+    "${PSQL[@]}" -c "CREATE UNLOGGED TABLE x_stage (g int8, ${idef#(} $TABLE_OPTS"
+    run_chunks "$N" groupby_stage_chunk
+    "${PSQL[@]}" -c "ANALYZE x_stage"
+    mark "generate x_stage"
+    # (x_stage.idN: the int columns, not the text output columns of x)
+    local ord="" c
+    for c in id1 id2 id3 id4 id5 id6; do ord+="x_stage.$c NULLS FIRST, "; done
+    ord+="x_stage.g"
+    local tord=$ord
+    if [ "$K" -gt 999 ]; then
+      tord="('id' || ${FMT_K//%s/x_stage.id1}) COLLATE \"C\" NULLS FIRST, "
+      tord+="('id' || ${FMT_K//%s/x_stage.id2}) COLLATE \"C\" NULLS FIRST, ${ord#*id2 NULLS FIRST, }"
+    fi
+    local cols="id1, id2, id3, id4, id5, id6, v1, v2, v3"
+    local w=$(( (JOBS + 1) / 2 - 1 ))      # parallel workers per sort, two sorts at once
+    local sortset="SET work_mem = '256MB'; SET max_parallel_workers_per_gather = $w;"
+    run_parallel \
+      "$sortset CREATE $PERSIST TABLE x_int $TABLE_OPTS AS SELECT $cols FROM x_stage ORDER BY $ord;" \
+      "$sortset CREATE $PERSIST TABLE x $TABLE_OPTS AS $(groupby_text_select) FROM x_stage ORDER BY $tord;"
+    mark "sort into x, x_int"
+    "${PSQL[@]}" -c "DROP TABLE x_stage"
+  fi
+  "${PSQL[@]}" <<SQL
+COMMENT ON TABLE x IS 'db-benchmark groupby G1 (bench/gen/load.sh groupby $PARAMS)';
+COMMENT ON TABLE x_int IS 'gpuagg bench: x with id1..id3 as int (bench/gen/load.sh groupby $PARAMS)';
+SQL
+  TABLES=(x x_int)
+}
+
+########################################################################
+# tpch: lineitem following the TPC-H specification (rev. 3) clause 4.2.3
+########################################################################
+tpch_setup() {
+  read -r ORDERS PARTS SUPPS < <(awk -v sf="$SF" 'BEGIN {
+    o = int(1500000 * sf + 0.5); p = int(200000 * sf + 0.5); s = int(10000 * sf + 0.5);
+    if (o < 1) o = 1; if (p < 1) p = 1; if (s < 1) s = 1; print o, p, s }')
+  PARAMS="SF=$SF"
+}
+
+# lines of orders lo..hi, one row per line: int columns, money in cents
+tpch_rows() {
+  local lo=$1 hi=$2
+  # o: order number 1..1.5M*SF; k = o*8 + l identifies the line.
+  # O_ORDERDATE uniform in [1992-01-01, 1998-12-31 - 151 days = 1998-08-02]
+  # (2406 days); 1..7 lines per order, uniform.
+  cat <<SQL
+SELECT o, l,
+       ((o >> 3) << 5) | (o & 7) AS orderkey,
+       pk, (pk + si * ($SUPPS / 4 + (pk - 1) / $SUPPS)) % $SUPPS + 1 AS sk,
+       qty, (90000 + (pk / 10) % 20001 + 100 * (pk % 1000)) * qty AS ext_cents,
+       disc, tax, od + ship AS shipdate, od + com AS commitdate,
+       od + ship + rcpt AS receiptdate, ra
+FROM (SELECT o, l, od,
+             $(R "(o * 8 + l)" 3001 "$PARTS") AS pk,
+             $(H "(o * 8 + l)" 3002) % 4 AS si,
+             $(R "(o * 8 + l)" 3003 50) AS qty,
+             $(H "(o * 8 + l)" 3004) % 11 AS disc,
+             $(H "(o * 8 + l)" 3005) % 9 AS tax,
+             ($(R "(o * 8 + l)" 3006 121))::int4 AS ship,
+             (29 + $(R "(o * 8 + l)" 3007 61))::int4 AS com,
+             ($(R "(o * 8 + l)" 3008 30))::int4 AS rcpt,
+             $(H "(o * 8 + l)" 3009) % 2 AS ra
+      FROM (SELECT o, date '1992-01-01' + ($(H o 3010) % 2406)::int4 AS od,
+                   generate_series(1::int8, $(R o 3011 7)) AS l
+            FROM (SELECT generate_series($lo::int8, $hi::int8) AS o) s) ol
+      OFFSET 0) r
+SQL
+}
+
+# TPC-H: L_RETURNFLAG 'R' or 'A' (at random) when L_RECEIPTDATE <= CURRENTDATE
+# (1995-06-17), else 'N'; L_LINESTATUS 'O' when L_SHIPDATE > CURRENTDATE,
+# else 'F'.
+RF="CASE WHEN receiptdate <= date '1995-06-17' THEN CASE WHEN ra = 0 THEN 'R' ELSE 'A' END ELSE 'N' END"
+LS="CASE WHEN shipdate > date '1995-06-17' THEN 'O' ELSE 'F' END"
+
+tpch_chunk() {
+  cat <<SQL
+INSERT INTO lineitem
+SELECT orderkey, pk, sk, l, qty, ext_cents / 100.0, disc / 100.0, tax / 100.0,
+       $RF, $LS, shipdate, commitdate, receiptdate
+FROM ($(tpch_rows "$1" "$2")) t;
+INSERT INTO lineitem_cents
+SELECT orderkey, pk, sk, l, qty * 100, ext_cents, disc, tax,
+       ascii($RF), ascii($LS), shipdate, commitdate, receiptdate
+FROM ($(tpch_rows "$1" "$2")) t;
+SQL
+}
+
+tpch_load() {
+  tpch_setup
+  "${PSQL[@]}" <<SQL
+DROP TABLE IF EXISTS lineitem, lineitem_cents;
+CREATE $PERSIST TABLE lineitem (
+  l_orderkey int8, l_partkey int4, l_suppkey int4, l_linenumber int4,
+  l_quantity numeric(15,2), l_extendedprice numeric(15,2),
+  l_discount numeric(15,2), l_tax numeric(15,2),
+  l_returnflag char(1), l_linestatus char(1),
+  l_shipdate date, l_commitdate date, l_receiptdate date) $TABLE_OPTS;
+-- The same rows with integer money (x100: cents, or hundredths of a unit of
+-- quantity) and the flags as int2 ASCII codes, which gpuagg can group by and
+-- which sort like the letters: A=65 F=70 N=78 O=79 R=82 (chr() gives them back).
+CREATE $PERSIST TABLE lineitem_cents (
+  l_orderkey int8, l_partkey int4, l_suppkey int4, l_linenumber int4,
+  l_quantity int8, l_extendedprice int8, l_discount int8, l_tax int8,
+  l_returnflag int2, l_linestatus int2,
+  l_shipdate date, l_commitdate date, l_receiptdate date) $TABLE_OPTS;
+COMMENT ON TABLE lineitem IS 'TPC-H lineitem subset (bench/gen/load.sh tpch $PARAMS)';
+COMMENT ON TABLE lineitem_cents IS 'lineitem with money x100 as int8, flags as int2 ASCII codes (bench/gen/load.sh tpch $PARAMS)';
+SQL
+  run_chunks "$ORDERS" tpch_chunk
+  TABLES=(lineitem lineitem_cents)
+}
+
+########################################################################
+# hits: ClickBench-like (a 14-column subset of its hits table).  Column names
+# are quoted CamelCase ("UserID"; bench/queries/clickbench.sql relies on it;
+# ClickBench's own PostgreSQL create.sql leaves them unquoted, i.e. lower
+# case).  No primary key or index.
+########################################################################
+# pl EXPR SEED A M: power law on 1..M, P(r) ~ r^-A (0 < A < 1), by inverting the
+# continuous CDF: r = floor((1 + u (M^(1-A) - 1))^(1/(1-A))).
+pl() {
+  local b mb
+  b=$(awk -v a="$3" 'BEGIN { printf "%.17g", 1 - a }')
+  mb=$(awk -v m="$4" -v b="$b" 'BEGIN { printf "%.17g", m ^ b - 1 }')
+  echo "LEAST(floor(power(1 + $(U "$1" "$2") * $mb, 1 / $b::float8))::int8, $4)"
+}
+# lu EXPR SEED M: log-uniform on 1..M, P(r) ~ 1/r: r = floor(M^u)
+lu() { echo "LEAST(floor(exp($(U "$1" "$2") * ln($3::float8)))::int8, $3)"; }
+
+hits_setup() {
+  # distinct-value pools scale with N (ClickBench: 1e8 rows)
+  read -r NU NP NURL < <(awk -v n="$N" 'BEGIN {
+    u = int(0.1833 * n + 0.5); p = int(0.1014 * n + 0.5); l = int(0.3061 * n + 0.5);
+    if (u < 1) u = 1; if (p < 1) p = 1; if (l < 1) l = 1; print u, p, l }')
+  PARAMS="N=$N"
+}
+
+hits_chunk() {
+  local lo=$1 hi=$2
+  # per-row draws from g (seeds 4xxx); per-user attributes from the user
+  # rank ur (seeds 5xxx): a user keeps his region, IP, phone and screen.
+  cat <<SQL
+INSERT INTO hits
+SELECT ((($(H g 4001) >> 32)) << 32) | g AS "WatchID",
+       hashint8extended(ur, 5001) AS "UserID",
+       CASE WHEN $(U ur 5002) < 0.9 THEN rr_user ELSE rr_row END AS "RegionID",
+       (($(lu g 4003 6506) - 1) * 4001 + 61) % 6506 + 1 AS "CounterID",
+       date '2013-07-01' + (ts / 86400)::int4 AS "EventDate",
+       timestamp '2013-07-01' + ts * interval '1 second' AS "EventTime",
+       CASE WHEN $(U g 4004) < 0.0063
+            THEN (ARRAY[2,27,13,45,44,3,52,50,41,4,15,21,8,19,33,61,5,7,11,60])[$(lu g 4005 20)]
+            ELSE 0 END::int2 AS "AdvEngineID",
+       CASE WHEN sp > 0 THEN (ARRAY[2,3,1,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20,21,22,23,24,25,26,27,28,29,30,31,32,33,34,35,36,37,38,39])[$(lu g 4006 39)]
+            ELSE 0 END::int2 AS "SearchEngineID",
+       CASE WHEN sp > 0 THEN to_hex(hashint8extended(sp, 4007)) || ' ' || sp ELSE '' END AS "SearchPhrase",
+       CASE WHEN $(U ur 5003) >= 0.07 THEN ''
+            WHEN mr <= 16 THEN (ARRAY['iPad','iPhone','A500','N8-00','ONE TOUCH 6030A','GT-P7300B','GT-I9500','3110000',
+                                      'iPho','eagle75','GT-I9300','HTC One','Lumia 920','SM-T211','Nexus 7','ME173X'])[mr]
+            ELSE 'Model ' || mr END AS "MobilePhoneModel",
+       CASE WHEN $(U ur 5004) < 0.85
+            THEN (ARRAY[1368,1366,1920,1280,1024,1600,1440,1680,1536,1360,1093,360,320,768,2560,1638])[$(lu ur 5005 16)]
+            ELSE 320 + $(H ur 5006) % 2241 END::int2 AS "ResolutionWidth",
+       CASE WHEN $(U g 4008) < 0.85 THEN hashint8(ur) ELSE hashint8(g + 1000000000000) END AS "ClientIP",
+       CASE WHEN $(U g 4009) < 0.09 THEN 1 ELSE 0 END::int2 AS "IsRefresh",
+       CASE WHEN $(H url 4010) % 5000 = 0
+            THEN 'http://www.google.ru/search?q=' || to_hex(hashint8extended(url, 4011))
+            ELSE 'http://' || (ARRAY['liver.ru','mail.ru','yandex.ru','auto.ru','avito.ru','kinopoisk.ru','rambler.ru','irr.ru'])[$(lu url 4012 8)]
+                 || '/' || (ARRAY['belgorod','page','catalog','news','cars','search','doska','video'])[1 + $(H url 4013) % 8]
+                 || '/' || (url % 100000) || '.html' || CASE WHEN url > 100000 THEN '?id=' || url ELSE '' END
+       END AS "URL"
+FROM (SELECT g, ur, ts, url,
+             $(lu ur 5008 166) AS mr,
+             (($(lu ur 5007 9040) - 1) * 5003 + 228) % 9040 + 1 AS rr_user,
+             (($(lu g 4014 9040) - 1) * 5003 + 228) % 9040 + 1 AS rr_row,
+             CASE WHEN $(U g 4015) < 0.13 THEN $(pl g 4016 0.6 "$NP") ELSE 0 END AS sp
+      FROM (SELECT g,
+                   $(pl g 4017 0.58 "$NU") AS ur,
+                   $(H g 4018) % (31 * 86400) AS ts,
+                   $(pl g 4019 0.9 "$NURL") AS url
+            FROM (SELECT generate_series($lo::int8, $hi::int8) AS g) s
+            OFFSET 0) a
+      OFFSET 0) b;
+SQL
+}
+
+hits_load() {
+  hits_setup
+  "${PSQL[@]}" <<SQL
+DROP TABLE IF EXISTS hits;
+CREATE $PERSIST TABLE hits (
+  "WatchID" int8 NOT NULL, "UserID" int8 NOT NULL, "RegionID" int4 NOT NULL,
+  "CounterID" int4 NOT NULL, "EventDate" date NOT NULL, "EventTime" timestamp NOT NULL,
+  "AdvEngineID" int2 NOT NULL, "SearchEngineID" int2 NOT NULL,
+  "SearchPhrase" text NOT NULL, "MobilePhoneModel" text NOT NULL,
+  "ResolutionWidth" int2 NOT NULL, "ClientIP" int4 NOT NULL,
+  "IsRefresh" int2 NOT NULL, "URL" text NOT NULL) $TABLE_OPTS;
+COMMENT ON TABLE hits IS 'ClickBench-like hits subset (bench/gen/load.sh hits $PARAMS)';
+SQL
+  run_chunks "$N" hits_chunk
+  TABLES=(hits)
+}
+
+########################################################################
+"${SUITE}_load"
+T_LOAD1=$(now)
+
+# VACUUM each table in its own session (VACUUM of one table is serial).
+vac=()
+for t in "${TABLES[@]}"; do vac+=("VACUUM (ANALYZE) $t;"); done
+run_parallel "${vac[@]}"
+# A page that another backend has pinned at that moment (e.g. while writing
+# it out to free a buffer) is skipped by VACUUM without setting its
+# visibility-map bit: vacuum again (it scans only those pages) until every
+# page is all-visible.
+for _ in 1 2 3; do
+  again=$("${PSQL[@]}" -tAc "SELECT string_agg(format('VACUUM %I;', relname), ' ')
+    FROM pg_class WHERE relname = ANY ('{$(IFS=,; echo "${TABLES[*]}")}')
+     AND relnamespace = current_schema()::regnamespace AND relallvisible < relpages")
+  [ -n "$again" ] || break
+  "${PSQL[@]}" -c "$again"
+done
+T_VAC1=$(now)
+LOAD_S=$(secs "$T_LOAD0" "$T_LOAD1"); VAC_S=$(secs "$T_LOAD1" "$T_VAC1")
+
+# Exact row counts (reltuples after VACUUM (ANALYZE) is ANALYZE's estimate).
+declare -A ROWS
+for t in "${TABLES[@]}"; do
+  ROWS[$t]=$("${PSQL[@]}" -tAc "SET max_parallel_workers_per_gather = $((JOBS > 8 ? 8 : JOBS)); SELECT count(*) FROM $t")
+done
+ROWVALUES=""
+for t in "${TABLES[@]}"; do ROWVALUES+="${ROWVALUES:+,}('$t', ${ROWS[$t]})"; done
+
+# Record what was loaded, for the runner (bench_gen: one row per table).
+"${PSQL[@]}" <<SQL
+CREATE TABLE IF NOT EXISTS bench_gen (
+  tbl text PRIMARY KEY, suite text, params text, rows int8, heap_bytes int8,
+  load_s numeric, vacuum_s numeric, jobs int, logged bool, loaded_at timestamptz);
+DELETE FROM bench_gen WHERE tbl = ANY ('{$(IFS=,; echo "${TABLES[*]}")}');
+INSERT INTO bench_gen
+SELECT t, '$SUITE', '$PARAMS', r, pg_relation_size(t::regclass),
+       $LOAD_S, $VAC_S, $JOBS, $([ "$LOGGED" = 1 ] && echo true || echo false), now()
+FROM (VALUES $ROWVALUES) v(t, r);
+SQL
+
+echo "suite=$SUITE $PARAMS jobs=$JOBS $([ "$LOGGED" = 1 ] && echo logged || echo unlogged) db=$PGDATABASE"
+"${PSQL[@]}" -P footer=off <<SQL
+SELECT tbl AS table, rows,
+       pg_size_pretty(heap_bytes) AS heap, heap_bytes,
+       c.relallvisible = c.relpages AS all_visible
+FROM bench_gen b JOIN pg_class c ON c.oid = b.tbl::regclass
+WHERE tbl = ANY ('{$(IFS=,; echo "${TABLES[*]}")}') ORDER BY tbl;
+SQL
+echo "load_s=$LOAD_S vacuum_s=$VAC_S total_s=$(secs "$T_LOAD0" "$T_VAC1")"

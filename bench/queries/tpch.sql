@@ -1,0 +1,53 @@
+-- TPC-H Q1 (pricing summary report, DELTA = 90) over lineitem (money as
+-- numeric(15,2), flags as char(1)) and over lineitem_cents (the same rows
+-- from bench/gen/load.sh: money x100 as int8 cents, l_returnflag and
+-- l_linestatus as int2 ASCII codes, which sort like the letters).
+-- Each block: a "-- name:" line, optional "-- note:" lines, one statement.
+
+-- name: q1
+-- note: TPC-H Q1 as specified: numeric money, char(1) group keys
+SELECT l_returnflag, l_linestatus,
+       sum(l_quantity) AS sum_qty,
+       sum(l_extendedprice) AS sum_base_price,
+       sum(l_extendedprice * (1 - l_discount)) AS sum_disc_price,
+       sum(l_extendedprice * (1 - l_discount) * (1 + l_tax)) AS sum_charge,
+       avg(l_quantity) AS avg_qty,
+       avg(l_extendedprice) AS avg_price,
+       avg(l_discount) AS avg_disc,
+       count(*) AS count_order
+  FROM lineitem
+ WHERE l_shipdate <= date '1998-12-01' - interval '90' day
+ GROUP BY l_returnflag, l_linestatus
+ ORDER BY l_returnflag, l_linestatus;
+
+-- name: q1_cents
+-- note: Q1 over lineitem_cents: int8 cents, int2 flag codes; 1 - l_discount becomes 100 - l_discount (sums in 1e-4 / 1e-6 dollars); the cutoff written date - 90 (a date) instead of date - interval (a timestamp)
+SELECT l_returnflag, l_linestatus,
+       sum(l_quantity) AS sum_qty,
+       sum(l_extendedprice) AS sum_base_price,
+       sum(l_extendedprice * (100 - l_discount)) AS sum_disc_price,
+       sum(l_extendedprice * (100 - l_discount) * (100 + l_tax)) AS sum_charge,
+       avg(l_quantity) AS avg_qty,
+       avg(l_extendedprice) AS avg_price,
+       avg(l_discount) AS avg_disc,
+       count(*) AS count_order
+  FROM lineitem_cents
+ WHERE l_shipdate <= date '1998-12-01' - 90
+ GROUP BY l_returnflag, l_linestatus
+ ORDER BY l_returnflag, l_linestatus;
+
+-- name: q1_cents_interval
+-- note: q1_cents with the specification's cutoff date '1998-12-01' - interval '90' day (a date <= timestamp comparison)
+SELECT l_returnflag, l_linestatus,
+       sum(l_quantity) AS sum_qty,
+       sum(l_extendedprice) AS sum_base_price,
+       sum(l_extendedprice * (100 - l_discount)) AS sum_disc_price,
+       sum(l_extendedprice * (100 - l_discount) * (100 + l_tax)) AS sum_charge,
+       avg(l_quantity) AS avg_qty,
+       avg(l_extendedprice) AS avg_price,
+       avg(l_discount) AS avg_disc,
+       count(*) AS count_order
+  FROM lineitem_cents
+ WHERE l_shipdate <= date '1998-12-01' - interval '90' day
+ GROUP BY l_returnflag, l_linestatus
+ ORDER BY l_returnflag, l_linestatus;

@@ -317,5 +317,7 @@ ga_slot_bytes(uint32_t nkeys, uint32_t nslots)
 #define GA_DATE_END_JULIAN		2147483494
 #define GA_DATEVAL_NOBEGIN		INT32_MIN
 #define GA_DATEVAL_NOEND		INT32_MAX
+#define GA_TIMESTAMP_END_JULIAN	109203528
+#define GA_USECS_PER_DAY		INT64_C(86400000000)
 
 #endif							/* GPUAGG_ABI_H */

@@ -255,6 +255,23 @@ ga_float_cmp(double a, double b)
 GA_DEVFN int
 ga_cast(int to, int from, GaDatum v, GaDatum *r)
 {
+	if (from == GA_T_DATE && to == GA_T_TIMESTAMP)
+	{
+		/*
+		 * Only for comparing a date with a timestamp (date_cmp_timestamp): a
+		 * date past the timestamp range sorts above every finite timestamp
+		 * and below infinity.
+		 */
+		if (v.i == GA_DATEVAL_NOBEGIN)
+			r->i = INT64_MIN;
+		else if (v.i == GA_DATEVAL_NOEND)
+			r->i = INT64_MAX;
+		else if (v.i >= GA_TIMESTAMP_END_JULIAN - GA_POSTGRES_EPOCH_JDATE)
+			r->i = INT64_MAX - 1;
+		else
+			r->i = v.i * GA_USECS_PER_DAY;
+		return GA_OK;
+	}
 	if (!ga_type_is_float(from))
 	{
 		if (to == GA_T_FLOAT4)

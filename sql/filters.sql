@@ -29,6 +29,14 @@ SELECT check_offload('SELECT count(*) FROM fi WHERE s < x AND s::int4 > a AND r 
 SELECT check_offload('SELECT count(*) FROM fi WHERE a::float8 / 3 > 0.5 AND f::int4 % 2 = 0');
 SELECT check_offload('SELECT count(*) FROM fi WHERE r::float8 = f::float4');
 SELECT check_offload('SELECT count(*) FROM fi WHERE x::int2 > 100 AND a < 5');
+-- dates against timestamps (TPC-H Q1 writes date '1998-12-01' - interval '90 days')
+SELECT check_offload('SELECT count(*) FROM fi WHERE d <= date ''2024-01-10'' - interval ''3 days''');
+SELECT check_offload('SELECT count(*) FROM fi WHERE timestamp ''2024-01-03 12:00'' < d AND d <> timestamp ''2024-01-05''');
+CREATE TABLE fdt (d date);
+INSERT INTO fdt VALUES ('infinity'), ('-infinity'), ('5874897-12-31'), ('294276-12-31'), ('2024-01-01'), (NULL);
+SELECT check_offload('SELECT count(*) FILTER (WHERE d < timestamp ''infinity''), count(*) FILTER (WHERE d > timestamp ''294276-12-31 23:59:59''), count(*) FILTER (WHERE d = timestamp ''2024-01-01''), count(*) FILTER (WHERE d >= timestamp ''-infinity''), count(*) FILTER (WHERE d > timestamp ''infinity'') FROM fdt');
+SELECT count(*) FILTER (WHERE d < timestamp 'infinity') AS lt_inf, count(*) FILTER (WHERE d > timestamp '294276-12-31 23:59:59') AS past_ts_range FROM fdt;
+DROP TABLE fdt;
 -- date arithmetic
 SELECT check_offload('SELECT count(*) FROM fi WHERE d + 7 > date ''2024-01-05'' AND d - 1 < ''2024-01-10''');
 SELECT check_offload('SELECT d - date ''2023-12-25'', count(*) FROM fi GROUP BY d - date ''2023-12-25''');

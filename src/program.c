@@ -21,6 +21,7 @@
 #include "access/transam.h"
 #include "catalog/pg_aggregate.h"
 #include "catalog/pg_type.h"
+#include "datatype/timestamp.h"
 #include "miscadmin.h"
 #include "nodes/nodeFuncs.h"
 #include "utils/array.h"
@@ -30,6 +31,12 @@
 #include "utils/syscache.h"
 
 #include "program.h"
+
+/* the interpreter's date and timestamp constants are PostgreSQL's */
+StaticAssertDecl(GA_POSTGRES_EPOCH_JDATE == POSTGRES_EPOCH_JDATE, "epoch");
+StaticAssertDecl(GA_DATE_END_JULIAN == DATE_END_JULIAN, "date range");
+StaticAssertDecl(GA_TIMESTAMP_END_JULIAN == TIMESTAMP_END_JULIAN, "timestamp range");
+StaticAssertDecl(GA_USECS_PER_DAY == USECS_PER_DAY, "microseconds per day");
 
 typedef struct Compiler
 {
@@ -365,7 +372,21 @@ compile_opexpr(Compiler *c, Oid opno, Oid opfuncid, Oid restype, List *args,
 	if (rb < 0)
 		return -1;
 
-	if ((op = comparison_op(name)) != 0)
+	if ((op = comparison_op(name)) != 0 && rtype == GA_T_BOOL &&
+		((lt == GA_T_DATE && rt == GA_T_TIMESTAMP) ||
+		 (lt == GA_T_TIMESTAMP && rt == GA_T_DATE)))
+	{
+		/* date vs timestamp: the date as a timestamp, as date_cmp_timestamp */
+		int			rd = (lt == GA_T_DATE) ? ra : rb;
+
+		if (emit(c, GA_OP_CAST, GA_T_TIMESTAMP, rd, rd, GA_T_DATE, 0) < 0 ||
+			emit(c, op, GA_T_INT8, ra, ra, rb, 0) < 0)
+			return -1;
+		c->nextreg = ra + 1;
+		*type = GA_T_BOOL;
+		return ra;
+	}
+	if (op != 0)
 	{
 		if (rtype != GA_T_BOOL || !comparable(lt, rt))
 			return fail(c, "unsupported comparison %s between %s and %s", name,

@@ -495,6 +495,14 @@ read_counters(CudaSession *s, unsigned long long *out)
 	return (int) (out[GA_CNT_ERROR] & 0xff);
 }
 
+/* Blocks for a kernel with a thread per slot of table t (grid-stride). */
+static unsigned int
+table_grid(const GaTable *t)
+{
+	return (unsigned int) Min((t->cap + GPUAGG_BLOCK - 1) / GPUAGG_BLOCK,
+							  (uint64) sm_count * 16);
+}
+
 /* Grow the table so that it holds at least need groups at half load. */
 static int
 grow_table(CudaSession *s, uint64 need)
@@ -513,8 +521,7 @@ grow_table(CudaSession *s, uint64 need)
 		return err;
 	params[0] = &s->table;
 	params[1] = &nt;
-	grid = (unsigned int) Min((s->table.cap + GPUAGG_BLOCK - 1) / GPUAGG_BLOCK,
-							  (uint64) sm_count * 16);
+	grid = table_grid(&s->table);
 	CU_CHECK(s, cu.LaunchKernel(fn_rehash, grid, 1, 1, GPUAGG_BLOCK, 1, 1, 0,
 								s->s_exec, params, NULL));
 	if ((err = wait_exec(s)) != GA_OK)
@@ -809,8 +816,7 @@ cuda_finish(void *session, GaResult *result, GpuaggDeviceStats *stats)
 		params[3] = &states;
 		params[4] = &pos;
 		params[5] = &n;
-		grid = (unsigned int) Min((s->table.cap + GPUAGG_BLOCK - 1) / GPUAGG_BLOCK,
-								  (uint64) sm_count * 16);
+		grid = table_grid(&s->table);
 		CU_CHECK(s, cu.LaunchKernel(fn_compact, grid, 1, 1, GPUAGG_BLOCK, 1, 1, 0,
 									s->s_exec, params, NULL));
 		if (nk > 0)

@@ -530,6 +530,27 @@ compile_bool_chain(Compiler *c, List *args, int stepop, bool init)
 }
 
 /*
+ * One element of an IN list, already in register re: compare it with the
+ * scalar in sreg and step the OR (ANY) or AND (ALL) chain in dst; the jump
+ * is patched by the caller.  False when re failed or the program is full.
+ */
+static bool
+emit_in_element(Compiler *c, ScalarArrayOpExpr *saop, int cmp, int lt, int sreg,
+				int dst, int re, int *patches, int *npatches)
+{
+	if (re < 0 ||
+		emit(c, cmp, ga_type_is_float(lt) ? GA_T_FLOAT8 : GA_T_INT8,
+			 re, sreg, re, 0) < 0)
+		return false;
+	patches[*npatches] = emit(c, saop->useOr ? GA_OP_OR_STEP : GA_OP_AND_STEP,
+							  GA_T_BOOL, dst, re, 0, 0);
+	if (patches[(*npatches)++] < 0)
+		return false;
+	c->nextreg = sreg + 1;
+	return true;
+}
+
+/*
  * x op ANY/ALL (constant array): the scalar once, then an OR (ANY) or AND
  * (ALL) chain of comparisons with each element; NULL elements and a NULL
  * scalar give NULL through the chain exactly as ExecEvalScalarArrayOp.
@@ -589,17 +610,9 @@ compile_saop(Compiler *c, ScalarArrayOpExpr *saop, int *type)
 		}
 		foreach(lc, items)
 		{
-			int			re = compile_expr(c, lfirst(lc), &et);
-
-			if (re < 0 ||
-				emit(c, cmp, ga_type_is_float(lt) ? GA_T_FLOAT8 : GA_T_INT8,
-					 re, sreg, re, 0) < 0)
+			if (!emit_in_element(c, saop, cmp, lt, sreg, dst,
+								 compile_expr(c, lfirst(lc), &et), patches, &npatches))
 				return -1;
-			patches[npatches] = emit(c, saop->useOr ? GA_OP_OR_STEP : GA_OP_AND_STEP,
-									 GA_T_BOOL, dst, re, 0, 0);
-			if (patches[npatches++] < 0)
-				return -1;
-			c->nextreg = sreg + 1;
 		}
 	}
 	else
@@ -628,17 +641,10 @@ compile_saop(Compiler *c, ScalarArrayOpExpr *saop, int *type)
 			return -1;
 		for (int i = 0; i < nelems; i++)
 		{
-			int			re = emit_const(c, elems[i], elemnulls[i], et);
-
-			if (re < 0 ||
-				emit(c, cmp, ga_type_is_float(lt) ? GA_T_FLOAT8 : GA_T_INT8,
-					 re, sreg, re, 0) < 0)
+			if (!emit_in_element(c, saop, cmp, lt, sreg, dst,
+								 emit_const(c, elems[i], elemnulls[i], et),
+								 patches, &npatches))
 				return -1;
-			patches[npatches] = emit(c, saop->useOr ? GA_OP_OR_STEP : GA_OP_AND_STEP,
-									 GA_T_BOOL, dst, re, 0, 0);
-			if (patches[npatches++] < 0)
-				return -1;
-			c->nextreg = sreg + 1;
 		}
 	}
 	for (int i = 0; i < npatches; i++)

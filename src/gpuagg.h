@@ -53,6 +53,8 @@ extern const CustomScanMethods GpuaggScanMethods;
 #define GPUAGG_PRIV_GATING		9	/* List of Expr: one-time quals (path only;
 									 * the plan has them in custom_exprs,
 									 * after the program's parameters) */
+#define GPUAGG_PRIV_PARAMS		10	/* List of Param the program reads (path
+									 * only: the plan's custom_exprs) */
 
 /* exec.c */
 extern Node *GpuaggCreateScanState(CustomScan *cscan);

@@ -22,7 +22,6 @@
 #include "nodes/nodeFuncs.h"
 
 #include "gpuagg.h"
-#include "program.h"
 
 static Plan *
 plan_gpuagg(PlannerInfo *root, RelOptInfo *rel, CustomPath *best_path,
@@ -34,8 +33,6 @@ plan_gpuagg(PlannerInfo *root, RelOptInfo *rel, CustomPath *best_path,
 	List	   *aggrefs = list_nth(priv, GPUAGG_PRIV_AGGREFS);
 	List	   *having = list_nth(priv, GPUAGG_PRIV_HAVING);
 	List	   *scan_tlist = NIL;
-	GpuaggProgram *prog = palloc(sizeof(GpuaggProgram));
-	const char *reason;
 	AttrNumber	resno = 1;
 	ListCell   *lc;
 
@@ -48,23 +45,17 @@ plan_gpuagg(PlannerInfo *root, RelOptInfo *rel, CustomPath *best_path,
 		scan_tlist = lappend(scan_tlist,
 							 makeTargetEntry(copyObject(lfirst(lc)), resno++, NULL, false));
 
-	/* the parameters the program reads, found by compiling it once more */
-	if (!GpuaggCompile(prog, list_nth(priv, GPUAGG_PRIV_QUALS), keys, aggrefs,
-					   &reason))
-		elog(ERROR, "gpuagg: program no longer compiles: %s", reason);
-
 	cscan->scan.plan.targetlist = tlist;
 	cscan->scan.plan.qual = having;
 	cscan->scan.scanrelid = intVal(list_nth(priv, GPUAGG_PRIV_VARNO));
 	cscan->flags = best_path->flags;
 	cscan->custom_plans = NIL;
-	cscan->custom_exprs = list_concat(list_copy(prog->params),
+	cscan->custom_exprs = list_concat(list_copy(list_nth(priv, GPUAGG_PRIV_PARAMS)),
 									  list_nth(priv, GPUAGG_PRIV_GATING));
 	cscan->custom_private = priv;
 	cscan->custom_scan_tlist = scan_tlist;
 	cscan->methods = &GpuaggScanMethods;
 
-	pfree(prog);
 	return &cscan->scan.plan;
 }
 

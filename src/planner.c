@@ -378,6 +378,7 @@ try_gpuagg_path(PlannerInfo *root, RelOptInfo *input_rel,
 	cpath->custom_private = lappend(cpath->custom_private, makeInteger(batch_rows));
 	cpath->custom_private = lappend(cpath->custom_private, makeInteger(device));
 	cpath->custom_private = lappend(cpath->custom_private, gating);
+	cpath->custom_private = lappend(cpath->custom_private, prog->params);
 	cpath->methods = &GpuaggPathMethods;
 
 	if (gpuagg_force_offload)

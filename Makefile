@@ -14,6 +14,7 @@ OBJS = \
 	src/program.o \
 	src/exec.o \
 	src/batch.o \
+	src/dict.o \
 	src/result.o \
 	src/device_cpu.o \
 	src/device_cuda.o
@@ -21,7 +22,9 @@ DATA = $(wildcard $(EXTENSION)--*.sql)
 
 # One topic a file; each offloaded query is compared with its native run.
 REGRESS = setup types nulls filters having errors fallback explain rescan \
-	params differential
+	params strings differential
+# UTF-8, so that the string tests' multibyte values and ICU collation work
+REGRESS_OPTS = --encoding=UTF8
 CONTRIB_TESTDB = gpuagg_regress
 
 # -Wextra warnings that PostgreSQL's own headers trip are turned off; the

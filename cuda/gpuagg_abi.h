@@ -18,6 +18,10 @@
  *
  * A *batch* is a set of column vectors at their native width plus validity
  * bitmaps (bit set = NULL; a NULL pointer means "no NULLs in this batch").
+ * Strings travel as codes of a per-query dictionary the host keeps
+ * (src/dict.c): equal codes are equal strings under a deterministic
+ * collation, so a device groups, compares for equality and de-duplicates
+ * strings without seeing their bytes.
  *
  * A *result* holds one row per group: key values and aggregate transition
  * state slots, struct-of-arrays.  The host turns the slots into PostgreSQL's
@@ -37,7 +41,7 @@
 #define GA_HD static inline
 #endif
 
-#define GA_ABI_VERSION		1
+#define GA_ABI_VERSION		2
 
 /* Limits of one program; larger queries keep the native plan. */
 #define GA_MAX_COLS			64
@@ -47,6 +51,7 @@
 #define GA_MAX_CONSTS		1024
 #define GA_MAX_REGS			64
 #define GA_MAX_SLOTS		256
+#define GA_MAX_DISTINCT		8	/* count(DISTINCT) aggregates */
 
 /* Value types a column, register, key or aggregate argument can have. */
 typedef enum GaType
@@ -61,8 +66,20 @@ typedef enum GaType
 	GA_T_DATE,
 	GA_T_TIMESTAMP,
 	GA_T_TIMESTAMPTZ,
-	GA_T_NULLONLY				/* column of any type; only NULL-ness is read */
+	GA_T_NULLONLY,				/* column of any type; only NULL-ness is read */
+	GA_T_TEXT,					/* a string (text, varchar, bpchar): codes */
+	GA_T_BPCHAR					/* a bpchar column: two codes */
 } GaType;
+
+/*
+ * A string register holds two dictionary codes (src/dict.c): the low 32
+ * bits are the code equality is decided on, the high 32 bits the code of
+ * the exact value a group shows.  They differ only for bpchar, whose
+ * equality ignores trailing spaces; a text or varchar column carries one
+ * code (4 bytes a row), a bpchar column both (GA_T_BPCHAR, 8 bytes).
+ */
+#define GA_TEXT_EQ(u)		((uint32_t) (u))
+#define GA_TEXT_SHOWN(u)	((uint32_t) ((u) >> 32))
 
 /* Registers hold integers (bool, ints, date, timestamps) widened to int64,
  * and floats (float4 values too, exactly) as double. */
@@ -92,11 +109,13 @@ ga_type_width(int t)
 		case GA_T_INT4:
 		case GA_T_DATE:
 		case GA_T_FLOAT4:
+		case GA_T_TEXT:
 			return 4;
 		case GA_T_INT8:
 		case GA_T_FLOAT8:
 		case GA_T_TIMESTAMP:
 		case GA_T_TIMESTAMPTZ:
+		case GA_T_BPCHAR:
 			return 8;
 		default:
 			return 0;
@@ -217,6 +236,7 @@ typedef struct GaAgg
 	int32_t		kind;			/* GaAggKind */
 	int32_t		argtype;		/* GaType of the argument; 0 for count(*) */
 	int32_t		slot;			/* first state slot */
+	int32_t		distinct;		/* count(DISTINCT): index of its distinct set, or -1 */
 	GaSegment	filter;			/* FILTER (WHERE ...), reg -1 if none */
 	GaSegment	arg;			/* argument, reg -1 for count(*) */
 } GaAgg;
@@ -237,6 +257,7 @@ typedef struct GaProgram
 	uint32_t	nkeys;
 	uint32_t	naggs;
 	uint32_t	nslots;
+	uint32_t	ndistinct;		/* count(DISTINCT) aggregates */
 	GaSegment	where;			/* reg -1: no WHERE */
 	GaSegment	keyseg;			/* evaluates every key */
 	int32_t		keyreg[GA_MAX_KEYS];
@@ -285,11 +306,19 @@ typedef struct GaResult
  * The GPU's group table: open addressing over cap (a power of two) slots,
  * struct-of-arrays.  ctrl is 0 (empty), 1 (being claimed) or 2 (ready); a
  * slot's lock guards its aggregate states.  Counters: [0] groups, [1] rows
- * that passed WHERE, [2] first error code.
+ * that passed WHERE, [2] first error code, [GA_CNT_DISTINCT + j] the
+ * entries of distinct set j.
+ *
+ * A distinct set (count(DISTINCT x)) is a table of the same layout whose
+ * keys are the group keys followed by x, without states.
  */
 typedef struct GaTable
 {
 	uint64_t	cap;
+	uint32_t	nkeys;
+	uint32_t	nslots;
+	uint32_t	count_at;		/* counter of its entries */
+	uint32_t	pad;
 	uint32_t   *ctrl;
 	uint32_t   *lock;
 	uint32_t   *hash;
@@ -302,7 +331,14 @@ typedef struct GaTable
 #define GA_CNT_GROUPS	0
 #define GA_CNT_PASSED	1
 #define GA_CNT_ERROR	2
-#define GA_NCOUNTERS	4
+#define GA_CNT_DISTINCT	4
+#define GA_NCOUNTERS	(GA_CNT_DISTINCT + GA_MAX_DISTINCT)
+
+/* The distinct sets of a program, passed to the kernels by value. */
+typedef struct GaDistinctSets
+{
+	GaTable		set[GA_MAX_DISTINCT];
+} GaDistinctSets;
 
 /* Bytes of one table slot for a program (without alignment padding). */
 GA_HD uint64_t

@@ -15,6 +15,10 @@
  * at the end with the aggregates' combine rules; a row whose group does not
  * fit the block's table goes to the global table directly.
  *
+ * count(DISTINCT x) inserts (group keys, x) into the aggregate's distinct
+ * set, a table of the same kind without states; after the last batch
+ * gpuagg_distinct_fold counts each set entry into its group's count.
+ *
  * The global table never fills inside a kernel: the host grows it (with
  * gpuagg_rehash) before a batch could push it past half full.  Errors set
  * the first error code in the table's counters; the host raises it.
@@ -157,8 +161,38 @@ shared_view(unsigned char *smem, uint64_t cap, uint32_t nkeys, uint32_t nslots)
 	return s;
 }
 
+/* Hash of a group's keys, before folding to 32 bits. */
+static __device__ __forceinline__ uint64_t
+key_hash(const GaDatum *key, const uint8_t *knull, uint32_t nkeys)
+{
+	uint64_t	hh = 0;
+
+	for (uint32_t k = 0; k < nkeys; k++)
+		hh = ga_mix64(hh ^ (knull[k] ? UINT64_C(0x9e3779b97f4a7c15) :
+							ga_canonical_key(gpuagg_prog.keytype[k], key[k]).u) ^ k);
+	return hh;
+}
+
+/* Record value v of count(DISTINCT) aggregate ag for the group with key. */
+static __device__ void
+distinct_insert(const GaDistinctSets &sets, const GaTable &t, const GaAgg *ag,
+				GaDatum *key, uint8_t *knull, uint64_t hh, GaDatum v, uint64_t row)
+{
+	const GaTable &d = sets.set[ag->distinct];
+	GaView		dv = {d.cap, d.ctrl, d.lock, d.hash, d.keys, d.keynulls, d.states};
+	uint32_t	nkeys = d.nkeys - 1;
+
+	/* the value is the set's last key, stored canonical: -0 is 0, one NaN */
+	key[nkeys] = ga_canonical_key(ag->argtype, v);
+	knull[nkeys] = 0;
+	if (find_slot(dv, key, knull, ga_distinct_hash(hh, ag->argtype, v, ag->distinct),
+				  d.nkeys, &t.counters[d.count_at], d.cap) < 0)
+		report(t, row, GA_ERR_INTERNAL);
+}
+
 extern "C" __global__ void
-gpuagg_aggregate(GaBatch batch, GaTable t, uint32_t shared_cap, uint64_t row_base)
+gpuagg_aggregate(GaBatch batch, GaTable t, uint32_t shared_cap, uint64_t row_base,
+				 GaDistinctSets sets)
 {
 	extern __shared__ __align__(16) unsigned char smem[];
 	__shared__ unsigned long long block_passed;
@@ -169,8 +203,8 @@ gpuagg_aggregate(GaBatch batch, GaTable t, uint32_t shared_cap, uint64_t row_bas
 	GaView		s = {0};
 	GaDatum		regs[GA_MAX_REGS];
 	uint8_t		nulls[GA_MAX_REGS];
-	GaDatum		key[GA_MAX_KEYS];
-	uint8_t		knull[GA_MAX_KEYS];
+	GaDatum		key[GA_MAX_KEYS + 1];	/* + a distinct set's value */
+	uint8_t		knull[GA_MAX_KEYS + 1];
 	GaDatum		vals[GA_MAX_AGGS];
 	uint8_t		use[GA_MAX_AGGS];
 	unsigned long long passed = 0;
@@ -233,9 +267,8 @@ gpuagg_aggregate(GaBatch batch, GaTable t, uint32_t shared_cap, uint64_t row_bas
 				key[k].u = 0;
 				if (!knull[k])
 					key[k] = regs[r];	/* a group keeps its first value */
-				hh = ga_mix64(hh ^ (knull[k] ? UINT64_C(0x9e3779b97f4a7c15) :
-									ga_canonical_key(p->keytype[k], key[k]).u) ^ k);
 			}
+			hh = key_hash(key, knull, nkeys);
 		}
 		h = (uint32_t) (hh ^ (hh >> 32));
 
@@ -266,6 +299,16 @@ gpuagg_aggregate(GaBatch batch, GaTable t, uint32_t shared_cap, uint64_t row_bas
 			report(t, row_base + row, err);
 			continue;
 		}
+
+		/* count(DISTINCT): into the sets, counted at the end */
+		if (p->ndistinct > 0)
+			for (uint32_t a = 0; a < naggs; a++)
+				if (use[a] && p->aggs[a].distinct >= 0)
+				{
+					distinct_insert(sets, t, &p->aggs[a], key, knull, hh, vals[a],
+									row_base + row);
+					use[a] = 0;
+				}
 
 		if (nkeys == 0)
 		{
@@ -396,14 +439,13 @@ gpuagg_aggregate(GaBatch batch, GaTable t, uint32_t shared_cap, uint64_t row_bas
 	}
 }
 
-/* Move every group of table o into the larger, zeroed table n. */
+/* Move every entry of table o into the larger, zeroed table n. */
 extern "C" __global__ void
 gpuagg_rehash(GaTable o, GaTable n)
 {
-	const GaProgram *p = &gpuagg_prog;
 	GaView		nv = {n.cap, n.ctrl, n.lock, n.hash, n.keys, n.keynulls, n.states};
-	GaDatum		key[GA_MAX_KEYS];
-	uint8_t		knull[GA_MAX_KEYS];
+	GaDatum		key[GA_MAX_KEYS + 1];
+	uint8_t		knull[GA_MAX_KEYS + 1];
 
 	for (uint64_t i = blockIdx.x * (uint64_t) blockDim.x + threadIdx.x; i < o.cap;
 		 i += (uint64_t) gridDim.x * blockDim.x)
@@ -412,18 +454,18 @@ gpuagg_rehash(GaTable o, GaTable n)
 
 		if (o.ctrl[i] != 2)
 			continue;
-		for (uint32_t k = 0; k < p->nkeys; k++)
+		for (uint32_t k = 0; k < o.nkeys; k++)
 		{
 			key[k].u = o.keys[k * o.cap + i];
 			knull[k] = o.keynulls[k * o.cap + i];
 		}
-		j = find_slot(nv, key, knull, o.hash[i], p->nkeys, NULL, n.cap);
+		j = find_slot(nv, key, knull, o.hash[i], o.nkeys, NULL, n.cap);
 		if (j < 0)
 		{
 			report(n, GA_ROW_LAST, GA_ERR_INTERNAL);
 			continue;
 		}
-		for (uint32_t k = 0; k < p->nslots; k++)
+		for (uint32_t k = 0; k < o.nslots; k++)
 			n.states[k * n.cap + j] = o.states[k * o.cap + i];
 	}
 }
@@ -452,5 +494,41 @@ gpuagg_compact(GaTable t, uint64_t *keys, uint8_t *keynulls, uint64_t *states,
 		}
 		for (uint32_t k = 0; k < p->nslots; k++)
 			states[k * n + j] = t.states[k * t.cap + i];
+	}
+}
+
+/*
+ * count(DISTINCT): each entry of distinct set d is one value of one group;
+ * add it to that group's count (state slot `slot' of table t).  Every
+ * group a set names is in t: its row passed WHERE.
+ */
+extern "C" __global__ void
+gpuagg_distinct_fold(GaTable d, GaTable t, uint32_t slot)
+{
+	GaView		g = {t.cap, t.ctrl, t.lock, t.hash, t.keys, t.keynulls, t.states};
+	GaDatum		key[GA_MAX_KEYS];
+	uint8_t		knull[GA_MAX_KEYS];
+
+	for (uint64_t i = blockIdx.x * (uint64_t) blockDim.x + threadIdx.x; i < d.cap;
+		 i += (uint64_t) gridDim.x * blockDim.x)
+	{
+		uint64_t	hh;
+		int64_t		gi;
+
+		if (d.ctrl[i] != 2)
+			continue;
+		for (uint32_t k = 0; k < t.nkeys; k++)
+		{
+			key[k].u = d.keys[k * d.cap + i];
+			knull[k] = d.keynulls[k * d.cap + i];
+		}
+		hh = key_hash(key, knull, t.nkeys);
+		gi = find_slot(g, key, knull, (uint32_t) (hh ^ (hh >> 32)), t.nkeys, NULL, t.cap);
+		if (gi < 0)
+		{
+			report(t, GA_ROW_LAST, GA_ERR_INTERNAL);
+			continue;
+		}
+		atomicAdd((unsigned long long *) &t.states[(uint64_t) slot * t.cap + gi], 1ull);
 	}
 }

@@ -60,6 +60,13 @@ ga_load(const GaProgram *p, const GaBatch *b, int c, uint32_t row, GaDatum *v)
 		case GA_T_DATE:
 			v->i = ((const int32_t *) vals)[row];
 			break;
+		case GA_T_TEXT:
+			{
+				uint64_t	code = ((const uint32_t *) vals)[row];
+
+				v->u = code << 32 | code;
+				break;
+			}
 		case GA_T_FLOAT4:
 			v->f = (double) ((const float *) vals)[row];
 			break;
@@ -69,6 +76,7 @@ ga_load(const GaProgram *p, const GaBatch *b, int c, uint32_t row, GaDatum *v)
 		case GA_T_INT8:
 		case GA_T_TIMESTAMP:
 		case GA_T_TIMESTAMPTZ:
+		case GA_T_BPCHAR:
 			v->i = ((const int64_t *) vals)[row];
 			break;
 		default:
@@ -461,6 +469,8 @@ ga_eval(const GaProgram *p, const GaSegment *seg, const GaBatch *b,
 					}
 					if (ga_type_is_float(in->type))
 						c = ga_float_cmp(regs[in->a].f, regs[in->b].f);
+					else if (in->type == GA_T_TEXT)
+						c = GA_TEXT_EQ(regs[in->a].u) != GA_TEXT_EQ(regs[in->b].u);
 					else
 						c = (regs[in->a].i > regs[in->b].i) ? 1 :
 							(regs[in->a].i < regs[in->b].i) ? -1 : 0;
@@ -929,11 +939,16 @@ ga_agg_combine(const GaAgg *ag, GA_STATE uint64_t *dst, size_t ds, GA_STATE cons
 	}
 }
 
-/* Canonical key bits: -0 is 0 and every NaN is the same NaN. */
+/*
+ * Canonical key bits: -0 is 0 and every NaN is the same NaN; a string is
+ * its equality code.
+ */
 GA_DEVFN GaDatum
 ga_canonical_key(int type, GaDatum v)
 {
-	if (ga_type_is_float(type))
+	if (type == GA_T_TEXT)
+		v.u = GA_TEXT_EQ(v.u);
+	else if (ga_type_is_float(type))
 	{
 		if (isnan(v.f))
 			v.u = UINT64_C(0x7ff8000000000000);
@@ -953,6 +968,16 @@ ga_mix64(uint64_t x)
 	x *= UINT64_C(0x94d049bb133111eb);
 	x ^= x >> 31;
 	return x;
+}
+
+/* Hash of a distinct-set entry: the group's key hash and the value. */
+GA_DEVFN uint32_t
+ga_distinct_hash(uint64_t keyhash, int type, GaDatum v, int set)
+{
+	uint64_t	h = ga_mix64(keyhash ^ ga_mix64(ga_canonical_key(type, v).u +
+											 UINT64_C(0x9e3779b97f4a7c15) * (uint64_t) (set + 1)));
+
+	return (uint32_t) (h ^ (h >> 32));
 }
 
 #endif							/* GPUAGG_EVAL_H */

@@ -11,9 +11,9 @@ INSERT INTO fb2 SELECT i, i FROM generate_series(1, 4) i;
 ANALYZE fb, fb2;
 
 -- each of these is planned natively and says why
-EXPLAIN (COSTS OFF) SELECT t, count(*) FROM fb GROUP BY t;
+EXPLAIN (COSTS OFF) SELECT t, max(t) FROM fb GROUP BY t;
 EXPLAIN (COSTS OFF) SELECT k, sum(n) FROM fb GROUP BY k;
-EXPLAIN (COSTS OFF) SELECT k, count(DISTINCT v) FROM fb GROUP BY k;
+EXPLAIN (COSTS OFF) SELECT k, sum(DISTINCT v) FROM fb GROUP BY k;
 EXPLAIN (COSTS OFF) SELECT k, string_agg(t, ',') FROM fb GROUP BY k;
 EXPLAIN (COSTS OFF) SELECT k, sum(v ORDER BY v) FROM fb GROUP BY k;
 EXPLAIN (COSTS OFF) SELECT percentile_cont(0.5) WITHIN GROUP (ORDER BY v) FROM fb;
@@ -21,7 +21,7 @@ EXPLAIN (COSTS OFF) SELECT k, count(*) FROM fb GROUP BY ROLLUP (k);
 EXPLAIN (COSTS OFF) SELECT fb.k, sum(w) FROM fb JOIN fb2 ON fb.k = fb2.k GROUP BY fb.k;
 EXPLAIN (COSTS OFF) SELECT k, count(*) FROM fb WHERE random() < 2 GROUP BY k;
 EXPLAIN (COSTS OFF) SELECT k, sum(abs(v)) FROM fb GROUP BY k;
-EXPLAIN (COSTS OFF) SELECT k, count(*) FROM fb WHERE t = 'x1' GROUP BY k;
+EXPLAIN (COSTS OFF) SELECT k, count(*) FROM fb WHERE t > 'x1' GROUP BY k;
 EXPLAIN (COSTS OFF) SELECT count(*), generate_series(1, 2) FROM fb;
 
 -- tables that are not one plain heap table

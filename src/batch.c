@@ -8,6 +8,9 @@
  * copied, each at its native width, with a validity bitmap that is handed
  * to the device only when the batch holds a NULL in that column.
  *
+ * Strings (text, varchar, bpchar) are sent as their codes in the query's
+ * dictionary (dict.c), detoasted here on the host when needed.
+ *
  * A batch is laid out in one buffer the device provides (pinned staging
  * memory for CUDA), each column's values and bitmap at fixed, 16-byte
  * aligned offsets, so that a device can copy columns without repacking.
@@ -26,6 +29,7 @@ struct GpuaggBatchReader
 	TableScanDesc scan;
 	TupleTableSlot *slot;
 	const GaProgram *prog;
+	GpuaggDict *dict;
 	int			batch_rows;
 	AttrNumber	maxattno;
 	bool		eof;
@@ -37,11 +41,12 @@ struct GpuaggBatchReader
 
 GpuaggBatchReader *
 GpuaggBatchBegin(Relation rel, Snapshot snapshot, const GaProgram *prog,
-				 int batch_rows)
+				 int batch_rows, GpuaggDict *dict)
 {
 	GpuaggBatchReader *r = palloc0(sizeof(GpuaggBatchReader));
 
 	r->prog = prog;
+	r->dict = dict;
 	r->batch_rows = batch_rows;
 	r->slot = table_slot_create(rel, NULL);
 	r->scan = table_beginscan(rel, snapshot, 0, NULL);
@@ -73,10 +78,17 @@ GpuaggBatchDone(GpuaggBatchReader *r)
 
 /* Store a non-NULL Datum at its native width. */
 static inline void
-store_value(void *vals, int type, int row, Datum d)
+store_value(GpuaggBatchReader *r, const GaColumn *col, void *vals, int row,
+			Datum d)
 {
-	switch (type)
+	switch (col->type)
 	{
+		case GA_T_TEXT:
+			((uint32 *) vals)[row] = GpuaggDictEncode(r->dict, d);
+			break;
+		case GA_T_BPCHAR:
+			((uint64 *) vals)[row] = GpuaggDictRegister(r->dict, d, true);
+			break;
 		case GA_T_BOOL:
 			((uint8 *) vals)[row] = DatumGetBool(d);
 			break;
@@ -142,7 +154,7 @@ GpuaggBatchNext(GpuaggBatchReader *r, char *buf, uint64 *bytes)
 				anynull[c] = true;
 			}
 			else if (values[c])
-				store_value(values[c], p->cols[c].type, n, r->slot->tts_values[i]);
+				store_value(r, &p->cols[c], values[c], n, r->slot->tts_values[i]);
 		}
 		n++;
 	}

@@ -13,12 +13,14 @@
 #include "utils/snapshot.h"
 
 #include "../cuda/gpuagg_abi.h"
+#include "dict.h"
 
 typedef struct GpuaggBatchReader GpuaggBatchReader;
 
+/* Strings are sent as their codes in dict. */
 extern GpuaggBatchReader *GpuaggBatchBegin(Relation rel, Snapshot snapshot,
 										   const GaProgram *prog,
-										   int batch_rows);
+										   int batch_rows, GpuaggDict *dict);
 /* Bytes of the buffer a batch is laid out in. */
 extern Size GpuaggBatchBufferSize(GpuaggBatchReader *reader);
 /* Is the scan exhausted? */

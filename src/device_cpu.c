@@ -6,8 +6,10 @@
  * Rows are evaluated one at a time with the shared interpreter
  * (cuda/gpuagg_eval.h) and grouped in a simplehash table whose entries point
  * at group rows kept in growing arrays, so the table grows with the data
- * and a low planner estimate costs only rehashing.  This device is what CI
- * tests, the run-time fallback when a GPU fails, and gpuagg.device = cpu.
+ * and a low planner estimate costs only rehashing.  count(DISTINCT x) keeps
+ * a second simplehash set of (group, aggregate, x) and counts a group's x
+ * when it enters the set.  This device is what CI tests, the run-time
+ * fallback when a GPU fails, and gpuagg.device = cpu.
  *
  *-------------------------------------------------------------------------
  */
@@ -46,11 +48,48 @@ static bool cpu_group_equal(struct CpuSession *s, uint32 a, uint32 b);
 #define SH_DEFINE
 #include "lib/simplehash.h"
 
+/* An entry of the distinct set: a value of one aggregate in one group. */
+typedef struct CpuDistinctKey
+{
+	uint64		value;			/* canonical bits */
+	uint32		group;
+	uint32		agg;
+} CpuDistinctKey;
+
+typedef struct CpuDistinctEntry
+{
+	CpuDistinctKey key;
+	uint32		hash;
+	char		status;
+} CpuDistinctEntry;
+
+static inline uint32
+cpu_distinct_hash(CpuDistinctKey k)
+{
+	uint64		h = ga_mix64(k.value ^ ga_mix64(((uint64) k.group << 8) | k.agg));
+
+	return (uint32) (h ^ (h >> 32));
+}
+
+#define SH_PREFIX		cpudistinct
+#define SH_ELEMENT_TYPE CpuDistinctEntry
+#define SH_KEY_TYPE		CpuDistinctKey
+#define SH_KEY			key
+#define SH_HASH_KEY(tb, k) cpu_distinct_hash(k)
+#define SH_EQUAL(tb, a, b) ((a).value == (b).value && (a).group == (b).group && (a).agg == (b).agg)
+#define SH_STORE_HASH
+#define SH_GET_HASH(tb, a) ((a)->hash)
+#define SH_SCOPE		static inline
+#define SH_DECLARE
+#define SH_DEFINE
+#include "lib/simplehash.h"
+
 typedef struct CpuSession
 {
 	GaProgram	prog;
 	MemoryContext cxt;
 	cpugroup_hash *table;
+	cpudistinct_hash *distinct;	/* count(DISTINCT) values seen */
 	uint32		ngroups;
 	uint32		capacity;
 	GaDatum    *keys;			/* [capacity][nkeys] */
@@ -163,6 +202,8 @@ cpu_open(const GaProgram *prog, const GpuaggEstimate *est, MemoryContext cxt,
 		initial = (uint32) Min(Max(est->groups, 256.0), 1 << 24);
 		s->table = cpugroup_create(cxt, initial, s);
 	}
+	if (prog->ndistinct > 0)
+		s->distinct = cpudistinct_create(cxt, 1024, s);
 	MemoryContextSwitchTo(old);
 	return s;
 }
@@ -257,6 +298,19 @@ cpu_add_batch(void *session, const GaBatch *batch, GpuaggDeviceStats *stats)
 				if (nulls[ag->arg.reg])
 					continue;	/* every supported aggregate skips NULLs */
 				v = regs[ag->arg.reg];
+			}
+			if (ag->distinct >= 0)
+			{
+				/* count(DISTINCT): count a value the first time in its group */
+				CpuDistinctKey dk;
+				bool		found;
+
+				dk.value = ga_canonical_key(ag->argtype, v).u;
+				dk.group = g;
+				dk.agg = a;
+				cpudistinct_insert(s->distinct, dk, &found);
+				if (found)
+					continue;
 			}
 			err = ga_agg_update(ag, st + ag->slot, 1, v);
 			if (err)

@@ -18,8 +18,9 @@
  * batch run on the execution stream, ordered by events, so the copy of
  * batch n+1 overlaps the kernels of batch n.  The group table lives in
  * device memory and is grown (gpuagg_rehash) before a batch could fill it
- * past half; at the end gpuagg_compact packs the groups and only those are
- * copied back.  Every wait polls an event and sleeps on the process latch
+ * past half; count(DISTINCT) sets are grown the same way.  At the end
+ * gpuagg_distinct_fold counts the sets into their groups, gpuagg_compact
+ * packs the groups and only those are copied back.  Every wait polls an event and sleeps on the process latch
  * with CHECK_FOR_INTERRUPTS, so cancel works while the device is busy.
  *
  * Any CUDA failure returns GA_ERR_DEVICE: the executor warns and runs the
@@ -138,6 +139,7 @@ static CUmodule cu_module;
 static CUfunction fn_aggregate;
 static CUfunction fn_rehash;
 static CUfunction fn_compact;
+static CUfunction fn_fold;
 static CUdeviceptr d_prog;
 static int	sm_count;
 static int	smem_optin;
@@ -299,6 +301,7 @@ cuda_init(void)
 	INIT_CHECK(cu.ModuleGetFunction(&fn_aggregate, cu_module, "gpuagg_aggregate"));
 	INIT_CHECK(cu.ModuleGetFunction(&fn_rehash, cu_module, "gpuagg_rehash"));
 	INIT_CHECK(cu.ModuleGetFunction(&fn_compact, cu_module, "gpuagg_compact"));
+	INIT_CHECK(cu.ModuleGetFunction(&fn_fold, cu_module, "gpuagg_distinct_fold"));
 	INIT_CHECK(cu.ModuleGetGlobal(&d_prog, &prog_size, cu_module, "gpuagg_prog"));
 	if (prog_size != sizeof(GaProgram))
 		return cuda_failed("gpuagg.fatbin was built for another program layout");
@@ -338,6 +341,10 @@ typedef struct CudaSession
 	Size		table_bytes;
 	CUdeviceptr d_counters;
 	uint64		groups_bound;	/* groups there can be after the queued batches */
+	GaDistinctSets sets;		/* count(DISTINCT) sets, prog.ndistinct of them */
+	CUdeviceptr d_set[GA_MAX_DISTINCT];
+	Size		set_bytes[GA_MAX_DISTINCT];
+	uint64		set_bound[GA_MAX_DISTINCT];
 	uint64		rows_seen;		/* rows before the next batch, in scan order */
 	uint32		shared_cap;
 	uint32		smem_bytes;
@@ -440,12 +447,15 @@ device_free(CudaSession *s, CUdeviceptr *p, Size bytes)
 	*p = 0;
 }
 
-/* Allocate a zeroed table of cap slots, laid out as GaTable describes. */
+/*
+ * Allocate a zeroed table of cap slots with nk keys and ns state slots
+ * whose entries are counted in counter count_at, laid out as GaTable
+ * describes.
+ */
 static int
-table_alloc(CudaSession *s, uint64 cap, GaTable *t, CUdeviceptr *base, Size *bytes)
+table_alloc(CudaSession *s, uint64 cap, uint32 nk, uint32 ns, uint32 count_at,
+			GaTable *t, CUdeviceptr *base, Size *bytes)
 {
-	uint32		nk = s->prog.nkeys;
-	uint32		ns = s->prog.nslots;
 	Size		off = 0;
 	int			err;
 
@@ -455,6 +465,9 @@ table_alloc(CudaSession *s, uint64 cap, GaTable *t, CUdeviceptr *base, Size *byt
 		return err;
 	CU_CHECK(s, cu.MemsetD8Async(*base, 0, *bytes, s->s_exec));
 	t->cap = cap;
+	t->nkeys = nk;
+	t->nslots = ns;
+	t->count_at = count_at;
 	t->ctrl = (uint32_t *) (*base + off);
 	t->lock = (uint32_t *) (*base + off + 4 * cap);
 	t->hash = (uint32_t *) (*base + off + 8 * cap);
@@ -503,9 +516,9 @@ table_grid(const GaTable *t)
 							  (uint64) sm_count * 16);
 }
 
-/* Grow the table so that it holds at least need groups at half load. */
+/* Grow table t so that it holds at least need entries at half load. */
 static int
-grow_table(CudaSession *s, uint64 need)
+grow_table(CudaSession *s, GaTable *t, CUdeviceptr *base, Size *bytes, uint64 need)
 {
 	GaTable		nt;
 	CUdeviceptr nbase;
@@ -514,22 +527,23 @@ grow_table(CudaSession *s, uint64 need)
 	int			err;
 	unsigned int grid;
 
-	err = table_alloc(s, next_pow2(2.0 * need), &nt, &nbase, &nbytes);
+	err = table_alloc(s, next_pow2(2.0 * need), t->nkeys, t->nslots, t->count_at,
+					  &nt, &nbase, &nbytes);
 	if (err)
 		return err;
 	if ((err = load_program(s)) != GA_OK)
 		return err;
-	params[0] = &s->table;
+	params[0] = t;
 	params[1] = &nt;
-	grid = table_grid(&s->table);
+	grid = table_grid(t);
 	CU_CHECK(s, cu.LaunchKernel(fn_rehash, grid, 1, 1, GPUAGG_BLOCK, 1, 1, 0,
 								s->s_exec, params, NULL));
 	if ((err = wait_exec(s)) != GA_OK)
 		return err;
-	device_free(s, &s->d_table, s->table_bytes);
-	s->table = nt;
-	s->d_table = nbase;
-	s->table_bytes = nbytes;
+	device_free(s, base, *bytes);
+	*t = nt;
+	*base = nbase;
+	*bytes = nbytes;
 	return GA_OK;
 }
 
@@ -599,8 +613,15 @@ cuda_open(const GaProgram *prog, const GpuaggEstimate *est, MemoryContext cxt,
 	OPEN_CHECK(cu.MemsetD8Async(s->d_counters + sizeof(unsigned long long) * GA_CNT_ERROR,
 								0xff, sizeof(unsigned long long), s->s_exec));
 	if ((err = table_alloc(s, next_pow2(2.0 * Max(est->groups, est->batch_rows)),
+						   prog->nkeys, prog->nslots, GA_CNT_GROUPS,
 						   &s->table, &s->d_table, &s->table_bytes)) != GA_OK)
 		goto failed;
+	/* a distinct set's keys: the group keys and the value */
+	for (uint32 j = 0; j < prog->ndistinct; j++)
+		if ((err = table_alloc(s, next_pow2(2.0 * est->batch_rows), prog->nkeys + 1, 0,
+							   GA_CNT_DISTINCT + j, &s->sets.set[j], &s->d_set[j],
+							   &s->set_bytes[j])) != GA_OK)
+			goto failed;
 
 	/* few groups: each block aggregates in shared memory first */
 	slot_bytes = ga_slot_bytes(prog->nkeys, prog->nslots);
@@ -656,7 +677,7 @@ cuda_add_batch(void *session, const GaBatch *batch, GpuaggDeviceStats *stats)
 	CudaSession *s = (CudaSession *) session;
 	int			b = s->cur;
 	GaBatch		dbatch = *batch;
-	void	   *params[4];
+	void	   *params[5];
 	unsigned int grid;
 	int			err;
 
@@ -705,18 +726,37 @@ cuda_add_batch(void *session, const GaBatch *batch, GpuaggDeviceStats *stats)
 	CU_CHECK(s, cu.EventRecord(s->ev_copied[b], s->s_copy[b]));
 	s->copy_pending[b] = true;
 
-	/* the table must not pass half load, whatever the batch holds */
-	s->groups_bound += batch->nrows;
-	if (2 * s->groups_bound > s->table.cap)
+	/* no table may pass half load, whatever the batch holds */
 	{
-		unsigned long long counters[GA_NCOUNTERS];
+		bool		check = false;
 
-		if ((err = read_counters(s, counters)) != GA_OK)
-			return err;
-		s->groups_bound = counters[GA_CNT_GROUPS] + batch->nrows;
-		if (2 * s->groups_bound > s->table.cap &&
-			(err = grow_table(s, s->groups_bound)) != GA_OK)
-			return err;
+		s->groups_bound += batch->nrows;
+		check = 2 * s->groups_bound > s->table.cap;
+		for (uint32 j = 0; j < s->prog.ndistinct; j++)
+		{
+			s->set_bound[j] += batch->nrows;
+			check |= 2 * s->set_bound[j] > s->sets.set[j].cap;
+		}
+		if (check)
+		{
+			unsigned long long counters[GA_NCOUNTERS];
+
+			if ((err = read_counters(s, counters)) != GA_OK)
+				return err;
+			s->groups_bound = counters[GA_CNT_GROUPS] + batch->nrows;
+			if (2 * s->groups_bound > s->table.cap &&
+				(err = grow_table(s, &s->table, &s->d_table, &s->table_bytes,
+								  s->groups_bound)) != GA_OK)
+				return err;
+			for (uint32 j = 0; j < s->prog.ndistinct; j++)
+			{
+				s->set_bound[j] = counters[GA_CNT_DISTINCT + j] + batch->nrows;
+				if (2 * s->set_bound[j] > s->sets.set[j].cap &&
+					(err = grow_table(s, &s->sets.set[j], &s->d_set[j],
+									  &s->set_bytes[j], s->set_bound[j])) != GA_OK)
+					return err;
+			}
+		}
 	}
 
 	if ((err = load_program(s)) != GA_OK)
@@ -727,6 +767,7 @@ cuda_add_batch(void *session, const GaBatch *batch, GpuaggDeviceStats *stats)
 	params[1] = &s->table;
 	params[2] = &s->shared_cap;
 	params[3] = &s->rows_seen;
+	params[4] = &s->sets;
 	grid = (batch->nrows + GPUAGG_BLOCK - 1) / GPUAGG_BLOCK;
 	grid = Min(grid, (unsigned int) sm_count * (s->shared_cap ? 2 : 16));
 	CU_CHECK(s, cu.LaunchKernel(fn_aggregate, Max(grid, 1), 1, 1, GPUAGG_BLOCK, 1, 1,
@@ -771,6 +812,26 @@ cuda_finish(void *session, GaResult *result, GpuaggDeviceStats *stats)
 		s->copy_pending[b] = false;
 	}
 	stats->rows_passed += counters[GA_CNT_PASSED];
+
+	/* count(DISTINCT): each set's entries into their groups' counts */
+	if ((err = load_program(s)) != GA_OK)
+		return err;
+	for (uint32 a = 0; a < s->prog.naggs; a++)
+	{
+		const GaAgg *ag = &s->prog.aggs[a];
+		uint32		slot = ag->slot;
+		void	   *params[3];
+
+		if (ag->distinct < 0)
+			continue;
+		params[0] = &s->sets.set[ag->distinct];
+		params[1] = &s->table;
+		params[2] = &slot;
+		CU_CHECK(s, cu.LaunchKernel(fn_fold, table_grid(&s->sets.set[ag->distinct]), 1, 1,
+									GPUAGG_BLOCK, 1, 1, 0, s->s_exec, params, NULL));
+	}
+	if (s->prog.ndistinct > 0 && (err = read_counters(s, counters)) != GA_OK)
+		return err;
 	stats->device_ms += s->kernel_ms;
 	stats->transfer_ms += s->copy_ms;
 
@@ -867,6 +928,8 @@ cuda_close(void *session)
 		device_free(s, &s->d_buf[b], s->buf_size);
 	}
 	device_free(s, &s->d_table, s->table_bytes);
+	for (int j = 0; j < GA_MAX_DISTINCT; j++)
+		device_free(s, &s->d_set[j], s->set_bytes[j]);
 	device_free(s, &s->d_counters, sizeof(unsigned long long) * GA_NCOUNTERS);
 	if (s->ev_sync)
 		cu.EventDestroy(s->ev_sync);

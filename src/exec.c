@@ -66,6 +66,7 @@ typedef struct GpuAggState
 
 	/* per run */
 	MemoryContext run_cxt;
+	GpuaggDict *dict;			/* the run's strings */
 	MemoryContextCallback close_cb;
 	void	   *session;
 	bool		done;			/* aggregation finished, groups in result */
@@ -223,7 +224,10 @@ close_session(void *arg)
 	}
 }
 
-/* Put the current parameter values into the program's constants. */
+/*
+ * Put the current parameter values into the program's constants, and the
+ * codes of its string constants and parameters in this run's dictionary.
+ */
 static void
 load_params(GpuAggState *st)
 {
@@ -235,10 +239,8 @@ load_params(GpuAggState *st)
 				i = 0;
 	ListCell   *lc;
 
-	if (n == 0)
-		return;
-	values = palloc(sizeof(Datum) * n);
-	nulls = palloc(sizeof(bool) * n);
+	values = palloc(sizeof(Datum) * Max(n, 1));
+	nulls = palloc(sizeof(bool) * Max(n, 1));
 	foreach(lc, st->param_states)
 	{
 		values[i] = ExecEvalExpr(lfirst(lc), econtext, &nulls[i]);
@@ -255,6 +257,19 @@ load_params(GpuAggState *st)
 			v = GpuaggDatumToGa(values[p], type);
 		prog->ga.consts[k] = v;
 		prog->ga.constnull[k] = nulls[p];
+	}
+	for (i = 0; i < prog->ntextconsts; i++)
+	{
+		int			k = prog->textconst_slot[i];
+		int			p = prog->textconst_param[i];
+		bool		isnull = p >= 0 ? nulls[p] : false;
+		Datum		d = p >= 0 ? values[p] : prog->textconst_value[i];
+		GaDatum		v = {0};
+
+		if (!isnull)
+			v.u = GpuaggDictRegister(st->dict, d, prog->textconst_bpchar[i]);
+		prog->ga.consts[k] = v;
+		prog->ga.constnull[k] = isnull;
 	}
 }
 
@@ -279,7 +294,7 @@ run_on_device(GpuAggState *st, char **why)
 	bool		reader_skip = false;
 
 	reader = GpuaggBatchBegin(rel, estate->es_snapshot, &st->prog->ga,
-							  st->batch_rows);
+							  st->batch_rows, st->dict);
 	est.groups = st->est_groups;
 	est.batch_rows = st->batch_rows;
 	est.batch_bytes = GpuaggBatchBufferSize(reader);
@@ -348,6 +363,7 @@ run_aggregation(GpuAggState *st)
 	for (;;)
 	{
 		MemoryContextReset(st->run_cxt);
+		st->dict = GpuaggDictCreate(st->run_cxt);
 		load_params(st);
 		if (run_on_device(st, &why))
 			break;
@@ -403,7 +419,7 @@ gpuagg_next(ScanState *node)
 
 		slot->tts_isnull[k] = st->result.keynulls[at];
 		slot->tts_values[k] = slot->tts_isnull[k] ? (Datum) 0 :
-			GpuaggKeyDatum(st->result.keys[at], st->prog->ga.keytype[k]);
+			GpuaggKeyDatum(st->result.keys[at], st->prog->ga.keytype[k], st->dict);
 	}
 	for (uint32 a = 0; a < st->prog->ga.naggs; a++)
 		slot->tts_values[nkeys + a] =

@@ -176,19 +176,33 @@ row_width(const GaProgram *p)
 	return Max(w, 1.0);
 }
 
+/* Bytes of a device table for n entries (a power of two of slots, at
+ * most half full even if every row of a batch were new). */
+static double
+table_bytes(double n, int batch_rows, uint32 nkeys, uint32 nslots)
+{
+	double		slots = pow(2.0, ceil(log2(Max(Max(n, batch_rows), 512.0) * 2.0)));
+
+	return slots * ga_slot_bytes(nkeys, nslots);
+}
+
 /*
  * Device memory a query needs: two staging batches in flight, the group
- * table (a power of two of slots, at most half full even if every row of a
- * batch were a new group), the packed result, and the program.
+ * table, a distinct set per count(DISTINCT) sized for its (group, value)
+ * pairs, the packed result, and the program.
  */
 static double
-vram_estimate(const GaProgram *p, double groups, int batch_rows)
+vram_estimate(const GaProgram *p, double groups, const double *pairs,
+			  int batch_rows)
 {
 	double		staging = 2.0 * batch_rows * row_width(p);
-	double		slot = ga_slot_bytes(p->nkeys, p->nslots);
-	double		slots = pow(2.0, ceil(log2(Max(Max(groups, batch_rows), 512.0) * 2.0)));
+	double		bytes;
 
-	return staging + slots * slot + Max(groups, 1.0) * slot + sizeof(GaProgram);
+	bytes = staging + table_bytes(groups, batch_rows, p->nkeys, p->nslots) +
+		Max(groups, 1.0) * ga_slot_bytes(p->nkeys, p->nslots) + sizeof(GaProgram);
+	for (uint32 j = 0; j < p->ndistinct; j++)
+		bytes += table_bytes(pairs[j], batch_rows, p->nkeys + 1, 0);
+	return bytes;
 }
 
 static int
@@ -249,7 +263,8 @@ try_gpuagg_path(PlannerInfo *root, RelOptInfo *input_rel,
 	const char *reason;
 	double		groups,
 				vram,
-				rows;
+				rows,
+				pairs[GA_MAX_DISTINCT];
 	int			batch_rows,
 				device;
 	CustomPath *cpath;
@@ -338,7 +353,20 @@ try_gpuagg_path(PlannerInfo *root, RelOptInfo *input_rel,
 	batch_rows = batch_rows_for(&prog->ga);
 	/* a small table fits one smaller batch */
 	batch_rows = Min(batch_rows, ((int) Min(Max(rows, 65536.0), (double) INT_MAX / 2) + 7) & ~7);
-	vram = vram_estimate(&prog->ga, groups, batch_rows);
+	/* count(DISTINCT x): as many (group, x) pairs as GROUP BY keys, x has */
+	foreach(lc, cxt.aggrefs)
+	{
+		const GaAgg *ag = &prog->ga.aggs[foreach_current_index(lc)];
+		Aggref	   *aggref = lfirst(lc);
+		Expr	   *arg = linitial_node(TargetEntry, aggref->args)->expr;
+
+		if (ag->distinct < 0)
+			continue;
+		pairs[ag->distinct] =
+			Min(estimate_num_groups(root, lappend(list_copy(keys), arg),
+									input_rel->rows, NULL, NULL), Max(rows, 1.0));
+	}
+	vram = vram_estimate(&prog->ga, groups, pairs, batch_rows);
 	if (vram > (double) gpuagg_vram_budget * 1024.0 * 1024.0)
 		return psprintf("estimated device memory %.0f MB exceeds gpuagg.vram_budget (%d MB)",
 						vram / (1024.0 * 1024.0), gpuagg_vram_budget);

@@ -70,6 +70,10 @@ GpuaggTypeOf(Oid typid)
 			return GA_T_TIMESTAMP;
 		case TIMESTAMPTZOID:
 			return GA_T_TIMESTAMPTZ;
+		case TEXTOID:
+		case VARCHAROID:
+		case BPCHAROID:
+			return GA_T_TEXT;
 		default:
 			return GA_T_INVALID;
 	}
@@ -191,6 +195,41 @@ emit_const(Compiler *c, Datum value, bool isnull, int type)
 	return r;
 }
 
+/*
+ * A string constant (or parameter, param >= 0) in a register: its codes
+ * are filled in at run time from the query's dictionary.
+ */
+static int
+emit_text_const(Compiler *c, Datum value, bool isnull, Oid typid, int param)
+{
+	GpuaggProgram *prog = c->prog;
+	GaDatum		zero = {0};
+	int			k = add_const(c, zero, isnull),
+				r = alloc_reg(c),
+				t = prog->ntextconsts;
+
+	if (k < 0 || r < 0 || emit(c, GA_OP_CONST, GA_T_TEXT, r, 0, 0, k) < 0)
+		return -1;
+	if (isnull && param < 0)
+		return r;
+	prog->textconst_slot[t] = k;
+	prog->textconst_param[t] = param;
+	prog->textconst_value[t] = isnull ? (Datum) 0 : value;
+	prog->textconst_bpchar[t] = (typid == BPCHAROID);
+	prog->ntextconsts++;
+	return r;
+}
+
+/* String equality is byte equality only under a deterministic collation. */
+static bool
+check_collation(Compiler *c, Oid collid, const char *what)
+{
+	if (OidIsValid(collid) && !get_collation_isdeterministic(collid))
+		return fail(c, "%s under the nondeterministic collation %s", what,
+					get_collation_name(collid));
+	return true;
+}
+
 /* The batch column for attno, added on first use. */
 static int
 column_for(Compiler *c, AttrNumber attno, int type)
@@ -227,7 +266,9 @@ compile_var(Compiler *c, Var *var, int type)
 		return fail(c, "outer-level variable"), -1;
 	if (var->varattno <= 0)
 		return fail(c, "system or whole-row column"), -1;
-	col = column_for(c, var->varattno, type);
+	/* a bpchar column brings both its codes (GA_T_BPCHAR) */
+	col = column_for(c, var->varattno,
+					 type == GA_T_TEXT && var->vartype == BPCHAROID ? GA_T_BPCHAR : type);
 	r = alloc_reg(c);
 	if (col < 0 || r < 0 || emit(c, GA_OP_COL, type, r, 0, 0, col) < 0)
 		return -1;
@@ -258,6 +299,8 @@ compile_param(Compiler *c, Param *param, int type)
 	}
 	if (!found)
 		prog->params = lappend(prog->params, copyObject(param));
+	if (type == GA_T_TEXT)
+		return emit_text_const(c, (Datum) 0, true, param->paramtype, idx);
 	k = add_const(c, zero, true);
 	r = alloc_reg(c);
 	if (k < 0 || r < 0 || emit(c, GA_OP_CONST, type, r, 0, 0, k) < 0)
@@ -325,9 +368,17 @@ comparable(int lt, int rt)
 	return false;
 }
 
+/* Is this the equality or inequality function of text or bpchar? */
+static bool
+is_string_eq_func(Oid funcid)
+{
+	return funcid == F_TEXTEQ || funcid == F_TEXTNE ||
+		funcid == F_BPCHAREQ || funcid == F_BPCHARNE;
+}
+
 static int
-compile_opexpr(Compiler *c, Oid opno, Oid opfuncid, Oid restype, List *args,
-			   int *type)
+compile_opexpr(Compiler *c, Oid opno, Oid opfuncid, Oid inputcollid,
+			   Oid restype, List *args, int *type)
 {
 	char	   *name;
 	int			op,
@@ -381,6 +432,20 @@ compile_opexpr(Compiler *c, Oid opno, Oid opfuncid, Oid restype, List *args,
 
 		if (emit(c, GA_OP_CAST, GA_T_TIMESTAMP, rd, rd, GA_T_DATE, 0) < 0 ||
 			emit(c, op, GA_T_INT8, ra, ra, rb, 0) < 0)
+			return -1;
+		c->nextreg = ra + 1;
+		*type = GA_T_BOOL;
+		return ra;
+	}
+	if (op != 0 && (lt == GA_T_TEXT || rt == GA_T_TEXT))
+	{
+		/* strings: = and <> only, on their dictionary codes */
+		if (rtype != GA_T_BOOL || lt != rt || !is_string_eq_func(opfuncid))
+			return fail(c, "unsupported comparison %s between %s and %s", name,
+						format_type_be(exprType(linitial(args))),
+						format_type_be(exprType(lsecond(args)))), -1;
+		if (!check_collation(c, inputcollid, "string comparison") ||
+			emit(c, op, GA_T_TEXT, ra, ra, rb, 0) < 0)
 			return -1;
 		c->nextreg = ra + 1;
 		*type = GA_T_BOOL;
@@ -539,7 +604,7 @@ emit_in_element(Compiler *c, ScalarArrayOpExpr *saop, int cmp, int lt, int sreg,
 				int dst, int re, int *patches, int *npatches)
 {
 	if (re < 0 ||
-		emit(c, cmp, ga_type_is_float(lt) ? GA_T_FLOAT8 : GA_T_INT8,
+		emit(c, cmp, lt == GA_T_TEXT ? GA_T_TEXT : ga_type_is_float(lt) ? GA_T_FLOAT8 : GA_T_INT8,
 			 re, sreg, re, 0) < 0)
 		return false;
 	patches[*npatches] = emit(c, saop->useOr ? GA_OP_OR_STEP : GA_OP_AND_STEP,
@@ -581,6 +646,14 @@ compile_saop(Compiler *c, ScalarArrayOpExpr *saop, int *type)
 		return fail(c, "unsupported operator in ANY/ALL"), -1;
 	lt = GpuaggTypeOf(exprType((Node *) scalar));
 	*type = GA_T_BOOL;
+	if (lt == GA_T_TEXT)
+	{
+		set_sa_opfuncid(saop);
+		if (!is_string_eq_func(saop->opfuncid))
+			return fail(c, "unsupported operator %s in ANY/ALL over strings", name), -1;
+		if (!check_collation(c, saop->inputcollid, "string comparison"))
+			return -1;
+	}
 
 	if (IsA(arr, ArrayExpr) && !((ArrayExpr *) arr)->multidims)
 	{
@@ -642,6 +715,8 @@ compile_saop(Compiler *c, ScalarArrayOpExpr *saop, int *type)
 		for (int i = 0; i < nelems; i++)
 		{
 			if (!emit_in_element(c, saop, cmp, lt, sreg, dst,
+								 et == GA_T_TEXT ?
+								 emit_text_const(c, elems[i], elemnulls[i], elemtype, -1) :
 								 emit_const(c, elems[i], elemnulls[i], et),
 								 patches, &npatches))
 				return -1;
@@ -681,6 +756,9 @@ compile_expr(Compiler *c, Expr *expr, int *type)
 					return fail(c, "constant of type %s",
 								format_type_be(k->consttype)), -1;
 				*type = t;
+				if (t == GA_T_TEXT)
+					return emit_text_const(c, k->constvalue, k->constisnull,
+										   k->consttype, -1);
 				return emit_const(c, k->constvalue, k->constisnull, t);
 			}
 		case T_Param:
@@ -695,8 +773,8 @@ compile_expr(Compiler *c, Expr *expr, int *type)
 				OpExpr	   *op = (OpExpr *) expr;
 
 				set_opfuncid(op);
-				return compile_opexpr(c, op->opno, op->opfuncid, op->opresulttype,
-									  op->args, type);
+				return compile_opexpr(c, op->opno, op->opfuncid, op->inputcollid,
+									  op->opresulttype, op->args, type);
 			}
 		case T_FuncExpr:
 			return compile_func(c, (FuncExpr *) expr, type);
@@ -858,8 +936,6 @@ compile_aggref(Compiler *c, Aggref *aggref, GaAgg *ag)
 		return fail(c, "user-defined aggregate %s", get_func_name(aggref->aggfnoid));
 	if (aggref->aggkind != AGGKIND_NORMAL)
 		return fail(c, "ordered-set or hypothetical aggregate");
-	if (aggref->aggdistinct != NIL)
-		return fail(c, "DISTINCT inside an aggregate");
 	if (aggref->aggorder != NIL)
 		return fail(c, "ORDER BY inside an aggregate");
 	if (aggref->aggvariadic)
@@ -871,8 +947,29 @@ compile_aggref(Compiler *c, Aggref *aggref, GaAgg *ag)
 	ReleaseSysCache(tup);
 
 	ag->kind = agg_kind(transfn);
+	ag->distinct = -1;
+	if (ag->kind == 0 && (transfn == F_TEXT_LARGER || transfn == F_TEXT_SMALLER ||
+						  transfn == F_BPCHAR_LARGER || transfn == F_BPCHAR_SMALLER))
+		return fail(c, "%s of strings (devices compare strings only for equality)",
+					get_func_name(aggref->aggfnoid));
 	if (ag->kind == 0)
 		return fail(c, "unsupported aggregate %s", get_func_name(aggref->aggfnoid));
+	if (aggref->aggdistinct != NIL)
+	{
+		/* count(DISTINCT x): the device de-duplicates (group, x) pairs */
+		GaProgram  *p = &c->prog->ga;
+
+		if (ag->kind != GA_AGG_COUNT || aggref->aggstar)
+			return fail(c, "DISTINCT inside an aggregate other than count");
+		if (p->ndistinct >= GA_MAX_DISTINCT)
+			return fail(c, "more than %d count(DISTINCT) aggregates", GA_MAX_DISTINCT);
+		if (p->nkeys + 1 > GA_MAX_KEYS)
+			return fail(c, "count(DISTINCT) with more than %d group keys",
+						GA_MAX_KEYS - 1);
+		if (!check_collation(c, aggref->inputcollid, "count(DISTINCT)"))
+			return false;
+		ag->distinct = p->ndistinct++;
+	}
 	if (ag->kind == GA_AGG_COUNT && aggref->aggstar)
 	{
 		ag->argtype = 0;
@@ -885,8 +982,7 @@ compile_aggref(Compiler *c, Aggref *aggref, GaAgg *ag)
 		if (list_length(aggref->args) != 1)
 			return fail(c, "aggregate with %d arguments", list_length(aggref->args));
 		arg = ((TargetEntry *) linitial(aggref->args))->expr;
-		if (ag->kind == GA_AGG_COUNT && IsA(arg, Var) &&
-			GpuaggTypeOf(exprType((Node *) arg)) == GA_T_INVALID)
+		if (ag->kind == GA_AGG_COUNT && ag->distinct < 0 && IsA(arg, Var))
 		{
 			/* count(col) of any type needs only the column's NULL-ness */
 			c->nextreg = 0;
@@ -996,6 +1092,12 @@ GpuaggCompile(GpuaggProgram *prog, List *quals, List *keys, List *aggrefs,
 			return false;
 		}
 		prog->keytypid[p->nkeys] = exprType((Node *) key);
+		if (t == GA_T_TEXT &&
+			!check_collation(&c, exprCollation((Node *) key), "string group key"))
+		{
+			*reason = c.reason;
+			return false;
+		}
 		p->keyreg[p->nkeys] = r;
 		p->keytype[p->nkeys] = t;
 		p->nkeys++;

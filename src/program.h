@@ -22,6 +22,16 @@ typedef struct GpuaggProgram
 	int16		paramref_const[GA_MAX_CONSTS];	/* constant slot */
 	int16		paramref_param[GA_MAX_CONSTS];	/* index into params */
 	Oid			keytypid[GA_MAX_KEYS];	/* PostgreSQL type of each key */
+
+	/*
+	 * String constants and parameters, encoded into the constants by the
+	 * executor through the query's dictionary (dict.h).
+	 */
+	int			ntextconsts;
+	int16		textconst_slot[GA_MAX_CONSTS];	/* constant slot */
+	int16		textconst_param[GA_MAX_CONSTS]; /* index into params, or -1 */
+	bool		textconst_bpchar[GA_MAX_CONSTS];	/* bpchar equality */
+	Datum		textconst_value[GA_MAX_CONSTS]; /* a Const's value */
 } GpuaggProgram;
 
 /*

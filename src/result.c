@@ -71,10 +71,12 @@ GpuaggMakeAggContext(ExprContext *econtext)
 }
 
 Datum
-GpuaggKeyDatum(GaDatum v, int type)
+GpuaggKeyDatum(GaDatum v, int type, GpuaggDict *dict)
 {
 	switch (type)
 	{
+		case GA_T_TEXT:
+			return GpuaggDictValue(dict, GA_TEXT_SHOWN(v.u));
 		case GA_T_BOOL:
 			return BoolGetDatum(v.i != 0);
 		case GA_T_INT2:
@@ -281,7 +283,7 @@ transition_value(GpuaggFinal *fin, const uint64 *st, bool *isnull)
 				return *isnull ? (Datum) 0 :
 					GpuaggKeyDatum(v, agg->kind == GA_AGG_BOOL_AND ||
 								   agg->kind == GA_AGG_BOOL_OR ?
-								   GA_T_BOOL : agg->argtype);
+								   GA_T_BOOL : agg->argtype, NULL);
 			}
 		default:
 			elog(ERROR, "unexpected gpuagg aggregate kind %d", agg->kind);

@@ -13,6 +13,7 @@
 #include "nodes/primnodes.h"
 
 #include "../cuda/gpuagg_abi.h"
+#include "dict.h"
 
 /* How to finish one aggregate: PostgreSQL's transition type and final. */
 typedef struct GpuaggFinal
@@ -35,8 +36,8 @@ extern void GpuaggFinalInit(GpuaggFinal *fin, Aggref *aggref, const GaAgg *agg,
 extern Datum GpuaggFinalize(GpuaggFinal *fin, const GaResult *res, uint64 g,
 							Node *aggstate, bool *isnull);
 
-/* A group key as a Datum of its PostgreSQL type. */
-extern Datum GpuaggKeyDatum(GaDatum v, int type);
+/* A group key as a Datum of its PostgreSQL type (strings: from dict). */
+extern Datum GpuaggKeyDatum(GaDatum v, int type, GpuaggDict *dict);
 
 /* The stand-in AggState: AggCheckCallContext accepts it. */
 extern Node *GpuaggMakeAggContext(ExprContext *econtext);

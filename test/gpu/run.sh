@@ -35,7 +35,7 @@ sed -i 's/Device: cpu$/Device: cuda/' "$work"/expected/*.out
 chmod -R a+rwX "$work"
 tests=$(make -s --no-print-directory PG_CONFIG="$PG_CONFIG" print-regress)
 GPUAGG_TEST_DEVICE=cuda "$PG_REGRESS" --inputdir="$work" --outputdir="$work" \
-	--bindir="$BINDIR" --dbname=gpuagg_regress $tests
+	--bindir="$BINDIR" --dbname=gpuagg_regress --encoding=UTF8 $tests
 status=$?
 if [ $status != 0 ] && [ -f "$work/regression.diffs" ]; then
 	echo "---- regression.diffs"

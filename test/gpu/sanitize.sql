@@ -9,3 +9,8 @@ SELECT count(*), sum(v) FILTER (WHERE b), avg(f) FILTER (WHERE s > 3), var_pop(s
 SELECT s, b, count(*), min(v), max(x) FROM san GROUP BY s, b ORDER BY s, b LIMIT 3;
 SELECT sum(v / (k - 5)) FROM san;
 SELECT x / 1000003 AS g, sum(v) FROM san GROUP BY 1 ORDER BY 1 DESC LIMIT 2;
+ALTER TABLE san ADD COLUMN t text, ADD COLUMN c char(3);
+UPDATE san SET t = CASE WHEN v % 17 = 0 THEN NULL ELSE 'id' || (v % 1000) END, c = CASE WHEN v % 3 = 0 THEN 'a' ELSE 'ab' END;
+SELECT t, c, count(*), sum(v), count(DISTINCT k), count(DISTINCT f) FROM san WHERE t <> 'id5' AND c IN ('a', 'ab ') GROUP BY t, c ORDER BY t, c LIMIT 3;
+SELECT count(DISTINCT t), count(DISTINCT v % 70000) FILTER (WHERE b), count(DISTINCT r) FROM san;
+SELECT k, count(DISTINCT v) FROM san GROUP BY k ORDER BY k LIMIT 2;

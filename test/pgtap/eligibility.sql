@@ -1,7 +1,7 @@
 -- eligibility: which queries become a Custom Scan (GpuAgg), and which keep
 -- their native plan.
 BEGIN;
-SELECT plan(92);
+SELECT plan(96);
 
 -- The device: the session's (a GPU suite may set gpuagg.device = cuda),
 -- or the CPU device where it is auto (no offload without a GPU).
@@ -172,16 +172,20 @@ CREATE TABLE el_u (k int4, w int4);
 INSERT INTO el_u SELECT g, g FROM generate_series(0, 6) g;
 SELECT ok(NOT pg_temp.offloaded('SELECT el_t.k, count(*) FROM el_t JOIN el_u ON el_t.k = el_u.k GROUP BY el_t.k'), 'join');
 SELECT ok(NOT pg_temp.offloaded('SELECT count(*) FROM el_t, el_u'), 'cross join');
-SELECT ok(NOT pg_temp.offloaded('SELECT k, count(DISTINCT i4) FROM el_t GROUP BY k'), 'count(DISTINCT)');
+SELECT ok(pg_temp.offloaded('SELECT k, count(DISTINCT i4) FROM el_t GROUP BY k'), 'count(DISTINCT)');
+SELECT ok(NOT pg_temp.offloaded('SELECT k, sum(DISTINCT i4) FROM el_t GROUP BY k'), 'sum(DISTINCT)');
 SELECT ok(NOT pg_temp.offloaded('SELECT k, sum(i4 ORDER BY i4) FROM el_t GROUP BY k'), 'ORDER BY inside an aggregate');
 SELECT ok(NOT pg_temp.offloaded('SELECT k, percentile_cont(0.5) WITHIN GROUP (ORDER BY f8) FROM el_t GROUP BY k'),
 	'ordered-set aggregate percentile_cont');
 SELECT ok(NOT pg_temp.offloaded('SELECT k, b, count(*) FROM el_t GROUP BY GROUPING SETS ((k), (b))'), 'GROUPING SETS');
 SELECT ok(NOT pg_temp.offloaded('SELECT k, b, count(*) FROM el_t GROUP BY ROLLUP (k, b)'), 'ROLLUP');
 SELECT ok(NOT pg_temp.offloaded('SELECT k, b, count(*) FROM el_t GROUP BY CUBE (k, b)'), 'CUBE');
-SELECT ok(NOT pg_temp.offloaded('SELECT t, count(*) FROM el_t GROUP BY t'), 'text key');
+SELECT ok(pg_temp.offloaded('SELECT t, count(*), count(DISTINCT t) FROM el_t GROUP BY t'), 'text key, count(DISTINCT text)');
+SELECT ok(NOT pg_temp.offloaded('SELECT k, max(t) FROM el_t GROUP BY k'), 'max(text)');
+SELECT ok(NOT pg_temp.offloaded('SELECT k, count(*) FROM el_t WHERE t LIKE ''x%'' GROUP BY k'), 'LIKE');
 SELECT ok(NOT pg_temp.offloaded('SELECT k, sum(n) FROM el_t GROUP BY k'), 'numeric argument');
-SELECT ok(NOT pg_temp.offloaded('SELECT k, sum(i4) FROM el_t WHERE t = ''x1'' GROUP BY k'), 'text comparison in WHERE');
+SELECT ok(pg_temp.offloaded('SELECT k, sum(i4) FROM el_t WHERE t = ''x1'' OR t IN (''x2'', ''x3'') GROUP BY k'), 'text equality and IN in WHERE');
+SELECT ok(NOT pg_temp.offloaded('SELECT k, sum(i4) FROM el_t WHERE t < ''x1'' GROUP BY k'), 'text ordering in WHERE');
 SELECT ok(NOT pg_temp.offloaded('SELECT count(*) FROM el_t WHERE random() < 0.5'), 'random() in WHERE');
 SELECT ok(NOT pg_temp.offloaded('SELECT sum(abs(i4)) FROM el_t'), 'abs() in an aggregate argument');
 SELECT ok(NOT pg_temp.offloaded('SELECT abs(i4), count(*) FROM el_t GROUP BY abs(i4)'), 'function in a group key');

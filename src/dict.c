@@ -1,0 +1,274 @@
+/*-------------------------------------------------------------------------
+ *
+ * dict.c
+ *		The per-query string dictionary: text values as int32 codes.
+ *
+ * Devices never see string bytes.  The batch reader, which already deforms
+ * every tuple on the host, looks each string up here and sends its code;
+ * equal bytes get equal codes, so grouping, = / <> / IN and count(DISTINCT)
+ * work on codes on both devices, and a group's key code is turned back into
+ * the string at the end.  This is dictionary encoding as columnar engines
+ * use it; it is right under a deterministic collation (the planner checks),
+ * where equality is byte equality.
+ *
+ * bpchar compares without trailing spaces, yet a group shows the first
+ * value it saw, spaces and all (as a native hash aggregate does).  So a
+ * bpchar value has two codes, that of its trimmed bytes, used for equality,
+ * and that of its exact bytes, carried along; devices keep a group's first
+ * pair (cuda/gpuagg_abi.h, GA_T_BPCHAR).
+ *
+ * A simplehash table maps a string to its code; its slots hold a string's
+ * first 16 bytes, so short strings are hashed and compared within the slot.
+ * Codes index an array of the values, copied once into large chunks.  A
+ * one-entry cache per code space serves runs of the same value (sorted
+ * data) without hashing.
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "postgres.h"
+
+#include "fmgr.h"
+#include "utils/memutils.h"
+
+#include "dict.h"
+
+#define CHUNK_SIZE	(256 * 1024)
+#define INLINE_BYTES 16
+
+/*
+ * A string as the hash table sees it: length, code space, its first 16
+ * bytes inline (zero-padded), so that short strings -- most group keys --
+ * are hashed and compared without touching their bytes elsewhere.
+ */
+typedef struct DictKey
+{
+	int32		len;
+	int32		domain;			/* 0: exact bytes, 1: bpchar, trimmed */
+	uint64		w[2];			/* the first INLINE_BYTES bytes */
+	const char *data;			/* all the bytes */
+} DictKey;
+
+typedef struct DictSlot
+{
+	DictKey		key;
+	uint32		hash;
+	uint32		code;
+	char		status;
+} DictSlot;
+
+static inline uint64
+mix64(uint64 h)
+{
+	h ^= h >> 33;
+	h *= UINT64CONST(0xff51afd7ed558ccd);
+	h ^= h >> 33;
+	return h;
+}
+
+/* Hash of a string, eight bytes at a time. */
+static inline uint32
+dict_key_hash(const DictKey *k)
+{
+	uint64		h = (uint64) k->len * UINT64CONST(0x9e3779b97f4a7c15) + (uint64) k->domain;
+	const char *p = k->data + INLINE_BYTES;
+	int32		len = k->len - INLINE_BYTES;
+
+	h = mix64((h ^ k->w[0]) * UINT64CONST(0xbf58476d1ce4e5b9));
+	h = (h ^ k->w[1]) * UINT64CONST(0x94d049bb133111eb);
+	for (; len >= 8; p += 8, len -= 8)
+	{
+		uint64		w;
+
+		memcpy(&w, p, 8);
+		h = mix64(h ^ w) * UINT64CONST(0xbf58476d1ce4e5b9);
+	}
+	if (len > 0)
+	{
+		uint64		w = 0;
+
+		memcpy(&w, p, len);
+		h = (h ^ w) * UINT64CONST(0x94d049bb133111eb);
+	}
+	return (uint32) mix64(h);
+}
+
+static inline bool
+dict_key_equal(const DictKey *a, const DictKey *b)
+{
+	return a->len == b->len && a->domain == b->domain &&
+		a->w[0] == b->w[0] && a->w[1] == b->w[1] &&
+		(a->len <= INLINE_BYTES ||
+		 memcmp(a->data + INLINE_BYTES, b->data + INLINE_BYTES,
+				a->len - INLINE_BYTES) == 0);
+}
+
+#define SH_PREFIX		dictslot
+#define SH_ELEMENT_TYPE DictSlot
+#define SH_KEY_TYPE		DictKey
+#define SH_KEY			key
+#define SH_HASH_KEY(tb, k) dict_key_hash(&(k))
+#define SH_EQUAL(tb, a, b) dict_key_equal(&(a), &(b))
+#define SH_STORE_HASH
+#define SH_GET_HASH(tb, a) ((a)->hash)
+#define SH_SCOPE		static inline
+#define SH_DECLARE
+#define SH_DEFINE
+#include "lib/simplehash.h"
+
+struct GpuaggDict
+{
+	MemoryContext cxt;
+	dictslot_hash *table;
+	Datum	   *values;			/* by code: a copy of the value */
+	uint32		nvalues;
+	uint32		capacity;
+	char	   *chunk;			/* where the next copy goes */
+	Size		chunk_left;
+	struct
+	{
+		bool		valid;
+		DictKey		key;
+		uint32		code;
+	}			cache[2];		/* the last string of each code space */
+};
+
+GpuaggDict *
+GpuaggDictCreate(MemoryContext cxt)
+{
+	GpuaggDict *d = MemoryContextAllocZero(cxt, sizeof(GpuaggDict));
+
+	d->cxt = cxt;
+	d->capacity = 1024;
+	d->values = MemoryContextAlloc(cxt, sizeof(Datum) * d->capacity);
+	d->table = dictslot_create(cxt, 1024, d);
+	return d;
+}
+
+/*
+ * A copy of a varlena, MAXALIGNed, from the current chunk (bpchar values
+ * keep their trailing spaces here: this is the value a group shows).
+ */
+static char *
+dict_copy_space(GpuaggDict *d, Size len)
+{
+	char	   *p;
+
+	len = MAXALIGN(len);
+	if (len > CHUNK_SIZE / 4)
+		return MemoryContextAllocHuge(d->cxt, len);
+	if (d->chunk_left < len)
+	{
+		d->chunk = MemoryContextAlloc(d->cxt, CHUNK_SIZE);
+		d->chunk_left = CHUNK_SIZE;
+	}
+	p = d->chunk;
+	d->chunk += len;
+	d->chunk_left -= len;
+	return p;
+}
+
+static Datum
+dict_copy(GpuaggDict *d, struct varlena *v)
+{
+	Size		size = VARSIZE_ANY(v);
+	char	   *copy = dict_copy_space(d, size);
+
+	memcpy(copy, v, size);
+	return PointerGetDatum(copy);
+}
+
+/* The code of len bytes at data in a domain (0: exact, 1: bpchar trimmed). */
+static uint32
+dict_encode(GpuaggDict *d, struct varlena *v, const char *data, int32 len,
+			int domain)
+{
+	DictKey		k;
+	DictSlot   *slot;
+	bool		found;
+
+	k.len = len;
+	k.domain = domain;
+	k.w[0] = k.w[1] = 0;
+	memcpy(k.w, data, Min(len, INLINE_BYTES));
+	k.data = data;
+
+	/* the same string as last time in this code space? */
+	if (d->cache[domain].valid && dict_key_equal(&d->cache[domain].key, &k))
+		return d->cache[domain].code;
+
+	/* most strings were seen before: the lighter lookup first */
+	slot = dictslot_lookup(d->table, k);
+	found = (slot != NULL);
+	if (!found)
+		slot = dictslot_insert(d->table, k, &found);
+	if (!found)
+	{
+		Datum		copy;
+
+		if (d->nvalues >= (uint32) PG_INT32_MAX)
+			ereport(ERROR,
+					(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+					 errmsg("too many distinct strings for gpuagg")));
+		if (d->nvalues == d->capacity)
+		{
+			d->capacity *= 2;
+			d->values = repalloc_huge(d->values, sizeof(Datum) * (Size) d->capacity);
+		}
+		/* the slot keeps the bytes of a copy, not of the tuple */
+		copy = dict_copy(d, v);
+		slot->key.data = VARDATA_ANY((struct varlena *) DatumGetPointer(copy));
+		slot->code = d->nvalues;
+		d->values[d->nvalues++] = domain == 0 ? copy : (Datum) 0;
+	}
+	d->cache[domain].valid = true;
+	d->cache[domain].key = slot->key;
+	d->cache[domain].code = slot->code;
+	return slot->code;
+}
+
+uint32
+GpuaggDictEncode(GpuaggDict *d, Datum value)
+{
+	struct varlena *raw = (struct varlena *) DatumGetPointer(value);
+	struct varlena *v = pg_detoast_datum_packed(raw);
+	uint32		code;
+
+	code = dict_encode(d, v, VARDATA_ANY(v), VARSIZE_ANY_EXHDR(v), 0);
+	if (v != raw)
+		pfree(v);
+	return code;
+}
+
+uint32
+GpuaggDictEncodeTrimmed(GpuaggDict *d, Datum value)
+{
+	struct varlena *raw = (struct varlena *) DatumGetPointer(value);
+	struct varlena *v = pg_detoast_datum_packed(raw);
+	const char *data = VARDATA_ANY(v);
+	int32		len = VARSIZE_ANY_EXHDR(v);
+	uint32		code;
+
+	/* bpchartruelen: trailing spaces do not count */
+	while (len > 0 && data[len - 1] == ' ')
+		len--;
+	code = dict_encode(d, v, data, len, 1);
+	if (v != raw)
+		pfree(v);
+	return code;
+}
+
+Datum
+GpuaggDictValue(GpuaggDict *d, uint32 code)
+{
+	if (code >= d->nvalues || d->values[code] == (Datum) 0)
+		elog(ERROR, "gpuagg: string code %u out of range", code);
+	return d->values[code];
+}
+
+uint64
+GpuaggDictRegister(GpuaggDict *d, Datum value, bool bpchar)
+{
+	uint64		shown = GpuaggDictEncode(d, value);
+
+	return shown << 32 | (bpchar ? GpuaggDictEncodeTrimmed(d, value) : shown);
+}

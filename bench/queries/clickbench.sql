@@ -15,7 +15,7 @@ SELECT COUNT(*) FROM hits WHERE "AdvEngineID" <> 0;
 SELECT SUM("AdvEngineID"), COUNT(*), AVG("ResolutionWidth") FROM hits;
 
 -- name: Q5
--- note: COUNT(DISTINCT) is not offloaded today
+-- note: exact COUNT(DISTINCT) over int8
 SELECT COUNT(DISTINCT "UserID") FROM hits;
 
 -- name: Q6

@@ -1,7 +1,7 @@
 -- db-benchmark (h2oai / duckdblabs) groupby q1-q10, as the suite's SQL
 -- solutions define them, over x (id1..id3 text, like the suite's data) and,
 -- where the query touches id1..id3, the same over x_int (id1..id3 as int4),
--- which is what gpuagg can offload today.  Each block: a "-- name:" line,
+-- which shows what the text keys cost next to integer keys.  Each block: a "-- name:" line,
 -- optional "-- note:" lines, one statement.  bench/run times each as
 -- CREATE TEMP TABLE ans AS <statement>.
 
@@ -62,7 +62,7 @@ SELECT id3, sum(v1) AS v1, avg(v3) AS v3 FROM x_int GROUP BY id3;
 SELECT id3, max(v1) - min(v2) AS range_v1_v2 FROM x_int GROUP BY id3;
 
 -- name: q9i
--- note: q9 over x_int (corr is not offloaded today)
+-- note: q9 over x_int (corr is not offloaded)
 SELECT id2, id4, pow(corr(v1, v2), 2) AS r2 FROM x_int GROUP BY id2, id4;
 
 -- name: q10i

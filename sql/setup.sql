@@ -29,12 +29,20 @@ CREATE FUNCTION round_floats(t text) RETURNS text
 LANGUAGE plpgsql IMMUTABLE AS $$
 DECLARE
 	m text[];
+	n text;
 	result text := '';
 BEGIN
 	LOOP
-		m := regexp_match(t, '^(.*?)(-?[0-9]+(?:\.[0-9]+)?(?:e[-+]?[0-9]+)?)(.*)$');
+		-- a number is a whole field: after ( or , and before ) or , (so
+		-- the digits inside a string such as 'pre81e728' stay as they are)
+		m := regexp_match(t, '^(.*?(?:^|[(,]))(-?[0-9]+(?:\.[0-9]+)?(?:e[-+]?[0-9]+)?)((?:[),]).*|)$');
 		EXIT WHEN m IS NULL;
-		result := result || m[1] || trim(to_char(m[2]::float8, '9.99999EEEE'));
+		BEGIN
+			n := trim(to_char(m[2]::float8, '9.99999EEEE'));
+		EXCEPTION WHEN numeric_value_out_of_range THEN
+			n := m[2];			-- a string of digits and an e, not a float
+		END;
+		result := result || m[1] || n;
 		t := m[3];
 	END LOOP;
 	RETURN result || t;

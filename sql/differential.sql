@@ -103,7 +103,7 @@ ANALYZE diff_t;
 -- text; everything else as text; NULL as 'NULL'.
 --
 CREATE FUNCTION diff_norm(v anyelement) RETURNS text
-LANGUAGE plpgsql AS $$
+LANGUAGE plpgsql PARALLEL SAFE AS $$
 BEGIN
 	IF v IS NULL THEN
 		RETURN 'NULL';
@@ -513,7 +513,7 @@ $$;
 -- evaluates rows in the order GpuAgg does, which makes the first error
 -- deterministic.
 --
-CREATE FUNCTION diff_run(n int, seed float8,
+CREATE FUNCTION diff_run(n int, seed float8, parallel bool,
 	OUT queries int, OUT offloaded int, OUT errors_both int, OUT mismatches int)
 LANGUAGE plpgsql AS $$
 DECLARE
@@ -536,6 +536,14 @@ BEGIN
 	PERFORM set_config('enable_sort', 'off', true);
 	PERFORM set_config('max_parallel_workers_per_gather', '0', true);
 	PERFORM set_config('extra_float_digits', '-3', true);
+	IF parallel THEN
+		-- parallel GpuAgg wherever it can be: two workers and the leader
+		PERFORM set_config('parallel_setup_cost', '0', true);
+		PERFORM set_config('parallel_tuple_cost', '0', true);
+		PERFORM set_config('min_parallel_table_scan_size', '0', true);
+		-- and a dear scan, so that splitting it wins on this small table
+		PERFORM set_config('gpuagg.tuple_cost', '10', true);
+	END IF;
 	FOR i IN 1..n LOOP
 		g := diff_query();
 		queries := queries + 1;
@@ -546,9 +554,14 @@ BEGIN
 
 		-- offloaded run
 		PERFORM set_config('gpuagg.enabled', 'on', true);
+		IF parallel THEN
+			PERFORM set_config('max_parallel_workers_per_gather', '2', true);
+		END IF;
 		BEGIN
 			EXECUTE 'EXPLAIN (FORMAT JSON) ' || wrapped INTO plan;
-			IF plan::text LIKE '%"Custom Plan Provider": "GpuAgg"%' THEN
+			IF plan::text LIKE '%"Custom Plan Provider": "GpuAgg"%' AND
+			   (NOT parallel OR plan::text LIKE '%"Parallel Aware": true%' OR
+				g.q LIKE '%DISTINCT%') THEN
 				offloaded := offloaded + 1;
 			ELSE
 				RAISE NOTICE 'not offloaded: %', g.q;
@@ -565,8 +578,9 @@ BEGIN
 			GET STACKED DIAGNOSTICS st_on = RETURNED_SQLSTATE, msg_on = MESSAGE_TEXT;
 		END;
 
-		-- native run
+		-- native run, serial
 		PERFORM set_config('gpuagg.enabled', 'off', true);
+		PERFORM set_config('max_parallel_workers_per_gather', '0', true);
 		res_off := NULL;
 		st_off := NULL;
 		msg_off := NULL;
@@ -578,7 +592,7 @@ BEGIN
 
 		IF (st_on IS NOT NULL OR st_off IS NOT NULL OR res_on IS DISTINCT FROM res_off)
 		   AND diff_float_order(res_on, res_off, st_on, msg_on, st_off, msg_off,
-								g.q LIKE '%DISTINCT%GROUP BY%') THEN
+								parallel OR g.q LIKE '%DISTINCT%GROUP BY%') THEN
 			RAISE LOG E'gpuagg differential: row order: %\n  gpuagg: %\n  native: %', g.q,
 				coalesce('ERROR ' || st_on || ' ' || msg_on, left(res_on::text, 2000)),
 				coalesce('ERROR ' || st_off || ' ' || msg_off, left(res_off::text, 2000));
@@ -606,9 +620,17 @@ END
 $$;
 
 SELECT queries, offloaded, errors_both >= 250 AS many_errors_compared, mismatches
-  FROM diff_run(1000, 0.42);
+  FROM diff_run(1000, 0.42, false);
 
-DROP FUNCTION diff_run(int, float8);
+-- Parallel GpuAgg: each process aggregates its blocks, Finalize Aggregate
+-- combines the partial states (count(DISTINCT) queries stay serial).  The
+-- partial sums of floats add in another order and which process meets an
+-- error first varies, so there float values are compared masked and two
+-- errors need not be the same one; everything else exactly.
+SELECT queries, offloaded, errors_both >= 50 AS many_errors_compared, mismatches
+  FROM diff_run(300, 0.4242, true);
+
+DROP FUNCTION diff_run(int, float8, bool);
 DROP FUNCTION diff_float_order(text[], text[], text, text, text, text, bool);
 DROP FUNCTION diff_query();
 DROP FUNCTION diff_having();

@@ -40,8 +40,8 @@ struct GpuaggBatchReader
 };
 
 GpuaggBatchReader *
-GpuaggBatchBegin(Relation rel, Snapshot snapshot, const GaProgram *prog,
-				 int batch_rows, GpuaggDict *dict)
+GpuaggBatchBegin(Relation rel, Snapshot snapshot, ParallelTableScanDesc pscan,
+				 const GaProgram *prog, int batch_rows, GpuaggDict *dict)
 {
 	GpuaggBatchReader *r = palloc0(sizeof(GpuaggBatchReader));
 
@@ -49,7 +49,8 @@ GpuaggBatchBegin(Relation rel, Snapshot snapshot, const GaProgram *prog,
 	r->dict = dict;
 	r->batch_rows = batch_rows;
 	r->slot = table_slot_create(rel, NULL);
-	r->scan = table_beginscan(rel, snapshot, 0, NULL);
+	r->scan = pscan ? table_beginscan_parallel(rel, pscan) :
+		table_beginscan(rel, snapshot, 0, NULL);
 	for (uint32 c = 0; c < prog->ncols; c++)
 	{
 		int			w = ga_type_width(prog->cols[c].type);

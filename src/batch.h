@@ -17,8 +17,10 @@
 
 typedef struct GpuaggBatchReader GpuaggBatchReader;
 
-/* Strings are sent as their codes in dict. */
+/* Strings are sent as their codes in dict; pscan: this process's share of
+ * a parallel scan, or NULL for the whole table. */
 extern GpuaggBatchReader *GpuaggBatchBegin(Relation rel, Snapshot snapshot,
+										   ParallelTableScanDesc pscan,
 										   const GaProgram *prog,
 										   int batch_rows, GpuaggDict *dict);
 /* Bytes of the buffer a batch is laid out in. */

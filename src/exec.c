@@ -64,6 +64,9 @@ typedef struct GpuAggState
 	GpuaggFinal *finals;
 	Node	   *aggcontext;		/* stand-in AggState for final functions */
 
+	/* a parallel GpuAgg's shared scan state (in the DSM), else NULL */
+	ParallelTableScanDesc pscan;
+
 	/* per run */
 	MemoryContext run_cxt;
 	GpuaggDict *dict;			/* the run's strings */
@@ -88,6 +91,13 @@ static void gpuagg_end(CustomScanState *node);
 static void gpuagg_rescan(CustomScanState *node);
 static void gpuagg_explain(CustomScanState *node, List *ancestors,
 						   ExplainState *es);
+static Size gpuagg_estimate_dsm(CustomScanState *node, ParallelContext *pcxt);
+static void gpuagg_initialize_dsm(CustomScanState *node, ParallelContext *pcxt,
+								  void *coordinate);
+static void gpuagg_reinitialize_dsm(CustomScanState *node, ParallelContext *pcxt,
+									void *coordinate);
+static void gpuagg_initialize_worker(CustomScanState *node, shm_toc *toc,
+									 void *coordinate);
 
 static const CustomExecMethods gpuagg_exec_methods = {
 	.CustomName = "GpuAgg",
@@ -95,8 +105,23 @@ static const CustomExecMethods gpuagg_exec_methods = {
 	.ExecCustomScan = gpuagg_exec,
 	.EndCustomScan = gpuagg_end,
 	.ReScanCustomScan = gpuagg_rescan,
+	.EstimateDSMCustomScan = gpuagg_estimate_dsm,
+	.InitializeDSMCustomScan = gpuagg_initialize_dsm,
+	.ReInitializeDSMCustomScan = gpuagg_reinitialize_dsm,
+	.InitializeWorkerCustomScan = gpuagg_initialize_worker,
 	.ExplainCustomScan = gpuagg_explain,
 };
+
+/*
+ * A number of custom_private.  The planner writes Floats with a decimal
+ * point, which a parallel worker reads back as Floats; an integral value
+ * without one would come back as an Integer.
+ */
+static double
+number_of(Node *n)
+{
+	return IsA(n, Integer) ? (double) intVal(n) : floatVal(n);
+}
 
 Node *
 GpuaggCreateScanState(CustomScan *cscan)
@@ -110,8 +135,8 @@ GpuaggCreateScanState(CustomScan *cscan)
 	st->keys = list_nth(priv, GPUAGG_PRIV_KEYS);
 	st->aggrefs = list_nth(priv, GPUAGG_PRIV_AGGREFS);
 	st->varno = intVal(list_nth(priv, GPUAGG_PRIV_VARNO));
-	st->est_groups = floatVal(list_nth(priv, GPUAGG_PRIV_GROUPS));
-	st->vram_estimate = floatVal(list_nth(priv, GPUAGG_PRIV_VRAM));
+	st->est_groups = number_of(list_nth(priv, GPUAGG_PRIV_GROUPS));
+	st->vram_estimate = number_of(list_nth(priv, GPUAGG_PRIV_VRAM));
 	st->batch_rows = intVal(list_nth(priv, GPUAGG_PRIV_BATCHROWS));
 	switch (intVal(list_nth(priv, GPUAGG_PRIV_DEVICE)))
 	{
@@ -293,7 +318,7 @@ run_on_device(GpuAggState *st, char **why)
 	int			err = GA_OK;
 	bool		reader_skip = false;
 
-	reader = GpuaggBatchBegin(rel, estate->es_snapshot, &st->prog->ga,
+	reader = GpuaggBatchBegin(rel, estate->es_snapshot, st->pscan, &st->prog->ga,
 							  st->batch_rows, st->dict);
 	est.groups = st->est_groups;
 	est.batch_rows = st->batch_rows;
@@ -472,6 +497,41 @@ gpuagg_rescan(CustomScanState *node)
 	st->done = false;
 }
 
+/*
+ * Parallel GpuAgg: the processes share one parallel heap scan (a block
+ * counter in the DSM); each aggregates its blocks on its own device session
+ * and returns partial states to Gather.
+ */
+static Size
+gpuagg_estimate_dsm(CustomScanState *node, ParallelContext *pcxt)
+{
+	return table_parallelscan_estimate(node->ss.ss_currentRelation,
+									   node->ss.ps.state->es_snapshot);
+}
+
+static void
+gpuagg_initialize_dsm(CustomScanState *node, ParallelContext *pcxt, void *coordinate)
+{
+	GpuAggState *st = (GpuAggState *) node;
+
+	st->pscan = (ParallelTableScanDesc) coordinate;
+	table_parallelscan_initialize(node->ss.ss_currentRelation, st->pscan,
+								  node->ss.ps.state->es_snapshot);
+}
+
+static void
+gpuagg_reinitialize_dsm(CustomScanState *node, ParallelContext *pcxt, void *coordinate)
+{
+	table_parallelscan_reinitialize(node->ss.ss_currentRelation,
+									(ParallelTableScanDesc) coordinate);
+}
+
+static void
+gpuagg_initialize_worker(CustomScanState *node, shm_toc *toc, void *coordinate)
+{
+	((GpuAggState *) node)->pscan = (ParallelTableScanDesc) coordinate;
+}
+
 /* Deparse an expression of the plan for EXPLAIN. */
 static char *
 deparse(GpuAggState *st, Node *expr, List *context, bool useprefix)
@@ -496,6 +556,8 @@ gpuagg_explain(CustomScanState *node, List *ancestors, ExplainState *es)
 	context = set_deparse_context_plan(es->deparse_cxt, node->ss.ps.plan,
 									   ancestors);
 	ExplainPropertyText("Device", st->device->name, es);
+	if (st->css.ss.ps.plan->parallel_aware)
+		ExplainPropertyText("Aggregation", "partial, in each process", es);
 	if (st->fallback)
 		ExplainPropertyText("Device Fallback", st->fallback, es);
 	if (st->gating != NIL)

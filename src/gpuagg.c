@@ -31,6 +31,7 @@ int			gpuagg_device = GPUAGG_DEVICE_AUTO;
 int			gpuagg_vram_budget = 8192;
 bool		gpuagg_force_offload = false;
 bool		gpuagg_log_fallback = false;
+bool		gpuagg_parallel = true;
 int			gpuagg_batch_size = 16384;
 double		gpuagg_startup_cost = 2000.0;
 double		gpuagg_tuple_cost = 0.002;
@@ -89,6 +90,16 @@ _PG_init(void)
 							 "Developer setting for tests.",
 							 &gpuagg_force_offload,
 							 false,
+							 PGC_USERSET,
+							 0,
+							 NULL, NULL, NULL);
+
+	DefineCustomBoolVariable("gpuagg.parallel",
+							 "Lets parallel workers each aggregate a share of the table.",
+							 "GpuAgg under Gather produces partial aggregates that a "
+							 "Finalize Aggregate combines.",
+							 &gpuagg_parallel,
+							 true,
 							 PGC_USERSET,
 							 0,
 							 NULL, NULL, NULL);

@@ -25,6 +25,7 @@ extern int	gpuagg_device;
 extern int	gpuagg_vram_budget;		/* MB */
 extern bool gpuagg_force_offload;
 extern bool gpuagg_log_fallback;
+extern bool gpuagg_parallel;
 extern int	gpuagg_batch_size;		/* kB */
 extern double gpuagg_startup_cost;
 extern double gpuagg_tuple_cost;

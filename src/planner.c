@@ -7,7 +7,15 @@
  * one plain heap table and every WHERE qual, group key and aggregate
  * compiles into a device program (program.c), a CustomPath that does scan,
  * filter, grouping and aggregation in one node is added beside the native
- * paths.  Otherwise nothing is added and the reason is reported at DEBUG1,
+ * paths.  Where PostgreSQL considered a parallel aggregate (it built the
+ * partially grouped rel, whose target holds the partial Aggrefs), the same
+ * node is also offered as a parallel-aware partial path under Gather and a
+ * native Finalize HashAggregate: each process scans its share of the
+ * blocks, aggregates it on its own device session and returns partial
+ * states, which the Finalize node combines with the aggregates' own combine
+ * functions.  (PostgreSQL 15 calls the hook for the grouped rel only, after
+ * its own partial paths are gathered, so we build Gather and Finalize
+ * ourselves.)  Otherwise nothing is added and the reason is reported at DEBUG1,
  * or as a NOTICE when gpuagg.log_fallback is on.  Falling back is never an
  * error.
  *
@@ -245,12 +253,45 @@ choose_device(int *device, const char **reason)
 	}
 }
 
+/* Does this path aggregate in a GpuAgg node (maybe under Gather, Sort)? */
+static bool
+path_has_gpuagg(Path *path)
+{
+	if (IsA(path, CustomPath))
+		return ((CustomPath *) path)->methods == &GpuaggPathMethods;
+	if (IsA(path, AggPath))
+		return path_has_gpuagg(((AggPath *) path)->subpath);
+	if (IsA(path, GatherPath))
+		return path_has_gpuagg(((GatherPath *) path)->subpath);
+	if (IsA(path, GatherMergePath))
+		return path_has_gpuagg(((GatherMergePath *) path)->subpath);
+	if (IsA(path, SortPath) || IsA(path, IncrementalSortPath))
+		return path_has_gpuagg(((SortPath *) path)->subpath);
+	if (IsA(path, ProjectionPath))
+		return path_has_gpuagg(((ProjectionPath *) path)->subpath);
+	return false;
+}
+
+/* Processes that share a parallel scan, as costsize.c counts them. */
+static double
+parallel_divisor(int workers)
+{
+	double		divisor = workers;
+
+	if (parallel_leader_participation && 1.0 - 0.3 * workers > 0)
+		divisor += 1.0 - 0.3 * workers;
+	return divisor;
+}
+
 /*
  * Build the GpuAgg path for this grouping, or return the reason why not.
+ * partial: the parallel-aware partial path in output_rel, the partially
+ * grouped rel, under Gather and Finalize Aggregate added to grouped_rel.
  */
 static const char *
 try_gpuagg_path(PlannerInfo *root, RelOptInfo *input_rel,
-				RelOptInfo *output_rel, GroupPathExtraData *extra)
+				RelOptInfo *output_rel, RelOptInfo *grouped_rel,
+				GroupPathExtraData *extra, bool partial)
 {
 	Query	   *parse = root->parse;
 	RangeTblEntry *rte;
@@ -266,7 +307,9 @@ try_gpuagg_path(PlannerInfo *root, RelOptInfo *input_rel,
 				rows,
 				pairs[GA_MAX_DISTINCT];
 	int			batch_rows,
-				device;
+				device,
+				workers = 0;
+	double		divisor = 1.0;
 	CustomPath *cpath;
 	Cost		cost;
 	ListCell   *lc;
@@ -315,7 +358,9 @@ try_gpuagg_path(PlannerInfo *root, RelOptInfo *input_rel,
 	cxt.keys = keys;
 	cxt.uncovered_var = false;
 	collect_walker((Node *) output_rel->reltarget->exprs, &cxt);
-	collect_walker(extra->havingQual, &cxt);
+	/* a partial target already holds the aggregates HAVING needs */
+	if (!partial)
+		collect_walker(extra->havingQual, &cxt);
 	if (cxt.uncovered_var)
 		return "a column outside the group keys is used above the aggregation";
 	if (cxt.aggrefs == NIL && keys == NIL)
@@ -343,6 +388,22 @@ try_gpuagg_path(PlannerInfo *root, RelOptInfo *input_rel,
 		return reason;
 	if (!choose_device(&device, &reason))
 		return reason;
+	if (partial)
+	{
+		if (!gpuagg_parallel)
+			return "parallel GpuAgg: gpuagg.parallel is off";
+		if (prog->params != NIL || gating != NIL)
+			return "parallel GpuAgg: the query has parameters";
+		if (!input_rel->consider_parallel || input_rel->partial_pathlist == NIL ||
+			!grouped_rel->consider_parallel)
+			return "parallel GpuAgg: no parallel scan of the table";
+		if (parse->groupClause != NIL && !(extra->flags & GROUPING_CAN_USE_HASH))
+			return "parallel GpuAgg: the group keys cannot be hashed";
+		workers = ((Path *) linitial(input_rel->partial_pathlist))->parallel_workers;
+		if (workers < 1)
+			return "parallel GpuAgg: no parallel workers";
+		divisor = parallel_divisor(workers);
+	}
 
 	/* estimates */
 	rows = Max(input_rel->tuples, input_rel->rows);
@@ -367,9 +428,10 @@ try_gpuagg_path(PlannerInfo *root, RelOptInfo *input_rel,
 									input_rel->rows, NULL, NULL), Max(rows, 1.0));
 	}
 	vram = vram_estimate(&prog->ga, groups, pairs, batch_rows);
-	if (vram > (double) gpuagg_vram_budget * 1024.0 * 1024.0)
+	/* in parallel, every process holds its own tables */
+	if (vram * (workers + 1) > (double) gpuagg_vram_budget * 1024.0 * 1024.0)
 		return psprintf("estimated device memory %.0f MB exceeds gpuagg.vram_budget (%d MB)",
-						vram / (1024.0 * 1024.0), gpuagg_vram_budget);
+						vram * (workers + 1) / (1024.0 * 1024.0), gpuagg_vram_budget);
 
 	/*
 	 * Cost: the pages are still read on the host; per row we pay moving it
@@ -377,9 +439,9 @@ try_gpuagg_path(PlannerInfo *root, RelOptInfo *input_rel,
 	 * is returned as a tuple.  All of it happens before the first tuple.
 	 */
 	cost = gpuagg_startup_cost +
-		seq_page_cost * input_rel->pages +
-		rows * gpuagg_tuple_cost +
-		ceil(rows / batch_rows) * gpuagg_batch_cost +
+		(seq_page_cost * input_rel->pages +
+		 rows * gpuagg_tuple_cost +
+		 ceil(rows / batch_rows) * gpuagg_batch_cost) / divisor +
 		groups * cpu_tuple_cost;
 
 	cpath = makeNode(CustomPath);
@@ -387,32 +449,58 @@ try_gpuagg_path(PlannerInfo *root, RelOptInfo *input_rel,
 	cpath->path.parent = output_rel;
 	cpath->path.pathtarget = output_rel->reltarget;
 	cpath->path.param_info = NULL;
-	cpath->path.parallel_aware = false;
-	cpath->path.parallel_safe = false;
-	cpath->path.parallel_workers = 0;
+	cpath->path.parallel_aware = partial;
+	cpath->path.parallel_safe = partial;
+	cpath->path.parallel_workers = workers;
 	cpath->path.rows = groups;
+	/* each process returns the groups of its share */
+	if (partial && parse->groupClause != NIL)
+		cpath->path.rows = estimate_num_groups(root, keys, input_rel->rows / divisor,
+											   NULL, NULL);
 	cpath->path.startup_cost = cost;
 	cpath->path.total_cost = cost;
 	cpath->path.pathkeys = NIL;
 	cpath->flags = 0;
 	cpath->custom_paths = NIL;
 	cpath->custom_private = list_make5(quals, keys, cxt.aggrefs,
-									   (List *) extra->havingQual,
+									   partial ? NIL : (List *) extra->havingQual,
 									   makeInteger(input_rel->relid));
 	cpath->custom_private = lappend(cpath->custom_private,
-									makeFloat(psprintf("%.0f", groups)));
+									makeFloat(psprintf("%.1f", groups)));
 	cpath->custom_private = lappend(cpath->custom_private,
-									makeFloat(psprintf("%.0f", vram)));
+									makeFloat(psprintf("%.1f", vram)));
 	cpath->custom_private = lappend(cpath->custom_private, makeInteger(batch_rows));
 	cpath->custom_private = lappend(cpath->custom_private, makeInteger(device));
 	cpath->custom_private = lappend(cpath->custom_private, gating);
 	cpath->custom_private = lappend(cpath->custom_private, prog->params);
 	cpath->methods = &GpuaggPathMethods;
 
+	if (partial)
+	{
+		double		gathered = cpath->path.rows * workers;
+		Path	   *gather;
+
+		gather = (Path *) create_gather_path(root, output_rel, &cpath->path,
+											 output_rel->reltarget, NULL, &gathered);
+		add_path(grouped_rel, (Path *)
+				 create_agg_path(root, grouped_rel, gather, grouped_rel->reltarget,
+								 parse->groupClause != NIL ? AGG_HASHED : AGG_PLAIN,
+								 AGGSPLIT_FINAL_DESERIAL, parse->groupClause,
+								 (List *) extra->havingQual, &extra->agg_final_costs,
+								 groups));
+		return NULL;
+	}
 	if (gpuagg_force_offload)
 	{
-		/* developer knob: the only path left is ours */
-		output_rel->pathlist = NIL;
+		/* developer knob: only plans that aggregate in GpuAgg are left */
+		List	   *keep = NIL;
+
+		foreach(lc, output_rel->pathlist)
+		{
+			if (path_has_gpuagg(lfirst(lc)))
+				keep = lappend(keep, lfirst(lc));
+		}
+		output_rel->pathlist = keep;
 		output_rel->partial_pathlist = NIL;
 	}
 	add_path(output_rel, &cpath->path);
@@ -427,6 +515,7 @@ gpuagg_create_upper_paths(PlannerInfo *root, UpperRelationKind stage,
 						  RelOptInfo *input_rel, RelOptInfo *output_rel,
 						  void *extra)
 {
+	GroupPathExtraData *gextra = (GroupPathExtraData *) extra;
 	const char *reason;
 
 	if (prev_create_upper_paths_hook)
@@ -437,10 +526,31 @@ gpuagg_create_upper_paths(PlannerInfo *root, UpperRelationKind stage,
 	if (!extension_installed())
 		return;
 
-	reason = try_gpuagg_path(root, input_rel, output_rel,
-							 (GroupPathExtraData *) extra);
+	reason = try_gpuagg_path(root, input_rel, output_rel, output_rel, gextra, false);
 	if (reason)
+	{
 		report_fallback(reason);
+		return;
+	}
+
+	/*
+	 * The parallel variant, where PostgreSQL built a partially grouped rel
+	 * (its target holds the partial Aggrefs the Finalize node combines).
+	 * Why it is not offered matters less: at DEBUG1 only.
+	 */
+	if ((gextra->flags & GROUPING_CAN_PARTIAL_AGG) && gextra->partial_costs_set)
+	{
+		RelOptInfo *partial_rel = fetch_upper_rel(root, UPPERREL_PARTIAL_GROUP_AGG,
+												  output_rel->relids);
+
+		if (partial_rel->reltarget == NULL || partial_rel->reltarget->exprs == NIL)
+			reason = "parallel GpuAgg: PostgreSQL planned no partial aggregation";
+		else
+			reason = try_gpuagg_path(root, input_rel, partial_rel, output_rel,
+									 gextra, true);
+		if (reason)
+			elog(DEBUG1, "gpuagg: %s", reason);
+	}
 }
 
 void

@@ -48,10 +48,19 @@ GpuaggFinalInit(GpuaggFinal *fin, Aggref *aggref, const GaAgg *agg,
 
 	fin->agg = agg;
 	fin->transtype = form->aggtranstype;
-	fin->has_final = OidIsValid(form->aggfinalfn);
+	/*
+	 * Below a Finalize Aggregate (parallel GpuAgg) the node returns the
+	 * transition value, serialized when it is internal: exactly what the
+	 * transition value we build already is.
+	 */
+	fin->partial = DO_AGGSPLIT_SKIPFINAL(aggref->aggsplit);
+	if (fin->partial && form->aggtranstype == INTERNALOID &&
+		!DO_AGGSPLIT_SERIALIZE(aggref->aggsplit))
+		elog(ERROR, "gpuagg: partial aggregate %u is not serialized", aggref->aggfnoid);
+	fin->has_final = OidIsValid(form->aggfinalfn) && !fin->partial;
 	if (fin->has_final)
 		fmgr_info_cxt(form->aggfinalfn, &fin->finalfn, cxt);
-	fin->has_deserial = (form->aggtranstype == INTERNALOID);
+	fin->has_deserial = (form->aggtranstype == INTERNALOID) && !fin->partial;
 	if (fin->has_deserial)
 	{
 		if (!OidIsValid(form->aggdeserialfn))

@@ -24,6 +24,7 @@ typedef struct GpuaggFinal
 	FmgrInfo	finalfn;
 	bool		has_deserial;
 	FmgrInfo	deserialfn;
+	bool		partial;		/* return the (serialized) transition value */
 } GpuaggFinal;
 
 extern void GpuaggFinalInit(GpuaggFinal *fin, Aggref *aggref, const GaAgg *agg,

@@ -1,11 +1,11 @@
 -- gucs: every gpuagg setting exists with its default, and bad values are
 -- rejected with the right SQLSTATE.
 BEGIN;
-SELECT plan(36);
+SELECT plan(38);
 
 -- the settings exist, with their compiled-in defaults
-SELECT is((SELECT count(*)::int FROM pg_settings WHERE name LIKE 'gpuagg.%'), 9,
-	'nine gpuagg.* settings');
+SELECT is((SELECT count(*)::int FROM pg_settings WHERE name LIKE 'gpuagg.%'), 10,
+	'ten gpuagg.* settings');
 SELECT is((SELECT boot_val FROM pg_settings WHERE name = 'gpuagg.enabled'), 'on',
 	'gpuagg.enabled defaults to on');
 SELECT is((SELECT boot_val FROM pg_settings WHERE name = 'gpuagg.device'), 'auto',
@@ -16,6 +16,8 @@ SELECT is((SELECT boot_val FROM pg_settings WHERE name = 'gpuagg.force_offload')
 	'gpuagg.force_offload defaults to off');
 SELECT is((SELECT boot_val FROM pg_settings WHERE name = 'gpuagg.log_fallback'), 'off',
 	'gpuagg.log_fallback defaults to off');
+SELECT is((SELECT boot_val FROM pg_settings WHERE name = 'gpuagg.parallel'), 'on',
+	'gpuagg.parallel defaults to on');
 SELECT is((SELECT boot_val || ' ' || unit FROM pg_settings WHERE name = 'gpuagg.batch_size'),
 	'16384 kB', 'gpuagg.batch_size defaults to 16384 kB');
 SELECT is((SELECT enumvals FROM pg_settings WHERE name = 'gpuagg.device'),
@@ -35,6 +37,7 @@ SELECT is(pg_temp.show_default('gpuagg.device'), 'auto', 'SHOW gpuagg.device pri
 SELECT is(pg_temp.show_default('gpuagg.vram_budget'), '8GB', 'SHOW gpuagg.vram_budget prints 8GB');
 SELECT is(pg_temp.show_default('gpuagg.force_offload'), 'off', 'SHOW gpuagg.force_offload prints off');
 SELECT is(pg_temp.show_default('gpuagg.log_fallback'), 'off', 'SHOW gpuagg.log_fallback prints off');
+SELECT is(pg_temp.show_default('gpuagg.parallel'), 'on', 'SHOW gpuagg.parallel prints on');
 SELECT is(pg_temp.show_default('gpuagg.batch_size'), '16MB', 'SHOW gpuagg.batch_size prints 16MB');
 
 -- valid values are accepted and shown in their canonical form

@@ -1,0 +1,53 @@
+--
+-- parallel: GpuAgg in each parallel worker and the leader, partial states
+-- combined by a native Finalize Aggregate; compared with the serial native
+-- plan
+--
+SET gpuagg.force_offload = on;
+SET parallel_setup_cost = 0;
+SET parallel_tuple_cost = 0;
+SET min_parallel_table_scan_size = 0;
+SET max_parallel_workers_per_gather = 2;
+-- a dear scan makes splitting it worth it on a small table
+SET gpuagg.tuple_cost = 10;
+
+CREATE TABLE par (k int4, g int4, i2 int2, i8 int8, f4 float4, f8 float8, b bool, t text, c char(3), d date);
+INSERT INTO par
+SELECT i % 7, CASE WHEN i % 13 = 0 THEN NULL ELSE i % 101 END, (i % 1000)::int2,
+	   CASE WHEN i % 11 = 0 THEN NULL ELSE i::int8 * 1000003 END,
+	   (i % 77) / 4.0, CASE WHEN i % 17 = 0 THEN NULL ELSE i / 7.0 END,
+	   CASE WHEN i % 5 = 0 THEN NULL ELSE i % 3 = 0 END,
+	   CASE WHEN i % 19 = 0 THEN NULL ELSE 'w' || (i % 23) END,
+	   CASE WHEN i % 2 = 0 THEN 'a' ELSE 'ab' END, date '2024-01-01' + i % 500
+  FROM generate_series(1, 30000) i;
+ANALYZE par;
+
+-- is q planned as parallel GpuAgg, and does it answer as natively?
+CREATE FUNCTION check_parallel(q text) RETURNS text
+LANGUAGE plpgsql AS $$
+DECLARE
+	plan json;
+BEGIN
+	EXECUTE 'EXPLAIN (FORMAT JSON, COSTS OFF) ' || q INTO plan;
+	RETURN CASE WHEN plan::text LIKE '%"Parallel Aware": true%' THEN 'parallel, ' ELSE 'serial, ' END
+		|| check_offload(q);
+END $$;
+
+EXPLAIN (COSTS OFF) SELECT k, count(*), sum(i8), avg(f8) FROM par GROUP BY k;
+SELECT check_parallel('SELECT k, count(*), count(g), sum(g), avg(g), sum(i8), avg(i8), min(f4), max(f8), sum(f4), avg(f8), stddev(g), variance(i8), var_pop(f8), bool_and(b), bool_or(b), min(d), max(d) FROM par GROUP BY k');
+SELECT check_parallel('SELECT count(*), sum(i2), avg(i2), stddev_samp(i2), sum(i8), avg(i8), var_samp(i8), count(t), max(f4) FROM par');
+SELECT check_parallel('SELECT g, t, c, count(*), sum(i2) FROM par WHERE t <> ''w3'' AND f8 > 10 GROUP BY g, t, c');
+SELECT check_parallel('SELECT k, sum(g) / nullif(count(*), 0), max(f8) - min(f8) FROM par GROUP BY k HAVING count(*) > 4000 AND avg(i2) > 10');
+SELECT check_parallel('SELECT k, count(*) FILTER (WHERE b), sum(i8) FILTER (WHERE t IN (''w1'', ''w2'')) FROM par GROUP BY k');
+SELECT check_parallel('SELECT count(*), sum(g) FROM par WHERE k < 0');
+SELECT check_parallel('SELECT k, count(*) FROM par WHERE k < 0 GROUP BY k');
+-- errors: the same ERROR as the serial native plan
+SELECT check_error('SELECT k, sum(i2 * 100::int2) FROM par GROUP BY k');
+SELECT check_error('SELECT sum(g / (k - 3)) FROM par');
+
+-- count(DISTINCT) cannot be combined from partial states: serial GpuAgg
+EXPLAIN (COSTS OFF) SELECT k, count(DISTINCT g) FROM par GROUP BY k;
+SELECT check_parallel('SELECT k, count(DISTINCT g), count(DISTINCT t) FROM par GROUP BY k');
+-- gpuagg.parallel = off: serial GpuAgg
+SET gpuagg.parallel = off;
+EXPLAIN (COSTS OFF) SELECT k, count(*), sum(i8), avg(f8) FROM par GROUP BY k;

@@ -490,6 +490,9 @@ BEGIN
 	IF unordered AND current_setting('gpuagg.device') <> 'cuda' THEN
 		flt_field := '(-?[0-9]+\.[0-9]+(e[-+][0-9]+)?|NaN|-?Infinity|NULL|0)';
 	END IF;
+	IF st_a IS NOT NULL AND st_b IS NOT NULL AND msg_a = msg_b THEN
+		RETURN false;			-- the same error: compared as such
+	END IF;
 	IF st_a IS NOT NULL OR st_b IS NOT NULL THEN
 		-- a float overflow depends on the order of the additions (Youngs-
 		-- Cramer's Sxx above all), and the GPU raises it after the scan, so

@@ -236,7 +236,11 @@ typedef struct GaAgg
 	int32_t		kind;			/* GaAggKind */
 	int32_t		argtype;		/* GaType of the argument; 0 for count(*) */
 	int32_t		slot;			/* first state slot */
-	int32_t		distinct;		/* count(DISTINCT): index of its distinct set, or -1 */
+	int32_t		distinct;		/* index of its distinct set, or -1: count(DISTINCT),
+								 * and min/max of strings (GA_AGG_MIN/MAX with
+								 * argtype GA_T_TEXT), whose order only the host
+								 * knows: the device returns the set's (group,
+								 * value) pairs (GaResult) and the host picks */
 	GaSegment	filter;			/* FILTER (WHERE ...), reg -1 if none */
 	GaSegment	arg;			/* argument, reg -1 for count(*) */
 } GaAgg;
@@ -300,7 +304,18 @@ typedef struct GaResult
 	GaDatum    *keys;			/* [nkeys * ngroups] */
 	uint8_t    *keynulls;		/* [nkeys * ngroups] */
 	uint64_t   *states;			/* [nslots * ngroups] */
+	/* min/max of strings: distinct set j's entries as (group, value code) */
+	uint64_t	npairs[GA_MAX_DISTINCT];
+	uint64_t   *pairgroup[GA_MAX_DISTINCT];
+	uint64_t   *pairvalue[GA_MAX_DISTINCT];
 } GaResult;
+
+/* Is this a min/max of strings, picked on the host from its distinct set? */
+GA_HD int
+ga_agg_host_order(int kind, int argtype)
+{
+	return (kind == GA_AGG_MIN || kind == GA_AGG_MAX) && argtype == GA_T_TEXT;
+}
 
 /*
  * The GPU's group table: open addressing over cap (a power of two) slots,

@@ -470,10 +470,13 @@ gpuagg_rehash(GaTable o, GaTable n)
 	}
 }
 
-/* Pack the groups densely: keys[nkeys][n], keynulls[nkeys][n], states[nslots][n]. */
+/*
+ * Pack the groups densely: keys[nkeys][n], keynulls[nkeys][n],
+ * states[nslots][n]; slotpos (when not NULL) gets each slot's position.
+ */
 extern "C" __global__ void
 gpuagg_compact(GaTable t, uint64_t *keys, uint8_t *keynulls, uint64_t *states,
-			   unsigned long long *pos, uint64_t n)
+			   unsigned long long *pos, uint64_t n, uint64_t *slotpos)
 {
 	const GaProgram *p = &gpuagg_prog;
 
@@ -485,6 +488,8 @@ gpuagg_compact(GaTable t, uint64_t *keys, uint8_t *keynulls, uint64_t *states,
 		if (t.ctrl[i] != 2)
 			continue;
 		j = atomicAdd(pos, 1ull);
+		if (slotpos)
+			slotpos[i] = j;
 		if (j >= n)
 			continue;
 		for (uint32_t k = 0; k < p->nkeys; k++)
@@ -530,5 +535,45 @@ gpuagg_distinct_fold(GaTable d, GaTable t, uint32_t slot)
 			continue;
 		}
 		atomicAdd((unsigned long long *) &t.states[(uint64_t) slot * t.cap + gi], 1ull);
+	}
+}
+
+/*
+ * min/max of strings: each entry of distinct set d as (the position of its
+ * group in the packed result, the value's code), for the host to pick
+ * from.  slotpos maps t's slots to packed positions (gpuagg_compact).
+ */
+extern "C" __global__ void
+gpuagg_distinct_pairs(GaTable d, GaTable t, const uint64_t *slotpos, uint64_t *group,
+					  uint64_t *value, unsigned long long *count, uint64_t max)
+{
+	GaView		g = {t.cap, t.ctrl, t.lock, t.hash, t.keys, t.keynulls, t.states};
+	GaDatum		key[GA_MAX_KEYS];
+	uint8_t		knull[GA_MAX_KEYS];
+
+	for (uint64_t i = blockIdx.x * (uint64_t) blockDim.x + threadIdx.x; i < d.cap;
+		 i += (uint64_t) gridDim.x * blockDim.x)
+	{
+		uint64_t	hh;
+		int64_t		gi;
+		unsigned long long j;
+
+		if (d.ctrl[i] != 2)
+			continue;
+		for (uint32_t k = 0; k < t.nkeys; k++)
+		{
+			key[k].u = d.keys[k * d.cap + i];
+			knull[k] = d.keynulls[k * d.cap + i];
+		}
+		hh = key_hash(key, knull, t.nkeys);
+		gi = find_slot(g, key, knull, (uint32_t) (hh ^ (hh >> 32)), t.nkeys, NULL, t.cap);
+		j = atomicAdd(count, 1ull);
+		if (gi < 0 || j >= max)
+		{
+			report(t, GA_ROW_LAST, GA_ERR_INTERNAL);
+			continue;
+		}
+		group[j] = slotpos[gi];
+		value[j] = d.keys[(uint64_t) t.nkeys * d.cap + i];
 	}
 }

@@ -309,7 +309,8 @@ cpu_add_batch(void *session, const GaBatch *batch, GpuaggDeviceStats *stats)
 				dk.group = g;
 				dk.agg = a;
 				cpudistinct_insert(s->distinct, dk, &found);
-				if (found)
+				/* min/max of strings: the host picks from the set */
+				if (found || ag->kind != GA_AGG_COUNT)
 					continue;
 			}
 			err = ga_agg_update(ag, st + ag->slot, 1, v);
@@ -352,6 +353,39 @@ cpu_finish(void *session, GaResult *result, GpuaggDeviceStats *stats)
 		}
 		for (uint32 j = 0; j < ns; j++)
 			result->states[(Size) j * n + g] = s->states[(Size) g * ns + j];
+	}
+
+	/* min/max of strings: the (group, value) pairs of their sets */
+	for (uint32 a = 0; a < s->prog.naggs; a++)
+	{
+		const GaAgg *ag = &s->prog.aggs[a];
+		cpudistinct_iterator it;
+		CpuDistinctEntry *e;
+		uint64		cap = 1024,
+					m = 0;
+
+		if (ag->distinct < 0 || !ga_agg_host_order(ag->kind, ag->argtype))
+			continue;
+		result->pairgroup[ag->distinct] = palloc(sizeof(uint64) * cap);
+		result->pairvalue[ag->distinct] = palloc(sizeof(uint64) * cap);
+		cpudistinct_start_iterate(s->distinct, &it);
+		while ((e = cpudistinct_iterate(s->distinct, &it)) != NULL)
+		{
+			if (e->key.agg != a)
+				continue;
+			if (m == cap)
+			{
+				cap *= 2;
+				result->pairgroup[ag->distinct] =
+					repalloc_huge(result->pairgroup[ag->distinct], sizeof(uint64) * cap);
+				result->pairvalue[ag->distinct] =
+					repalloc_huge(result->pairvalue[ag->distinct], sizeof(uint64) * cap);
+			}
+			result->pairgroup[ag->distinct][m] = e->key.group;
+			result->pairvalue[ag->distinct][m] = e->key.value;
+			m++;
+		}
+		result->npairs[ag->distinct] = m;
 	}
 	MemoryContextSwitchTo(old);
 	return GA_OK;

@@ -140,6 +140,7 @@ static CUfunction fn_aggregate;
 static CUfunction fn_rehash;
 static CUfunction fn_compact;
 static CUfunction fn_fold;
+static CUfunction fn_pairs;
 static CUdeviceptr d_prog;
 static int	sm_count;
 static int	smem_optin;
@@ -302,6 +303,7 @@ cuda_init(void)
 	INIT_CHECK(cu.ModuleGetFunction(&fn_rehash, cu_module, "gpuagg_rehash"));
 	INIT_CHECK(cu.ModuleGetFunction(&fn_compact, cu_module, "gpuagg_compact"));
 	INIT_CHECK(cu.ModuleGetFunction(&fn_fold, cu_module, "gpuagg_distinct_fold"));
+	INIT_CHECK(cu.ModuleGetFunction(&fn_pairs, cu_module, "gpuagg_distinct_pairs"));
 	INIT_CHECK(cu.ModuleGetGlobal(&d_prog, &prog_size, cu_module, "gpuagg_prog"));
 	if (prog_size != sizeof(GaProgram))
 		return cuda_failed("gpuagg.fatbin was built for another program layout");
@@ -345,6 +347,8 @@ typedef struct CudaSession
 	CUdeviceptr d_set[GA_MAX_DISTINCT];
 	Size		set_bytes[GA_MAX_DISTINCT];
 	uint64		set_bound[GA_MAX_DISTINCT];
+	CUdeviceptr d_out;			/* the packed result, while it is copied back */
+	Size		out_bytes;
 	uint64		rows_seen;		/* rows before the next batch, in scan order */
 	uint32		shared_cap;
 	uint32		smem_bytes;
@@ -822,7 +826,7 @@ cuda_finish(void *session, GaResult *result, GpuaggDeviceStats *stats)
 		uint32		slot = ag->slot;
 		void	   *params[3];
 
-		if (ag->distinct < 0)
+		if (ag->distinct < 0 || ag->kind != GA_AGG_COUNT)
 			continue;
 		params[0] = &s->sets.set[ag->distinct];
 		params[1] = &s->table;
@@ -851,25 +855,37 @@ cuda_finish(void *session, GaResult *result, GpuaggDeviceStats *stats)
 	result->states = MemoryContextAllocHuge(s->cxt, sizeof(uint64) * n * Max(ns, 1));
 	if (n > 0)
 	{
-		CUdeviceptr out = 0;
 		Size		bytes = (8 * (Size) nk + 8 * (Size) ns + nk) * n + 16;
+		Size		pairs_at;
 		CUdeviceptr keys,
 					states,
 					keynulls,
-					pos;
-		void	   *params[6];
+					pos,
+					slotpos = 0;
+		void	   *params[7];
 		unsigned int grid;
+		uint64		npairs = 0;
 
-		if ((err = device_alloc(s, &out, bytes)) != GA_OK ||
+		/* min/max of strings: room for the slot positions and the pairs */
+		for (uint32 a = 0; a < s->prog.naggs; a++)
+			if (s->prog.aggs[a].distinct >= 0 &&
+				ga_agg_host_order(s->prog.aggs[a].kind, s->prog.aggs[a].argtype))
+				npairs += counters[GA_CNT_DISTINCT + s->prog.aggs[a].distinct];
+		bytes = TYPEALIGN(16, bytes);
+		pairs_at = bytes;
+		if (npairs > 0)
+			bytes += 8 * (Size) s->table.cap + 16 * (Size) npairs + 8 * GA_MAX_DISTINCT;
+
+		if ((err = device_alloc(s, &s->d_out, bytes)) != GA_OK ||
 			(err = load_program(s)) != GA_OK)
-		{
-			device_free(s, &out, bytes);
 			return err;
-		}
-		pos = out;
-		keys = out + 8;
+		s->out_bytes = bytes;
+		pos = s->d_out;
+		keys = s->d_out + 8;
 		states = keys + 8 * (Size) nk * n;
 		keynulls = states + 8 * (Size) ns * n;
+		if (npairs > 0)
+			slotpos = s->d_out + pairs_at;
 		CU_CHECK(s, cu.MemsetD8Async(pos, 0, 8, s->s_exec));
 		params[0] = &s->table;
 		params[1] = &keys;
@@ -877,9 +893,53 @@ cuda_finish(void *session, GaResult *result, GpuaggDeviceStats *stats)
 		params[3] = &states;
 		params[4] = &pos;
 		params[5] = &n;
+		params[6] = &slotpos;
 		grid = table_grid(&s->table);
 		CU_CHECK(s, cu.LaunchKernel(fn_compact, grid, 1, 1, GPUAGG_BLOCK, 1, 1, 0,
 									s->s_exec, params, NULL));
+		if (npairs > 0)
+		{
+			CUdeviceptr next = slotpos + 8 * (Size) s->table.cap;
+			CUdeviceptr count = next;
+
+			next += 8 * GA_MAX_DISTINCT;
+			CU_CHECK(s, cu.MemsetD8Async(count, 0, 8 * GA_MAX_DISTINCT, s->s_exec));
+			for (uint32 a = 0; a < s->prog.naggs; a++)
+			{
+				const GaAgg *ag = &s->prog.aggs[a];
+				uint64		m;
+				CUdeviceptr group,
+							value,
+							cnt;
+				void	   *pp[7];
+
+				if (ag->distinct < 0 || !ga_agg_host_order(ag->kind, ag->argtype))
+					continue;
+				m = counters[GA_CNT_DISTINCT + ag->distinct];
+				result->npairs[ag->distinct] = m;
+				result->pairgroup[ag->distinct] = MemoryContextAllocHuge(s->cxt, 8 * Max(m, 1));
+				result->pairvalue[ag->distinct] = MemoryContextAllocHuge(s->cxt, 8 * Max(m, 1));
+				if (m == 0)
+					continue;
+				group = next;
+				value = next + 8 * m;
+				cnt = count + 8 * ag->distinct;
+				next += 16 * m;
+				pp[0] = &s->sets.set[ag->distinct];
+				pp[1] = &s->table;
+				pp[2] = &slotpos;
+				pp[3] = &group;
+				pp[4] = &value;
+				pp[5] = &cnt;
+				pp[6] = &m;
+				CU_CHECK(s, cu.LaunchKernel(fn_pairs, table_grid(&s->sets.set[ag->distinct]),
+											1, 1, GPUAGG_BLOCK, 1, 1, 0, s->s_exec, pp, NULL));
+				CU_CHECK(s, cu.MemcpyDtoHAsync(result->pairgroup[ag->distinct], group,
+											   8 * m, s->s_exec));
+				CU_CHECK(s, cu.MemcpyDtoHAsync(result->pairvalue[ag->distinct], value,
+											   8 * m, s->s_exec));
+			}
+		}
 		if (nk > 0)
 		{
 			CU_CHECK(s, cu.MemcpyDtoHAsync(result->keys, keys, 8 * (Size) nk * n,
@@ -891,8 +951,11 @@ cuda_finish(void *session, GaResult *result, GpuaggDeviceStats *stats)
 			CU_CHECK(s, cu.MemcpyDtoHAsync(result->states, states, 8 * (Size) ns * n,
 										   s->s_exec));
 		err = wait_exec(s);
-		device_free(s, &out, bytes);
+		device_free(s, &s->d_out, s->out_bytes);
 		if (err)
+			return err;
+		/* a pair without its group is an internal error the counters carry */
+		if (npairs > 0 && (err = read_counters(s, counters)) != GA_OK)
 			return err;
 	}
 	return GA_OK;
@@ -928,6 +991,7 @@ cuda_close(void *session)
 		device_free(s, &s->d_buf[b], s->buf_size);
 	}
 	device_free(s, &s->d_table, s->table_bytes);
+	device_free(s, &s->d_out, s->out_bytes);
 	for (int j = 0; j < GA_MAX_DISTINCT; j++)
 		device_free(s, &s->d_set[j], s->set_bytes[j]);
 	device_free(s, &s->d_counters, sizeof(unsigned long long) * GA_NCOUNTERS);

@@ -298,6 +298,64 @@ load_params(GpuAggState *st)
 	}
 }
 
+/* Compare two strings by their bytes, as varstr_cmp does under "C". */
+static int
+string_cmp_c(Datum a, Datum b)
+{
+	struct varlena *va = (struct varlena *) DatumGetPointer(a);
+	struct varlena *vb = (struct varlena *) DatumGetPointer(b);
+	int			la = VARSIZE_ANY_EXHDR(va),
+				lb = VARSIZE_ANY_EXHDR(vb);
+	int			c = memcmp(VARDATA_ANY(va), VARDATA_ANY(vb), Min(la, lb));
+
+	return c != 0 ? c : (la > lb) - (la < lb);
+}
+
+/*
+ * min/max of strings: the device returned each group's distinct values
+ * (their codes); pick the smallest or largest string of each group and
+ * store it in the group's (has, value) state, as ga_pick would have.
+ */
+static void
+pick_string_extremes(GpuAggState *st)
+{
+	const GaProgram *p = &st->prog->ga;
+	GaResult   *res = &st->result;
+
+	for (uint32 a = 0; a < p->naggs; a++)
+	{
+		const GaAgg *ag = &p->aggs[a];
+		uint64	   *has,
+				   *value;
+
+		if (ag->distinct < 0 || !ga_agg_host_order(ag->kind, ag->argtype))
+			continue;
+		has = res->states + (Size) ag->slot * res->ngroups;
+		value = res->states + (Size) (ag->slot + 1) * res->ngroups;
+		for (uint64 i = 0; i < res->npairs[ag->distinct]; i++)
+		{
+			uint64		g = res->pairgroup[ag->distinct][i];
+			uint32		code = (uint32) res->pairvalue[ag->distinct][i];
+			int			c;
+
+			if ((i & 4095) == 0)
+				CHECK_FOR_INTERRUPTS();
+			if (g >= res->ngroups)
+				elog(ERROR, "gpuagg: a string pair names group " UINT64_FORMAT " of " UINT64_FORMAT,
+					 g, res->ngroups);
+			if (has[g] != 0)
+			{
+				c = string_cmp_c(GpuaggDictValue(st->dict, code),
+								 GpuaggDictValue(st->dict, GA_TEXT_SHOWN(value[g])));
+				if (ag->kind == GA_AGG_MIN ? c >= 0 : c <= 0)
+					continue;
+			}
+			has[g] = 1;
+			value[g] = (uint64) code << 32 | code;
+		}
+	}
+}
+
 /*
  * One run of the scan through the current device.  Returns false when the
  * device itself failed (GA_ERR_DEVICE), with *why set; SQL errors the
@@ -374,6 +432,7 @@ run_on_device(GpuAggState *st, char **why)
 	}
 	if (err != GA_OK)
 		raise_device_error(err);
+	pick_string_extremes(st);
 	return true;
 }
 
@@ -388,7 +447,10 @@ run_aggregation(GpuAggState *st)
 	for (;;)
 	{
 		MemoryContextReset(st->run_cxt);
+		memset(&st->result, 0, sizeof(st->result));
 		st->dict = GpuaggDictCreate(st->run_cxt);
+		for (uint32 a = 0; a < st->prog->ga.naggs; a++)
+			st->finals[a].dict = st->dict;
 		load_params(st);
 		if (run_on_device(st, &why))
 			break;

@@ -28,6 +28,7 @@
 #include "utils/builtins.h"
 #include "utils/fmgroids.h"
 #include "utils/lsyscache.h"
+#include "utils/pg_locale.h"
 #include "utils/syscache.h"
 
 #include "program.h"
@@ -948,10 +949,33 @@ compile_aggref(Compiler *c, Aggref *aggref, GaAgg *ag)
 
 	ag->kind = agg_kind(transfn);
 	ag->distinct = -1;
-	if (ag->kind == 0 && (transfn == F_TEXT_LARGER || transfn == F_TEXT_SMALLER ||
-						  transfn == F_BPCHAR_LARGER || transfn == F_BPCHAR_SMALLER))
-		return fail(c, "%s of strings (devices compare strings only for equality)",
-					get_func_name(aggref->aggfnoid));
+	if (aggref->aggdistinct != NIL && (transfn == F_TEXT_LARGER || transfn == F_TEXT_SMALLER))
+		return fail(c, "DISTINCT inside an aggregate other than count");
+	if (transfn == F_TEXT_LARGER || transfn == F_TEXT_SMALLER)
+	{
+		/*
+		 * min/max of text under "C": the device keeps the set of (group,
+		 * value) and the host picks each group's smallest or largest
+		 * string by its bytes (varstr_cmp's rule under "C").
+		 */
+		GaProgram  *p = &c->prog->ga;
+
+		if (!lc_collate_is_c(aggref->inputcollid))
+			return fail(c, "%s of strings under the collation %s (only \"C\" compares bytes)",
+						get_func_name(aggref->aggfnoid),
+						OidIsValid(aggref->inputcollid) ?
+						get_collation_name(aggref->inputcollid) : "none");
+		if (p->ndistinct >= GA_MAX_DISTINCT)
+			return fail(c, "more than %d count(DISTINCT) and min/max of strings",
+						GA_MAX_DISTINCT);
+		if (p->nkeys + 1 > GA_MAX_KEYS)
+			return fail(c, "min/max of strings with more than %d group keys",
+						GA_MAX_KEYS - 1);
+		ag->kind = (transfn == F_TEXT_LARGER) ? GA_AGG_MAX : GA_AGG_MIN;
+		ag->distinct = p->ndistinct++;
+	}
+	if (ag->kind == 0 && (transfn == F_BPCHAR_LARGER || transfn == F_BPCHAR_SMALLER))
+		return fail(c, "%s of bpchar", get_func_name(aggref->aggfnoid));
 	if (ag->kind == 0)
 		return fail(c, "unsupported aggregate %s", get_func_name(aggref->aggfnoid));
 	if (aggref->aggdistinct != NIL)

@@ -292,7 +292,7 @@ transition_value(GpuaggFinal *fin, const uint64 *st, bool *isnull)
 				return *isnull ? (Datum) 0 :
 					GpuaggKeyDatum(v, agg->kind == GA_AGG_BOOL_AND ||
 								   agg->kind == GA_AGG_BOOL_OR ?
-								   GA_T_BOOL : agg->argtype, NULL);
+								   GA_T_BOOL : agg->argtype, fin->dict);
 			}
 		default:
 			elog(ERROR, "unexpected gpuagg aggregate kind %d", agg->kind);

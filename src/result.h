@@ -25,6 +25,7 @@ typedef struct GpuaggFinal
 	bool		has_deserial;
 	FmgrInfo	deserialfn;
 	bool		partial;		/* return the (serialized) transition value */
+	GpuaggDict *dict;			/* the run's strings (min/max of strings) */
 } GpuaggFinal;
 
 extern void GpuaggFinalInit(GpuaggFinal *fin, Aggref *aggref, const GaAgg *agg,

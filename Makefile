@@ -22,7 +22,7 @@ DATA = $(wildcard $(EXTENSION)--*.sql)
 
 # One topic a file; each offloaded query is compared with its native run.
 REGRESS = setup types nulls filters having errors fallback explain rescan \
-	params strings parallel differential
+	params strings parallel heap differential
 # UTF-8, so that the string tests' multibyte values and ICU collation work
 REGRESS_OPTS = --encoding=UTF8
 CONTRIB_TESTDB = gpuagg_regress

@@ -19,8 +19,13 @@
  */
 #include "postgres.h"
 
+#include "access/heapam.h"
+#include "access/htup_details.h"
+#include "access/syncscan.h"
+#include "access/tupmacs.h"
 #include "executor/tuptable.h"
 #include "miscadmin.h"
+#include "storage/bufmgr.h"
 
 #include "batch.h"
 
@@ -33,11 +38,25 @@ struct GpuaggBatchReader
 	int			batch_rows;
 	AttrNumber	maxattno;
 	bool		eof;
+	/* page at a time (heap, MVCC snapshot): see fill_from_pages */
+	bool		page_mode;
+	TupleDesc	desc;
+	int		   *need;			/* [maxattno]: program column, or -1 */
+	int		   *fixoff;			/* [maxattno]: offset of a fixed-width
+								 * attribute of the leading fixed-width run */
+	bool		all_fixed;		/* every attribute read lies in that run */
+	bool		started;
+	BlockNumber block;
+	BlockNumber blocks_left;
+	int			index;			/* next of the page's visible tuples */
+	int			ntuples;
 	Size		valoff[GA_MAX_COLS];	/* offset of values in the buffer */
 	Size		nulloff[GA_MAX_COLS];	/* offset of the bitmap */
 	Size		size;			/* bytes of the whole buffer */
 	GaBatch		batch;
 };
+
+static bool page_mode_possible(Relation rel, TableScanDesc scan);
 
 GpuaggBatchReader *
 GpuaggBatchBegin(Relation rel, Snapshot snapshot, ParallelTableScanDesc pscan,
@@ -62,6 +81,39 @@ GpuaggBatchBegin(Relation rel, Snapshot snapshot, ParallelTableScanDesc pscan,
 		r->size += TYPEALIGN(16, (batch_rows + 7) / 8);
 	}
 	r->size = Max(r->size, 16);
+
+	r->page_mode = page_mode_possible(rel, r->scan) && r->maxattno > 0;
+	if (r->page_mode)
+	{
+		r->desc = RelationGetDescr(rel);
+		r->need = palloc(sizeof(int) * r->maxattno);
+		for (int i = 0; i < r->maxattno; i++)
+			r->need[i] = -1;
+		for (uint32 c = 0; c < prog->ncols; c++)
+			r->need[prog->cols[c].attno - 1] = c;
+
+		/* offsets of the leading fixed-width attributes (attcacheoff's rule) */
+		r->fixoff = palloc(sizeof(int) * r->maxattno);
+		r->all_fixed = true;
+		{
+			uint32		off = 0;
+
+			for (int i = 0; i < r->maxattno; i++)
+			{
+				Form_pg_attribute att = TupleDescAttr(r->desc, i);
+
+				if (att->attlen <= 0 || !r->all_fixed)
+				{
+					r->all_fixed = false;
+					r->fixoff[i] = -1;
+					continue;
+				}
+				off = att_align_nominal(off, att->attalign);
+				r->fixoff[i] = off;
+				off += att->attlen;
+			}
+		}
+	}
 	return r;
 }
 
@@ -116,6 +168,169 @@ store_value(GpuaggBatchReader *r, const GaColumn *col, void *vals, int row,
 	}
 }
 
+/*---- page at a time: heap pages read in place ---------------------------
+ *
+ * The slot interface costs a buffer pin and a full deform per tuple.  For a
+ * heap table under an MVCC snapshot (page mode, as every plain seq scan
+ * runs) the reader instead asks heapam for one page at a time
+ * (heapgetpage: pin, prune, visibility of every tuple under the snapshot,
+ * serializable conflict checks -- exactly what a seq scan does) and reads
+ * the visible tuples where they lie on the pinned page, deforming only the
+ * attributes up to the last one the program reads and storing only those it
+ * reads.  The page order is a seq scan's: from the synchronized-scan start
+ * block around, or the parallel scan's next blocks.
+ */
+
+/* Can this scan be read page at a time? */
+static bool
+page_mode_possible(Relation rel, TableScanDesc scan)
+{
+	return rel->rd_tableam == GetHeapamTableAmRoutine() &&
+		(scan->rs_flags & SO_ALLOW_PAGEMODE) != 0;
+}
+
+/* The next block of the scan, or InvalidBlockNumber at its end. */
+static BlockNumber
+next_block(GpuaggBatchReader *r)
+{
+	HeapScanDesc h = (HeapScanDesc) r->scan;
+
+	if (h->rs_base.rs_parallel != NULL)
+	{
+		ParallelBlockTableScanDesc pb = (ParallelBlockTableScanDesc) h->rs_base.rs_parallel;
+
+		if (!r->started)
+			table_block_parallelscan_startblock_init(h->rs_base.rs_rd,
+													 h->rs_parallelworkerdata, pb);
+		r->started = true;
+		return table_block_parallelscan_nextpage(h->rs_base.rs_rd,
+												 h->rs_parallelworkerdata, pb);
+	}
+	if (!r->started)
+	{
+		r->started = true;
+		r->blocks_left = h->rs_nblocks;
+		if (h->rs_numblocks != InvalidBlockNumber)
+			r->blocks_left = Min(r->blocks_left, h->rs_numblocks);
+		r->block = h->rs_startblock;
+	}
+	else if (++r->block >= h->rs_nblocks)
+		r->block = 0;
+	if (r->blocks_left == 0)
+		return InvalidBlockNumber;
+	r->blocks_left--;
+	if (h->rs_base.rs_flags & SO_ALLOW_SYNC)
+		ss_report_location(h->rs_base.rs_rd, r->block);
+	return r->block;
+}
+
+/*
+ * Deform the attributes 1 .. maxattno of a tuple as slot_deform_heap_tuple
+ * does, storing those the program reads (need[attno - 1] = its column).
+ */
+static inline void
+deform_tuple(GpuaggBatchReader *r, HeapTupleHeader tup, int row, void **values,
+			 uint8 **nulls, bool *anynull)
+{
+	TupleDesc	desc = r->desc;
+	int			natts = HeapTupleHeaderGetNatts(tup);
+	bool		hasnulls = (tup->t_infomask & HEAP_HASNULL) != 0;
+	char	   *tp = (char *) tup + tup->t_hoff;
+	bits8	   *bp = tup->t_bits;
+	uint32		off = 0;
+	bool		slow = false;
+
+	/* no NULLs and every attribute read at a fixed offset */
+	if (r->all_fixed && !hasnulls && natts >= r->maxattno)
+	{
+		for (uint32 c = 0; c < r->prog->ncols; c++)
+		{
+			int			i = r->prog->cols[c].attno - 1;
+
+			if (values[c])
+				store_value(r, &r->prog->cols[c], values[c], row,
+							fetchatt(TupleDescAttr(desc, i), tp + r->fixoff[i]));
+		}
+		return;
+	}
+
+	for (int i = 0; i < r->maxattno; i++)
+	{
+		Form_pg_attribute att = TupleDescAttr(desc, i);
+		int			c = r->need[i];
+		Datum		d;
+
+		if (i >= natts || (hasnulls && att_isnull(i, bp)))
+		{
+			bool		isnull = true;
+
+			/* an attribute added after the tuple: its default, or NULL */
+			d = (i >= natts) ? getmissingattr(desc, i + 1, &isnull) : (Datum) 0;
+			slow = true;
+			if (c < 0)
+				continue;
+			if (isnull)
+			{
+				nulls[c][row >> 3] |= (uint8) (1 << (row & 7));
+				anynull[c] = true;
+			}
+			else if (values[c])
+				store_value(r, &r->prog->cols[c], values[c], row, d);
+			continue;
+		}
+		if (!slow && att->attcacheoff >= 0)
+			off = att->attcacheoff;
+		else if (att->attlen == -1)
+			off = att_align_pointer(off, att->attalign, -1, tp + off);
+		else
+			off = att_align_nominal(off, att->attalign);
+		if (c >= 0 && values[c])
+			store_value(r, &r->prog->cols[c], values[c], row, fetchatt(att, tp + off));
+		off = att_addlength_pointer(off, att->attlen, tp + off);
+		if (att->attlen <= 0)
+			slow = true;
+	}
+}
+
+/* Fill rows from pages until the batch is full or the scan ends. */
+static int
+fill_from_pages(GpuaggBatchReader *r, void **values, uint8 **nulls, bool *anynull)
+{
+	HeapScanDesc h = (HeapScanDesc) r->scan;
+	int			n = 0;
+
+	while (n < r->batch_rows)
+	{
+		Page		page;
+
+		if (r->index >= r->ntuples)
+		{
+			BlockNumber blk = next_block(r);
+
+			if (blk == InvalidBlockNumber)
+			{
+				r->eof = true;
+				break;
+			}
+			heapgetpage(r->scan, blk);	/* checks for interrupts */
+			r->index = 0;
+			r->ntuples = h->rs_ntuples;
+			continue;
+		}
+		page = BufferGetPage(h->rs_cbuf);
+		while (r->index < r->ntuples && n < r->batch_rows)
+		{
+			ItemId		lp = PageGetItemId(page, h->rs_vistuples[r->index]);
+
+			deform_tuple(r, (HeapTupleHeader) PageGetItem(page, lp), n, values, nulls,
+						 anynull);
+			r->index++;
+			n++;
+		}
+	}
+	return n;
+}
+
 const GaBatch *
 GpuaggBatchNext(GpuaggBatchReader *r, char *buf, uint64 *bytes)
 {
@@ -134,7 +349,9 @@ GpuaggBatchNext(GpuaggBatchReader *r, char *buf, uint64 *bytes)
 		memset(nulls[c], 0, (r->batch_rows + 7) / 8);
 	}
 
-	while (n < r->batch_rows)
+	if (r->page_mode)
+		n = fill_from_pages(r, values, nulls, anynull);
+	while (!r->page_mode && n < r->batch_rows)
 	{
 		if (!table_scan_getnextslot(r->scan, ForwardScanDirection, r->slot))
 		{

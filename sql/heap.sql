@@ -1,0 +1,53 @@
+--
+-- heap: GpuAgg reads heap pages in place (page at a time, deforming only
+-- the attributes it needs); tuples of every shape must read as a native
+-- scan reads them
+--
+SET gpuagg.force_offload = on;
+
+-- NULLs in every position, varlena before and between fixed-width columns,
+-- alignment padding (int2, int8, bool, float4 mixed), a wide row
+CREATE TABLE hp (a int2, t text, b int8, c bool, d float4, e int4, f float8,
+				 pad text, g int8, h int2);
+INSERT INTO hp
+SELECT CASE WHEN i % 3 = 0 THEN NULL ELSE (i % 100)::int2 END,
+	   CASE WHEN i % 5 = 0 THEN NULL ELSE repeat('x', i % 40) END,
+	   CASE WHEN i % 7 = 0 THEN NULL ELSE i::int8 * 3 END,
+	   CASE WHEN i % 11 = 0 THEN NULL ELSE i % 2 = 0 END,
+	   CASE WHEN i % 13 = 0 THEN NULL ELSE (i % 50) / 2.0 END,
+	   CASE WHEN i % 17 = 0 THEN NULL ELSE i % 9 END,
+	   CASE WHEN i % 19 = 0 THEN NULL ELSE i / 3.0 END,
+	   CASE WHEN i % 23 = 0 THEN repeat('w', 3000) ELSE 'p' END,
+	   i::int8, (i % 7)::int2
+  FROM generate_series(1, 20000) i;
+SELECT check_offload('SELECT e, count(*), count(a), sum(a), sum(b), count(c), bool_or(c), sum(d), sum(f), sum(g), max(h) FROM hp GROUP BY e');
+SELECT check_offload('SELECT h, count(*), sum(g), count(t) FROM hp WHERE b IS NULL OR f > 100 GROUP BY h');
+SELECT check_offload('SELECT a, sum(g) FROM hp GROUP BY a');
+SELECT check_offload('SELECT count(*), sum(h), min(g), max(g) FROM hp');
+
+-- dropped and added columns: an added column reads its default (or NULL)
+-- for the rows written before it, from the catalog (atthasmissing)
+ALTER TABLE hp DROP COLUMN b;
+ALTER TABLE hp ADD COLUMN m int4 DEFAULT 42, ADD COLUMN n int8, ADD COLUMN o text DEFAULT 'old';
+INSERT INTO hp (a, e, g, h, m, n, o) SELECT 1, i % 9, i, 1, i % 5, i, 'new' FROM generate_series(1, 500) i;
+SELECT check_offload('SELECT e, count(*), sum(m), count(n), sum(n), sum(g) FROM hp GROUP BY e');
+SELECT check_offload('SELECT o, m, count(*), sum(h) FROM hp GROUP BY o, m');
+SELECT check_offload('SELECT count(*) FILTER (WHERE m = 42), count(*) FILTER (WHERE n IS NULL), count(DISTINCT o) FROM hp');
+
+-- dead and updated row versions not yet vacuumed, in the same pages
+UPDATE hp SET e = e + 100 WHERE g % 10 = 0;
+DELETE FROM hp WHERE g % 10 = 1;
+SELECT check_offload('SELECT e, count(*), sum(g), sum(m) FROM hp GROUP BY e');
+-- and after VACUUM (all-visible pages)
+VACUUM hp;
+SELECT check_offload('SELECT e, count(*), sum(g), sum(m) FROM hp GROUP BY e');
+
+-- the transaction's own uncommitted changes are visible to it, others'
+-- deleted rows are not (page visibility is heapam's, under the snapshot)
+BEGIN;
+UPDATE hp SET m = m + 1000 WHERE g % 7 = 0;
+DELETE FROM hp WHERE g % 7 = 3;
+INSERT INTO hp (e, g, m) SELECT 5, i, 1 FROM generate_series(1, 100) i;
+SELECT check_offload('SELECT e, count(*), sum(g), sum(m) FROM hp GROUP BY e');
+ROLLBACK;
+SELECT check_offload('SELECT e, count(*), sum(g), sum(m) FROM hp GROUP BY e');

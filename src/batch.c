@@ -82,18 +82,18 @@ GpuaggBatchBegin(Relation rel, Snapshot snapshot, ParallelTableScanDesc pscan,
 	}
 	r->size = Max(r->size, 16);
 
-	r->page_mode = page_mode_possible(rel, r->scan) && r->maxattno > 0;
+	r->page_mode = page_mode_possible(rel, r->scan);
 	if (r->page_mode)
 	{
 		r->desc = RelationGetDescr(rel);
-		r->need = palloc(sizeof(int) * r->maxattno);
+		r->need = palloc(sizeof(int) * Max(r->maxattno, 1));
 		for (int i = 0; i < r->maxattno; i++)
 			r->need[i] = -1;
 		for (uint32 c = 0; c < prog->ncols; c++)
 			r->need[prog->cols[c].attno - 1] = c;
 
 		/* offsets of the leading fixed-width attributes (attcacheoff's rule) */
-		r->fixoff = palloc(sizeof(int) * r->maxattno);
+		r->fixoff = palloc(sizeof(int) * Max(r->maxattno, 1));
 		r->all_fixed = true;
 		{
 			uint32		off = 0;

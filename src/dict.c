@@ -19,9 +19,10 @@
  *
  * A simplehash table maps a string to its code; its slots hold a string's
  * first 16 bytes, so short strings are hashed and compared within the slot.
- * Codes index an array of the values, copied once into large chunks.  A
- * one-entry cache per code space serves runs of the same value (sorted
- * data) without hashing.
+ * Codes index an array of the values, copied once into large chunks.  In
+ * front of the table, a direct-mapped cache of short strings per code space
+ * answers the common case -- a column of few distinct short values -- with
+ * one multiply and one comparison.
  *
  *-------------------------------------------------------------------------
  */
@@ -47,6 +48,26 @@ typedef struct DictKey
 	uint64		w[2];			/* the first INLINE_BYTES bytes */
 	const char *data;			/* all the bytes */
 } DictKey;
+
+/* A direct-mapped cache entry: a short string (len < 0: empty) and its code. */
+typedef struct DictCacheEntry
+{
+	int32		len;
+	uint32		code;
+	uint64		w[2];
+} DictCacheEntry;
+
+#define CACHE_BITS	12
+#define CACHE_SIZE	(1 << CACHE_BITS)
+
+static inline DictCacheEntry *
+cache_entry(DictCacheEntry *cache, const DictKey *k)
+{
+	uint64		h = (k->w[0] * UINT64CONST(0x9e3779b97f4a7c15)) ^
+		(k->w[1] * UINT64CONST(0xc2b2ae3d27d4eb4f)) ^ (uint64) k->len;
+
+	return &cache[(h * UINT64CONST(0xff51afd7ed558ccd)) >> (64 - CACHE_BITS)];
+}
 
 typedef struct DictSlot
 {
@@ -124,12 +145,7 @@ struct GpuaggDict
 	uint32		capacity;
 	char	   *chunk;			/* where the next copy goes */
 	Size		chunk_left;
-	struct
-	{
-		bool		valid;
-		DictKey		key;
-		uint32		code;
-	}			cache[2];		/* the last string of each code space */
+	DictCacheEntry *cache[2];	/* [CACHE_SIZE] per code space */
 };
 
 GpuaggDict *
@@ -141,6 +157,12 @@ GpuaggDictCreate(MemoryContext cxt)
 	d->capacity = 1024;
 	d->values = MemoryContextAlloc(cxt, sizeof(Datum) * d->capacity);
 	d->table = dictslot_create(cxt, 1024, d);
+	for (int i = 0; i < 2; i++)
+	{
+		d->cache[i] = MemoryContextAlloc(cxt, sizeof(DictCacheEntry) * CACHE_SIZE);
+		for (int j = 0; j < CACHE_SIZE; j++)
+			d->cache[i][j].len = -1;
+	}
 	return d;
 }
 
@@ -184,6 +206,7 @@ dict_encode(GpuaggDict *d, struct varlena *v, const char *data, int32 len,
 {
 	DictKey		k;
 	DictSlot   *slot;
+	DictCacheEntry *ce = NULL;
 	bool		found;
 
 	k.len = len;
@@ -192,9 +215,13 @@ dict_encode(GpuaggDict *d, struct varlena *v, const char *data, int32 len,
 	memcpy(k.w, data, Min(len, INLINE_BYTES));
 	k.data = data;
 
-	/* the same string as last time in this code space? */
-	if (d->cache[domain].valid && dict_key_equal(&d->cache[domain].key, &k))
-		return d->cache[domain].code;
+	/* a short string seen lately? */
+	if (len <= INLINE_BYTES)
+	{
+		ce = cache_entry(d->cache[domain], &k);
+		if (ce->len == len && ce->w[0] == k.w[0] && ce->w[1] == k.w[1])
+			return ce->code;
+	}
 
 	/* most strings were seen before: the lighter lookup first */
 	slot = dictslot_lookup(d->table, k);
@@ -220,9 +247,13 @@ dict_encode(GpuaggDict *d, struct varlena *v, const char *data, int32 len,
 		slot->code = d->nvalues;
 		d->values[d->nvalues++] = domain == 0 ? copy : (Datum) 0;
 	}
-	d->cache[domain].valid = true;
-	d->cache[domain].key = slot->key;
-	d->cache[domain].code = slot->code;
+	if (ce)
+	{
+		ce->len = len;
+		ce->w[0] = k.w[0];
+		ce->w[1] = k.w[1];
+		ce->code = slot->code;
+	}
 	return slot->code;
 }
 

@@ -503,32 +503,42 @@ gpuagg_compact(GaTable t, uint64_t *keys, uint8_t *keynulls, uint64_t *states,
 }
 
 /*
- * count(DISTINCT): each entry of distinct set d is one value of one group;
- * add it to that group's count (state slot `slot' of table t).  Every
- * group a set names is in t: its row passed WHERE.
+ * The slot in group table t of the group whose keys lead entry i of a
+ * distinct set d, or -1.  Every group a set names is in t: its row passed
+ * WHERE.
  */
-extern "C" __global__ void
-gpuagg_distinct_fold(GaTable d, GaTable t, uint32_t slot)
+static __device__ int64_t
+set_entry_group(const GaTable &d, const GaTable &t, uint64_t i)
 {
 	GaView		g = {t.cap, t.ctrl, t.lock, t.hash, t.keys, t.keynulls, t.states};
 	GaDatum		key[GA_MAX_KEYS];
 	uint8_t		knull[GA_MAX_KEYS];
+	uint64_t	hh;
 
+	for (uint32_t k = 0; k < t.nkeys; k++)
+	{
+		key[k].u = d.keys[k * d.cap + i];
+		knull[k] = d.keynulls[k * d.cap + i];
+	}
+	hh = key_hash(key, knull, t.nkeys);
+	return find_slot(g, key, knull, (uint32_t) (hh ^ (hh >> 32)), t.nkeys, NULL, t.cap);
+}
+
+/*
+ * count(DISTINCT): each entry of distinct set d is one value of one group;
+ * add it to that group's count (state slot `slot' of table t).
+ */
+extern "C" __global__ void
+gpuagg_distinct_fold(GaTable d, GaTable t, uint32_t slot)
+{
 	for (uint64_t i = blockIdx.x * (uint64_t) blockDim.x + threadIdx.x; i < d.cap;
 		 i += (uint64_t) gridDim.x * blockDim.x)
 	{
-		uint64_t	hh;
 		int64_t		gi;
 
 		if (d.ctrl[i] != 2)
 			continue;
-		for (uint32_t k = 0; k < t.nkeys; k++)
-		{
-			key[k].u = d.keys[k * d.cap + i];
-			knull[k] = d.keynulls[k * d.cap + i];
-		}
-		hh = key_hash(key, knull, t.nkeys);
-		gi = find_slot(g, key, knull, (uint32_t) (hh ^ (hh >> 32)), t.nkeys, NULL, t.cap);
+		gi = set_entry_group(d, t, i);
 		if (gi < 0)
 		{
 			report(t, GA_ROW_LAST, GA_ERR_INTERNAL);
@@ -547,26 +557,15 @@ extern "C" __global__ void
 gpuagg_distinct_pairs(GaTable d, GaTable t, const uint64_t *slotpos, uint64_t *group,
 					  uint64_t *value, unsigned long long *count, uint64_t max)
 {
-	GaView		g = {t.cap, t.ctrl, t.lock, t.hash, t.keys, t.keynulls, t.states};
-	GaDatum		key[GA_MAX_KEYS];
-	uint8_t		knull[GA_MAX_KEYS];
-
 	for (uint64_t i = blockIdx.x * (uint64_t) blockDim.x + threadIdx.x; i < d.cap;
 		 i += (uint64_t) gridDim.x * blockDim.x)
 	{
-		uint64_t	hh;
 		int64_t		gi;
 		unsigned long long j;
 
 		if (d.ctrl[i] != 2)
 			continue;
-		for (uint32_t k = 0; k < t.nkeys; k++)
-		{
-			key[k].u = d.keys[k * d.cap + i];
-			knull[k] = d.keynulls[k * d.cap + i];
-		}
-		hh = key_hash(key, knull, t.nkeys);
-		gi = find_slot(g, key, knull, (uint32_t) (hh ^ (hh >> 32)), t.nkeys, NULL, t.cap);
+		gi = set_entry_group(d, t, i);
 		j = atomicAdd(count, 1ull);
 		if (gi < 0 || j >= max)
 		{

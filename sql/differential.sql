@@ -234,6 +234,23 @@ BEGIN
 END
 $$;
 
+-- x [NOT] IN (2 to 4 constants of type t, now and then NULL).
+CREATE FUNCTION diff_in_list(x text, t text) RETURNS text
+LANGUAGE plpgsql AS $$
+DECLARE
+	items text[] := '{}';
+BEGIN
+	FOR i IN 1..diff_int(2, 4)::int LOOP
+		IF random() < 0.15 THEN
+			items := items || 'NULL'::text;
+		ELSE
+			items := items || diff_const(t);
+		END IF;
+	END LOOP;
+	RETURN '(' || x || diff_pick(ARRAY[' IN (', ' NOT IN (']) || array_to_string(items, ', ') || '))';
+END
+$$;
+
 -- A predicate: comparisons, IS [NOT] NULL, BETWEEN, IN lists, boolean
 -- tests, combined with AND/OR/NOT up to the given depth.
 CREATE FUNCTION diff_pred(depth int) RETURNS text
@@ -242,8 +259,6 @@ DECLARE
 	r float8 := random();
 	t text;
 	x text;
-	items text[];
-	n int;
 BEGIN
 	IF depth > 0 AND r < 0.35 THEN
 		r := random();
@@ -271,16 +286,7 @@ BEGIN
 		ELSIF r < 0.7 THEN
 			RETURN '(' || diff_pick(ARRAY['s = v', 's <> v', 'c = c', 'v = s']) || ')';
 		END IF;
-		n := diff_int(2, 4)::int;
-		items := '{}';
-		FOR i IN 1..n LOOP
-			IF random() < 0.15 THEN
-				items := items || 'NULL'::text;
-			ELSE
-				items := items || diff_const(t);
-			END IF;
-		END LOOP;
-		RETURN '(' || x || diff_pick(ARRAY[' IN (', ' NOT IN (']) || array_to_string(items, ', ') || '))';
+		RETURN diff_in_list(x, t);
 	END IF;
 	IF t = 'bool' THEN
 		IF r < 0.5 THEN
@@ -305,16 +311,7 @@ BEGIN
 		RETURN '(' || x || diff_pick(ARRAY[' BETWEEN ', ' NOT BETWEEN ', ' BETWEEN SYMMETRIC '])
 			|| diff_const(t) || ' AND ' || diff_const(t) || ')';
 	ELSE
-		n := diff_int(2, 4)::int;
-		items := '{}';
-		FOR i IN 1..n LOOP
-			IF random() < 0.15 THEN
-				items := items || 'NULL'::text;
-			ELSE
-				items := items || diff_const(t);
-			END IF;
-		END LOOP;
-		RETURN '(' || x || diff_pick(ARRAY[' IN (', ' NOT IN (']) || array_to_string(items, ', ') || '))';
+		RETURN diff_in_list(x, t);
 	END IF;
 END
 $$;
@@ -640,6 +637,7 @@ DROP FUNCTION diff_having();
 DROP FUNCTION diff_agg_expr();
 DROP FUNCTION diff_agg();
 DROP FUNCTION diff_pred(int);
+DROP FUNCTION diff_in_list(text, text);
 DROP FUNCTION diff_const(text);
 DROP FUNCTION diff_expr(text);
 DROP FUNCTION diff_int(int8, int8);

@@ -25,6 +25,7 @@
 
 #include "commands/explain.h"
 #include "executor/executor.h"
+#include "access/parallel.h"
 #include "miscadmin.h"
 #include "nodes/makefuncs.h"
 #include "nodes/nodeFuncs.h"
@@ -40,6 +41,17 @@
 #include "gpuagg.h"
 #include "program.h"
 #include "result.h"
+
+/* What EXPLAIN ANALYZE shows of a GpuAgg's work, summed over its runs. */
+typedef struct GpuaggCounters
+{
+	uint64		nbatches;
+	uint64		bytes_in;
+	double		scan_ms;
+	double		result_ms;
+	GpuaggDeviceStats stats;
+	uint64		ngroups;
+} GpuaggCounters;
 
 typedef struct GpuAggState
 {
@@ -66,6 +78,8 @@ typedef struct GpuAggState
 
 	/* a parallel GpuAgg's shared scan state (in the DSM), else NULL */
 	ParallelTableScanDesc pscan;
+	struct GpuaggSharedCounters *shared;	/* the processes' counters (DSM) */
+	struct GpuaggSharedCounters *collected; /* the leader's copy, after */
 
 	/* per run */
 	MemoryContext run_cxt;
@@ -77,13 +91,21 @@ typedef struct GpuAggState
 	uint64		next_group;
 
 	/* shown by EXPLAIN ANALYZE, summed over runs */
-	uint64		nbatches;
-	uint64		bytes_in;
-	double		scan_ms;
-	double		result_ms;
-	GpuaggDeviceStats stats;
-	uint64		ngroups;
+	GpuaggCounters counters;
 } GpuAggState;
+
+/*
+ * A parallel GpuAgg's counters: one slot per process (the leader's last),
+ * in the DSM after the parallel scan state; each process writes its own
+ * when its aggregation is done -- before it returns a group, so before
+ * Gather can have read everything -- and the leader copies them out at
+ * shutdown for EXPLAIN ANALYZE.
+ */
+typedef struct GpuaggSharedCounters
+{
+	int			nslots;
+	GpuaggCounters slot[FLEXIBLE_ARRAY_MEMBER];
+} GpuaggSharedCounters;
 
 static void gpuagg_begin(CustomScanState *node, EState *estate, int eflags);
 static TupleTableSlot *gpuagg_exec(CustomScanState *node);
@@ -98,6 +120,7 @@ static void gpuagg_reinitialize_dsm(CustomScanState *node, ParallelContext *pcxt
 									void *coordinate);
 static void gpuagg_initialize_worker(CustomScanState *node, shm_toc *toc,
 									 void *coordinate);
+static void gpuagg_shutdown(CustomScanState *node);
 
 static const CustomExecMethods gpuagg_exec_methods = {
 	.CustomName = "GpuAgg",
@@ -109,6 +132,7 @@ static const CustomExecMethods gpuagg_exec_methods = {
 	.InitializeDSMCustomScan = gpuagg_initialize_dsm,
 	.ReInitializeDSMCustomScan = gpuagg_reinitialize_dsm,
 	.InitializeWorkerCustomScan = gpuagg_initialize_worker,
+	.ShutdownCustomScan = gpuagg_shutdown,
 	.ExplainCustomScan = gpuagg_explain,
 };
 
@@ -412,18 +436,18 @@ run_on_device(GpuAggState *st, char **why)
 		batch = GpuaggBatchNext(reader, buf, &bytes);
 		INSTR_TIME_SET_CURRENT(t1);
 		INSTR_TIME_SUBTRACT(t1, t0);
-		st->scan_ms += INSTR_TIME_GET_MILLISEC(t1);
+		st->counters.scan_ms += INSTR_TIME_GET_MILLISEC(t1);
 		if (batch == NULL)
 			break;
-		st->nbatches++;
-		st->bytes_in += bytes;
-		err = dev->add_batch(st->session, batch, &st->stats);
+		st->counters.nbatches++;
+		st->counters.bytes_in += bytes;
+		err = dev->add_batch(st->session, batch, &st->counters.stats);
 		if (err != GA_OK)
 			break;
 	}
 	GpuaggBatchEnd(reader);
 	if (err == GA_OK)
-		err = dev->finish(st->session, &st->result, &st->stats);
+		err = dev->finish(st->session, &st->result, &st->counters.stats);
 	if (err == GA_ERR_DEVICE)
 	{
 		*why = pstrdup(dev->error_detail ? dev->error_detail(st->session) :
@@ -465,13 +489,16 @@ run_aggregation(GpuAggState *st)
 		st->fallback = MemoryContextStrdup(st->css.ss.ps.state->es_query_cxt, why);
 		st->device = &GpuaggCpuDevice;
 		/* start the counts over: they describe the run that answers */
-		st->nbatches = 0;
-		st->bytes_in = 0;
-		st->scan_ms = 0;
-		memset(&st->stats, 0, sizeof(st->stats));
+		st->counters.nbatches = 0;
+		st->counters.bytes_in = 0;
+		st->counters.scan_ms = 0;
+		memset(&st->counters.stats, 0, sizeof(st->counters.stats));
 	}
 	GpuaggStatCount(st->device == &GpuaggCpuDevice ? GPUAGG_STAT_CPU : GPUAGG_STAT_CUDA);
-	st->ngroups += st->result.ngroups;
+	st->counters.ngroups += st->result.ngroups;
+	/* a parallel worker's share, for the leader's EXPLAIN ANALYZE */
+	if (st->shared && IsParallelWorker() && ParallelWorkerNumber < st->shared->nslots)
+		st->shared->slot[ParallelWorkerNumber] = st->counters;
 	st->next_group = 0;
 	st->done = true;
 	MemoryContextSwitchTo(old);
@@ -515,7 +542,7 @@ gpuagg_next(ScanState *node)
 	MemoryContextSwitchTo(old);
 	INSTR_TIME_SET_CURRENT(t1);
 	INSTR_TIME_SUBTRACT(t1, t0);
-	st->result_ms += INSTR_TIME_GET_MILLISEC(t1);
+	st->counters.result_ms += INSTR_TIME_GET_MILLISEC(t1);
 	return ExecStoreVirtualTuple(slot);
 }
 
@@ -564,34 +591,68 @@ gpuagg_rescan(CustomScanState *node)
  * counter in the DSM); each aggregates its blocks on its own device session
  * and returns partial states to Gather.
  */
+/*
+ * The DSM chunk: where the counters start, the parallel scan state, the
+ * workers' counters.
+ */
+#define DSM_HEADER	MAXALIGN(sizeof(Size))
+
 static Size
 gpuagg_estimate_dsm(CustomScanState *node, ParallelContext *pcxt)
 {
-	return table_parallelscan_estimate(node->ss.ss_currentRelation,
-									   node->ss.ps.state->es_snapshot);
+	return DSM_HEADER +
+		MAXALIGN(table_parallelscan_estimate(node->ss.ss_currentRelation,
+											 node->ss.ps.state->es_snapshot)) +
+		offsetof(GpuaggSharedCounters, slot) + sizeof(GpuaggCounters) * Max(pcxt->nworkers, 1);
 }
 
 static void
 gpuagg_initialize_dsm(CustomScanState *node, ParallelContext *pcxt, void *coordinate)
 {
 	GpuAggState *st = (GpuAggState *) node;
+	Size		off = DSM_HEADER +
+		MAXALIGN(table_parallelscan_estimate(node->ss.ss_currentRelation,
+											 node->ss.ps.state->es_snapshot));
 
-	st->pscan = (ParallelTableScanDesc) coordinate;
+	*(Size *) coordinate = off;
+	st->pscan = (ParallelTableScanDesc) ((char *) coordinate + DSM_HEADER);
 	table_parallelscan_initialize(node->ss.ss_currentRelation, st->pscan,
 								  node->ss.ps.state->es_snapshot);
+	st->shared = (GpuaggSharedCounters *) ((char *) coordinate + off);
+	memset(st->shared, 0, offsetof(GpuaggSharedCounters, slot) +
+		   sizeof(GpuaggCounters) * Max(pcxt->nworkers, 1));
+	st->shared->nslots = pcxt->nworkers;
 }
 
 static void
 gpuagg_reinitialize_dsm(CustomScanState *node, ParallelContext *pcxt, void *coordinate)
 {
 	table_parallelscan_reinitialize(node->ss.ss_currentRelation,
-									(ParallelTableScanDesc) coordinate);
+									(ParallelTableScanDesc) ((char *) coordinate + DSM_HEADER));
 }
 
 static void
 gpuagg_initialize_worker(CustomScanState *node, shm_toc *toc, void *coordinate)
 {
-	((GpuAggState *) node)->pscan = (ParallelTableScanDesc) coordinate;
+	GpuAggState *st = (GpuAggState *) node;
+
+	st->pscan = (ParallelTableScanDesc) ((char *) coordinate + DSM_HEADER);
+	st->shared = (GpuaggSharedCounters *) ((char *) coordinate + *(Size *) coordinate);
+}
+
+/* The leader keeps the workers' counters before the DSM goes away. */
+static void
+gpuagg_shutdown(CustomScanState *node)
+{
+	GpuAggState *st = (GpuAggState *) node;
+	Size		size;
+
+	if (st->shared == NULL || IsParallelWorker())
+		return;
+	size = offsetof(GpuaggSharedCounters, slot) + sizeof(GpuaggCounters) * st->shared->nslots;
+	st->collected = MemoryContextAlloc(node->ss.ps.state->es_query_cxt, size);
+	memcpy(st->collected, st->shared, size);
+	st->shared = NULL;
 }
 
 /* Deparse an expression of the plan for EXPLAIN. */
@@ -645,20 +706,37 @@ gpuagg_explain(CustomScanState *node, List *ancestors, ExplainState *es)
 
 	if (es->analyze)
 	{
-		ExplainPropertyInteger("Batches", NULL, st->nbatches, es);
-		ExplainPropertyInteger("Rows In", NULL, st->stats.rows_in, es);
+		GpuaggCounters all = st->counters;
+
+		/* a parallel GpuAgg: every process's share (times summed) */
+		for (int w = 0; st->collected && w < st->collected->nslots; w++)
+		{
+			const GpuaggCounters *c = &st->collected->slot[w];
+
+			all.nbatches += c->nbatches;
+			all.bytes_in += c->bytes_in;
+			all.scan_ms += c->scan_ms;
+			all.result_ms += c->result_ms;
+			all.ngroups += c->ngroups;
+			all.stats.rows_in += c->stats.rows_in;
+			all.stats.rows_passed += c->stats.rows_passed;
+			all.stats.device_ms += c->stats.device_ms;
+			all.stats.transfer_ms += c->stats.transfer_ms;
+		}
+		ExplainPropertyInteger("Batches", NULL, all.nbatches, es);
+		ExplainPropertyInteger("Rows In", NULL, all.stats.rows_in, es);
 		ExplainPropertyInteger("Rows Filtered", NULL,
-							   st->stats.rows_in - st->stats.rows_passed, es);
-		ExplainPropertyInteger("Groups", NULL, st->ngroups, es);
+							   all.stats.rows_in - all.stats.rows_passed, es);
+		ExplainPropertyInteger("Groups", NULL, all.ngroups, es);
 		ExplainPropertyInteger("Bytes To Device", "kB",
-							   (int64) ((st->bytes_in + 1023) / 1024), es);
+							   (int64) ((all.bytes_in + 1023) / 1024), es);
 		if (es->timing)
 		{
-			ExplainPropertyFloat("Scan Time", "ms", st->scan_ms, 3, es);
+			ExplainPropertyFloat("Scan Time", "ms", all.scan_ms, 3, es);
 			if (st->device != &GpuaggCpuDevice)
-				ExplainPropertyFloat("Transfer Time", "ms", st->stats.transfer_ms, 3, es);
-			ExplainPropertyFloat("Device Time", "ms", st->stats.device_ms, 3, es);
-			ExplainPropertyFloat("Result Time", "ms", st->result_ms, 3, es);
+				ExplainPropertyFloat("Transfer Time", "ms", all.stats.transfer_ms, 3, es);
+			ExplainPropertyFloat("Device Time", "ms", all.stats.device_ms, 3, es);
+			ExplainPropertyFloat("Result Time", "ms", all.result_ms, 3, es);
 		}
 	}
 }

@@ -15,6 +15,7 @@ OBJS = \
 	src/exec.o \
 	src/batch.o \
 	src/dict.o \
+	src/ledger.o \
 	src/result.o \
 	src/device_cpu.o \
 	src/device_cuda.o
@@ -22,7 +23,7 @@ DATA = $(wildcard $(EXTENSION)--*.sql)
 
 # One topic a file; each offloaded query is compared with its native run.
 REGRESS = setup types nulls filters having errors fallback explain rescan \
-	params strings parallel heap differential
+	params strings parallel heap admission differential
 # UTF-8, so that the string tests' multibyte values and ICU collation work
 REGRESS_OPTS = --encoding=UTF8
 CONTRIB_TESTDB = gpuagg_regress
@@ -74,6 +75,8 @@ uninstall-fatbin:
 endif
 
 $(OBJS): $(wildcard src/*.h) $(CUDA_HDRS)
+# the library reports the control file's version (gpuagg.library_version())
+src/gpuagg.o: $(EXTENSION).control
 
 .PHONY: install-fatbin uninstall-fatbin
 

@@ -35,6 +35,7 @@ typedef struct GpuaggEstimate
 	int			batch_rows;		/* rows per batch */
 	Size		batch_bytes;	/* bytes of one batch buffer */
 	double		vram_budget;	/* bytes of device memory the query may use */
+	double		vram_estimate;	/* the planner's estimate of what it will use */
 } GpuaggEstimate;
 
 /* What a device measured, shown by EXPLAIN ANALYZE. */
@@ -44,13 +45,14 @@ typedef struct GpuaggDeviceStats
 	uint64		rows_passed;	/* rows that passed WHERE */
 	double		device_ms;		/* time the device computed */
 	double		transfer_ms;	/* time batches spent in transfer to the device */
+	double		admission_ms;	/* time queued for device memory (ledger.c) */
 } GpuaggDeviceStats;
 
 typedef struct GpuaggDevice
 {
 	const char *name;
 	void	   *(*open) (const GaProgram *prog, const GpuaggEstimate *est,
-						 MemoryContext cxt, char **error);
+						 MemoryContext cxt, GpuaggDeviceStats *stats, char **error);
 	char	   *(*batch_buffer) (void *session, Size size);
 	/* these return GA_OK or a GaError */
 	int			(*add_batch) (void *session, const GaBatch *batch,

@@ -183,7 +183,7 @@ new_group(CpuSession *s)
 
 static void *
 cpu_open(const GaProgram *prog, const GpuaggEstimate *est, MemoryContext cxt,
-		 char **error)
+		 GpuaggDeviceStats *stats, char **error)
 {
 	MemoryContext old = MemoryContextSwitchTo(cxt);
 	CpuSession *s = palloc0(sizeof(CpuSession));

@@ -47,6 +47,8 @@
 #include "utils/wait_event.h"
 
 #include "device.h"
+#include "gpuagg.h"
+#include "ledger.h"
 
 /*---- the part of the driver API gpuagg uses (cuda.h, CUDA 12) ----*/
 
@@ -284,6 +286,13 @@ cuda_init(void)
 	if (count < 1)
 		return cuda_failed("no CUDA device");
 	INIT_CHECK(cu.DeviceGet(&cu_device, 0));
+	{
+		size_t		total = 0;
+
+		/* the default gpuagg.device_memory_limit is a share of this */
+		INIT_CHECK(cu.DeviceTotalMem(&total, cu_device));
+		GpuaggLedgerSetDeviceMemory(total);
+	}
 	INIT_CHECK(cu.DeviceGetAttribute(&sm_count, CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT,
 									 cu_device));
 	INIT_CHECK(cu.DeviceGetAttribute(&smem_optin,
@@ -354,6 +363,7 @@ typedef struct CudaSession
 	uint32		smem_bytes;
 	double		vram_budget;
 	Size		vram_used;
+	uint64		reserved;		/* bytes held in the server's ledger */
 	double		kernel_ms;
 	double		copy_ms;
 	char		errbuf[512];
@@ -434,6 +444,19 @@ device_alloc(CudaSession *s, CUdeviceptr *p, Size bytes)
 				 "the query needs more than gpuagg.vram_budget (%.0f MB) of device memory",
 				 s->vram_budget / (1024.0 * 1024.0));
 		return GA_ERR_DEVICE;
+	}
+	/* past the reservation: grow it, or give way to the others */
+	if (s->vram_used + bytes > s->reserved)
+	{
+		uint64		more = s->vram_used + bytes - s->reserved;
+
+		if (!GpuaggLedgerGrow(more))
+		{
+			snprintf(s->errbuf, sizeof(s->errbuf),
+					 "the query's tables would pass gpuagg.device_memory_limit");
+			return GA_ERR_DEVICE;
+		}
+		s->reserved += more;
 	}
 	CU_CHECK(s, cu.MemAlloc(p, bytes));
 	s->vram_used += bytes;
@@ -553,18 +576,29 @@ grow_table(CudaSession *s, GaTable *t, CUdeviceptr *base, Size *bytes, uint64 ne
 
 static void *
 cuda_open(const GaProgram *prog, const GpuaggEstimate *est, MemoryContext cxt,
-		  char **error)
+		  GpuaggDeviceStats *stats, char **error)
 {
 	CudaSession *s;
 	uint64		slot_bytes;
 	int			err = GA_OK;
+	uint64		want = (uint64) Max(est->vram_estimate, 0.0);
 
+	/*
+	 * The server-wide ledger first: wait for room, or run elsewhere.  The
+	 * default limit is a share of the GPU's memory, which CUDA tells.
+	 */
+	if (gpuagg_device_memory_limit == 0)
+		(void) cuda_init();
+	if (!GpuaggLedgerAdmit(want, &stats->admission_ms, error))
+		return NULL;
 	if (!cuda_init())
 	{
+		GpuaggLedgerRelease(want);
 		*error = pstrdup(cuda_failure);
 		return NULL;
 	}
 	s = MemoryContextAllocZero(cxt, sizeof(CudaSession));
+	s->reserved = want;
 	s->cxt = cxt;
 	s->prog = *prog;
 	s->cur = -1;
@@ -995,6 +1029,8 @@ cuda_close(void *session)
 	for (int j = 0; j < GA_MAX_DISTINCT; j++)
 		device_free(s, &s->d_set[j], s->set_bytes[j]);
 	device_free(s, &s->d_counters, sizeof(unsigned long long) * GA_NCOUNTERS);
+	GpuaggLedgerRelease(s->reserved);
+	s->reserved = 0;
 	if (s->ev_sync)
 		cu.EventDestroy(s->ev_sync);
 	if (s->s_exec)

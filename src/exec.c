@@ -66,6 +66,7 @@ typedef struct GpuAggState
 	double		vram_estimate;
 	int			batch_rows;
 	const GpuaggDevice *device;
+	bool		planned_cuda;	/* the plan chose the CUDA device */
 	char	   *fallback;		/* why the planned device was abandoned */
 
 	/* set up by Begin */
@@ -169,6 +170,7 @@ GpuaggCreateScanState(CustomScan *cscan)
 			break;
 		case GPUAGG_DEVICE_CUDA:
 			st->device = &GpuaggCudaDevice;
+			st->planned_cuda = true;
 			break;
 		default:
 			elog(ERROR, "gpuagg: plan names an unknown device");
@@ -406,8 +408,9 @@ run_on_device(GpuAggState *st, char **why)
 	est.batch_rows = st->batch_rows;
 	est.batch_bytes = GpuaggBatchBufferSize(reader);
 	est.vram_budget = (double) gpuagg_vram_budget * 1024.0 * 1024.0;
+	est.vram_estimate = st->vram_estimate;
 
-	st->session = dev->open(&st->prog->ga, &est, st->run_cxt, why);
+	st->session = dev->open(&st->prog->ga, &est, st->run_cxt, &st->counters.stats, why);
 	if (st->session == NULL)
 	{
 		GpuaggBatchEnd(reader);
@@ -492,7 +495,13 @@ run_aggregation(GpuAggState *st)
 		st->counters.nbatches = 0;
 		st->counters.bytes_in = 0;
 		st->counters.scan_ms = 0;
-		memset(&st->counters.stats, 0, sizeof(st->counters.stats));
+		{
+			/* keep the wait for device memory: it is part of this query */
+			double		admission_ms = st->counters.stats.admission_ms;
+
+			memset(&st->counters.stats, 0, sizeof(st->counters.stats));
+			st->counters.stats.admission_ms = admission_ms;
+		}
 	}
 	GpuaggStatCount(st->device == &GpuaggCpuDevice ? GPUAGG_STAT_CPU : GPUAGG_STAT_CUDA);
 	st->counters.ngroups += st->result.ngroups;
@@ -722,6 +731,7 @@ gpuagg_explain(CustomScanState *node, List *ancestors, ExplainState *es)
 			all.stats.rows_passed += c->stats.rows_passed;
 			all.stats.device_ms += c->stats.device_ms;
 			all.stats.transfer_ms += c->stats.transfer_ms;
+			all.stats.admission_ms += c->stats.admission_ms;
 		}
 		ExplainPropertyInteger("Batches", NULL, all.nbatches, es);
 		ExplainPropertyInteger("Rows In", NULL, all.stats.rows_in, es);
@@ -732,6 +742,8 @@ gpuagg_explain(CustomScanState *node, List *ancestors, ExplainState *es)
 							   (int64) ((all.bytes_in + 1023) / 1024), es);
 		if (es->timing)
 		{
+			if (st->planned_cuda)
+				ExplainPropertyFloat("Admission Wait", "ms", all.stats.admission_ms, 3, es);
 			ExplainPropertyFloat("Scan Time", "ms", all.scan_ms, 3, es);
 			if (st->device != &GpuaggCpuDevice)
 				ExplainPropertyFloat("Transfer Time", "ms", all.stats.transfer_ms, 3, es);

@@ -17,10 +17,13 @@
 #include "access/htup_details.h"
 #include "fmgr.h"
 #include "funcapi.h"
+#include "miscadmin.h"
+#include "storage/ipc.h"
 #include "utils/builtins.h"
 #include "utils/guc.h"
 
 #include "gpuagg.h"
+#include "ledger.h"
 
 PG_MODULE_MAGIC;
 
@@ -32,6 +35,8 @@ int			gpuagg_vram_budget = 8192;
 bool		gpuagg_force_offload = false;
 bool		gpuagg_log_fallback = false;
 bool		gpuagg_parallel = true;
+int			gpuagg_device_memory_limit = 0;
+int			gpuagg_admission_timeout = 10000;
 int			gpuagg_batch_size = 16384;
 double		gpuagg_startup_cost = 2000.0;
 double		gpuagg_tuple_cost = 0.002;
@@ -45,6 +50,25 @@ static const struct config_enum_entry device_options[] = {
 };
 
 void		_PG_init(void);
+
+static shmem_request_hook_type prev_shmem_request_hook = NULL;
+static shmem_startup_hook_type prev_shmem_startup_hook = NULL;
+
+static void
+gpuagg_shmem_request(void)
+{
+	if (prev_shmem_request_hook)
+		prev_shmem_request_hook();
+	GpuaggLedgerRequest();
+}
+
+static void
+gpuagg_shmem_startup(void)
+{
+	if (prev_shmem_startup_hook)
+		prev_shmem_startup_hook();
+	GpuaggLedgerStartup();
+}
 
 /*
  * Module load callback
@@ -104,6 +128,29 @@ _PG_init(void)
 							 0,
 							 NULL, NULL, NULL);
 
+	DefineCustomIntVariable("gpuagg.device_memory_limit",
+							"GPU memory all offloaded queries together may reserve.",
+							"0: three quarters of the GPU's memory.  Queries that "
+							"would pass it wait (gpuagg.admission_timeout).",
+							&gpuagg_device_memory_limit,
+							0,
+							0,
+							INT_MAX,
+							PGC_SIGHUP,
+							GUC_UNIT_MB,
+							NULL, NULL, NULL);
+
+	DefineCustomIntVariable("gpuagg.admission_timeout",
+							"How long a query waits for GPU memory before it runs on the CPU device.",
+							NULL,
+							&gpuagg_admission_timeout,
+							10000,
+							0,
+							INT_MAX,
+							PGC_USERSET,
+							GUC_UNIT_MS,
+							NULL, NULL, NULL);
+
 	DefineCustomBoolVariable("gpuagg.log_fallback",
 							 "Reports why a query was not offloaded as a NOTICE.",
 							 "Otherwise the reason goes to DEBUG1.",
@@ -161,6 +208,15 @@ _PG_init(void)
 
 	RegisterCustomScanMethods(&GpuaggScanMethods);
 	GpuaggPlannerInit();
+
+	/* the GPU memory ledger lives in shared memory: preloaded only */
+	if (process_shared_preload_libraries_in_progress)
+	{
+		prev_shmem_request_hook = shmem_request_hook;
+		shmem_request_hook = gpuagg_shmem_request;
+		prev_shmem_startup_hook = shmem_startup_hook;
+		shmem_startup_hook = gpuagg_shmem_startup;
+	}
 }
 
 static int64 backend_stats[GPUAGG_NSTATS];

@@ -1,11 +1,11 @@
 -- gucs: every gpuagg setting exists with its default, and bad values are
 -- rejected with the right SQLSTATE.
 BEGIN;
-SELECT plan(38);
+SELECT plan(44);
 
 -- the settings exist, with their compiled-in defaults
-SELECT is((SELECT count(*)::int FROM pg_settings WHERE name LIKE 'gpuagg.%'), 10,
-	'ten gpuagg.* settings');
+SELECT is((SELECT count(*)::int FROM pg_settings WHERE name LIKE 'gpuagg.%'), 12,
+	'twelve gpuagg.* settings');
 SELECT is((SELECT boot_val FROM pg_settings WHERE name = 'gpuagg.enabled'), 'on',
 	'gpuagg.enabled defaults to on');
 SELECT is((SELECT boot_val FROM pg_settings WHERE name = 'gpuagg.device'), 'auto',
@@ -18,12 +18,19 @@ SELECT is((SELECT boot_val FROM pg_settings WHERE name = 'gpuagg.log_fallback'),
 	'gpuagg.log_fallback defaults to off');
 SELECT is((SELECT boot_val FROM pg_settings WHERE name = 'gpuagg.parallel'), 'on',
 	'gpuagg.parallel defaults to on');
+SELECT is((SELECT boot_val || ' ' || unit FROM pg_settings WHERE name = 'gpuagg.device_memory_limit'),
+	'0 MB', 'gpuagg.device_memory_limit defaults to 0 (three quarters of the GPU)');
+SELECT is((SELECT context FROM pg_settings WHERE name = 'gpuagg.device_memory_limit'),
+	'sighup', 'gpuagg.device_memory_limit is server-wide (sighup)');
+SELECT is((SELECT boot_val || ' ' || unit FROM pg_settings WHERE name = 'gpuagg.admission_timeout'),
+	'10000 ms', 'gpuagg.admission_timeout defaults to 10 s');
 SELECT is((SELECT boot_val || ' ' || unit FROM pg_settings WHERE name = 'gpuagg.batch_size'),
 	'16384 kB', 'gpuagg.batch_size defaults to 16384 kB');
 SELECT is((SELECT enumvals FROM pg_settings WHERE name = 'gpuagg.device'),
 	ARRAY['auto', 'cuda', 'cpu'], 'gpuagg.device accepts auto, cuda, cpu');
-SELECT is((SELECT count(*)::int FROM pg_settings WHERE name LIKE 'gpuagg.%' AND context <> 'user'),
-	0, 'every gpuagg setting can be changed by any user (context user)');
+SELECT is((SELECT count(*)::int FROM pg_settings
+			WHERE name LIKE 'gpuagg.%' AND name <> 'gpuagg.device_memory_limit' AND context <> 'user'),
+	0, 'every other gpuagg setting can be changed by any user (context user)');
 
 -- what SHOW prints for the defaults: each set to its compiled-in default
 -- (boot_val; RESET would give the session's reset value, which a database
@@ -38,6 +45,11 @@ SELECT is(pg_temp.show_default('gpuagg.vram_budget'), '8GB', 'SHOW gpuagg.vram_b
 SELECT is(pg_temp.show_default('gpuagg.force_offload'), 'off', 'SHOW gpuagg.force_offload prints off');
 SELECT is(pg_temp.show_default('gpuagg.log_fallback'), 'off', 'SHOW gpuagg.log_fallback prints off');
 SELECT is(pg_temp.show_default('gpuagg.parallel'), 'on', 'SHOW gpuagg.parallel prints on');
+SELECT is(pg_temp.show_default('gpuagg.admission_timeout'), '10s', 'SHOW gpuagg.admission_timeout prints 10s');
+SELECT throws_ok('SET gpuagg.admission_timeout = -1', '22023', NULL,
+	'a negative gpuagg.admission_timeout is rejected');
+SELECT throws_ok('SET gpuagg.device_memory_limit = ''1GB''', '55P02', NULL,
+	'gpuagg.device_memory_limit cannot be SET in a session');
 SELECT is(pg_temp.show_default('gpuagg.batch_size'), '16MB', 'SHOW gpuagg.batch_size prints 16MB');
 
 -- valid values are accepted and shown in their canonical form

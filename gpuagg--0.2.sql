@@ -1,0 +1,65 @@
+/* gpuagg--0.2.sql */
+
+-- complain if script is sourced in psql, rather than via CREATE EXTENSION
+\echo Use "CREATE EXTENSION gpuagg" to load this file. \quit
+
+-- The version of the loaded shared library, to compare with the catalog's.
+CREATE FUNCTION gpuagg.library_version()
+RETURNS text
+AS 'MODULE_PATHNAME', 'gpuagg_library_version'
+LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+
+COMMENT ON FUNCTION gpuagg.library_version() IS
+'version of the gpuagg shared library that is loaded';
+
+-- The CUDA devices this backend sees (none without a driver or GPU).
+-- Calling it initialises CUDA in the calling backend.
+CREATE FUNCTION gpuagg.devices(
+	OUT device int,
+	OUT name text,
+	OUT memory_total_mb bigint,
+	OUT memory_free_mb bigint,
+	OUT compute_capability text,
+	OUT multiprocessors int,
+	OUT driver_version text)
+RETURNS SETOF record
+AS 'MODULE_PATHNAME', 'gpuagg_devices'
+LANGUAGE C STRICT VOLATILE PARALLEL RESTRICTED;
+
+COMMENT ON FUNCTION gpuagg.devices() IS
+'CUDA devices visible to this backend: name, memory, compute capability, driver';
+
+-- What this backend's offloaded queries ran on.
+CREATE FUNCTION gpuagg.backend_stats(
+	OUT queries_cuda bigint,
+	OUT queries_cpu bigint,
+	OUT device_fallbacks bigint)
+RETURNS record
+AS 'MODULE_PATHNAME', 'gpuagg_backend_stats'
+LANGUAGE C STRICT VOLATILE PARALLEL RESTRICTED;
+
+COMMENT ON FUNCTION gpuagg.backend_stats() IS
+'offloaded queries of this backend by the device that answered them, and device failures';
+
+-- The server-wide ledger of GPU memory and the admission queue: the limit
+-- (NULL: none known yet), the GPU's memory (NULL: no backend has seen it),
+-- what running queries reserve, the queue, and since the server started:
+-- reservations granted, waits, timeouts (ran on the CPU device), refusals
+-- (larger than the limit), total wait.
+CREATE FUNCTION gpuagg.ledger(
+	OUT limit_mb bigint,
+	OUT device_mb bigint,
+	OUT reserved_mb bigint,
+	OUT running int,
+	OUT queued int,
+	OUT admitted bigint,
+	OUT waited bigint,
+	OUT timeouts bigint,
+	OUT refused bigint,
+	OUT wait_ms float8)
+RETURNS record
+AS 'MODULE_PATHNAME', 'gpuagg_ledger'
+LANGUAGE C STRICT VOLATILE PARALLEL RESTRICTED;
+
+COMMENT ON FUNCTION gpuagg.ledger() IS
+'GPU memory reserved by running offloaded queries, the admission queue, and admission counters';

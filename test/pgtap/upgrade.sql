@@ -1,0 +1,25 @@
+-- upgrade: a database on an older version of the extension updates to the
+-- current one, and gets the same functions as a fresh install.
+BEGIN;
+SELECT plan(4);
+
+CREATE TEMP TABLE fresh AS
+	SELECT p.proname, pg_get_function_arguments(p.oid) AS args, pg_get_function_result(p.oid) AS result
+	  FROM pg_proc p JOIN pg_namespace n ON n.oid = p.pronamespace WHERE n.nspname = 'gpuagg';
+
+DROP EXTENSION gpuagg;
+CREATE EXTENSION gpuagg VERSION '0.1';
+SELECT is((SELECT extversion FROM pg_extension WHERE extname = 'gpuagg'), '0.1', 'installed as 0.1');
+SELECT hasnt_function('gpuagg', 'ledger', '0.1 has no gpuagg.ledger()');
+ALTER EXTENSION gpuagg UPDATE;
+SELECT is((SELECT extversion FROM pg_extension WHERE extname = 'gpuagg'),
+	(SELECT default_version FROM pg_available_extensions WHERE name = 'gpuagg'),
+	'ALTER EXTENSION UPDATE reaches the default version');
+SELECT set_eq(
+	$$SELECT p.proname, pg_get_function_arguments(p.oid), pg_get_function_result(p.oid)
+	    FROM pg_proc p JOIN pg_namespace n ON n.oid = p.pronamespace WHERE n.nspname = 'gpuagg'$$,
+	'SELECT * FROM fresh',
+	'the updated extension has the functions of a fresh install');
+
+SELECT * FROM finish();
+ROLLBACK;

@@ -16,6 +16,7 @@ OBJS = \
 	src/batch.o \
 	src/dict.o \
 	src/ledger.o \
+	src/stat.o \
 	src/result.o \
 	src/device_cpu.o \
 	src/device_cuda.o

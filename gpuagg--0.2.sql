@@ -63,3 +63,43 @@ LANGUAGE C STRICT VOLATILE PARALLEL RESTRICTED;
 
 COMMENT ON FUNCTION gpuagg.ledger() IS
 'GPU memory reserved by running offloaded queries, the admission queue, and admission counters';
+
+-- Server-wide statistics since the last reset, in the manner of
+-- pg_stat_statements: offloaded queries by the device that answered, runs
+-- moved to the CPU device (the GPU failed; no GPU memory), rows and bytes
+-- sent, and milliseconds queued for GPU memory, building batches, copying
+-- to the GPU and computing on the device (summed over processes).
+CREATE FUNCTION gpuagg.stat(
+	OUT queries_cuda bigint,
+	OUT queries_cpu bigint,
+	OUT fallbacks_device bigint,
+	OUT fallbacks_admission bigint,
+	OUT rows_in bigint,
+	OUT bytes_to_device bigint,
+	OUT admission_wait_ms float8,
+	OUT scan_ms float8,
+	OUT transfer_ms float8,
+	OUT device_ms float8,
+	OUT stats_reset timestamptz)
+RETURNS record
+AS 'MODULE_PATHNAME', 'gpuagg_stat'
+LANGUAGE C STRICT VOLATILE PARALLEL RESTRICTED;
+
+CREATE VIEW gpuagg.stat AS SELECT * FROM gpuagg.stat();
+
+COMMENT ON VIEW gpuagg.stat IS
+'server-wide gpuagg statistics since the last gpuagg.stat_reset()';
+
+CREATE FUNCTION gpuagg.stat_reset()
+RETURNS void
+AS 'MODULE_PATHNAME', 'gpuagg_stat_reset'
+LANGUAGE C STRICT VOLATILE PARALLEL RESTRICTED;
+
+COMMENT ON FUNCTION gpuagg.stat_reset() IS
+'sets gpuagg.stat to zero (superusers, and roles granted EXECUTE)';
+
+REVOKE ALL ON FUNCTION gpuagg.stat_reset() FROM PUBLIC;
+
+-- Everyone may call the functions above (gpuagg.stat_reset() excepted).
+GRANT USAGE ON SCHEMA gpuagg TO PUBLIC;
+GRANT SELECT ON gpuagg.stat TO PUBLIC;

@@ -1,8 +1,10 @@
 --
--- admission: the server-wide ledger of GPU memory (gpuagg.ledger) and what
--- a query does when its estimate cannot fit gpuagg.device_memory_limit
+-- admission: the server-wide ledger of GPU memory (gpuagg.ledger), what a
+-- query does when its estimate cannot fit gpuagg.device_memory_limit, and
+-- the server-wide statistics (gpuagg.stat)
 --
 SET gpuagg.force_offload = on;
+SELECT gpuagg.stat_reset();
 CREATE TABLE adm AS SELECT i % 10 AS k, i AS v FROM generate_series(1, 20000) i;
 ANALYZE adm;
 
@@ -42,5 +44,24 @@ SELECT pg_sleep(0.3);
 SHOW gpuagg.device_memory_limit;
 
 -- the CPU device reserves nothing
+SET gpuagg.device = cpu;
 SELECT * FROM admission_plan('SELECT k, count(*) FROM adm GROUP BY k');
+RESET gpuagg.device;
 SELECT reserved_mb, running, queued FROM gpuagg.ledger();
+
+-- gpuagg.stat: the queries above, by the device that answered, and the
+-- refusals that sent them to the CPU device
+SELECT queries_cuda, queries_cpu, fallbacks_device, fallbacks_admission,
+	   rows_in > 0 AS rows_counted, scan_ms >= 0 AS timed, stats_reset <= now() AS reset_before
+  FROM gpuagg.stat;
+SELECT gpuagg.stat_reset();
+SELECT queries_cuda + queries_cpu + fallbacks_device + fallbacks_admission + rows_in AS all_zero
+  FROM gpuagg.stat;
+-- anyone may look; resetting is kept from PUBLIC
+CREATE ROLE adm_user;
+SET ROLE adm_user;
+SELECT count(*) FROM gpuagg.stat;
+SELECT reserved_mb FROM gpuagg.ledger();
+SELECT gpuagg.stat_reset();
+RESET ROLE;
+DROP ROLE adm_user;

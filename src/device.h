@@ -46,6 +46,7 @@ typedef struct GpuaggDeviceStats
 	double		device_ms;		/* time the device computed */
 	double		transfer_ms;	/* time batches spent in transfer to the device */
 	double		admission_ms;	/* time queued for device memory (ledger.c) */
+	bool		no_memory;		/* open failed: no room in the ledger */
 } GpuaggDeviceStats;
 
 typedef struct GpuaggDevice

@@ -590,7 +590,10 @@ cuda_open(const GaProgram *prog, const GpuaggEstimate *est, MemoryContext cxt,
 	if (gpuagg_device_memory_limit == 0)
 		(void) cuda_init();
 	if (!GpuaggLedgerAdmit(want, &stats->admission_ms, error))
+	{
+		stats->no_memory = true;
 		return NULL;
+	}
 	if (!cuda_init())
 	{
 		GpuaggLedgerRelease(want);

@@ -41,6 +41,7 @@
 #include "gpuagg.h"
 #include "program.h"
 #include "result.h"
+#include "stat.h"
 
 /* What EXPLAIN ANALYZE shows of a GpuAgg's work, summed over its runs. */
 typedef struct GpuaggCounters
@@ -469,6 +470,7 @@ run_aggregation(GpuAggState *st)
 {
 	MemoryContext old;
 	char	   *why = NULL;
+	GpuaggCounters before = st->counters;
 
 	old = MemoryContextSwitchTo(st->run_cxt);
 	for (;;)
@@ -483,12 +485,20 @@ run_aggregation(GpuAggState *st)
 			break;
 		if (st->device == &GpuaggCpuDevice)
 			elog(ERROR, "gpuagg: the CPU device failed: %s", why);
-		ereport(WARNING,
-				(errcode(ERRCODE_SYSTEM_ERROR),
-				 errmsg("gpuagg: the %s device failed, running the query on the CPU device",
-						st->device->name),
-				 errdetail("%s", why)));
+		if (st->counters.stats.no_memory)
+			ereport(WARNING,
+					(errcode(ERRCODE_INSUFFICIENT_RESOURCES),
+					 errmsg("gpuagg: no GPU memory for the query, running it on the CPU device"),
+					 errdetail("%s", why)));
+		else
+			ereport(WARNING,
+					(errcode(ERRCODE_SYSTEM_ERROR),
+					 errmsg("gpuagg: the %s device failed, running the query on the CPU device",
+							st->device->name),
+					 errdetail("%s", why)));
 		GpuaggStatCount(GPUAGG_STAT_FALLBACKS);
+		GpuaggStatAdd(st->counters.stats.no_memory ? GSTAT_FALLBACKS_ADMISSION :
+					  GSTAT_FALLBACKS_DEVICE, 1);
 		st->fallback = MemoryContextStrdup(st->css.ss.ps.state->es_query_cxt, why);
 		st->device = &GpuaggCpuDevice;
 		/* start the counts over: they describe the run that answers */
@@ -502,9 +512,29 @@ run_aggregation(GpuAggState *st)
 			memset(&st->counters.stats, 0, sizeof(st->counters.stats));
 			st->counters.stats.admission_ms = admission_ms;
 		}
+		/* the failed run's work is not counted; its admission wait is */
+		{
+			double		admission_before = before.stats.admission_ms;
+
+			before = st->counters;
+			before.stats.admission_ms = admission_before;
+		}
 	}
 	GpuaggStatCount(st->device == &GpuaggCpuDevice ? GPUAGG_STAT_CPU : GPUAGG_STAT_CUDA);
 	st->counters.ngroups += st->result.ngroups;
+
+	/* the server-wide statistics: this run's share (a query counts once) */
+	if (!IsParallelWorker())
+		GpuaggStatAdd(st->device == &GpuaggCpuDevice ? GSTAT_QUERIES_CPU : GSTAT_QUERIES_CUDA, 1);
+	GpuaggStatAdd(GSTAT_ROWS_IN, st->counters.stats.rows_in - before.stats.rows_in);
+	GpuaggStatAdd(GSTAT_BYTES_TO_DEVICE, st->counters.bytes_in - before.bytes_in);
+	GpuaggStatAdd(GSTAT_ADMISSION_US, (uint64) (1000 * (st->counters.stats.admission_ms -
+														 before.stats.admission_ms)));
+	GpuaggStatAdd(GSTAT_SCAN_US, (uint64) (1000 * (st->counters.scan_ms - before.scan_ms)));
+	GpuaggStatAdd(GSTAT_TRANSFER_US, (uint64) (1000 * (st->counters.stats.transfer_ms -
+														before.stats.transfer_ms)));
+	GpuaggStatAdd(GSTAT_DEVICE_US, (uint64) (1000 * (st->counters.stats.device_ms -
+													  before.stats.device_ms)));
 	/* a parallel worker's share, for the leader's EXPLAIN ANALYZE */
 	if (st->shared && IsParallelWorker() && ParallelWorkerNumber < st->shared->nslots)
 		st->shared->slot[ParallelWorkerNumber] = st->counters;

@@ -39,6 +39,7 @@
 
 #include "gpuagg.h"
 #include "ledger.h"
+#include "stat.h"
 
 typedef struct LedgerShared
 {
@@ -71,7 +72,7 @@ ledger_size(void)
 void
 GpuaggLedgerRequest(void)
 {
-	RequestAddinShmemSpace(ledger_size());
+	RequestAddinShmemSpace(add_size(ledger_size(), GpuaggStatShmemSize()));
 }
 
 void
@@ -87,6 +88,7 @@ GpuaggLedgerStartup(void)
 		SpinLockInit(&ledger->mutex);
 		ConditionVariableInit(&ledger->cv);
 	}
+	GpuaggStatShmemInit();
 	LWLockRelease(AddinShmemInitLock);
 }
 

@@ -1,7 +1,7 @@
 -- upgrade: a database on an older version of the extension updates to the
 -- current one, and gets the same functions as a fresh install.
 BEGIN;
-SELECT plan(4);
+SELECT plan(6);
 
 CREATE TEMP TABLE fresh AS
 	SELECT p.proname, pg_get_function_arguments(p.oid) AS args, pg_get_function_result(p.oid) AS result
@@ -20,6 +20,9 @@ SELECT set_eq(
 	    FROM pg_proc p JOIN pg_namespace n ON n.oid = p.pronamespace WHERE n.nspname = 'gpuagg'$$,
 	'SELECT * FROM fresh',
 	'the updated extension has the functions of a fresh install');
+
+SELECT has_view('gpuagg', 'stat', 'the updated extension has the view gpuagg.stat');
+SELECT ok(has_schema_privilege('public', 'gpuagg', 'USAGE'), 'PUBLIC may use schema gpuagg');
 
 SELECT * FROM finish();
 ROLLBACK;

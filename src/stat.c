@@ -1,0 +1,116 @@
+/*-------------------------------------------------------------------------
+ *
+ * stat.c
+ *		Server-wide statistics of gpuagg: gpuagg.stat and gpuagg.stat_reset().
+ *
+ * Counters in shared memory (atomics; preloaded only), added to by every
+ * process at the end of each offloaded run, in the manner of
+ * pg_stat_statements: a function and a view of the same name, a reset
+ * function kept from PUBLIC, and the time of the last reset.  A query that
+ * runs in parallel counts once (in its leader); its rows and times are
+ * every process's.  The per-backend gpuagg.backend_stats() stays.
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "postgres.h"
+
+#include "access/htup_details.h"
+#include "funcapi.h"
+#include "port/atomics.h"
+#include "storage/lwlock.h"
+#include "storage/shmem.h"
+#include "storage/spin.h"
+#include "utils/builtins.h"
+#include "utils/timestamp.h"
+
+#include "stat.h"
+
+typedef struct StatShared
+{
+	pg_atomic_uint64 counters[GSTAT_NCOUNTERS];
+	slock_t		mutex;			/* guards reset_time */
+	TimestampTz reset_time;
+} StatShared;
+
+static StatShared *stats = NULL;
+
+Size
+GpuaggStatShmemSize(void)
+{
+	return sizeof(StatShared);
+}
+
+/* Under AddinShmemInitLock (ledger.c's startup). */
+void
+GpuaggStatShmemInit(void)
+{
+	bool		found;
+
+	stats = ShmemInitStruct("gpuagg stat", sizeof(StatShared), &found);
+	if (!found)
+	{
+		for (int i = 0; i < GSTAT_NCOUNTERS; i++)
+			pg_atomic_init_u64(&stats->counters[i], 0);
+		SpinLockInit(&stats->mutex);
+		stats->reset_time = GetCurrentTimestamp();
+	}
+}
+
+void
+GpuaggStatAdd(GpuaggStatCounter which, uint64 amount)
+{
+	if (stats != NULL && amount > 0)
+		pg_atomic_fetch_add_u64(&stats->counters[which], amount);
+}
+
+static void
+require_stats(void)
+{
+	if (stats == NULL)
+		ereport(ERROR,
+				(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
+				 errmsg("gpuagg's statistics need gpuagg in shared_preload_libraries")));
+}
+
+PG_FUNCTION_INFO_V1(gpuagg_stat);
+
+/* gpuagg.stat(): the counters, times in milliseconds, and the last reset. */
+Datum
+gpuagg_stat(PG_FUNCTION_ARGS)
+{
+	TupleDesc	tupdesc;
+	Datum		values[GSTAT_NCOUNTERS + 1];
+	bool		nulls[GSTAT_NCOUNTERS + 1] = {0};
+
+	require_stats();
+	if (get_call_result_type(fcinfo, NULL, &tupdesc) != TYPEFUNC_COMPOSITE)
+		elog(ERROR, "return type must be a row type");
+	for (int i = 0; i < GSTAT_NCOUNTERS; i++)
+	{
+		uint64		v = pg_atomic_read_u64(&stats->counters[i]);
+
+		if (i >= GSTAT_ADMISSION_US)
+			values[i] = Float8GetDatum(v / 1000.0);
+		else
+			values[i] = Int64GetDatum((int64) v);
+	}
+	SpinLockAcquire(&stats->mutex);
+	values[GSTAT_NCOUNTERS] = TimestampTzGetDatum(stats->reset_time);
+	SpinLockRelease(&stats->mutex);
+	PG_RETURN_DATUM(HeapTupleGetDatum(heap_form_tuple(tupdesc, values, nulls)));
+}
+
+PG_FUNCTION_INFO_V1(gpuagg_stat_reset);
+
+/* gpuagg.stat_reset(): every counter to zero, the reset time to now. */
+Datum
+gpuagg_stat_reset(PG_FUNCTION_ARGS)
+{
+	require_stats();
+	for (int i = 0; i < GSTAT_NCOUNTERS; i++)
+		pg_atomic_write_u64(&stats->counters[i], 0);
+	SpinLockAcquire(&stats->mutex);
+	stats->reset_time = GetCurrentTimestamp();
+	SpinLockRelease(&stats->mutex);
+	PG_RETURN_VOID();
+}

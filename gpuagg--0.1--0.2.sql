@@ -3,6 +3,27 @@
 -- complain if script is sourced in psql, rather than via ALTER EXTENSION
 \echo Use "ALTER EXTENSION gpuagg UPDATE TO '0.2'" to load this file. \quit
 
+-- gpuagg.devices() gains the ledger's columns
+DROP FUNCTION gpuagg.devices();
+CREATE FUNCTION gpuagg.devices(
+	OUT device int,
+	OUT name text,
+	OUT memory_total_mb bigint,
+	OUT memory_free_mb bigint,
+	OUT compute_capability text,
+	OUT multiprocessors int,
+	OUT driver_version text,
+	OUT memory_limit_mb bigint,
+	OUT memory_reserved_mb bigint,
+	OUT queries_running int,
+	OUT queue_length int)
+RETURNS SETOF record
+AS 'MODULE_PATHNAME', 'gpuagg_devices'
+LANGUAGE C STRICT VOLATILE PARALLEL RESTRICTED;
+
+COMMENT ON FUNCTION gpuagg.devices() IS
+'CUDA devices visible to this backend: name, memory, compute capability, driver, and for the GPU gpuagg uses its memory limit, reservations, running queries and admission queue';
+
 -- The server-wide ledger of GPU memory and the admission queue: the limit
 -- (NULL: none known yet), the GPU's memory (NULL: no backend has seen it),
 -- what running queries reserve, the queue, and since the server started:

@@ -12,7 +12,8 @@ LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 COMMENT ON FUNCTION gpuagg.library_version() IS
 'version of the gpuagg shared library that is loaded';
 
--- The CUDA devices this backend sees (none without a driver or GPU).
+-- The CUDA devices this backend sees (none without a driver or GPU), and
+-- for the one gpuagg uses, the ledger's limit, reservations and queue.
 -- Calling it initialises CUDA in the calling backend.
 CREATE FUNCTION gpuagg.devices(
 	OUT device int,
@@ -21,13 +22,17 @@ CREATE FUNCTION gpuagg.devices(
 	OUT memory_free_mb bigint,
 	OUT compute_capability text,
 	OUT multiprocessors int,
-	OUT driver_version text)
+	OUT driver_version text,
+	OUT memory_limit_mb bigint,
+	OUT memory_reserved_mb bigint,
+	OUT queries_running int,
+	OUT queue_length int)
 RETURNS SETOF record
 AS 'MODULE_PATHNAME', 'gpuagg_devices'
 LANGUAGE C STRICT VOLATILE PARALLEL RESTRICTED;
 
 COMMENT ON FUNCTION gpuagg.devices() IS
-'CUDA devices visible to this backend: name, memory, compute capability, driver';
+'CUDA devices visible to this backend: name, memory, compute capability, driver, and for the GPU gpuagg uses its memory limit, reservations, running queries and admission queue';
 
 -- What this backend's offloaded queries ran on.
 CREATE FUNCTION gpuagg.backend_stats(

@@ -1090,8 +1090,12 @@ gpuagg_devices(PG_FUNCTION_ARGS)
 		int			major = 0,
 					minor = 0,
 					sms = 0;
-		Datum		values[7];
-		bool		nulls[7] = {0};
+		Datum		values[11];
+		bool		nulls[11] = {0};
+		uint64		limit = 0,
+					reserved = 0;
+		int			running = 0,
+					queued = 0;
 
 		if (cu.DeviceGet(&dev, i) != CUDA_SUCCESS)
 			continue;
@@ -1111,6 +1115,17 @@ gpuagg_devices(PG_FUNCTION_ARGS)
 		values[4] = CStringGetTextDatum(psprintf("%d.%d", major, minor));
 		values[5] = Int32GetDatum(sms);
 		values[6] = CStringGetTextDatum(psprintf("%d.%d", driver / 1000, (driver % 1000) / 10));
+		/* the ledger's view of the GPU gpuagg uses */
+		if (dev == cu_device && GpuaggLedgerNow(&limit, &reserved, &running, &queued))
+		{
+			nulls[7] = (limit == PG_UINT64_MAX);
+			values[7] = Int64GetDatum(nulls[7] ? 0 : (int64) (limit >> 20));
+			values[8] = Int64GetDatum((int64) ((reserved + (1 << 20) - 1) >> 20));
+			values[9] = Int32GetDatum(running);
+			values[10] = Int32GetDatum(queued);
+		}
+		else
+			nulls[7] = nulls[8] = nulls[9] = nulls[10] = true;
 		tuplestore_putvalues(rsinfo->setResult, rsinfo->setDesc, values, nulls);
 	}
 	PG_RETURN_VOID();

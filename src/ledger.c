@@ -269,6 +269,20 @@ GpuaggLedgerRelease(uint64 bytes)
 	ConditionVariableBroadcast(&ledger->cv);
 }
 
+bool
+GpuaggLedgerNow(uint64 *limit, uint64 *reserved, int *running, int *queued)
+{
+	if (ledger == NULL)
+		return false;
+	SpinLockAcquire(&ledger->mutex);
+	*limit = limit_bytes();
+	*reserved = ledger->reserved;
+	*running = ledger->running;
+	*queued = ledger->nqueued;
+	SpinLockRelease(&ledger->mutex);
+	return true;
+}
+
 void
 GpuaggLedgerSetDeviceMemory(uint64 bytes)
 {

@@ -29,6 +29,10 @@ extern bool GpuaggLedgerGrow(uint64 bytes);
 /* Give back bytes of this process's reservation. */
 extern void GpuaggLedgerRelease(uint64 bytes);
 
+/* The ledger now (false without shared memory); limit UINT64_MAX: none. */
+extern bool GpuaggLedgerNow(uint64 *limit, uint64 *reserved, int *running,
+							int *queued);
+
 /* The memory of the GPU, once a backend has seen it (limit = 75 % of it
  * when gpuagg.device_memory_limit is 0). */
 extern void GpuaggLedgerSetDeviceMemory(uint64 bytes);

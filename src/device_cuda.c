@@ -582,6 +582,8 @@ cuda_open(const GaProgram *prog, const GpuaggEstimate *est, MemoryContext cxt,
 	uint64		slot_bytes;
 	int			err = GA_OK;
 	uint64		want = (uint64) Max(est->vram_estimate, 0.0);
+	double		waited = 0;
+	bool		admitted;
 
 	/*
 	 * The server-wide ledger first: wait for room, or run elsewhere.  The
@@ -589,7 +591,9 @@ cuda_open(const GaProgram *prog, const GpuaggEstimate *est, MemoryContext cxt,
 	 */
 	if (gpuagg_device_memory_limit == 0)
 		(void) cuda_init();
-	if (!GpuaggLedgerAdmit(want, &stats->admission_ms, error))
+	admitted = GpuaggLedgerAdmit(want, &waited, error);
+	stats->admission_ms += waited;
+	if (!admitted)
 	{
 		stats->no_memory = true;
 		return NULL;

@@ -464,6 +464,14 @@ run_on_device(GpuAggState *st, char **why)
 	return true;
 }
 
+/* Add milliseconds to a microsecond counter of gpuagg.stat. */
+static void
+add_ms(GpuaggStatCounter which, double ms)
+{
+	if (ms > 0)
+		GpuaggStatAdd(which, (uint64) (ms * 1000.0));
+}
+
 /* Drain the scan through the device; the groups land in st->result. */
 static void
 run_aggregation(GpuAggState *st)
@@ -528,13 +536,10 @@ run_aggregation(GpuAggState *st)
 		GpuaggStatAdd(st->device == &GpuaggCpuDevice ? GSTAT_QUERIES_CPU : GSTAT_QUERIES_CUDA, 1);
 	GpuaggStatAdd(GSTAT_ROWS_IN, st->counters.stats.rows_in - before.stats.rows_in);
 	GpuaggStatAdd(GSTAT_BYTES_TO_DEVICE, st->counters.bytes_in - before.bytes_in);
-	GpuaggStatAdd(GSTAT_ADMISSION_US, (uint64) (1000 * (st->counters.stats.admission_ms -
-														 before.stats.admission_ms)));
-	GpuaggStatAdd(GSTAT_SCAN_US, (uint64) (1000 * (st->counters.scan_ms - before.scan_ms)));
-	GpuaggStatAdd(GSTAT_TRANSFER_US, (uint64) (1000 * (st->counters.stats.transfer_ms -
-														before.stats.transfer_ms)));
-	GpuaggStatAdd(GSTAT_DEVICE_US, (uint64) (1000 * (st->counters.stats.device_ms -
-													  before.stats.device_ms)));
+	add_ms(GSTAT_ADMISSION_US, st->counters.stats.admission_ms - before.stats.admission_ms);
+	add_ms(GSTAT_SCAN_US, st->counters.scan_ms - before.scan_ms);
+	add_ms(GSTAT_TRANSFER_US, st->counters.stats.transfer_ms - before.stats.transfer_ms);
+	add_ms(GSTAT_DEVICE_US, st->counters.stats.device_ms - before.stats.device_ms);
 	/* a parallel worker's share, for the leader's EXPLAIN ANALYZE */
 	if (st->shared && IsParallelWorker() && ParallelWorkerNumber < st->shared->nslots)
 		st->shared->slot[ParallelWorkerNumber] = st->counters;

@@ -485,12 +485,18 @@ table_alloc(CudaSession *s, uint64 cap, uint32 nk, uint32 ns, uint32 count_at,
 {
 	Size		off = 0;
 	int			err;
+	CUresult	r;
 
 	*bytes = TYPEALIGN(16, 12 * cap) + 8 * cap * (nk + ns) + TYPEALIGN(16, cap * nk + 1);
+
 	err = device_alloc(s, base, *bytes);
 	if (err)
 		return err;
-	CU_CHECK(s, cu.MemsetD8Async(*base, 0, *bytes, s->s_exec));
+	if ((r = cu.MemsetD8Async(*base, 0, *bytes, s->s_exec)) != CUDA_SUCCESS)
+	{
+		device_free(s, base, *bytes);
+		return session_fail(s, "cuMemsetD8Async", r);
+	}
 	t->cap = cap;
 	t->nkeys = nk;
 	t->nslots = ns;
@@ -558,15 +564,23 @@ grow_table(CudaSession *s, GaTable *t, CUdeviceptr *base, Size *bytes, uint64 ne
 					  &nt, &nbase, &nbytes);
 	if (err)
 		return err;
-	if ((err = load_program(s)) != GA_OK)
-		return err;
 	params[0] = t;
 	params[1] = &nt;
 	grid = table_grid(t);
-	CU_CHECK(s, cu.LaunchKernel(fn_rehash, grid, 1, 1, GPUAGG_BLOCK, 1, 1, 0,
-								s->s_exec, params, NULL));
-	if ((err = wait_exec(s)) != GA_OK)
+	if ((err = load_program(s)) == GA_OK)
+	{
+		CUresult	r = cu.LaunchKernel(fn_rehash, grid, 1, 1, GPUAGG_BLOCK, 1, 1, 0,
+										s->s_exec, params, NULL);
+
+		err = (r != CUDA_SUCCESS) ? session_fail(s, "cuLaunchKernel(gpuagg_rehash)", r) :
+			wait_exec(s);
+	}
+	if (err != GA_OK)
+	{
+		/* the new table is not the session's yet: free it here */
+		device_free(s, &nbase, nbytes);
 		return err;
+	}
 	device_free(s, base, *bytes);
 	*t = nt;
 	*base = nbase;

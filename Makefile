@@ -27,6 +27,8 @@ REGRESS = setup types nulls filters having errors fallback explain rescan \
 	params strings parallel heap admission differential
 # UTF-8, so that the string tests' multibyte values and ICU collation work
 REGRESS_OPTS = --encoding=UTF8
+# Concurrency (specs/*.spec, pg_isolation_regress): snapshots of in-place reads
+ISOLATION = snapshot
 CONTRIB_TESTDB = gpuagg_regress
 
 # -Wextra warnings that PostgreSQL's own headers trip are turned off; the

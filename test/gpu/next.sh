@@ -23,14 +23,14 @@ step "groupby load"
 N=1e8 K=100 JOBS=16 timeout 110 bash bench/gen/load.sh groupby >"$OUT/load-groupby.log" 2>&1
 step "groupby q7 q10"
 timeout 150 bench/run --db postgres --suite groupby --engines native_8,gpuagg_cuda --reps 1 \
-	--timeout 70 --queries 'q7|q10' --set gpuagg.vram_budget=96GB --out "$OUT/groupby" \
+	--timeout 70 --queries 'q7|q10' --set gpuagg.vram_budget=96GB --analyze --out "$OUT/groupby" \
 	>"$OUT/bench-groupby.log" 2>&1
 grep "bench/run: groupby" "$OUT/bench-groupby.log"
 step "hits load"
 N=1e8 JOBS=16 timeout 120 bash bench/gen/load.sh hits >"$OUT/load-hits.log" 2>&1
 step "clickbench count(DISTINCT)"
 timeout 150 bench/run --db postgres --suite clickbench --engines native_8,gpuagg_cuda --reps 1 \
-	--timeout 60 --queries 'Q5|Q6|Q9' --out "$OUT/clickbench" >"$OUT/bench-clickbench.log" 2>&1
+	--timeout 60 --queries 'Q5|Q6|Q9' --analyze --out "$OUT/clickbench" >"$OUT/bench-clickbench.log" 2>&1
 grep "bench/run: clickbench" "$OUT/bench-clickbench.log"
 step "done"
 for d in groupby clickbench; do [ -d "$OUT/$d" ] && (cd "$OUT" && tar czf "$d.tgz" "$d" && rm -rf "$d"); done

@@ -249,6 +249,9 @@ typedef struct GaColumn
 {
 	int32_t		type;			/* GaType */
 	int32_t		attno;			/* heap attribute number (host only) */
+	int32_t		pred;			/* host only: k + 1 when the column is string
+								 * predicate k of the column (a GA_T_BOOL
+								 * computed per distinct string), else 0 */
 } GaColumn;
 
 typedef struct GaProgram

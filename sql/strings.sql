@@ -78,6 +78,16 @@ SELECT check_offload('SELECT v, b, count(DISTINCT id % 3) FROM st GROUP BY v, b 
 SELECT check_offload('SELECT count(DISTINCT t) FROM st WHERE id < 0');
 SELECT check_offload('SELECT v, count(DISTINCT t) FROM st WHERE id < 0 GROUP BY v');
 
+-- LIKE, NOT LIKE, ILIKE, NOT ILIKE with a constant pattern: the host calls
+-- PostgreSQL's function once per distinct string, the device filters on the
+-- answers
+SELECT check_offload('SELECT v, count(*) FROM st WHERE t LIKE ''pre%'' GROUP BY v');
+SELECT check_offload('SELECT v, count(*) FROM st WHERE t NOT LIKE ''%a%'' AND v LIKE ''v_'' GROUP BY v');
+SELECT check_offload('SELECT count(*) FILTER (WHERE t ILIKE ''PRE%A%''), count(*) FILTER (WHERE t NOT ILIKE ''%B''), count(*) FILTER (WHERE t LIKE ''''), count(*) FILTER (WHERE t LIKE ''%'') FROM st');
+SELECT check_offload('SELECT b, count(*) FROM st WHERE t LIKE ''Gr_%e'' OR t LIKE ''日本%'' OR t LIKE ''e%é'' GROUP BY b');
+SELECT check_offload('SELECT count(*) FROM st WHERE t LIKE ''pre\%%'' OR t LIKE ''%\_%''');
+SELECT check_offload('SELECT count(t LIKE ''%1%''), count(DISTINCT t) FILTER (WHERE t LIKE ''pre1%'') FROM st');
+
 -- min/max of strings under "C": the device keeps each group's distinct
 -- values, the host picks by bytes.  (The CUDA device's part has not run on
 -- a GPU yet, so only the CPU device takes these for now.)
@@ -101,7 +111,9 @@ SET gpuagg.log_fallback = on;
 -- what stays native, and why: ordering comparisons, LIKE, min/max of
 -- strings, DISTINCT in other aggregates, string functions
 EXPLAIN (COSTS OFF) SELECT count(*) FROM st WHERE t < 'pre5';
-EXPLAIN (COSTS OFF) SELECT count(*) FROM st WHERE t LIKE 'pre%';
+EXPLAIN (COSTS OFF) SELECT count(*) FROM st WHERE t LIKE 'pre%' ESCAPE '#';
+EXPLAIN (COSTS OFF) SELECT count(*) FROM st WHERE t LIKE 'pre\';
+EXPLAIN (COSTS OFF) SELECT count(*) FROM st WHERE t ~ 'pre';
 EXPLAIN (COSTS OFF) SELECT v, min(t COLLATE "und-x-icu") FROM st GROUP BY v;
 EXPLAIN (COSTS OFF) SELECT v, max(b) FROM st GROUP BY v;
 EXPLAIN (COSTS OFF) SELECT v, sum(DISTINCT n) FROM st GROUP BY v;
@@ -114,4 +126,5 @@ INSERT INTO stc VALUES ('a', 1), ('A', 2), ('b', 3);
 EXPLAIN (COSTS OFF) SELECT t, count(*) FROM stc GROUP BY t;
 EXPLAIN (COSTS OFF) SELECT count(*) FROM stc WHERE t = 'a';
 EXPLAIN (COSTS OFF) SELECT count(DISTINCT t) FROM stc;
+EXPLAIN (COSTS OFF) SELECT count(*) FROM stc WHERE t LIKE 'a%';
 SELECT check_offload('SELECT n, count(*) FROM stc WHERE t COLLATE "C" = ''a'' GROUP BY n');

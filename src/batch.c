@@ -9,7 +9,9 @@
  * to the device only when the batch holds a NULL in that column.
  *
  * Strings (text, varchar, bpchar) are sent as their codes in the query's
- * dictionary (dict.c), detoasted here on the host when needed.
+ * dictionary (dict.c), detoasted here on the host when needed.  A LIKE on a
+ * string column is sent as a bool column: PostgreSQL's own function is
+ * called once per distinct string, its answer kept by the string's code.
  *
  * A batch is laid out in one buffer the device provides (pinned staging
  * memory for CUDA), each column's values and bitmap at fixed, 16-byte
@@ -34,14 +36,20 @@ struct GpuaggBatchReader
 	TableScanDesc scan;
 	TupleTableSlot *slot;
 	const GaProgram *prog;
+	const GpuaggProgram *host;	/* string predicates */
 	GpuaggDict *dict;
+	uint8	   *predcache[GA_MAX_COLS];	/* per predicate, by code: 0 not yet
+										 * known, 1 false, 2 true */
+	uint32		predcap[GA_MAX_COLS];
+	FmgrInfo	predfn[GA_MAX_COLS];
 	int			batch_rows;
 	AttrNumber	maxattno;
 	bool		eof;
 	/* page at a time (heap, MVCC snapshot): see fill_from_pages */
 	bool		page_mode;
 	TupleDesc	desc;
-	int		   *need;			/* [maxattno]: program column, or -1 */
+	int		   *need;			/* [maxattno]: first program column, or -1 */
+	int			next_same[GA_MAX_COLS];	/* the next column of its attribute */
 	int		   *fixoff;			/* [maxattno]: offset of a fixed-width
 								 * attribute of the leading fixed-width run */
 	bool		all_fixed;		/* every attribute read lies in that run */
@@ -60,11 +68,15 @@ static bool page_mode_possible(Relation rel, TableScanDesc scan);
 
 GpuaggBatchReader *
 GpuaggBatchBegin(Relation rel, Snapshot snapshot, ParallelTableScanDesc pscan,
-				 const GaProgram *prog, int batch_rows, GpuaggDict *dict)
+				 const GpuaggProgram *hostprog, int batch_rows, GpuaggDict *dict)
 {
 	GpuaggBatchReader *r = palloc0(sizeof(GpuaggBatchReader));
+	const GaProgram *prog = &hostprog->ga;
 
 	r->prog = prog;
+	r->host = hostprog;
+	for (int k = 0; k < hostprog->npreds; k++)
+		fmgr_info(hostprog->pred_funcid[k], &r->predfn[k]);
 	r->dict = dict;
 	r->batch_rows = batch_rows;
 	r->slot = table_slot_create(rel, NULL);
@@ -89,8 +101,11 @@ GpuaggBatchBegin(Relation rel, Snapshot snapshot, ParallelTableScanDesc pscan,
 		r->need = palloc(sizeof(int) * Max(r->maxattno, 1));
 		for (int i = 0; i < r->maxattno; i++)
 			r->need[i] = -1;
-		for (uint32 c = 0; c < prog->ncols; c++)
+		for (int c = (int) prog->ncols - 1; c >= 0; c--)
+		{
+			r->next_same[c] = r->need[prog->cols[c].attno - 1];
 			r->need[prog->cols[c].attno - 1] = c;
+		}
 
 		/* offsets of the leading fixed-width attributes (attcacheoff's rule) */
 		r->fixoff = palloc(sizeof(int) * Max(r->maxattno, 1));
@@ -129,11 +144,41 @@ GpuaggBatchDone(GpuaggBatchReader *r)
 	return r->eof;
 }
 
+/* String predicate k of a non-NULL string: from its code's cache. */
+static uint8
+pred_value(GpuaggBatchReader *r, int k, Datum d)
+{
+	uint32		code = GpuaggDictEncode(r->dict, d);
+
+	if (code >= r->predcap[k])
+	{
+		uint32		cap = Max(1024, r->predcap[k]);
+
+		while (cap <= code)
+			cap *= 2;
+		r->predcache[k] = r->predcache[k] ?
+			repalloc_huge(r->predcache[k], cap) : MemoryContextAllocHuge(CurrentMemoryContext, cap);
+		memset(r->predcache[k] + r->predcap[k], 0, cap - r->predcap[k]);
+		r->predcap[k] = cap;
+	}
+	if (r->predcache[k][code] == 0)
+		r->predcache[k][code] = 1 +
+			DatumGetBool(FunctionCall2Coll(&r->predfn[k], r->host->pred_collid[k],
+										   GpuaggDictValue(r->dict, code),
+										   r->host->pred_pattern[k]));
+	return r->predcache[k][code] - 1;
+}
+
 /* Store a non-NULL Datum at its native width. */
 static inline void
 store_value(GpuaggBatchReader *r, const GaColumn *col, void *vals, int row,
 			Datum d)
 {
+	if (col->pred)
+	{
+		((uint8 *) vals)[row] = pred_value(r, col->pred - 1, d);
+		return;
+	}
 	switch (col->type)
 	{
 		case GA_T_TEXT:
@@ -267,15 +312,16 @@ deform_tuple(GpuaggBatchReader *r, HeapTupleHeader tup, int row, void **values,
 			/* an attribute added after the tuple: its default, or NULL */
 			d = (i >= natts) ? getmissingattr(desc, i + 1, &isnull) : (Datum) 0;
 			slow = true;
-			if (c < 0)
-				continue;
-			if (isnull)
+			for (; c >= 0; c = r->next_same[c])
 			{
-				nulls[c][row >> 3] |= (uint8) (1 << (row & 7));
-				anynull[c] = true;
+				if (isnull)
+				{
+					nulls[c][row >> 3] |= (uint8) (1 << (row & 7));
+					anynull[c] = true;
+				}
+				else if (values[c])
+					store_value(r, &r->prog->cols[c], values[c], row, d);
 			}
-			else if (values[c])
-				store_value(r, &r->prog->cols[c], values[c], row, d);
 			continue;
 		}
 		if (!slow && att->attcacheoff >= 0)
@@ -284,8 +330,9 @@ deform_tuple(GpuaggBatchReader *r, HeapTupleHeader tup, int row, void **values,
 			off = att_align_pointer(off, att->attalign, -1, tp + off);
 		else
 			off = att_align_nominal(off, att->attalign);
-		if (c >= 0 && values[c])
-			store_value(r, &r->prog->cols[c], values[c], row, fetchatt(att, tp + off));
+		for (; c >= 0; c = r->next_same[c])
+			if (values[c])
+				store_value(r, &r->prog->cols[c], values[c], row, fetchatt(att, tp + off));
 		off = att_addlength_pointer(off, att->attlen, tp + off);
 		if (att->attlen <= 0)
 			slow = true;

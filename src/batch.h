@@ -14,6 +14,7 @@
 
 #include "../cuda/gpuagg_abi.h"
 #include "dict.h"
+#include "program.h"
 
 typedef struct GpuaggBatchReader GpuaggBatchReader;
 
@@ -21,7 +22,7 @@ typedef struct GpuaggBatchReader GpuaggBatchReader;
  * a parallel scan, or NULL for the whole table. */
 extern GpuaggBatchReader *GpuaggBatchBegin(Relation rel, Snapshot snapshot,
 										   ParallelTableScanDesc pscan,
-										   const GaProgram *prog,
+										   const GpuaggProgram *prog,
 										   int batch_rows, GpuaggDict *dict);
 /* Bytes of the buffer a batch is laid out in. */
 extern Size GpuaggBatchBufferSize(GpuaggBatchReader *reader);

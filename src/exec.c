@@ -403,7 +403,7 @@ run_on_device(GpuAggState *st, char **why)
 	int			err = GA_OK;
 	bool		reader_skip = false;
 
-	reader = GpuaggBatchBegin(rel, estate->es_snapshot, st->pscan, &st->prog->ga,
+	reader = GpuaggBatchBegin(rel, estate->es_snapshot, st->pscan, st->prog,
 							  st->batch_rows, st->dict);
 	est.groups = st->est_groups;
 	est.batch_rows = st->batch_rows;

@@ -231,15 +231,16 @@ check_collation(Compiler *c, Oid collid, const char *what)
 	return true;
 }
 
-/* The batch column for attno, added on first use. */
+/* The batch column for attno (string predicate pred - 1 of it, when pred
+ * is not 0), added on first use. */
 static int
-column_for(Compiler *c, AttrNumber attno, int type)
+column_for(Compiler *c, AttrNumber attno, int type, int pred)
 {
 	GaProgram  *p = &c->prog->ga;
 
 	for (uint32 i = 0; i < p->ncols; i++)
 	{
-		if (p->cols[i].attno == attno)
+		if (p->cols[i].attno == attno && p->cols[i].pred == pred)
 		{
 			/* a column read for values wins over a NULL-only one */
 			if (type != GA_T_NULLONLY)
@@ -254,6 +255,7 @@ column_for(Compiler *c, AttrNumber attno, int type)
 	}
 	p->cols[p->ncols].attno = attno;
 	p->cols[p->ncols].type = type;
+	p->cols[p->ncols].pred = pred;
 	return p->ncols++;
 }
 
@@ -269,7 +271,7 @@ compile_var(Compiler *c, Var *var, int type)
 		return fail(c, "system or whole-row column"), -1;
 	/* a bpchar column brings both its codes (GA_T_BPCHAR) */
 	col = column_for(c, var->varattno,
-					 type == GA_T_TEXT && var->vartype == BPCHAROID ? GA_T_BPCHAR : type);
+					 type == GA_T_TEXT && var->vartype == BPCHAROID ? GA_T_BPCHAR : type, 0);
 	r = alloc_reg(c);
 	if (col < 0 || r < 0 || emit(c, GA_OP_COL, type, r, 0, 0, col) < 0)
 		return -1;
@@ -377,6 +379,57 @@ is_string_eq_func(Oid funcid)
 		funcid == F_BPCHAREQ || funcid == F_BPCHARNE;
 }
 
+/*
+ * column LIKE / NOT LIKE / ILIKE / NOT ILIKE 'pattern' on text or varchar:
+ * a bool column the host computes with PostgreSQL's own function once per
+ * distinct string of the column (src/batch.c), or -1 with nothing emitted
+ * when expr is not of that form.  A pattern ending in an escape is left to
+ * PostgreSQL (it raises an error there, for the rows it reaches).
+ */
+static int
+compile_string_pred(Compiler *c, Oid opfuncid, Oid inputcollid, List *args)
+{
+	GpuaggProgram *prog = c->prog;
+	Expr	   *arg = linitial(args);
+	Const	   *pat = lsecond(args);
+	Var		   *var;
+	const char *p;
+	int			len,
+				escapes = 0,
+				col,
+				r;
+
+	if (opfuncid != F_TEXTLIKE && opfuncid != F_TEXTNLIKE &&
+		opfuncid != F_TEXTICLIKE && opfuncid != F_TEXTICNLIKE)
+		return -1;
+	while (IsA(arg, RelabelType))
+		arg = ((RelabelType *) arg)->arg;
+	if (!IsA(arg, Var) || !IsA(pat, Const) || pat->constisnull)
+		return -1;
+	var = (Var *) arg;
+	if (var->varlevelsup != 0 || var->varattno <= 0 ||
+		(var->vartype != TEXTOID && var->vartype != VARCHAROID))
+		return -1;
+	if (!OidIsValid(inputcollid) || !get_collation_isdeterministic(inputcollid))
+		return -1;
+	p = VARDATA_ANY(DatumGetPointer(pat->constvalue));
+	len = VARSIZE_ANY_EXHDR(DatumGetPointer(pat->constvalue));
+	while (escapes < len && p[len - 1 - escapes] == '\\')
+		escapes++;
+	if (escapes % 2 != 0 || prog->npreds >= GA_MAX_COLS)
+		return -1;
+	prog->pred_funcid[prog->npreds] = opfuncid;
+	prog->pred_collid[prog->npreds] = inputcollid;
+	prog->pred_pattern[prog->npreds] = pat->constvalue;
+	col = column_for(c, var->varattno, GA_T_BOOL, prog->npreds + 1);
+	if (col >= 0 && c->prog->ga.cols[col].pred == prog->npreds + 1)
+		prog->npreds++;
+	r = alloc_reg(c);
+	if (col < 0 || r < 0 || emit(c, GA_OP_COL, GA_T_BOOL, r, 0, 0, col) < 0)
+		return -2;
+	return r;
+}
+
 static int
 compile_opexpr(Compiler *c, Oid opno, Oid opfuncid, Oid inputcollid,
 			   Oid restype, List *args, int *type)
@@ -416,6 +469,14 @@ compile_opexpr(Compiler *c, Oid opno, Oid opfuncid, Oid inputcollid,
 	}
 	if (list_length(args) != 2)
 		return fail(c, "unsupported operator %s", name), -1;
+
+	/* LIKE on a string column: a bool column the host computes */
+	ra = compile_string_pred(c, opfuncid, inputcollid, args);
+	if (ra != -1)
+	{
+		*type = GA_T_BOOL;
+		return ra < 0 ? -1 : ra;
+	}
 
 	ra = compile_expr(c, linitial(args), &lt);
 	if (ra < 0)

@@ -27,6 +27,16 @@ typedef struct GpuaggProgram
 	 * String constants and parameters, encoded into the constants by the
 	 * executor through the query's dictionary (dict.h).
 	 */
+	/*
+	 * String predicates (LIKE and friends on a column and a constant
+	 * pattern), evaluated by the host once per distinct string and sent as
+	 * bool columns: PostgreSQL's function, collation and pattern.
+	 */
+	int			npreds;
+	Oid			pred_funcid[GA_MAX_COLS];
+	Oid			pred_collid[GA_MAX_COLS];
+	Datum		pred_pattern[GA_MAX_COLS];
+
 	int			ntextconsts;
 	int16		textconst_slot[GA_MAX_CONSTS];	/* constant slot */
 	int16		textconst_param[GA_MAX_CONSTS]; /* index into params, or -1 */

@@ -1,7 +1,7 @@
 -- eligibility: which queries become a Custom Scan (GpuAgg), and which keep
 -- their native plan.
 BEGIN;
-SELECT plan(97);
+SELECT plan(98);
 
 -- The device: the session's (a GPU suite may set gpuagg.device = cuda),
 -- or the CPU device where it is auto (no offload without a GPU).
@@ -183,7 +183,8 @@ SELECT ok(NOT pg_temp.offloaded('SELECT k, b, count(*) FROM el_t GROUP BY CUBE (
 SELECT ok(pg_temp.offloaded('SELECT t, count(*), count(DISTINCT t) FROM el_t GROUP BY t'), 'text key, count(DISTINCT text)');
 SELECT ok(NOT pg_temp.offloaded('SELECT k, max(t COLLATE "und-x-icu") FROM el_t GROUP BY k'), 'max(text) under an ICU collation');
 SELECT ok(pg_temp.offloaded('SELECT k, max(t COLLATE "C"), min(t COLLATE "C") FROM el_t GROUP BY k'), 'min/max(text) under "C"');
-SELECT ok(NOT pg_temp.offloaded('SELECT k, count(*) FROM el_t WHERE t LIKE ''x%'' GROUP BY k'), 'LIKE');
+SELECT ok(pg_temp.offloaded('SELECT k, count(*) FROM el_t WHERE t LIKE ''x%'' OR t NOT ILIKE ''%Y'' GROUP BY k'), 'LIKE and ILIKE with a constant pattern');
+SELECT ok(NOT pg_temp.offloaded('SELECT k, count(*) FROM el_t WHERE t LIKE ''x\'' GROUP BY k'), 'LIKE with a pattern ending in an escape');
 SELECT ok(NOT pg_temp.offloaded('SELECT k, sum(n) FROM el_t GROUP BY k'), 'numeric argument');
 SELECT ok(pg_temp.offloaded('SELECT k, sum(i4) FROM el_t WHERE t = ''x1'' OR t IN (''x2'', ''x3'') GROUP BY k'), 'text equality and IN in WHERE');
 SELECT ok(NOT pg_temp.offloaded('SELECT k, sum(i4) FROM el_t WHERE t < ''x1'' GROUP BY k'), 'text ordering in WHERE');

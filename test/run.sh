@@ -6,7 +6,8 @@
 # 2. make clean; make; make install   (the build fails on any warning)
 # 3. in a throw-away cluster from pg_virtualenv with
 #    shared_preload_libraries=gpuagg:
-#      a. pg_regress      make installcheck (sql/*.sql against expected/*.out)
+#      a. pg_regress      make installcheck (sql/*.sql against expected/*.out,
+#                         and the isolation specs/*.spec)
 #      b. pgTAP           pg_prove -d gpuagg_tap test/pgtap/*.sql
 #      c. version check   prove test/version.t
 # 4. A summary; its last line is "N passed, N failed" (one count for each
@@ -49,18 +50,23 @@ inside() {
 		regress_args=("REGRESS=$GPUAGG_REGRESS")
 		echo "only these tests (GPUAGG_REGRESS): $GPUAGG_REGRESS"
 	fi
-	rm -f regression.diffs regression.out
+	rm -f regression.diffs regression.out output_iso/regression.diffs
 	if make --no-print-directory installcheck PG_CONFIG="$PG_CONFIG" "${regress_args[@]}"; then
 		record "pg_regress PASS"
 	else
 		failed=1
-		if [ -s regression.diffs ]; then
-			header "regression.diffs"
-			cat regression.diffs
-			header "end of regression.diffs"
-		else
+		# pg_regress's diffs, and pg_isolation_regress's (specs/)
+		shown=0
+		for diffs in regression.diffs output_iso/regression.diffs; do
+			if [ -s "$diffs" ]; then
+				header "$diffs"
+				cat "$diffs"
+				header "end of $diffs"
+				shown=1
+			fi
+		done
+		[ $shown = 1 ] ||
 			echo "(no regression.diffs: pg_regress stopped before comparing; see its messages above)"
-		fi
 		record "pg_regress FAIL"
 	fi
 

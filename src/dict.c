@@ -257,35 +257,23 @@ dict_encode(GpuaggDict *d, struct varlena *v, const char *data, int32 len,
 	return slot->code;
 }
 
-uint32
-GpuaggDictEncode(GpuaggDict *d, Datum value)
+/* The code of a detoasted string in code space 0, or 1 when trimmed. */
+static uint32
+encode_varlena(GpuaggDict *d, struct varlena *v, bool trimmed)
 {
-	struct varlena *raw = (struct varlena *) DatumGetPointer(value);
-	struct varlena *v = pg_detoast_datum_packed(raw);
-	uint32		code;
+	const char *data = VARDATA_ANY(v);
+	int32		len = VARSIZE_ANY_EXHDR(v);
 
-	code = dict_encode(d, v, VARDATA_ANY(v), VARSIZE_ANY_EXHDR(v), 0);
-	if (v != raw)
-		pfree(v);
-	return code;
+	/* bpchartruelen: trailing spaces do not count */
+	while (trimmed && len > 0 && data[len - 1] == ' ')
+		len--;
+	return dict_encode(d, v, data, len, trimmed ? 1 : 0);
 }
 
 uint32
-GpuaggDictEncodeTrimmed(GpuaggDict *d, Datum value)
+GpuaggDictEncode(GpuaggDict *d, Datum value)
 {
-	struct varlena *raw = (struct varlena *) DatumGetPointer(value);
-	struct varlena *v = pg_detoast_datum_packed(raw);
-	const char *data = VARDATA_ANY(v);
-	int32		len = VARSIZE_ANY_EXHDR(v);
-	uint32		code;
-
-	/* bpchartruelen: trailing spaces do not count */
-	while (len > 0 && data[len - 1] == ' ')
-		len--;
-	code = dict_encode(d, v, data, len, 1);
-	if (v != raw)
-		pfree(v);
-	return code;
+	return (uint32) (GpuaggDictRegister(d, value, false) >> 32);
 }
 
 Datum
@@ -299,7 +287,12 @@ GpuaggDictValue(GpuaggDict *d, uint32 code)
 uint64
 GpuaggDictRegister(GpuaggDict *d, Datum value, bool bpchar)
 {
-	uint64		shown = GpuaggDictEncode(d, value);
+	struct varlena *raw = (struct varlena *) DatumGetPointer(value);
+	struct varlena *v = pg_detoast_datum_packed(raw);	/* once, for both codes */
+	uint64		shown = encode_varlena(d, v, false);
+	uint64		eq = bpchar ? encode_varlena(d, v, true) : shown;
 
-	return shown << 32 | (bpchar ? GpuaggDictEncodeTrimmed(d, value) : shown);
+	if (v != raw)
+		pfree(v);
+	return shown << 32 | eq;
 }

@@ -18,12 +18,6 @@ extern GpuaggDict *GpuaggDictCreate(MemoryContext cxt);
  */
 extern uint32 GpuaggDictEncode(GpuaggDict *dict, Datum value);
 
-/*
- * The code of a bpchar value without its trailing spaces (bpchareq's
- * equality), in a code space of its own.
- */
-extern uint32 GpuaggDictEncodeTrimmed(GpuaggDict *dict, Datum value);
-
 /* A string register's value: the two codes (GA_T_TEXT in gpuagg_abi.h). */
 extern uint64 GpuaggDictRegister(GpuaggDict *dict, Datum value, bool bpchar);
 

@@ -174,11 +174,6 @@ static inline void
 store_value(GpuaggBatchReader *r, const GaColumn *col, void *vals, int row,
 			Datum d)
 {
-	if (col->pred)
-	{
-		((uint8 *) vals)[row] = pred_value(r, col->pred - 1, d);
-		return;
-	}
 	switch (col->type)
 	{
 		case GA_T_TEXT:
@@ -188,7 +183,9 @@ store_value(GpuaggBatchReader *r, const GaColumn *col, void *vals, int row,
 			((uint64 *) vals)[row] = GpuaggDictRegister(r->dict, d, true);
 			break;
 		case GA_T_BOOL:
-			((uint8 *) vals)[row] = DatumGetBool(d);
+			/* a string predicate's column holds its answer for the string */
+			((uint8 *) vals)[row] = col->pred ? pred_value(r, col->pred - 1, d) :
+				DatumGetBool(d);
 			break;
 		case GA_T_INT2:
 			((int16 *) vals)[row] = DatumGetInt16(d);
@@ -269,6 +266,20 @@ next_block(GpuaggBatchReader *r)
 	return r->block;
 }
 
+/* Row row of column c: NULL, or the value d. */
+static inline void
+put_value(GpuaggBatchReader *r, int c, void **values, uint8 **nulls, bool *anynull,
+		  int row, Datum d, bool isnull)
+{
+	if (isnull)
+	{
+		nulls[c][row >> 3] |= (uint8) (1 << (row & 7));
+		anynull[c] = true;
+	}
+	else if (values[c])
+		store_value(r, &r->prog->cols[c], values[c], row, d);
+}
+
 /*
  * Deform the attributes 1 .. maxattno of a tuple as slot_deform_heap_tuple
  * does, storing those the program reads (need[attno - 1] = its column).
@@ -292,9 +303,8 @@ deform_tuple(GpuaggBatchReader *r, HeapTupleHeader tup, int row, void **values,
 		{
 			int			i = r->prog->cols[c].attno - 1;
 
-			if (values[c])
-				store_value(r, &r->prog->cols[c], values[c], row,
-							fetchatt(TupleDescAttr(desc, i), tp + r->fixoff[i]));
+			put_value(r, c, values, nulls, anynull, row,
+					  fetchatt(TupleDescAttr(desc, i), tp + r->fixoff[i]), false);
 		}
 		return;
 	}
@@ -303,25 +313,18 @@ deform_tuple(GpuaggBatchReader *r, HeapTupleHeader tup, int row, void **values,
 	{
 		Form_pg_attribute att = TupleDescAttr(desc, i);
 		int			c = r->need[i];
-		Datum		d;
 
 		if (i >= natts || (hasnulls && att_isnull(i, bp)))
 		{
 			bool		isnull = true;
+			Datum		d = (Datum) 0;
 
-			/* an attribute added after the tuple: its default, or NULL */
-			d = (i >= natts) ? getmissingattr(desc, i + 1, &isnull) : (Datum) 0;
 			slow = true;
+			/* an attribute added after the tuple: its default, or NULL */
+			if (c >= 0 && i >= natts)
+				d = getmissingattr(desc, i + 1, &isnull);
 			for (; c >= 0; c = r->next_same[c])
-			{
-				if (isnull)
-				{
-					nulls[c][row >> 3] |= (uint8) (1 << (row & 7));
-					anynull[c] = true;
-				}
-				else if (values[c])
-					store_value(r, &r->prog->cols[c], values[c], row, d);
-			}
+				put_value(r, c, values, nulls, anynull, row, d, isnull);
 			continue;
 		}
 		if (!slow && att->attcacheoff >= 0)
@@ -331,8 +334,7 @@ deform_tuple(GpuaggBatchReader *r, HeapTupleHeader tup, int row, void **values,
 		else
 			off = att_align_nominal(off, att->attalign);
 		for (; c >= 0; c = r->next_same[c])
-			if (values[c])
-				store_value(r, &r->prog->cols[c], values[c], row, fetchatt(att, tp + off));
+			put_value(r, c, values, nulls, anynull, row, fetchatt(att, tp + off), false);
 		off = att_addlength_pointer(off, att->attlen, tp + off);
 		if (att->attlen <= 0)
 			slow = true;
@@ -413,13 +415,8 @@ GpuaggBatchNext(GpuaggBatchReader *r, char *buf, uint64 *bytes)
 		{
 			int			i = p->cols[c].attno - 1;
 
-			if (r->slot->tts_isnull[i])
-			{
-				nulls[c][n >> 3] |= (uint8) (1 << (n & 7));
-				anynull[c] = true;
-			}
-			else if (values[c])
-				store_value(r, &p->cols[c], values[c], n, r->slot->tts_values[i]);
+			put_value(r, c, values, nulls, anynull, n, r->slot->tts_values[i],
+					  r->slot->tts_isnull[i]);
 		}
 		n++;
 	}

@@ -509,23 +509,12 @@ run_aggregation(GpuAggState *st)
 					  GSTAT_FALLBACKS_DEVICE, 1);
 		st->fallback = MemoryContextStrdup(st->css.ss.ps.state->es_query_cxt, why);
 		st->device = &GpuaggCpuDevice;
-		/* start the counts over: they describe the run that answers */
-		st->counters.nbatches = 0;
-		st->counters.bytes_in = 0;
-		st->counters.scan_ms = 0;
+		/* the failed run's work does not count; its wait for device memory does */
 		{
-			/* keep the wait for device memory: it is part of this query */
-			double		admission_ms = st->counters.stats.admission_ms;
+			double		waited = st->counters.stats.admission_ms - before.stats.admission_ms;
 
-			memset(&st->counters.stats, 0, sizeof(st->counters.stats));
-			st->counters.stats.admission_ms = admission_ms;
-		}
-		/* the failed run's work is not counted; its admission wait is */
-		{
-			double		admission_before = before.stats.admission_ms;
-
-			before = st->counters;
-			before.stats.admission_ms = admission_before;
+			st->counters = before;
+			st->counters.stats.admission_ms += waited;
 		}
 	}
 	GpuaggStatCount(st->device == &GpuaggCpuDevice ? GPUAGG_STAT_CPU : GPUAGG_STAT_CUDA);

@@ -421,9 +421,8 @@ compile_string_pred(Compiler *c, Oid opfuncid, Oid inputcollid, List *args)
 	prog->pred_funcid[prog->npreds] = opfuncid;
 	prog->pred_collid[prog->npreds] = inputcollid;
 	prog->pred_pattern[prog->npreds] = pat->constvalue;
-	col = column_for(c, var->varattno, GA_T_BOOL, prog->npreds + 1);
-	if (col >= 0 && c->prog->ga.cols[col].pred == prog->npreds + 1)
-		prog->npreds++;
+	/* a new predicate, so a column of its own */
+	col = column_for(c, var->varattno, GA_T_BOOL, ++prog->npreds);
 	r = alloc_reg(c);
 	if (col < 0 || r < 0 || emit(c, GA_OP_COL, GA_T_BOOL, r, 0, 0, col) < 0)
 		return -2;

@@ -3,27 +3,7 @@
 BEGIN;
 SELECT plan(17);
 
--- The device: the session's (a GPU suite may set gpuagg.device = cuda),
--- or the CPU device where it is auto (no offload without a GPU).
-DO $$
-BEGIN
-	IF current_setting('gpuagg.device') = 'auto' THEN
-		PERFORM set_config('gpuagg.device', 'cpu', true);
-	END IF;
-END
-$$;
-SET LOCAL gpuagg.force_offload = on;
-
-CREATE FUNCTION pg_temp.offloaded(query text) RETURNS bool
-LANGUAGE plpgsql AS $$
-DECLARE
-	plan jsonb;
-BEGIN
-	EXECUTE 'EXPLAIN (FORMAT JSON) ' || query INTO plan;
-	RETURN jsonb_path_exists(plan,
-		'strict $.**."Custom Plan Provider" ? (@ == "GpuAgg")');
-END
-$$;
+\ir common.psql
 
 -- VRAM Estimate (kB) of the GpuAgg node, NULL when not offloaded.
 CREATE FUNCTION pg_temp.vram_kb(query text) RETURNS int8

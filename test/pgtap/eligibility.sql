@@ -3,30 +3,8 @@
 BEGIN;
 SELECT plan(98);
 
--- The device: the session's (a GPU suite may set gpuagg.device = cuda),
--- or the CPU device where it is auto (no offload without a GPU).
-DO $$
-BEGIN
-	IF current_setting('gpuagg.device') = 'auto' THEN
-		PERFORM set_config('gpuagg.device', 'cpu', true);
-	END IF;
-END
-$$;
-SET LOCAL gpuagg.force_offload = on;
+\ir common.psql
 SET LOCAL gpuagg.log_fallback = off;
-
--- Is there a GpuAgg node anywhere in the plan?  (EXPLAIN's JSON names a
--- custom scan's provider in "Custom Plan Provider".)
-CREATE FUNCTION pg_temp.offloaded(query text) RETURNS bool
-LANGUAGE plpgsql AS $$
-DECLARE
-	plan jsonb;
-BEGIN
-	EXECUTE 'EXPLAIN (FORMAT JSON) ' || query INTO plan;
-	RETURN jsonb_path_exists(plan,
-		'strict $.**."Custom Plan Provider" ? (@ == "GpuAgg")');
-END
-$$;
 
 -- The plan as JSON, and as text.
 CREATE FUNCTION pg_temp.explain_json(query text) RETURNS jsonb

@@ -3,31 +3,11 @@
 BEGIN;
 SELECT plan(128);
 
--- The device: the session's (a GPU suite may set gpuagg.device = cuda),
--- or the CPU device where it is auto (no offload without a GPU).
-DO $$
-BEGIN
-	IF current_setting('gpuagg.device') = 'auto' THEN
-		PERFORM set_config('gpuagg.device', 'cpu', true);
-	END IF;
-END
-$$;
-SET LOCAL gpuagg.force_offload = on;
+\ir common.psql
 -- serial plans without sorts: native rows are evaluated in scan order, as
 -- GpuAgg evaluates them
 SET LOCAL max_parallel_workers_per_gather = 0;
 SET LOCAL enable_sort = off;
-
-CREATE FUNCTION pg_temp.offloaded(query text) RETURNS bool
-LANGUAGE plpgsql AS $$
-DECLARE
-	plan jsonb;
-BEGIN
-	EXECUTE 'EXPLAIN (FORMAT JSON) ' || query INTO plan;
-	RETURN jsonb_path_exists(plan,
-		'strict $.**."Custom Plan Provider" ? (@ == "GpuAgg")');
-END
-$$;
 
 -- Four tests: the query is offloaded; run natively (gpuagg.enabled = off)
 -- it raises the expected SQLSTATE; offloaded it raises that SQLSTATE;

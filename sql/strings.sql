@@ -89,15 +89,12 @@ SELECT check_offload('SELECT count(*) FROM st WHERE t LIKE ''pre\%%'' OR t LIKE 
 SELECT check_offload('SELECT count(t LIKE ''%1%''), count(DISTINCT t) FILTER (WHERE t LIKE ''pre1%'') FROM st');
 
 -- min/max of strings under "C": the device keeps each group's distinct
--- values, the host picks by bytes.  (The CUDA device's part has not run on
--- a GPU yet, so only the CPU device takes these for now.)
-SET gpuagg.device = cpu;
+-- values, the host picks by bytes.
 SELECT check_offload('SELECT v, min(t COLLATE "C"), max(t COLLATE "C"), count(*) FROM st GROUP BY v');
 SELECT check_offload('SELECT min(t COLLATE "C"), max(v COLLATE "C"), max(t COLLATE "C") FILTER (WHERE n > 50), count(DISTINCT t) FROM st');
 SELECT check_offload('SELECT b, min(t COLLATE "C") FROM st WHERE t <> '''' GROUP BY b');
 SELECT check_offload('SELECT max(t COLLATE "C") FROM st WHERE id < 0');
 SELECT check_offload('SELECT n % 3, min(v COLLATE "C"), max(t COLLATE "C") FROM st WHERE id > 4990 GROUP BY n % 3');
-RESET gpuagg.device;
 
 -- parameters of string type
 PREPARE stp(text, varchar) AS SELECT v, count(*), count(DISTINCT t) FROM st WHERE t = $1 OR v = $2 GROUP BY v ORDER BY v;

@@ -388,13 +388,6 @@ try_gpuagg_path(PlannerInfo *root, RelOptInfo *input_rel,
 		return reason;
 	if (!choose_device(&device, &reason))
 		return reason;
-	/*
-	 * min/max of strings on the GPU (gpuagg_distinct_pairs) has not run on
-	 * a GPU yet: until it has, only the CPU device takes it.
-	 */
-	for (uint32 a = 0; a < prog->ga.naggs && device == GPUAGG_DEVICE_CUDA; a++)
-		if (ga_agg_host_order(prog->ga.aggs[a].kind, prog->ga.aggs[a].argtype))
-			return "min/max of strings on the CUDA device is not yet verified on a GPU";
 	if (partial)
 	{
 		if (!gpuagg_parallel)

@@ -19,6 +19,17 @@ grep -E "^test |PASS|FAIL|passed" "$OUT/gpu.log"
 step "admission"
 ROWS=10000000 SESSIONS=32 timeout 120 bash test/gpu/admission.sh >"$OUT/admission.log" 2>&1
 grep -E "PASS|FAIL|failed" "$OUT/admission.log"
+step "first-query latency"
+# a new connection's first offloaded query, against native (CUDA start-up)
+for i in 1 2 3 4 5; do
+	for dev in native cuda; do
+		set_dev="SET gpuagg.device = cuda; SET gpuagg.force_offload = on;"
+		[ $dev = native ] && set_dev="SET gpuagg.enabled = off;"
+		t0=$(date +%s%N)
+		psql -X -q -d postgres -c "$set_dev SELECT count(*), sum(i) FROM generate_series(1, 10) i" -o /dev/null
+		echo "$dev connection $i: $(( ($(date +%s%N) - t0) / 1000000 )) ms"
+	done
+done | tee "$OUT/first-query.log"
 step "groupby load"
 N=1e8 K=100 JOBS=16 timeout 110 bash bench/gen/load.sh groupby >"$OUT/load-groupby.log" 2>&1
 step "groupby q7 q10"

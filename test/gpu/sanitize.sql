@@ -14,3 +14,5 @@ UPDATE san SET t = CASE WHEN v % 17 = 0 THEN NULL ELSE 'id' || (v % 1000) END, c
 SELECT t, c, count(*), sum(v), count(DISTINCT k), count(DISTINCT f) FROM san WHERE t <> 'id5' AND c IN ('a', 'ab ') GROUP BY t, c ORDER BY t, c LIMIT 3;
 SELECT count(DISTINCT t), count(DISTINCT v % 70000) FILTER (WHERE b), count(DISTINCT r) FROM san;
 SELECT k, count(DISTINCT v) FROM san GROUP BY k ORDER BY k LIMIT 2;
+SELECT k, min(t COLLATE "C"), max(t COLLATE "C"), count(DISTINCT t) FROM san WHERE t LIKE 'id1%' GROUP BY k ORDER BY k LIMIT 3;
+SELECT min(t COLLATE "C"), max(t COLLATE "C") FILTER (WHERE b) FROM san;

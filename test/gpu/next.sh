@@ -7,12 +7,14 @@
 #   2. test/gpu/admission.sh at 10M rows: the ledger and admission queue;
 #   3. db-benchmark q7 and q10 at 1e8 rows (q10 with room for its 1e8
 #      groups) and the ClickBench count(DISTINCT) queries at 1e8 rows.
-# Everything it writes goes under $OUT.
+# Everything it writes goes under $OUT.  "next.sh a" runs 1 and 2 and the
+# groupby part of 3, "next.sh b" the ClickBench part (one device call each).
 set -uo pipefail
 OUT=${OUT:-/tmp/next-out}
 mkdir -p "$OUT"
 s=$(date +%s)
 step() { echo "== $1 ($(( $(date +%s) - s )) s)"; }
+if [ "${1:-all}" != b ]; then
 step "suite"
 timeout 170 bash test/gpu/run.sh >"$OUT/gpu.log" 2>&1
 grep -E "^test |PASS|FAIL|passed" "$OUT/gpu.log"
@@ -38,11 +40,14 @@ timeout 150 bench/run --db postgres --suite groupby --engines native_8,gpuagg_cu
 	--timeout 70 --queries 'q7|q10' --set gpuagg.vram_budget=96GB --analyze --out "$OUT/groupby" \
 	>"$OUT/bench-groupby.log" 2>&1
 grep "bench/run: groupby" "$OUT/bench-groupby.log"
+fi
+if [ "${1:-all}" != a ]; then
 step "hits load"
 N=1e8 JOBS=16 timeout 120 bash bench/gen/load.sh hits >"$OUT/load-hits.log" 2>&1
 step "clickbench count(DISTINCT)"
 timeout 150 bench/run --db postgres --suite clickbench --engines native_8,gpuagg_cuda --reps 1 \
 	--timeout 60 --queries 'Q5|Q6|Q9' --analyze --out "$OUT/clickbench" >"$OUT/bench-clickbench.log" 2>&1
 grep "bench/run: clickbench" "$OUT/bench-clickbench.log"
+fi
 step "done"
 for d in groupby clickbench; do [ -d "$OUT/$d" ] && (cd "$OUT" && tar czf "$d.tgz" "$d" && rm -rf "$d"); done

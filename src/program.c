@@ -28,7 +28,11 @@
 #include "utils/builtins.h"
 #include "utils/fmgroids.h"
 #include "utils/lsyscache.h"
-#include "utils/pg_locale.h"
+/*
+ * utils/pg_locale.h includes ICU's headers where PostgreSQL was built with
+ * ICU, which a build host need not have: only this function is used.
+ */
+extern bool lc_collate_is_c(Oid collation);
 #include "utils/syscache.h"
 
 #include "program.h"

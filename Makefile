@@ -19,12 +19,13 @@ OBJS = \
 	src/stat.o \
 	src/result.o \
 	src/device_cpu.o \
-	src/device_cuda.o
+	src/engine.o \
+	src/service.o
 DATA = $(wildcard $(EXTENSION)--*.sql)
 
 # One topic a file; each offloaded query is compared with its native run.
 REGRESS = setup types nulls filters having errors fallback explain rescan \
-	params strings parallel heap admission differential
+	params strings parallel heap admission service differential
 # UTF-8, so that the string tests' multibyte values and ICU collation work
 REGRESS_OPTS = --encoding=UTF8
 # Concurrency (specs/*.spec, pg_isolation_regress): snapshots of in-place reads
@@ -37,7 +38,7 @@ PG_CFLAGS = -Wall -Wextra -Werror -Wno-unused-parameter \
 	-Wno-missing-field-initializers -Wno-sign-compare
 PG_CPPFLAGS = -DGPUAGG_VERSION='"$(EXTVERSION)"'
 # libcuda is opened at run time (dlopen), never linked
-SHLIB_LINK = -ldl
+SHLIB_LINK = -ldl -lpthread
 
 EXTRA_CLEAN = gpuagg.fatbin
 

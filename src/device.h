@@ -47,6 +47,7 @@ typedef struct GpuaggDeviceStats
 	double		transfer_ms;	/* time batches spent in transfer to the device */
 	double		admission_ms;	/* time queued for device memory (ledger.c) */
 	bool		no_memory;		/* open failed: no room in the ledger */
+	bool		no_service;		/* open failed: the GPU service is not there */
 } GpuaggDeviceStats;
 
 typedef struct GpuaggDevice

@@ -506,6 +506,7 @@ run_aggregation(GpuAggState *st)
 					 errdetail("%s", why)));
 		GpuaggStatCount(GPUAGG_STAT_FALLBACKS);
 		GpuaggStatAdd(st->counters.stats.no_memory ? GSTAT_FALLBACKS_ADMISSION :
+					  st->counters.stats.no_service ? GSTAT_FALLBACKS_SERVICE :
 					  GSTAT_FALLBACKS_DEVICE, 1);
 		st->fallback = MemoryContextStrdup(st->css.ss.ps.state->es_query_cxt, why);
 		st->device = &GpuaggCpuDevice;

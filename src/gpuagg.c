@@ -24,6 +24,7 @@
 
 #include "gpuagg.h"
 #include "ledger.h"
+#include "service.h"
 
 PG_MODULE_MAGIC;
 
@@ -38,6 +39,7 @@ bool		gpuagg_parallel = true;
 int			gpuagg_device_memory_limit = 0;
 int			gpuagg_admission_timeout = 10000;
 int			gpuagg_batch_size = 16384;
+bool		gpuagg_debug_inject_fault = false;
 double		gpuagg_startup_cost = 2000.0;
 double		gpuagg_tuple_cost = 0.002;
 double		gpuagg_batch_cost = 10.0;
@@ -60,6 +62,7 @@ gpuagg_shmem_request(void)
 	if (prev_shmem_request_hook)
 		prev_shmem_request_hook();
 	GpuaggLedgerRequest();
+	RequestAddinShmemSpace(GpuaggServiceShmemSize());
 }
 
 static void
@@ -68,6 +71,9 @@ gpuagg_shmem_startup(void)
 	if (prev_shmem_startup_hook)
 		prev_shmem_startup_hook();
 	GpuaggLedgerStartup();
+	LWLockAcquire(AddinShmemInitLock, LW_EXCLUSIVE);
+	GpuaggServiceShmemInit();
+	LWLockRelease(AddinShmemInitLock);
 }
 
 /*
@@ -204,14 +210,28 @@ _PG_init(void)
 							 0,
 							 NULL, NULL, NULL);
 
+	DefineCustomBoolVariable("gpuagg.debug_inject_fault",
+							 "Test only: the GPU kernels of the query read an illegal address.",
+							 "The CUDA context becomes unusable; the GPU service makes it anew "
+							 "and the query runs on the CPU device.",
+							 &gpuagg_debug_inject_fault,
+							 false,
+							 PGC_SUSET,
+							 GUC_NOT_IN_SAMPLE,
+							 NULL, NULL, NULL);
+
 	MarkGUCPrefixReserved("gpuagg");
 
 	RegisterCustomScanMethods(&GpuaggScanMethods);
 	GpuaggPlannerInit();
 
-	/* the GPU memory ledger lives in shared memory: preloaded only */
+	/*
+	 * The GPU memory ledger lives in shared memory, and the GPU service is a
+	 * background worker: preloaded only.
+	 */
 	if (process_shared_preload_libraries_in_progress)
 	{
+		GpuaggServiceRegister();
 		prev_shmem_request_hook = shmem_request_hook;
 		shmem_request_hook = gpuagg_shmem_request;
 		prev_shmem_startup_hook = shmem_startup_hook;

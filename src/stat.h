@@ -14,6 +14,7 @@ typedef enum GpuaggStatCounter
 	GSTAT_QUERIES_CPU,			/* ... the CPU device answered */
 	GSTAT_FALLBACKS_DEVICE,		/* moved to the CPU device: the GPU failed */
 	GSTAT_FALLBACKS_ADMISSION,	/* moved to the CPU device: no GPU memory */
+	GSTAT_FALLBACKS_SERVICE,	/* moved to the CPU device: no GPU service */
 	GSTAT_ROWS_IN,				/* rows scanned into batches */
 	GSTAT_BYTES_TO_DEVICE,		/* bytes of batch data */
 	GSTAT_ADMISSION_US,			/* microseconds queued for GPU memory */

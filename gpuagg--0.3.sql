@@ -1,4 +1,4 @@
-/* gpuagg--0.2.sql */
+/* gpuagg--0.3.sql */
 
 -- complain if script is sourced in psql, rather than via CREATE EXTENSION
 \echo Use "CREATE EXTENSION gpuagg" to load this file. \quit
@@ -12,9 +12,9 @@ LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 COMMENT ON FUNCTION gpuagg.library_version() IS
 'version of the gpuagg shared library that is loaded';
 
--- The CUDA devices this backend sees (none without a driver or GPU), and
--- for the one gpuagg uses, the ledger's limit, reservations and queue.
--- Calling it initialises CUDA in the calling backend.
+-- The GPU the GPU service uses (no row without a GPU or the service), and
+-- the ledger's limit, reservations and queue.  The service keeps these
+-- numbers in shared memory: calling it touches no CUDA.
 CREATE FUNCTION gpuagg.devices(
 	OUT device int,
 	OUT name text,
@@ -32,7 +32,7 @@ AS 'MODULE_PATHNAME', 'gpuagg_devices'
 LANGUAGE C STRICT VOLATILE PARALLEL RESTRICTED;
 
 COMMENT ON FUNCTION gpuagg.devices() IS
-'CUDA devices visible to this backend: name, memory, compute capability, driver, and for the GPU gpuagg uses its memory limit, reservations, running queries and admission queue';
+'the GPU the gpuagg service uses: name, memory, compute capability, driver, memory limit, reservations, running queries and admission queue';
 
 -- What this backend's offloaded queries ran on.
 CREATE FUNCTION gpuagg.backend_stats(
@@ -69,9 +69,30 @@ LANGUAGE C STRICT VOLATILE PARALLEL RESTRICTED;
 COMMENT ON FUNCTION gpuagg.ledger() IS
 'GPU memory reserved by running offloaded queries, the admission queue, and admission counters';
 
+-- The GPU service, the background worker that owns the GPU: its process
+-- (NULL when not running), state (starting, ready, no_gpu, recovering,
+-- stopped) and why, since when, how often it started since the server did,
+-- how often it made its CUDA context anew after an error, and the queries
+-- it serves now.
+CREATE FUNCTION gpuagg.service(
+	OUT pid int,
+	OUT state text,
+	OUT detail text,
+	OUT started timestamptz,
+	OUT starts bigint,
+	OUT context_resets bigint,
+	OUT sessions int)
+RETURNS record
+AS 'MODULE_PATHNAME', 'gpuagg_service'
+LANGUAGE C STRICT VOLATILE PARALLEL RESTRICTED;
+
+COMMENT ON FUNCTION gpuagg.service() IS
+'the gpuagg GPU service: process, state, starts, CUDA context resets, queries served';
+
 -- Server-wide statistics since the last reset, in the manner of
 -- pg_stat_statements: offloaded queries by the device that answered, runs
--- moved to the CPU device (the GPU failed; no GPU memory), rows and bytes
+-- moved to the CPU device (the GPU failed; no GPU memory; no GPU service),
+-- rows and bytes
 -- sent, and milliseconds queued for GPU memory, building batches, copying
 -- to the GPU and computing on the device (summed over processes).
 CREATE FUNCTION gpuagg.stat(
@@ -79,6 +100,7 @@ CREATE FUNCTION gpuagg.stat(
 	OUT queries_cpu bigint,
 	OUT fallbacks_device bigint,
 	OUT fallbacks_admission bigint,
+	OUT fallbacks_service bigint,
 	OUT rows_in bigint,
 	OUT bytes_to_device bigint,
 	OUT admission_wait_ms float8,

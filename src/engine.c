@@ -1,0 +1,1205 @@
+/*-------------------------------------------------------------------------
+ *
+ * engine.c
+ *		The CUDA engine: the driver API, loaded at run time (engine.h).
+ *
+ * No PostgreSQL here: this file runs in the GPU service's CUDA threads,
+ * where palloc, elog and latches must not be touched, so it includes no
+ * PostgreSQL header and allocates with malloc.
+ *
+ * libcuda.so.1 is opened with dlopen, so the extension loads and runs
+ * native and CPU-device queries on hosts without a driver or GPU.  One
+ * context (GPU 0's primary context) serves every session.  The kernels'
+ * program lives in a module's constant memory, so each running session
+ * holds a module of its own: the fatbin is read once and modules are
+ * loaded from that image into a pool as sessions need them (a few ms, once
+ * per pool entry) and reused.
+ *
+ * Data path: the caller lays each batch out in one of two page-locked host
+ * buffers; its columns go to the device on that buffer's copy stream while
+ * the kernels of the previous batch run on the execution stream, ordered
+ * by events, so the copy of batch n+1 overlaps the kernels of batch n.  The
+ * group table lives in device memory and is grown (gpuagg_rehash) before a
+ * batch could fill it past half; count(DISTINCT) sets are grown the same
+ * way.  At the end gpuagg_distinct_fold counts the sets into their groups,
+ * gpuagg_compact packs the groups, and the caller fetches them.
+ *
+ * Any CUDA failure returns GA_ERR_DEVICE.  One that leaves the context
+ * unusable (an illegal address in a kernel, say) marks the engine broken:
+ * every session fails over, and the service makes the context anew once
+ * they are gone (ga_engine_reset).
+ *
+ *-------------------------------------------------------------------------
+ */
+#include <dlfcn.h>
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "engine.h"
+
+/*---- the part of the driver API gpuagg uses (cuda.h, CUDA 12) ----*/
+
+typedef int CUresult;
+typedef int CUdevice;
+typedef unsigned long long CUdeviceptr;
+typedef struct CUctx_st *CUcontext;
+typedef struct CUmod_st *CUmodule;
+typedef struct CUfunc_st *CUfunction;
+typedef struct CUstream_st *CUstream;
+typedef struct CUevent_st *CUevent;
+
+#define CUDA_SUCCESS							0
+#define CUDA_ERROR_NOT_READY					600
+#define CUDA_ERROR_HOST_MEMORY_ALREADY_REGISTERED 712
+#define CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT 16
+#define CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR 75
+#define CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR 76
+#define CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN 97
+#define CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES 8
+#define CU_STREAM_NON_BLOCKING					1
+
+static struct
+{
+	CUresult	(*Init) (unsigned int);
+	CUresult	(*DriverGetVersion) (int *);
+	CUresult	(*DeviceGetCount) (int *);
+	CUresult	(*DeviceGet) (CUdevice *, int);
+	CUresult	(*DeviceGetName) (char *, int, CUdevice);
+	CUresult	(*DeviceGetAttribute) (int *, int, CUdevice);
+	CUresult	(*DeviceTotalMem) (size_t *, CUdevice);
+	CUresult	(*DevicePrimaryCtxRetain) (CUcontext *, CUdevice);
+	CUresult	(*DevicePrimaryCtxRelease) (CUdevice);
+	CUresult	(*DevicePrimaryCtxReset) (CUdevice);
+	CUresult	(*CtxSetCurrent) (CUcontext);
+	CUresult	(*MemGetInfo) (size_t *, size_t *);
+	CUresult	(*ModuleLoadData) (CUmodule *, const void *);
+	CUresult	(*ModuleUnload) (CUmodule);
+	CUresult	(*ModuleGetFunction) (CUfunction *, CUmodule, const char *);
+	CUresult	(*ModuleGetGlobal) (CUdeviceptr *, size_t *, CUmodule, const char *);
+	CUresult	(*FuncSetAttribute) (CUfunction, int, int);
+	CUresult	(*MemAlloc) (CUdeviceptr *, size_t);
+	CUresult	(*MemFree) (CUdeviceptr);
+	CUresult	(*MemHostRegister) (void *, size_t, unsigned int);
+	CUresult	(*MemHostUnregister) (void *);
+	CUresult	(*MemcpyHtoDAsync) (CUdeviceptr, const void *, size_t, CUstream);
+	CUresult	(*MemcpyDtoHAsync) (void *, CUdeviceptr, size_t, CUstream);
+	CUresult	(*MemsetD8Async) (CUdeviceptr, unsigned char, size_t, CUstream);
+	CUresult	(*LaunchKernel) (CUfunction, unsigned int, unsigned int, unsigned int,
+								 unsigned int, unsigned int, unsigned int,
+								 unsigned int, CUstream, void **, void **);
+	CUresult	(*StreamCreate) (CUstream *, unsigned int);
+	CUresult	(*StreamDestroy) (CUstream);
+	CUresult	(*StreamWaitEvent) (CUstream, CUevent, unsigned int);
+	CUresult	(*StreamSynchronize) (CUstream);
+	CUresult	(*EventCreate) (CUevent *, unsigned int);
+	CUresult	(*EventDestroy) (CUevent);
+	CUresult	(*EventRecord) (CUevent, CUstream);
+	CUresult	(*EventQuery) (CUevent);
+	CUresult	(*EventElapsedTime) (float *, CUevent, CUevent);
+	CUresult	(*GetErrorName) (CUresult, const char **);
+	CUresult	(*GetErrorString) (CUresult, const char **);
+}			cu;
+
+/* symbol names, in the order of the struct above */
+static const char *const cu_symbols[] = {
+	"cuInit", "cuDriverGetVersion", "cuDeviceGetCount", "cuDeviceGet",
+	"cuDeviceGetName", "cuDeviceGetAttribute", "cuDeviceTotalMem_v2",
+	"cuDevicePrimaryCtxRetain", "cuDevicePrimaryCtxRelease_v2",
+	"cuDevicePrimaryCtxReset_v2", "cuCtxSetCurrent", "cuMemGetInfo_v2",
+	"cuModuleLoadData", "cuModuleUnload", "cuModuleGetFunction",
+	"cuModuleGetGlobal_v2", "cuFuncSetAttribute", "cuMemAlloc_v2",
+	"cuMemFree_v2", "cuMemHostRegister_v2", "cuMemHostUnregister",
+	"cuMemcpyHtoDAsync_v2", "cuMemcpyDtoHAsync_v2", "cuMemsetD8Async",
+	"cuLaunchKernel", "cuStreamCreate", "cuStreamDestroy_v2",
+	"cuStreamWaitEvent", "cuStreamSynchronize", "cuEventCreate",
+	"cuEventDestroy_v2", "cuEventRecord", "cuEventQuery",
+	"cuEventElapsedTime", "cuGetErrorName", "cuGetErrorString",
+};
+
+_Static_assert(sizeof(cu_symbols) / sizeof(cu_symbols[0]) * sizeof(void *) == sizeof(cu),
+			   "every driver entry point has a symbol name");
+
+#define GPUAGG_BLOCK		256
+#define SHARED_GROUPS_MAX	2048
+#define POOL_MAX			128
+#define ALIGN16(x)			(((x) + 15) & ~(uint64_t) 15)
+#define EMIN(a, b)			((a) < (b) ? (a) : (b))
+#define EMAX(a, b)			((a) > (b) ? (a) : (b))
+
+/*---- process-wide state ----*/
+
+static int	engine_ready = 0;
+static void *libcuda;
+static CUdevice cu_device;
+static CUcontext cu_context;
+static void *image;				/* gpuagg.fatbin, read once */
+static int	sm_count;
+static int	smem_optin;
+static GaEngineDevice devinfo;
+static volatile int broken = 0;
+
+/* modules, one per running session (their constant memory holds its program) */
+typedef struct EngineModule
+{
+	CUmodule	module;
+	CUfunction	fn_aggregate;
+	CUfunction	fn_rehash;
+	CUfunction	fn_compact;
+	CUfunction	fn_fold;
+	CUfunction	fn_pairs;
+	CUdeviceptr d_prog;
+	bool		busy;
+} EngineModule;
+
+static pthread_mutex_t pool_lock = PTHREAD_MUTEX_INITIALIZER;
+static EngineModule pool[POOL_MAX];
+static int	pool_loaded = 0;
+
+static void
+cu_error_text(CUresult r, char *buf, size_t len)
+{
+	const char *name = NULL;
+	const char *desc = NULL;
+
+	if (cu.GetErrorName)
+		cu.GetErrorName(r, &name);
+	if (cu.GetErrorString)
+		cu.GetErrorString(r, &desc);
+	snprintf(buf, len, "%s (%d): %s", name ? name : "CUDA error", r,
+			 desc ? desc : "no description");
+}
+
+/* Errors after which the context cannot be used again. */
+static bool
+cu_error_is_sticky(CUresult r)
+{
+	return r == 700 || r == 702 || (r >= 714 && r <= 719);
+}
+
+static int	init_failed(char *err, size_t errlen, const char *fmt,...)
+			__attribute__((format(printf, 3, 4)));
+
+static int
+init_failed(char *err, size_t errlen, const char *fmt,...)
+{
+	va_list		ap;
+
+	va_start(ap, fmt);
+	vsnprintf(err, errlen, fmt, ap);
+	va_end(ap);
+	return 0;
+}
+
+/* Read a whole file into malloc'd memory. */
+static void *
+read_file(const char *path)
+{
+	FILE	   *f = fopen(path, "rb");
+	void	   *buf = NULL;
+	long		n;
+
+	if (f == NULL)
+		return NULL;
+	if (fseek(f, 0, SEEK_END) == 0 && (n = ftell(f)) > 0 &&
+		fseek(f, 0, SEEK_SET) == 0 && (buf = malloc(n)) != NULL)
+	{
+		if (fread(buf, 1, n, f) != (size_t) n)
+		{
+			free(buf);
+			buf = NULL;
+		}
+	}
+	fclose(f);
+	return buf;
+}
+
+/* The context of GPU 0, current in the calling thread. */
+static int
+make_context(char *err, size_t errlen)
+{
+	CUresult	r;
+	char		text[256];
+
+	if ((r = cu.DevicePrimaryCtxRetain(&cu_context, cu_device)) != CUDA_SUCCESS ||
+		(r = cu.CtxSetCurrent(cu_context)) != CUDA_SUCCESS)
+	{
+		cu_error_text(r, text, sizeof(text));
+		return init_failed(err, errlen, "creating the CUDA context failed: %s", text);
+	}
+	return 1;
+}
+
+int
+ga_engine_init(const char *fatbin_path, char *err, size_t errlen)
+{
+	CUresult	r;
+	int			count = 0;
+	size_t		total = 0;
+	char		text[256];
+
+	if (engine_ready)
+		return 1;
+	if ((libcuda = dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL)) == NULL)
+		return init_failed(err, errlen, "the CUDA driver library libcuda.so.1 cannot be loaded");
+	for (size_t i = 0; i < sizeof(cu_symbols) / sizeof(cu_symbols[0]); i++)
+	{
+		void	   *fn = dlsym(libcuda, cu_symbols[i]);
+
+		if (fn == NULL)
+			return init_failed(err, errlen, "libcuda.so.1 has no %s", cu_symbols[i]);
+		((void **) &cu)[i] = fn;
+	}
+
+#define INIT_CHECK(call) \
+	do { \
+		if ((r = (call)) != CUDA_SUCCESS) \
+		{ \
+			cu_error_text(r, text, sizeof(text)); \
+			return init_failed(err, errlen, "%s failed: %s", #call, text); \
+		} \
+	} while (0)
+
+	INIT_CHECK(cu.Init(0));
+	INIT_CHECK(cu.DeviceGetCount(&count));
+	if (count < 1)
+		return init_failed(err, errlen, "no CUDA device");
+	INIT_CHECK(cu.DeviceGet(&cu_device, 0));
+	INIT_CHECK(cu.DeviceTotalMem(&total, cu_device));
+	INIT_CHECK(cu.DeviceGetAttribute(&sm_count, CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT,
+									 cu_device));
+	INIT_CHECK(cu.DeviceGetAttribute(&smem_optin,
+									 CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN,
+									 cu_device));
+	cu.DeviceGetName(devinfo.name, sizeof(devinfo.name), cu_device);
+	cu.DeviceGetAttribute(&devinfo.major, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, cu_device);
+	cu.DeviceGetAttribute(&devinfo.minor, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR, cu_device);
+	cu.DriverGetVersion(&devinfo.driver);
+	devinfo.total_bytes = total;
+	devinfo.sms = sm_count;
+	smem_optin -= 1024;			/* leave room for the kernel's static shared data */
+#undef INIT_CHECK
+
+	if ((image = read_file(fatbin_path)) == NULL)
+		return init_failed(err, errlen, "cannot read %s", fatbin_path);
+	if (!make_context(err, errlen))
+		return 0;
+	engine_ready = 1;
+	return 1;
+}
+
+int
+ga_engine_device(GaEngineDevice *dev)
+{
+	if (!engine_ready)
+		return 0;
+	*dev = devinfo;
+	return 1;
+}
+
+int
+ga_engine_mem_info(uint64_t *free_bytes, uint64_t *total_bytes)
+{
+	size_t		f = 0,
+				t = 0;
+
+	if (!engine_ready || broken || cu.CtxSetCurrent(cu_context) != CUDA_SUCCESS ||
+		cu.MemGetInfo(&f, &t) != CUDA_SUCCESS)
+		return 0;
+	*free_bytes = f;
+	*total_bytes = t;
+	return 1;
+}
+
+int
+ga_engine_broken(void)
+{
+	return broken;
+}
+
+/*
+ * After a sticky error, once no session runs: drop the modules, reset the
+ * primary context (which frees everything it held) and make it anew.
+ */
+int
+ga_engine_reset(char *err, size_t errlen)
+{
+	CUresult	r;
+	char		text[256];
+
+	pthread_mutex_lock(&pool_lock);
+	for (int i = 0; i < pool_loaded; i++)
+		pool[i].module = NULL;	/* gone with the context */
+	pool_loaded = 0;
+	pthread_mutex_unlock(&pool_lock);
+	cu.DevicePrimaryCtxRelease(cu_device);
+	if ((r = cu.DevicePrimaryCtxReset(cu_device)) != CUDA_SUCCESS)
+	{
+		cu_error_text(r, text, sizeof(text));
+		return init_failed(err, errlen, "cuDevicePrimaryCtxReset failed: %s", text);
+	}
+	if (!make_context(err, errlen))
+		return 0;
+	__atomic_store_n(&broken, 0, __ATOMIC_SEQ_CST);
+	return 1;
+}
+
+void
+ga_engine_shutdown(void)
+{
+	if (!engine_ready)
+		return;
+	cu.DevicePrimaryCtxRelease(cu_device);
+	engine_ready = 0;
+}
+
+/* A module of the pool for a session: a free one, or one loaded now. */
+static EngineModule *
+module_take(char *err, size_t errlen)
+{
+	EngineModule *m = NULL;
+	CUresult	r = CUDA_SUCCESS;
+	size_t		prog_size = 0;
+	const char *what = "";
+
+	pthread_mutex_lock(&pool_lock);
+	for (int i = 0; i < pool_loaded && m == NULL; i++)
+		if (!pool[i].busy)
+			m = &pool[i];
+	if (m == NULL && pool_loaded < POOL_MAX)
+	{
+		EngineModule nm = {0};
+
+#define MOD_CHECK(call) \
+		if (r == CUDA_SUCCESS && (r = (call)) != CUDA_SUCCESS) \
+			what = #call
+
+		MOD_CHECK(cu.ModuleLoadData(&nm.module, image));
+		MOD_CHECK(cu.ModuleGetFunction(&nm.fn_aggregate, nm.module, "gpuagg_aggregate"));
+		MOD_CHECK(cu.ModuleGetFunction(&nm.fn_rehash, nm.module, "gpuagg_rehash"));
+		MOD_CHECK(cu.ModuleGetFunction(&nm.fn_compact, nm.module, "gpuagg_compact"));
+		MOD_CHECK(cu.ModuleGetFunction(&nm.fn_fold, nm.module, "gpuagg_distinct_fold"));
+		MOD_CHECK(cu.ModuleGetFunction(&nm.fn_pairs, nm.module, "gpuagg_distinct_pairs"));
+		MOD_CHECK(cu.ModuleGetGlobal(&nm.d_prog, &prog_size, nm.module, "gpuagg_prog"));
+		MOD_CHECK(cu.FuncSetAttribute(nm.fn_aggregate,
+									  CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
+									  smem_optin));
+#undef MOD_CHECK
+		if (r != CUDA_SUCCESS)
+		{
+			char		text[256];
+
+			cu_error_text(r, text, sizeof(text));
+			snprintf(err, errlen, "%s failed: %s", what, text);
+			if (nm.module)
+				cu.ModuleUnload(nm.module);
+		}
+		else if (prog_size != sizeof(GaProgram))
+		{
+			snprintf(err, errlen, "gpuagg.fatbin was built for another program layout");
+			cu.ModuleUnload(nm.module);
+		}
+		else
+		{
+			pool[pool_loaded] = nm;
+			m = &pool[pool_loaded++];
+		}
+	}
+	else if (m == NULL)
+		snprintf(err, errlen, "more than %d queries at once on the GPU", POOL_MAX);
+	if (m)
+		m->busy = true;
+	pthread_mutex_unlock(&pool_lock);
+	return m;
+}
+
+static void
+module_give(EngineModule *m)
+{
+	pthread_mutex_lock(&pool_lock);
+	m->busy = false;
+	pthread_mutex_unlock(&pool_lock);
+}
+
+/*---- a query's session ----*/
+
+struct GaEngineSession
+{
+	GaProgram	prog;
+	GaEngineArgs args;
+	EngineModule *mod;
+	volatile uint32_t *cancel;
+	char	   *host;
+	uint64_t	host_bytes;
+	bool		registered;
+	unsigned long long *counters_host;	/* in the host region's scratch */
+	char	   *buf[2];
+	CUstream	s_exec;
+	CUstream	s_copy[2];
+	CUevent		ev_copystart[2];
+	CUevent		ev_copied[2];	/* host buffer b copied to the device */
+	CUevent		ev_kstart[2];
+	CUevent		ev_consumed[2]; /* the kernel that read device buffer b ended */
+	CUevent		ev_sync;
+	bool		copy_pending[2];
+	bool		kernel_pending[2];
+	bool		started;
+	CUdeviceptr d_buf[2];
+	GaTable		table;
+	CUdeviceptr d_table;
+	uint64_t	table_bytes;
+	CUdeviceptr d_counters;
+	uint64_t	groups_bound;	/* groups there can be after the queued batches */
+	GaDistinctSets sets;		/* count(DISTINCT) sets, prog.ndistinct of them */
+	CUdeviceptr d_set[GA_MAX_DISTINCT];
+	uint64_t	set_bytes[GA_MAX_DISTINCT];
+	uint64_t	set_bound[GA_MAX_DISTINCT];
+	CUdeviceptr d_out;			/* the packed result, until close */
+	uint64_t	out_bytes;
+	int			finish_stage;	/* 0, 1 timings taken, 2 result packed */
+	GaEngineShape shape;
+	CUdeviceptr part_addr[GA_PART_PAIRGROUP + 2 * GA_MAX_DISTINCT];
+	uint64_t	part_bytes[GA_PART_PAIRGROUP + 2 * GA_MAX_DISTINCT];
+	uint64_t	rows_seen;		/* rows before the next batch, in scan order */
+	uint32_t	shared_cap;
+	uint32_t	smem_bytes;
+	uint64_t	vram_used;
+	uint64_t	need;
+	double		kernel_ms;
+	double		copy_ms;
+	char		errbuf[512];
+};
+
+/* Record a CUDA failure of the session; a sticky one breaks the engine. */
+static int
+session_fail(GaEngineSession *s, const char *what, CUresult r)
+{
+	char		text[256];
+
+	cu_error_text(r, text, sizeof(text));
+	if (cu_error_is_sticky(r))
+	{
+		__atomic_store_n(&broken, 1, __ATOMIC_SEQ_CST);
+		snprintf(s->errbuf, sizeof(s->errbuf),
+				 "%s failed: %s (the GPU service makes its CUDA context anew)", what, text);
+	}
+	else
+		snprintf(s->errbuf, sizeof(s->errbuf), "%s failed: %s", what, text);
+	return GA_ERR_DEVICE;
+}
+
+#define CU_CHECK(s, call) \
+	do { \
+		CUresult	r_ = (call); \
+		if (r_ != CUDA_SUCCESS) \
+			return session_fail((s), #call, r_); \
+	} while (0)
+
+/* Wait for an event: poll, then sleep a little; the caller may cancel. */
+static int
+wait_event(GaEngineSession *s, CUevent ev)
+{
+	long		nap = 2000;
+
+	for (int spins = 0;; spins++)
+	{
+		CUresult	r = cu.EventQuery(ev);
+		struct timespec ts;
+
+		if (r == CUDA_SUCCESS)
+			return GA_OK;
+		if (r != CUDA_ERROR_NOT_READY)
+			return session_fail(s, "cuEventQuery", r);
+		if (s->cancel && *s->cancel)
+		{
+			snprintf(s->errbuf, sizeof(s->errbuf), "the query was cancelled");
+			return GA_ERR_DEVICE;
+		}
+		if (broken)
+		{
+			snprintf(s->errbuf, sizeof(s->errbuf),
+					 "another query broke the CUDA context (it is made anew)");
+			return GA_ERR_DEVICE;
+		}
+		if (spins < 200)
+			continue;
+		ts.tv_sec = 0;
+		ts.tv_nsec = nap;
+		nanosleep(&ts, NULL);
+		nap = EMIN(nap * 2, 200000);
+	}
+}
+
+/* Wait until everything queued on the execution stream is done. */
+static int
+wait_exec(GaEngineSession *s)
+{
+	CU_CHECK(s, cu.EventRecord(s->ev_sync, s->s_exec));
+	return wait_event(s, s->ev_sync);
+}
+
+static int
+device_alloc(GaEngineSession *s, CUdeviceptr *p, uint64_t bytes)
+{
+	if ((double) (s->vram_used + bytes) > s->args.vram_budget)
+	{
+		snprintf(s->errbuf, sizeof(s->errbuf),
+				 "the query needs more than gpuagg.vram_budget (%.0f MB) of device memory",
+				 s->args.vram_budget / (1024.0 * 1024.0));
+		return GA_ERR_DEVICE;
+	}
+	/* past the reservation: the caller grows it first, or gives up */
+	if (s->vram_used + bytes > s->args.reserved)
+	{
+		s->need = s->vram_used + bytes - s->args.reserved;
+		return GA_NEED_MEMORY;
+	}
+	CU_CHECK(s, cu.MemAlloc(p, bytes));
+	s->vram_used += bytes;
+	return GA_OK;
+}
+
+static void
+device_free(GaEngineSession *s, CUdeviceptr *p, uint64_t bytes)
+{
+	if (*p)
+	{
+		cu.MemFree(*p);
+		s->vram_used -= bytes;
+	}
+	*p = 0;
+}
+
+/*
+ * Allocate a zeroed table of cap slots with nk keys and ns state slots
+ * whose entries are counted in counter count_at, laid out as GaTable
+ * describes.
+ */
+static int
+table_alloc(GaEngineSession *s, uint64_t cap, uint32_t nk, uint32_t ns, uint32_t count_at,
+			GaTable *t, CUdeviceptr *base, uint64_t *bytes)
+{
+	uint64_t	off = 0;
+	uint64_t	size;
+	int			err;
+	CUresult	r;
+
+	size = ALIGN16(12 * cap) + 8 * cap * (nk + ns) + ALIGN16(cap * nk + 1);
+	err = device_alloc(s, base, size);
+	if (err)
+		return err;
+	*bytes = size;
+	if ((r = cu.MemsetD8Async(*base, 0, size, s->s_exec)) != CUDA_SUCCESS)
+	{
+		device_free(s, base, size);
+		return session_fail(s, "cuMemsetD8Async", r);
+	}
+	t->cap = cap;
+	t->nkeys = nk;
+	t->nslots = ns;
+	t->count_at = count_at;
+	t->ctrl = (uint32_t *) (*base + off);
+	t->lock = (uint32_t *) (*base + off + 4 * cap);
+	t->hash = (uint32_t *) (*base + off + 8 * cap);
+	off += ALIGN16(12 * cap);
+	t->keys = (uint64_t *) (*base + off);
+	off += 8 * cap * nk;
+	t->states = (uint64_t *) (*base + off);
+	off += 8 * cap * ns;
+	t->keynulls = (uint8_t *) (*base + off);
+	t->counters = (unsigned long long *) s->d_counters;
+	return GA_OK;
+}
+
+static uint64_t
+next_pow2(double x)
+{
+	uint64_t	p = 1024;
+
+	while ((double) p < x)
+		p <<= 1;
+	return p;
+}
+
+/* Bring the counters back; their error, if any, is returned. */
+static int
+read_counters(GaEngineSession *s, unsigned long long *out)
+{
+	int			err;
+
+	CU_CHECK(s, cu.MemcpyDtoHAsync(s->counters_host, s->d_counters,
+								   sizeof(unsigned long long) * GA_NCOUNTERS, s->s_exec));
+	if ((err = wait_exec(s)) != GA_OK)
+		return err;
+	memcpy(out, s->counters_host, sizeof(unsigned long long) * GA_NCOUNTERS);
+	/* the error slot holds (row << 8 | code) of the earliest failing row */
+	if (out[GA_CNT_ERROR] == ~0ULL)
+		return GA_OK;
+	return (int) (out[GA_CNT_ERROR] & 0xff);
+}
+
+/* Blocks for a kernel with a thread per slot of table t (grid-stride). */
+static unsigned int
+table_grid(const GaTable *t)
+{
+	return (unsigned int) EMIN((t->cap + GPUAGG_BLOCK - 1) / GPUAGG_BLOCK,
+							   (uint64_t) sm_count * 16);
+}
+
+/*
+ * Grow table t so that it holds at least need entries at half load; the
+ * old table stays until the new one is filled, so a failure leaves t as it
+ * was.
+ */
+static int
+grow_table(GaEngineSession *s, GaTable *t, CUdeviceptr *base, uint64_t *bytes, uint64_t need)
+{
+	GaTable		nt;
+	CUdeviceptr nbase = 0;
+	uint64_t	nbytes = 0;
+	void	   *params[2];
+	int			err;
+	CUresult	r;
+
+	err = table_alloc(s, next_pow2(2.0 * need), t->nkeys, t->nslots, t->count_at,
+					  &nt, &nbase, &nbytes);
+	if (err)
+		return err;
+	params[0] = t;
+	params[1] = &nt;
+	r = cu.LaunchKernel(s->mod->fn_rehash, table_grid(t), 1, 1, GPUAGG_BLOCK, 1, 1, 0,
+						s->s_exec, params, NULL);
+	err = (r != CUDA_SUCCESS) ? session_fail(s, "cuLaunchKernel(gpuagg_rehash)", r) :
+		wait_exec(s);
+	if (err != GA_OK)
+	{
+		device_free(s, &nbase, nbytes);
+		return err;
+	}
+	device_free(s, base, *bytes);
+	*t = nt;
+	*base = nbase;
+	*bytes = nbytes;
+	return GA_OK;
+}
+
+GaEngineSession *
+ga_engine_open(const GaProgram *prog, const GaEngineArgs *args, void *host,
+			   uint64_t host_bytes, volatile uint32_t *cancel, char *err, size_t errlen)
+{
+	GaEngineSession *s;
+	CUresult	r = CUDA_SUCCESS;
+	const char *what = "";
+	uint64_t	slot_bytes;
+
+	if (!engine_ready || broken)
+	{
+		snprintf(err, errlen, "the CUDA context is being made anew");
+		return NULL;
+	}
+	if (host_bytes < GA_ENGINE_SCRATCH + 2 * args->batch_bytes)
+	{
+		snprintf(err, errlen, "the batch buffers do not fit their region");
+		return NULL;
+	}
+	if ((s = calloc(1, sizeof(GaEngineSession))) == NULL)
+	{
+		snprintf(err, errlen, "out of memory");
+		return NULL;
+	}
+	s->prog = *prog;
+	s->args = *args;
+	s->cancel = cancel;
+	s->host = host;
+	s->host_bytes = host_bytes;
+	s->counters_host = (unsigned long long *) host;
+	s->buf[0] = (char *) host + GA_ENGINE_SCRATCH;
+	s->buf[1] = s->buf[0] + args->batch_bytes;
+
+	if ((r = cu.CtxSetCurrent(cu_context)) != CUDA_SUCCESS)
+	{
+		session_fail(s, "cuCtxSetCurrent", r);
+		snprintf(err, errlen, "%s", s->errbuf);
+		free(s);
+		return NULL;
+	}
+	if ((s->mod = module_take(err, errlen)) == NULL)
+	{
+		free(s);
+		return NULL;
+	}
+
+#define OPEN_CHECK(call) \
+	if (r == CUDA_SUCCESS && (r = (call)) != CUDA_SUCCESS) \
+		what = #call
+
+	/* page-locked, so copies are DMA from where the batches lie */
+	r = cu.MemHostRegister(host, host_bytes, 0);
+	if (r == CUDA_SUCCESS)
+		s->registered = true;
+	else
+		r = CUDA_SUCCESS;		/* pageable copies: slower, still right */
+	OPEN_CHECK(cu.StreamCreate(&s->s_exec, CU_STREAM_NON_BLOCKING));
+	OPEN_CHECK(cu.EventCreate(&s->ev_sync, 0));
+	for (int b = 0; b < 2; b++)
+	{
+		OPEN_CHECK(cu.StreamCreate(&s->s_copy[b], CU_STREAM_NON_BLOCKING));
+		OPEN_CHECK(cu.EventCreate(&s->ev_copystart[b], 0));
+		OPEN_CHECK(cu.EventCreate(&s->ev_copied[b], 0));
+		OPEN_CHECK(cu.EventCreate(&s->ev_kstart[b], 0));
+		OPEN_CHECK(cu.EventCreate(&s->ev_consumed[b], 0));
+	}
+	/* the program into this session's module's constant memory */
+	OPEN_CHECK(cu.MemcpyHtoDAsync(s->mod->d_prog, &s->prog, sizeof(GaProgram), s->s_exec));
+	OPEN_CHECK(cu.StreamSynchronize(s->s_exec));
+#undef OPEN_CHECK
+	if (r != CUDA_SUCCESS)
+	{
+		session_fail(s, what, r);
+		snprintf(err, errlen, "%s", s->errbuf);
+		ga_engine_close(s);
+		return NULL;
+	}
+
+	/* few groups: each block aggregates in shared memory first */
+	slot_bytes = ga_slot_bytes(prog->nkeys, prog->nslots);
+	if (args->groups <= SHARED_GROUPS_MAX)
+	{
+		uint64_t	cap = 256;
+
+		while (cap < 4 * args->groups && cap < 2 * SHARED_GROUPS_MAX)
+			cap <<= 1;
+		while (cap >= 128 && cap * slot_bytes + 16 > (uint64_t) smem_optin)
+			cap >>= 1;
+		if (cap >= 128)
+		{
+			s->shared_cap = (uint32_t) cap;
+			s->smem_bytes = (uint32_t) (cap * slot_bytes + 16);
+		}
+	}
+	return s;
+}
+
+/* Device memory of the session; may return GA_NEED_MEMORY, then again. */
+int
+ga_engine_start(GaEngineSession *s)
+{
+	int			err;
+	const GaProgram *prog = &s->prog;
+
+	if (s->started)
+		return GA_OK;
+	for (int b = 0; b < 2; b++)
+		if (!s->d_buf[b] && (err = device_alloc(s, &s->d_buf[b], s->args.batch_bytes)) != GA_OK)
+			return err;
+	if (!s->d_counters)
+	{
+		if ((err = device_alloc(s, &s->d_counters,
+								sizeof(unsigned long long) * GA_NCOUNTERS)) != GA_OK)
+			return err;
+		CU_CHECK(s, cu.MemsetD8Async(s->d_counters, 0,
+									 sizeof(unsigned long long) * GA_NCOUNTERS, s->s_exec));
+		/* no error yet: the error slot keeps a minimum, so it starts at its top */
+		CU_CHECK(s, cu.MemsetD8Async(s->d_counters + sizeof(unsigned long long) * GA_CNT_ERROR,
+									 0xff, sizeof(unsigned long long), s->s_exec));
+	}
+	if (!s->d_table &&
+		(err = table_alloc(s, next_pow2(2.0 * EMAX(s->args.groups, s->args.batch_rows)),
+						   prog->nkeys, prog->nslots, GA_CNT_GROUPS,
+						   &s->table, &s->d_table, &s->table_bytes)) != GA_OK)
+		return err;
+	/* a distinct set's keys: the group keys and the value */
+	for (uint32_t j = 0; j < prog->ndistinct; j++)
+		if (!s->d_set[j] &&
+			(err = table_alloc(s, next_pow2(2.0 * s->args.batch_rows), prog->nkeys + 1, 0,
+							   GA_CNT_DISTINCT + j, &s->sets.set[j], &s->d_set[j],
+							   &s->set_bytes[j])) != GA_OK)
+			return err;
+	s->started = true;
+	return GA_OK;
+}
+
+char *
+ga_engine_buffer(GaEngineSession *s, int b)
+{
+	return s->buf[b];
+}
+
+/* Host buffer b may be written once the DMA engine has read it. */
+int
+ga_engine_wait_buffer(GaEngineSession *s, int b)
+{
+	if (s->copy_pending[b])
+	{
+		float		ms = 0;
+		int			err;
+
+		if ((err = wait_event(s, s->ev_copied[b])) != GA_OK)
+			return err;
+		if (cu.EventElapsedTime(&ms, s->ev_copystart[b], s->ev_copied[b]) == CUDA_SUCCESS)
+			s->copy_ms += ms;
+		s->copy_pending[b] = false;
+	}
+	return GA_OK;
+}
+
+/*
+ * No table may pass half load, whatever the batch holds: grow them first
+ * (before anything of the batch is queued, so GA_NEED_MEMORY can repeat).
+ */
+static int
+make_room(GaEngineSession *s, uint32_t nrows)
+{
+	bool		check;
+	unsigned long long counters[GA_NCOUNTERS];
+	int			err;
+	uint64_t	bound;
+
+	check = 2 * (s->groups_bound + nrows) > s->table.cap;
+	for (uint32_t j = 0; j < s->prog.ndistinct; j++)
+		check |= 2 * (s->set_bound[j] + nrows) > s->sets.set[j].cap;
+	if (!check)
+		return GA_OK;
+	if ((err = read_counters(s, counters)) != GA_OK)
+		return err;
+	bound = counters[GA_CNT_GROUPS] + nrows;
+	if (2 * bound > s->table.cap &&
+		(err = grow_table(s, &s->table, &s->d_table, &s->table_bytes, bound)) != GA_OK)
+		return err;
+	s->groups_bound = counters[GA_CNT_GROUPS];
+	for (uint32_t j = 0; j < s->prog.ndistinct; j++)
+	{
+		bound = counters[GA_CNT_DISTINCT + j] + nrows;
+		if (2 * bound > s->sets.set[j].cap &&
+			(err = grow_table(s, &s->sets.set[j], &s->d_set[j],
+							  &s->set_bytes[j], bound)) != GA_OK)
+			return err;
+		s->set_bound[j] = counters[GA_CNT_DISTINCT + j];
+	}
+	return GA_OK;
+}
+
+int
+ga_engine_add_batch(GaEngineSession *s, int b, const GaBatch *batch)
+{
+	GaBatch		dbatch = *batch;
+	GaTable		table;
+	void	   *params[5];
+	unsigned int grid;
+	int			err;
+
+	if ((err = make_room(s, batch->nrows)) != GA_OK)
+		return err;
+
+	/* device buffer b is free once the kernel of two batches ago is done */
+	if (s->kernel_pending[b])
+	{
+		float		ms = 0;
+
+		if ((err = wait_event(s, s->ev_consumed[b])) != GA_OK)
+			return err;
+		if (cu.EventElapsedTime(&ms, s->ev_kstart[b], s->ev_consumed[b]) == CUDA_SUCCESS)
+			s->kernel_ms += ms;
+		s->kernel_pending[b] = false;
+	}
+
+	/* columns to the device on this buffer's copy stream */
+	CU_CHECK(s, cu.EventRecord(s->ev_copystart[b], s->s_copy[b]));
+	for (uint32_t c = 0; c < s->prog.ncols; c++)
+	{
+		int			w = ga_type_width(s->prog.cols[c].type);
+
+		if (batch->values[c] && w > 0)
+		{
+			uint64_t	off = (const char *) batch->values[c] - s->buf[b];
+
+			CU_CHECK(s, cu.MemcpyHtoDAsync(s->d_buf[b] + off, batch->values[c],
+										   (size_t) batch->nrows * w, s->s_copy[b]));
+			dbatch.values[c] = (const void *) (s->d_buf[b] + off);
+		}
+		if (batch->nulls[c])
+		{
+			uint64_t	off = (const char *) batch->nulls[c] - s->buf[b];
+
+			CU_CHECK(s, cu.MemcpyHtoDAsync(s->d_buf[b] + off, batch->nulls[c],
+										   (batch->nrows + 7) / 8, s->s_copy[b]));
+			dbatch.nulls[c] = (const uint8_t *) (s->d_buf[b] + off);
+		}
+	}
+	CU_CHECK(s, cu.EventRecord(s->ev_copied[b], s->s_copy[b]));
+	s->copy_pending[b] = true;
+	s->groups_bound += batch->nrows;
+	for (uint32_t j = 0; j < s->prog.ndistinct; j++)
+		s->set_bound[j] += batch->nrows;
+
+	CU_CHECK(s, cu.StreamWaitEvent(s->s_exec, s->ev_copied[b], 0));
+	CU_CHECK(s, cu.EventRecord(s->ev_kstart[b], s->s_exec));
+	table = s->table;
+	if (s->args.inject_fault)
+		table.ctrl = (uint32_t *) (uintptr_t) 0x8;	/* test: an illegal address */
+	params[0] = &dbatch;
+	params[1] = &table;
+	params[2] = &s->shared_cap;
+	params[3] = &s->rows_seen;
+	params[4] = &s->sets;
+	grid = (batch->nrows + GPUAGG_BLOCK - 1) / GPUAGG_BLOCK;
+	grid = EMIN(grid, (unsigned int) sm_count * (s->shared_cap ? 2 : 16));
+	CU_CHECK(s, cu.LaunchKernel(s->mod->fn_aggregate, EMAX(grid, 1), 1, 1, GPUAGG_BLOCK, 1, 1,
+								s->smem_bytes, s->s_exec, params, NULL));
+	CU_CHECK(s, cu.EventRecord(s->ev_consumed[b], s->s_exec));
+	s->kernel_pending[b] = true;
+	s->rows_seen += batch->nrows;
+	/* the next copy into device buffer b waits for this kernel */
+	CU_CHECK(s, cu.StreamWaitEvent(s->s_copy[b], s->ev_consumed[b], 0));
+	return GA_OK;
+}
+
+/*
+ * Count the distinct sets into their groups, pack the groups (and the
+ * pairs of min/max of strings) in device memory, and say how many there
+ * are; ga_engine_fetch then brings them back.
+ */
+int
+ga_engine_finish(GaEngineSession *s, GaEngineShape *shape)
+{
+	unsigned long long counters[GA_NCOUNTERS];
+	uint32_t	nk = s->prog.nkeys;
+	uint32_t	ns = s->prog.nslots;
+	uint64_t	n;
+	uint64_t	npairs = 0;
+	uint64_t	bytes,
+				pairs_at;
+	int			err;
+
+	if (s->finish_stage == 2)
+	{
+		*shape = s->shape;
+		return GA_OK;
+	}
+	if ((err = read_counters(s, counters)) != GA_OK)
+		return err;
+	if (s->finish_stage == 0)
+	{
+		for (int b = 0; b < 2; b++)
+		{
+			float		ms = 0;
+
+			if (s->kernel_pending[b] &&
+				cu.EventElapsedTime(&ms, s->ev_kstart[b], s->ev_consumed[b]) == CUDA_SUCCESS)
+				s->kernel_ms += ms;
+			s->kernel_pending[b] = false;
+			ms = 0;
+			if (s->copy_pending[b] &&
+				cu.EventElapsedTime(&ms, s->ev_copystart[b], s->ev_copied[b]) == CUDA_SUCCESS)
+				s->copy_ms += ms;
+			s->copy_pending[b] = false;
+		}
+		s->finish_stage = 1;
+	}
+
+	/* room for the packed groups, the slot positions and the pairs */
+	n = counters[GA_CNT_GROUPS];
+	for (uint32_t a = 0; a < s->prog.naggs; a++)
+		if (s->prog.aggs[a].distinct >= 0 &&
+			ga_agg_host_order(s->prog.aggs[a].kind, s->prog.aggs[a].argtype))
+			npairs += counters[GA_CNT_DISTINCT + s->prog.aggs[a].distinct];
+	bytes = ALIGN16((8 * (uint64_t) nk + 8 * (uint64_t) ns + nk) * n + 16);
+	pairs_at = bytes;
+	if (npairs > 0)
+		bytes += 8 * s->table.cap + 16 * npairs + 8 * GA_MAX_DISTINCT;
+	if (!s->d_out)
+	{
+		if ((err = device_alloc(s, &s->d_out, bytes)) != GA_OK)
+			return err;
+		s->out_bytes = bytes;
+	}
+
+	/* count(DISTINCT): each set's entries into their groups' counts */
+	for (uint32_t a = 0; a < s->prog.naggs; a++)
+	{
+		const GaAgg *ag = &s->prog.aggs[a];
+		uint32_t	slot = ag->slot;
+		void	   *params[3];
+
+		if (ag->distinct < 0 || ag->kind != GA_AGG_COUNT)
+			continue;
+		params[0] = &s->sets.set[ag->distinct];
+		params[1] = &s->table;
+		params[2] = &slot;
+		CU_CHECK(s, cu.LaunchKernel(s->mod->fn_fold, table_grid(&s->sets.set[ag->distinct]),
+									1, 1, GPUAGG_BLOCK, 1, 1, 0, s->s_exec, params, NULL));
+	}
+	memset(&s->shape, 0, sizeof(s->shape));
+	if (n > 0)
+	{
+		CUdeviceptr keys,
+					states,
+					keynulls,
+					pos,
+					slotpos = 0;
+		void	   *params[7];
+
+		pos = s->d_out;
+		keys = s->d_out + 8;
+		states = keys + 8 * (uint64_t) nk * n;
+		keynulls = states + 8 * (uint64_t) ns * n;
+		if (npairs > 0)
+			slotpos = s->d_out + pairs_at;
+		s->part_addr[GA_PART_KEYS] = keys;
+		s->part_bytes[GA_PART_KEYS] = 8 * (uint64_t) nk * n;
+		s->part_addr[GA_PART_KEYNULLS] = keynulls;
+		s->part_bytes[GA_PART_KEYNULLS] = (uint64_t) nk * n;
+		s->part_addr[GA_PART_STATES] = states;
+		s->part_bytes[GA_PART_STATES] = 8 * (uint64_t) ns * n;
+		CU_CHECK(s, cu.MemsetD8Async(pos, 0, 8, s->s_exec));
+		params[0] = &s->table;
+		params[1] = &keys;
+		params[2] = &keynulls;
+		params[3] = &states;
+		params[4] = &pos;
+		params[5] = &n;
+		params[6] = &slotpos;
+		CU_CHECK(s, cu.LaunchKernel(s->mod->fn_compact, table_grid(&s->table), 1, 1,
+									GPUAGG_BLOCK, 1, 1, 0, s->s_exec, params, NULL));
+		if (npairs > 0)
+		{
+			CUdeviceptr next = slotpos + 8 * s->table.cap;
+			CUdeviceptr count = next;
+
+			next += 8 * GA_MAX_DISTINCT;
+			CU_CHECK(s, cu.MemsetD8Async(count, 0, 8 * GA_MAX_DISTINCT, s->s_exec));
+			for (uint32_t a = 0; a < s->prog.naggs; a++)
+			{
+				const GaAgg *ag = &s->prog.aggs[a];
+				int			j = ag->distinct;
+				uint64_t	m;
+				CUdeviceptr group,
+							value,
+							cnt;
+				void	   *pp[7];
+
+				if (j < 0 || !ga_agg_host_order(ag->kind, ag->argtype))
+					continue;
+				m = counters[GA_CNT_DISTINCT + j];
+				s->shape.npairs[j] = m;
+				if (m == 0)
+					continue;
+				group = next;
+				value = next + 8 * m;
+				cnt = count + 8 * j;
+				next += 16 * m;
+				s->part_addr[GA_PART_PAIRGROUP + 2 * j] = group;
+				s->part_bytes[GA_PART_PAIRGROUP + 2 * j] = 8 * m;
+				s->part_addr[GA_PART_PAIRVALUE + 2 * j] = value;
+				s->part_bytes[GA_PART_PAIRVALUE + 2 * j] = 8 * m;
+				pp[0] = &s->sets.set[j];
+				pp[1] = &s->table;
+				pp[2] = &slotpos;
+				pp[3] = &group;
+				pp[4] = &value;
+				pp[5] = &cnt;
+				pp[6] = &m;
+				CU_CHECK(s, cu.LaunchKernel(s->mod->fn_pairs, table_grid(&s->sets.set[j]),
+											1, 1, GPUAGG_BLOCK, 1, 1, 0, s->s_exec, pp, NULL));
+			}
+		}
+	}
+	/* errors of the fold and the pairs (internal) are in the counters */
+	if ((err = read_counters(s, counters)) != GA_OK)
+		return err;
+	s->shape.ngroups = n;
+	s->shape.rows_passed = counters[GA_CNT_PASSED];
+	s->shape.device_ms = s->kernel_ms;
+	s->shape.transfer_ms = s->copy_ms;
+	s->finish_stage = 2;
+	*shape = s->shape;
+	return GA_OK;
+}
+
+int
+ga_engine_fetch(GaEngineSession *s, int part, uint64_t offset, uint64_t bytes, void *dst)
+{
+	if (s->finish_stage != 2 || part < 0 ||
+		part >= GA_PART_PAIRGROUP + 2 * GA_MAX_DISTINCT ||
+		offset + bytes > s->part_bytes[part])
+	{
+		snprintf(s->errbuf, sizeof(s->errbuf), "fetch of a result part that is not there");
+		return GA_ERR_DEVICE;
+	}
+	if (bytes == 0)
+		return GA_OK;
+	CU_CHECK(s, cu.MemcpyDtoHAsync(dst, s->part_addr[part] + offset, bytes, s->s_exec));
+	return wait_exec(s);
+}
+
+uint64_t
+ga_engine_need(GaEngineSession *s)
+{
+	return s->need;
+}
+
+void
+ga_engine_grant(GaEngineSession *s, uint64_t bytes)
+{
+	s->args.reserved += bytes;
+	s->need = 0;
+}
+
+uint64_t
+ga_engine_reserved(GaEngineSession *s)
+{
+	return s->args.reserved;
+}
+
+const char *
+ga_engine_error(GaEngineSession *s)
+{
+	return s->errbuf;
+}
+
+void
+ga_engine_close(GaEngineSession *s)
+{
+	if (s == NULL)
+		return;
+	if (cu.CtxSetCurrent(cu_context) == CUDA_SUCCESS && !broken)
+	{
+		if (s->s_exec)
+			cu.StreamSynchronize(s->s_exec);
+		for (int b = 0; b < 2; b++)
+			if (s->s_copy[b])
+				cu.StreamSynchronize(s->s_copy[b]);
+	}
+	for (int b = 0; b < 2; b++)
+	{
+		if (s->s_copy[b])
+			cu.StreamDestroy(s->s_copy[b]);
+		if (s->ev_copystart[b])
+			cu.EventDestroy(s->ev_copystart[b]);
+		if (s->ev_copied[b])
+			cu.EventDestroy(s->ev_copied[b]);
+		if (s->ev_kstart[b])
+			cu.EventDestroy(s->ev_kstart[b]);
+		if (s->ev_consumed[b])
+			cu.EventDestroy(s->ev_consumed[b]);
+		device_free(s, &s->d_buf[b], s->args.batch_bytes);
+	}
+	device_free(s, &s->d_table, s->table_bytes);
+	device_free(s, &s->d_out, s->out_bytes);
+	for (int j = 0; j < GA_MAX_DISTINCT; j++)
+		device_free(s, &s->d_set[j], s->set_bytes[j]);
+	device_free(s, &s->d_counters, sizeof(unsigned long long) * GA_NCOUNTERS);
+	if (s->ev_sync)
+		cu.EventDestroy(s->ev_sync);
+	if (s->s_exec)
+		cu.StreamDestroy(s->s_exec);
+	if (s->registered)
+		cu.MemHostUnregister(s->host);
+	if (s->mod)
+		module_give(s->mod);
+	free(s);
+}

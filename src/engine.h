@@ -1,0 +1,107 @@
+/*-------------------------------------------------------------------------
+ *
+ * engine.h
+ *		The CUDA engine: everything gpuagg does with the driver API.
+ *
+ * The engine is plain C over libcuda (opened with dlopen) and never calls a
+ * PostgreSQL function: engine.c does not include postgres.h, so the compiler
+ * holds it to that.  It runs in the GPU service's CUDA threads (service.c),
+ * one thread a query, and in a single-user backend (no service there).
+ *
+ * A session runs one program.  Host memory for its batches is the caller's
+ * (a query's shared memory segment under the service): the engine
+ * page-locks it once (cuMemHostRegister) and copies batches from it.  Every
+ * call returns GA_OK, a GaError of the program's rows, GA_ERR_DEVICE (what
+ * went wrong: ga_engine_error) or GA_NEED_MEMORY: the call needs
+ * ga_engine_need() bytes of device memory beyond the session's reservation;
+ * it did nothing that cannot be done again, so after the caller has grown
+ * the reservation in the ledger (ga_engine_grant) it makes the same call
+ * again.  The ledger stays with the caller: the engine only counts.
+ *
+ *-------------------------------------------------------------------------
+ */
+#ifndef GPUAGG_ENGINE_H
+#define GPUAGG_ENGINE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "../cuda/gpuagg_abi.h"
+
+#define GA_NEED_MEMORY		1000
+
+/* the host region a session's batches are laid out in */
+#define GA_ENGINE_SCRATCH	4096	/* counters, then the two buffers */
+
+typedef struct GaEngineDevice
+{
+	char		name[256];
+	uint64_t	total_bytes;
+	int			major;
+	int			minor;
+	int			sms;
+	int			driver;			/* cuDriverGetVersion */
+} GaEngineDevice;
+
+typedef struct GaEngineArgs
+{
+	double		groups;			/* planner's estimate */
+	uint32_t	batch_rows;
+	uint64_t	batch_bytes;	/* bytes of one batch buffer */
+	double		vram_budget;	/* bytes the query may use (gpuagg.vram_budget) */
+	uint64_t	reserved;		/* bytes already reserved in the ledger */
+	int			inject_fault;	/* test: the first kernel reads an illegal
+								 * address (a sticky error of the context) */
+} GaEngineArgs;
+
+/* What finish learned; the arrays are then fetched part by part. */
+typedef struct GaEngineShape
+{
+	uint64_t	ngroups;
+	uint64_t	npairs[GA_MAX_DISTINCT];
+	uint64_t	rows_passed;
+	double		device_ms;
+	double		transfer_ms;
+} GaEngineShape;
+
+/* parts of the result for ga_engine_fetch */
+#define GA_PART_KEYS		0
+#define GA_PART_KEYNULLS	1
+#define GA_PART_STATES		2
+#define GA_PART_PAIRGROUP	3	/* + distinct set number * 2 */
+#define GA_PART_PAIRVALUE	4
+
+typedef struct GaEngineSession GaEngineSession;
+
+/* process-wide: driver, context of GPU 0, kernels; false with the reason */
+extern int	ga_engine_init(const char *fatbin_path, char *err, size_t errlen);
+extern int	ga_engine_device(GaEngineDevice *dev);
+extern int	ga_engine_mem_info(uint64_t *free_bytes, uint64_t *total_bytes);
+/* a sticky CUDA error was seen: the context must be made anew */
+extern int	ga_engine_broken(void);
+extern int	ga_engine_reset(char *err, size_t errlen);
+extern void ga_engine_shutdown(void);
+
+/*
+ * host: page-aligned memory of host_bytes, laid out as GA_ENGINE_SCRATCH
+ * bytes then buffer 0 then buffer 1 (each args->batch_bytes, page-aligned).
+ * cancel, if not NULL, is polled while waiting: non-zero stops the call.
+ */
+extern GaEngineSession *ga_engine_open(const GaProgram *prog, const GaEngineArgs *args,
+									   void *host, uint64_t host_bytes,
+									   volatile uint32_t *cancel,
+									   char *err, size_t errlen);
+extern int	ga_engine_start(GaEngineSession *s);
+extern char *ga_engine_buffer(GaEngineSession *s, int b);
+extern int	ga_engine_wait_buffer(GaEngineSession *s, int b);
+extern int	ga_engine_add_batch(GaEngineSession *s, int b, const GaBatch *batch);
+extern int	ga_engine_finish(GaEngineSession *s, GaEngineShape *shape);
+extern int	ga_engine_fetch(GaEngineSession *s, int part, uint64_t offset,
+							uint64_t bytes, void *dst);
+extern uint64_t ga_engine_need(GaEngineSession *s);
+extern void ga_engine_grant(GaEngineSession *s, uint64_t bytes);
+extern uint64_t ga_engine_reserved(GaEngineSession *s);
+extern const char *ga_engine_error(GaEngineSession *s);
+extern void ga_engine_close(GaEngineSession *s);
+
+#endif							/* GPUAGG_ENGINE_H */

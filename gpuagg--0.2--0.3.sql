@@ -10,7 +10,7 @@ COMMENT ON FUNCTION gpuagg.devices() IS
 -- The GPU service, the background worker that owns the GPU: its process
 -- (NULL when not running), state (starting, ready, no_gpu, recovering,
 -- stopped) and why, since when, how often it started since the server did,
--- how often it made its CUDA context anew after an error, and the queries
+-- how often a CUDA error made it start anew (a new context), and the queries
 -- it serves now.
 CREATE FUNCTION gpuagg.service(
 	OUT pid int,

@@ -26,8 +26,7 @@
  *
  * Any CUDA failure returns GA_ERR_DEVICE.  One that leaves the context
  * unusable (an illegal address in a kernel, say) marks the engine broken:
- * every session fails over, and the service makes the context anew once
- * they are gone (ga_engine_reset).
+ * every session fails over, and the service starts anew (service.c).
  *
  *-------------------------------------------------------------------------
  */
@@ -321,33 +320,6 @@ ga_engine_broken(void)
 	return broken;
 }
 
-/*
- * After a sticky error, once no session runs: drop the modules, reset the
- * primary context (which frees everything it held) and make it anew.
- */
-int
-ga_engine_reset(char *err, size_t errlen)
-{
-	CUresult	r;
-	char		text[256];
-
-	pthread_mutex_lock(&pool_lock);
-	for (int i = 0; i < pool_loaded; i++)
-		pool[i].module = NULL;	/* gone with the context */
-	pool_loaded = 0;
-	pthread_mutex_unlock(&pool_lock);
-	cu.DevicePrimaryCtxRelease(cu_device);
-	if ((r = cu.DevicePrimaryCtxReset(cu_device)) != CUDA_SUCCESS)
-	{
-		cu_error_text(r, text, sizeof(text));
-		return init_failed(err, errlen, "cuDevicePrimaryCtxReset failed: %s", text);
-	}
-	if (!make_context(err, errlen))
-		return 0;
-	__atomic_store_n(&broken, 0, __ATOMIC_SEQ_CST);
-	return 1;
-}
-
 void
 ga_engine_shutdown(void)
 {
@@ -485,7 +457,7 @@ session_fail(GaEngineSession *s, const char *what, CUresult r)
 	{
 		__atomic_store_n(&broken, 1, __ATOMIC_SEQ_CST);
 		snprintf(s->errbuf, sizeof(s->errbuf),
-				 "%s failed: %s (the GPU service makes its CUDA context anew)", what, text);
+				 "%s failed: %s (the GPU service starts anew)", what, text);
 	}
 	else
 		snprintf(s->errbuf, sizeof(s->errbuf), "%s failed: %s", what, text);

@@ -77,9 +77,8 @@ typedef struct GaEngineSession GaEngineSession;
 extern int	ga_engine_init(const char *fatbin_path, char *err, size_t errlen);
 extern int	ga_engine_device(GaEngineDevice *dev);
 extern int	ga_engine_mem_info(uint64_t *free_bytes, uint64_t *total_bytes);
-/* a sticky CUDA error was seen: the context must be made anew */
+/* a sticky CUDA error was seen: the context is unusable */
 extern int	ga_engine_broken(void);
-extern int	ga_engine_reset(char *err, size_t errlen);
 extern void ga_engine_shutdown(void);
 
 /*

@@ -32,8 +32,9 @@
  *
  * Faults: an engine error fails the query over to the CPU device (the
  * executor does that).  A sticky error (the context is unusable) marks the
- * engine broken: the other sessions fail over too, and once they are gone
- * the main thread resets the context and goes on.  If the service itself
+ * engine broken: the other sessions fail over too, and the service exits to
+ * be started again with a new context (a process of its own is the one sure
+ * way to leave nothing of the broken context behind).  If the service itself
  * stops (pg_terminate_backend, FATAL), backends see its generation change
  * and fail over; the postmaster starts it again after a second.  A query
  * whose backend dies is closed by its thread, which watches the backend's
@@ -421,16 +422,6 @@ accept_session(dsm_handle h)
 	}
 }
 
-static int
-count_sessions(void)
-{
-	int			n = 0;
-
-	for (int i = 0; i < MAX_SESSIONS; i++)
-		n += sessions[i].used;
-	return n;
-}
-
 /* Answer every queued query that cannot be served with the reason. */
 static void
 refuse_queue(const char *why)
@@ -557,24 +548,22 @@ gpuagg_service_main(Datum arg)
 			continue;
 		}
 
-		/* a sticky error: no new queries until the context is made anew */
+		/*
+		 * A sticky error: the context is unusable.  The service stops (its
+		 * threads fail their queries over and are joined on the way out) and
+		 * the postmaster starts it again a second later, with a new context
+		 * in a new process: nothing of the broken one can outlive it.
+		 */
 		if (ga_engine_broken())
 		{
 			set_state(SERVICE_RECOVERING, "a CUDA error left the context unusable");
 			refuse_queue("the GPU service is making its CUDA context anew");
-			if (count_sessions() > 0)
-				continue;
-			if (!ga_engine_reset(err, sizeof(err)))
-			{
-				set_state(SERVICE_NO_GPU, err);
-				ereport(LOG, (errmsg("gpuagg service: %s", err)));
-				continue;
-			}
 			SpinLockAcquire(&service->mutex);
 			service->resets++;
 			SpinLockRelease(&service->mutex);
-			set_state(SERVICE_READY, service->device.name);
-			ereport(LOG, (errmsg("gpuagg service: CUDA context made anew after an error")));
+			ereport(LOG,
+					(errmsg("gpuagg service: a CUDA error left the context unusable, restarting")));
+			proc_exit(1);
 		}
 
 		/* new queries */

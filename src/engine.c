@@ -780,14 +780,19 @@ ga_engine_start(GaEngineSession *s)
 									 0xff, sizeof(unsigned long long), s->s_exec));
 	}
 	if (!s->d_table &&
-		(err = table_alloc(s, next_pow2(2.0 * EMAX(s->args.groups, s->args.batch_rows)),
+		(err = table_alloc(s, next_pow2(2.0 * (s->args.groups + s->args.batch_rows)),
 						   prog->nkeys, prog->nslots, GA_CNT_GROUPS,
 						   &s->table, &s->d_table, &s->table_bytes)) != GA_OK)
 		return err;
-	/* a distinct set's keys: the group keys and the value */
+	/*
+	 * Room for the estimated groups and a whole batch of new ones, so that
+	 * make_room grows nothing when the estimate holds (planner.c's
+	 * vram_estimate counts the same).  A distinct set's keys: the group
+	 * keys and the value.
+	 */
 	for (uint32_t j = 0; j < prog->ndistinct; j++)
 		if (!s->d_set[j] &&
-			(err = table_alloc(s, next_pow2(2.0 * s->args.batch_rows), prog->nkeys + 1, 0,
+			(err = table_alloc(s, next_pow2(2.0 * (s->args.batch_rows + 1.0)), prog->nkeys + 1, 0,
 							   GA_CNT_DISTINCT + j, &s->sets.set[j], &s->d_set[j],
 							   &s->set_bytes[j])) != GA_OK)
 			return err;

@@ -184,14 +184,21 @@ row_width(const GaProgram *p)
 	return Max(w, 1.0);
 }
 
-/* Bytes of a device table for n entries (a power of two of slots, at
- * most half full even if every row of a batch were new). */
+/*
+ * Bytes of a device hash table (a group table, a distinct set) that ends
+ * with n entries: the engine starts it with room for `first' entries and,
+ * before each batch, grows it so that its entries plus a whole batch stay
+ * under half load; while the last growth copies, the old table (half the
+ * new one) is there too.
+ */
 static double
-table_bytes(double n, int batch_rows, uint32 nkeys, uint32 nslots)
+table_bytes(double n, double first, int batch_rows, uint32 nkeys, uint32 nslots)
 {
-	double		slots = pow(2.0, ceil(log2(Max(Max(n, batch_rows), 512.0) * 2.0)));
+	double		start = pow(2.0, ceil(log2(Max(first, 512.0) * 2.0)));
+	double		slots = pow(2.0, ceil(log2(Max(n + batch_rows, 512.0) * 2.0)));
 
-	return slots * ga_slot_bytes(nkeys, nslots);
+	slots = Max(slots, start);
+	return (slots > start ? 1.5 : 1.0) * slots * ga_slot_bytes(nkeys, nslots);
 }
 
 /*
@@ -206,10 +213,11 @@ vram_estimate(const GaProgram *p, double groups, const double *pairs,
 	double		staging = 2.0 * batch_rows * row_width(p);
 	double		bytes;
 
-	bytes = staging + table_bytes(groups, batch_rows, p->nkeys, p->nslots) +
+	bytes = staging +
+		table_bytes(groups, groups + batch_rows, batch_rows, p->nkeys, p->nslots) +
 		Max(groups, 1.0) * ga_slot_bytes(p->nkeys, p->nslots) + sizeof(GaProgram);
 	for (uint32 j = 0; j < p->ndistinct; j++)
-		bytes += table_bytes(pairs[j], batch_rows, p->nkeys + 1, 0);
+		bytes += table_bytes(pairs[j], batch_rows + 1.0, batch_rows, p->nkeys + 1, 0);
 	return bytes;
 }
 

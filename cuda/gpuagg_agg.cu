@@ -232,6 +232,7 @@ gpuagg_aggregate(GaBatch batch, GaTable t, uint32_t shared_cap, uint64_t row_bas
 	{
 		uint64_t	hh = 0;
 		uint32_t	h;
+		bool		any;
 		int			err = GA_OK;
 		int64_t		slot = -1;
 		volatile uint64_t *st;
@@ -301,14 +302,17 @@ gpuagg_aggregate(GaBatch batch, GaTable t, uint32_t shared_cap, uint64_t row_bas
 		}
 
 		/* count(DISTINCT): into the sets, counted at the end */
-		if (p->ndistinct > 0)
-			for (uint32_t a = 0; a < naggs; a++)
-				if (use[a] && p->aggs[a].distinct >= 0)
-				{
-					distinct_insert(sets, t, &p->aggs[a], key, knull, hh, vals[a],
-									row_base + row);
-					use[a] = 0;
-				}
+		any = false;
+		for (uint32_t a = 0; a < naggs; a++)
+		{
+			if (use[a] && p->aggs[a].distinct >= 0)
+			{
+				distinct_insert(sets, t, &p->aggs[a], key, knull, hh, vals[a],
+								row_base + row);
+				use[a] = 0;
+			}
+			any |= use[a];
+		}
 
 		if (nkeys == 0)
 		{
@@ -344,6 +348,13 @@ gpuagg_aggregate(GaBatch batch, GaTable t, uint32_t shared_cap, uint64_t row_bas
 			stride = g.cap;
 			lk = &g.lock[slot];
 		}
+		/*
+		 * The group exists now (count(DISTINCT) folds into it at the end);
+		 * a row with no state to update takes no lock, which matters for a
+		 * hot group whose rows only feed distinct sets.
+		 */
+		if (!any)
+			continue;
 		slot_lock(lk);
 		for (uint32_t a = 0; a < naggs; a++)
 		{

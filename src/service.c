@@ -844,7 +844,7 @@ cuda_open(const GaProgram *prog, const GpuaggEstimate *est, MemoryContext cxt,
 	uint64		host_bytes = GA_ENGINE_SCRATCH + 2 * batch_bytes;
 	double		waited = 0;
 	const char *why;
-	uint32		seq = 0;
+	volatile uint32 seq = 0;
 	int			err;
 
 	/*
@@ -939,8 +939,18 @@ cuda_open(const GaProgram *prog, const GpuaggEstimate *est, MemoryContext cxt,
 			SetLatch(service->latch);
 	}
 	c->opened = true;
-	err = call_growing(c, OP_OPEN, c->direct ? call(c, OP_OPEN, true) :
-					   wait_answer(c, seq, true));
+	/* the executor's reset callback takes over only once open returns */
+	PG_TRY();
+	{
+		err = call_growing(c, OP_OPEN, c->direct ? call(c, OP_OPEN, true) :
+						   wait_answer(c, seq, true));
+	}
+	PG_CATCH();
+	{
+		cuda_close(c);
+		PG_RE_THROW();
+	}
+	PG_END_TRY();
 	if (err != GA_OK)
 	{
 		*error = pstrdup(c->call->err);

@@ -16,13 +16,13 @@ step() { echo "== $1 ($(( $(date +%s) - s )) s)"; }
 case "${1:-}" in
 a)
 	step "suite"
-	timeout 200 bash test/gpu/run.sh >"$OUT/gpu.log" 2>&1
+	timeout 150 bash test/gpu/run.sh >"$OUT/gpu.log" 2>&1
 	grep -E "^test |PASS|FAIL|passed" "$OUT/gpu.log"
 	step "fault"
-	timeout 60 bash test/gpu/fault.sh >"$OUT/fault.log" 2>&1
+	timeout 45 bash test/gpu/fault.sh >"$OUT/fault.log" 2>&1
 	grep -E "PASS|FAIL|failed" "$OUT/fault.log"
 	step "service"
-	ROWS=100000000 SESSIONS=32 timeout 300 bash test/gpu/service.sh >"$OUT/service.log" 2>&1
+	ROWS=100000000 SESSIONS=32 timeout 390 bash test/gpu/service.sh >"$OUT/service.log" 2>&1
 	grep -E "PASS|FAIL|failed|median|sessions" "$OUT/service.log"
 	;;
 b)

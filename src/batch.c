@@ -30,6 +30,16 @@
 #include "storage/bufmgr.h"
 
 #include "batch.h"
+#include "../cuda/gpuagg_page.h"
+
+/* gpuagg_page.h's view of a heap tuple is PostgreSQL's */
+StaticAssertDecl(offsetof(HeapTupleHeaderData, t_infomask2) == GA_TUP_INFOMASK2_OFF &&
+				 offsetof(HeapTupleHeaderData, t_infomask) == GA_TUP_INFOMASK_OFF &&
+				 offsetof(HeapTupleHeaderData, t_hoff) == GA_TUP_HOFF_OFF &&
+				 offsetof(HeapTupleHeaderData, t_bits) == GA_TUP_BITS_OFF &&
+				 HEAP_NATTS_MASK == GA_TUP_NATTS_MASK && HEAP_HASNULL == GA_TUP_HASNULL &&
+				 sizeof(bool) == sizeof(uint8_t),
+				 "gpuagg_page.h's heap tuple layout");
 
 struct GpuaggBatchReader
 {
@@ -53,6 +63,8 @@ struct GpuaggBatchReader
 	int		   *fixoff;			/* [maxattno]: offset of a fixed-width
 								 * attribute of the leading fixed-width run */
 	bool		all_fixed;		/* every attribute read lies in that run */
+	bool		shared;			/* deform with gpuagg_page.h (no strings) */
+	GaTupleLayout layout;		/* its description of the attributes */
 	bool		started;
 	BlockNumber block;
 	BlockNumber blocks_left;
@@ -65,6 +77,7 @@ struct GpuaggBatchReader
 };
 
 static bool page_mode_possible(Relation rel, TableScanDesc scan);
+static bool shared_deform_possible(GpuaggBatchReader *r);
 
 GpuaggBatchReader *
 GpuaggBatchBegin(Relation rel, Snapshot snapshot, ParallelTableScanDesc pscan,
@@ -128,6 +141,7 @@ GpuaggBatchBegin(Relation rel, Snapshot snapshot, ParallelTableScanDesc pscan,
 				off += att->attlen;
 			}
 		}
+		r->shared = shared_deform_possible(r);
 	}
 	return r;
 }
@@ -341,6 +355,58 @@ deform_tuple(GpuaggBatchReader *r, HeapTupleHeader tup, int row, void **values,
 	}
 }
 
+/*
+ * Can gpuagg_page.h deform for this program -- the deformer the GPU will
+ * run on pages (issue 7)?  Every column read must be a fixed-width value
+ * stored as it lies (strings need the dictionary, LIKE columns the host's
+ * function).  If so, describe the attributes for it.
+ */
+static bool
+shared_deform_possible(GpuaggBatchReader *r)
+{
+	const GaProgram *p = r->prog;
+	GaAttr	   *attrs;
+
+	for (uint32 c = 0; c < p->ncols; c++)
+	{
+		Form_pg_attribute att = TupleDescAttr(r->desc, p->cols[c].attno - 1);
+		int			t = p->cols[c].type;
+
+		if (t == GA_T_TEXT || t == GA_T_BPCHAR || p->cols[c].pred ||
+			!att->attbyval || att->attlen != ga_type_width(t))
+			return false;
+		r->layout.width[c] = att->attlen;
+		r->layout.next_same[c] = r->next_same[c];
+	}
+	attrs = palloc0(sizeof(GaAttr) * Max(r->maxattno, 1));
+	for (int i = 0; i < r->maxattno; i++)
+	{
+		Form_pg_attribute att = TupleDescAttr(r->desc, i);
+		GaAttr	   *a = &attrs[i];
+
+		a->len = att->attlen;
+		a->align = att->attalign == TYPALIGN_DOUBLE ? ALIGNOF_DOUBLE :
+			att->attalign == TYPALIGN_INT ? ALIGNOF_INT :
+			att->attalign == TYPALIGN_SHORT ? ALIGNOF_SHORT : 1;
+		a->fixoff = r->fixoff[i];
+		a->col = r->need[i];
+		a->missing_null = true;
+		if (a->col >= 0)
+		{
+			bool		isnull;
+			Datum		d = getmissingattr(r->desc, i + 1, &isnull);
+
+			a->missing_null = isnull;
+			if (!isnull)
+				a->missing.u = (uint64) d;
+		}
+	}
+	r->layout.natts = r->maxattno;
+	r->layout.all_fixed = r->all_fixed;
+	r->layout.attrs = attrs;
+	return true;
+}
+
 /* Fill rows from pages until the batch is full or the scan ends. */
 static int
 fill_from_pages(GpuaggBatchReader *r, void **values, uint8 **nulls, bool *anynull)
@@ -371,8 +437,12 @@ fill_from_pages(GpuaggBatchReader *r, void **values, uint8 **nulls, bool *anynul
 		{
 			ItemId		lp = PageGetItemId(page, h->rs_vistuples[r->index]);
 
-			deform_tuple(r, (HeapTupleHeader) PageGetItem(page, lp), n, values, nulls,
-						 anynull);
+			if (r->shared)
+				ga_deform_tuple(&r->layout, (const uint8_t *) PageGetItem(page, lp), n,
+								values, nulls, (uint8_t *) anynull);
+			else
+				deform_tuple(r, (HeapTupleHeader) PageGetItem(page, lp), n, values, nulls,
+							 anynull);
 			r->index++;
 			n++;
 		}

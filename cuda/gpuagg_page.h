@@ -1,0 +1,198 @@
+/*-------------------------------------------------------------------------
+ *
+ * gpuagg_page.h
+ *		Deforming a heap tuple where it lies, for the host and for kernels.
+ *
+ * Plain C, no PostgreSQL headers (like gpuagg_abi.h): the rules of
+ * slot_deform_heap_tuple written once, so that the GPU can deform heap
+ * tuples from the pages of shared buffers (issue 7) with the code the CPU
+ * device runs in every test.  The host describes the relation's attributes
+ * up to the last one the program reads (GaAttr: length, alignment, where a
+ * fixed-width prefix puts them, which program column reads them, the value
+ * of an attribute added after the tuple was written); the deformer walks a
+ * tuple's header, null bitmap and attributes and writes the values read at
+ * their native width into the batch's columns.
+ *
+ * Only fixed-width values are stored here (strings need the host's
+ * dictionary: a program that reads one keeps the host's deformer).  Varlena
+ * and cstring attributes in front of the ones read are stepped over by
+ * their length, in either header form, TOAST pointers included.
+ *
+ * The offsets below are those of HeapTupleHeaderData and the varlena
+ * headers on little-endian machines; src/batch.c checks them against
+ * PostgreSQL's own at compile time.
+ *
+ *-------------------------------------------------------------------------
+ */
+#ifndef GPUAGG_PAGE_H
+#define GPUAGG_PAGE_H
+
+#include <string.h>
+
+#include "gpuagg_abi.h"
+
+#define GA_TUP_INFOMASK2_OFF	18	/* t_infomask2 */
+#define GA_TUP_INFOMASK_OFF		20	/* t_infomask */
+#define GA_TUP_HOFF_OFF			22	/* t_hoff */
+#define GA_TUP_BITS_OFF			23	/* t_bits */
+#define GA_TUP_NATTS_MASK		0x07FF	/* HEAP_NATTS_MASK */
+#define GA_TUP_HASNULL			0x0001	/* HEAP_HASNULL */
+
+/* One attribute of the relation, as the deformer needs it. */
+typedef struct GaAttr
+{
+	int16_t		len;			/* attlen: > 0 fixed, -1 varlena, -2 cstring */
+	uint8_t		align;			/* 1, 2, 4 or 8 */
+	uint8_t		missing_null;	/* added later without a default */
+	int32_t		fixoff;			/* offset when every attribute before it is
+								 * fixed-width and not NULL, else -1 */
+	int32_t		col;			/* first program column reading it, or -1 */
+	GaDatum		missing;		/* its value in tuples written before it */
+} GaAttr;
+
+/* The attributes 1 .. natts a program needs, and the columns' chains. */
+typedef struct GaTupleLayout
+{
+	uint32_t	natts;			/* the last attribute read */
+	uint32_t	all_fixed;		/* every attribute read has a fixoff */
+	int32_t		next_same[GA_MAX_COLS];	/* next column of the same attribute */
+	int32_t		width[GA_MAX_COLS];	/* bytes stored per value of a column */
+	const GaAttr *attrs;		/* [natts] */
+} GaTupleLayout;
+
+GA_HD uint16_t
+ga_read16(const uint8_t *p)
+{
+	return (uint16_t) (p[0] | (p[1] << 8));
+}
+
+GA_HD uint32_t
+ga_read32(const uint8_t *p)
+{
+	return (uint32_t) p[0] | ((uint32_t) p[1] << 8) | ((uint32_t) p[2] << 16) |
+		((uint32_t) p[3] << 24);
+}
+
+/* VARSIZE_ANY of a varlena in either header form, TOAST pointers included. */
+GA_HD uint32_t
+ga_varsize_any(const uint8_t *p)
+{
+	if ((p[0] & 0x01) == 0)
+		return (ga_read32(p) >> 2) & 0x3FFFFFFF;	/* 4-byte header */
+	if (p[0] == 0x01)
+	{
+		/* external: VARHDRSZ_EXTERNAL + the size of its tag's pointer */
+		uint8_t		tag = p[1];
+
+		return 2 + (tag == 18 ? 16 : 8);	/* VARTAG_ONDISK, else 8-byte ones */
+	}
+	return (p[0] >> 1) & 0x7F;	/* 1-byte header */
+}
+
+GA_HD uint32_t
+ga_align(uint32_t off, uint32_t align)
+{
+	return (off + align - 1) & ~(align - 1);
+}
+
+/* Store one value (or NULL) of column c at row. */
+GA_HD void
+ga_put(const GaTupleLayout *L, int c, uint32_t row, void *const *values,
+	   uint8_t *const *nulls, uint8_t *anynull, const uint8_t *src, int isnull)
+{
+	if (isnull)
+	{
+		nulls[c][row >> 3] |= (uint8_t) (1 << (row & 7));
+		anynull[c] = 1;
+	}
+	else if (values[c])
+	{
+		uint8_t    *dst = (uint8_t *) values[c] + (uint64_t) row * L->width[c];
+
+		/* constant sizes: each a plain load and store */
+		switch (L->width[c])
+		{
+			case 1:
+				dst[0] = src[0];
+				break;
+			case 2:
+				memcpy(dst, src, 2);
+				break;
+			case 4:
+				memcpy(dst, src, 4);
+				break;
+			default:
+				memcpy(dst, src, 8);
+				break;
+		}
+	}
+}
+
+/*
+ * Deform heap tuple tup (its HeapTupleHeader) into row `row' of the
+ * columns, as slot_deform_heap_tuple does for attributes 1 .. L->natts.
+ */
+GA_HD void
+ga_deform_tuple(const GaTupleLayout *L, const uint8_t *tup, uint32_t row,
+				void *const *values, uint8_t *const *nulls, uint8_t *anynull)
+{
+	uint32_t	natts = ga_read16(tup + GA_TUP_INFOMASK2_OFF) & GA_TUP_NATTS_MASK;
+	int			hasnulls = (ga_read16(tup + GA_TUP_INFOMASK_OFF) & GA_TUP_HASNULL) != 0;
+	const uint8_t *tp = tup + tup[GA_TUP_HOFF_OFF];
+	const uint8_t *bp = tup + GA_TUP_BITS_OFF;
+	uint32_t	off = 0;
+	int			slow = 0;
+
+	/* no NULLs and every attribute read at a fixed offset */
+	if (L->all_fixed && !hasnulls && natts >= L->natts)
+	{
+		for (uint32_t i = 0; i < L->natts; i++)
+			for (int c = L->attrs[i].col; c >= 0; c = L->next_same[c])
+				ga_put(L, c, row, values, nulls, anynull, tp + L->attrs[i].fixoff, 0);
+		return;
+	}
+	for (uint32_t i = 0; i < L->natts; i++)
+	{
+		const GaAttr *a = &L->attrs[i];
+
+		if (i >= natts || (hasnulls && !(bp[i >> 3] & (1 << (i & 7)))))
+		{
+			/* NULL, or an attribute added after the tuple: its default */
+			int			isnull = i < natts || a->missing_null;
+			uint8_t		m[8];
+
+			memcpy(m, &a->missing, sizeof(m));
+			slow = 1;
+			for (int c = a->col; c >= 0; c = L->next_same[c])
+				ga_put(L, c, row, values, nulls, anynull, m, isnull);
+			continue;
+		}
+		if (!slow && a->fixoff >= 0)
+			off = (uint32_t) a->fixoff;
+		else if (a->len == -1)
+		{
+			/* a short (1-byte header) varlena is not aligned */
+			if (tp[off] == 0)
+				off = ga_align(off, a->align);
+		}
+		else
+			off = ga_align(off, a->align);
+		for (int c = a->col; c >= 0; c = L->next_same[c])
+			ga_put(L, c, row, values, nulls, anynull, tp + off, 0);
+		if (a->len > 0)
+			off += a->len;
+		else if (a->len == -1)
+			off += ga_varsize_any(tp + off);
+		else
+		{
+			/* cstring: up to and past its terminating zero */
+			while (tp[off] != 0)
+				off++;
+			off++;
+		}
+		if (a->len <= 0)
+			slow = 1;
+	}
+}
+
+#endif							/* GPUAGG_PAGE_H */

@@ -28,6 +28,13 @@ SELECT s.pid <> b.pid AS new_process, s.starts = b.starts + 1 AS counted,
        s.state IN ('ready', 'no_gpu') AS known_state
   FROM gpuagg.service() s, before b;
 
+-- a query cancel (pg_cancel_backend) is not for the service: it stays
+CREATE TEMP TABLE cancelled AS SELECT pid, starts FROM gpuagg.service();
+SELECT pg_cancel_backend(pid) FROM gpuagg.service();
+SELECT pg_sleep(0.5);
+SELECT s.pid = c.pid AS same_process, s.starts = c.starts AS not_restarted
+  FROM gpuagg.service() s, cancelled c;
+
 -- a query planned for the GPU: answered by it, or by the CPU device with the
 -- service's reason counted in gpuagg.stat
 CREATE TABLE svc AS SELECT i % 7 AS k, i AS v FROM generate_series(1, 1000) i;

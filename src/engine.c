@@ -173,11 +173,16 @@ cu_error_text(CUresult r, char *buf, size_t len)
 			 desc ? desc : "no description");
 }
 
-/* Errors after which the context cannot be used again. */
+/*
+ * Errors after which the context cannot be used again: an illegal address,
+ * launch timeout or failure, a device-side assert, hardware and ECC errors,
+ * a destroyed or deinitialised context, and the unknown error.
+ */
 static bool
 cu_error_is_sticky(CUresult r)
 {
-	return r == 700 || r == 702 || (r >= 714 && r <= 719);
+	return r == 3 || r == 4 || r == 214 || r == 700 || r == 702 || r == 709 ||
+		r == 710 || (r >= 714 && r <= 719) || r == 999;
 }
 
 static int	init_failed(char *err, size_t errlen, const char *fmt,...)
@@ -709,12 +714,19 @@ ga_engine_open(const GaProgram *prog, const GaEngineArgs *args, void *host,
 	if (r == CUDA_SUCCESS && (r = (call)) != CUDA_SUCCESS) \
 		what = #call
 
-	/* page-locked, so copies are DMA from where the batches lie */
+	/*
+	 * Page-locked, so copies are DMA from where the batches lie.  If that is
+	 * refused the copies are pageable (slower, still right) -- but not when
+	 * the range is registered already: that is a stale registration of a
+	 * mapping that was unmapped, and nothing here may use it.
+	 */
 	r = cu.MemHostRegister(host, host_bytes, 0);
 	if (r == CUDA_SUCCESS)
 		s->registered = true;
+	else if (r == CUDA_ERROR_HOST_MEMORY_ALREADY_REGISTERED)
+		what = "cuMemHostRegister";
 	else
-		r = CUDA_SUCCESS;		/* pageable copies: slower, still right */
+		r = CUDA_SUCCESS;
 	OPEN_CHECK(cu.StreamCreate(&s->s_exec, CU_STREAM_NON_BLOCKING));
 	OPEN_CHECK(cu.EventCreate(&s->ev_sync, 0));
 	for (int b = 0; b < 2; b++)
@@ -1143,7 +1155,9 @@ ga_engine_close(GaEngineSession *s)
 {
 	if (s == NULL)
 		return;
-	if (cu.CtxSetCurrent(cu_context) == CUDA_SUCCESS && !broken)
+	/* a cancelled or stopping session does not wait for its kernels */
+	if (cu.CtxSetCurrent(cu_context) == CUDA_SUCCESS && !broken &&
+		!(s->cancel && *s->cancel))
 	{
 		if (s->s_exec)
 			cu.StreamSynchronize(s->s_exec);

@@ -136,8 +136,10 @@ typedef struct ServiceCall
 {
 	volatile uint32 req_seq;
 	volatile uint32 done_seq;
-	volatile uint32 cancel;
+	volatile uint32 cancel;		/* CANCEL_STOP: stop waiting;
+								 * CANCEL_ABANDONED: the backend is gone */
 	volatile uint32 no_thread;	/* the service answered without a thread */
+	uint32		generation;		/* of the service the backend queued it for */
 	int			backend_pid;
 	/* the call */
 	int			op;
@@ -160,6 +162,9 @@ typedef struct ServiceCall
 } ServiceCall;
 
 #define CALL_BYTES		TYPEALIGN(8192, sizeof(ServiceCall))
+
+#define CANCEL_STOP			1
+#define CANCEL_ABANDONED	2
 
 /*---- futexes on shared memory ----*/
 
@@ -195,6 +200,12 @@ run_call(ServiceCall *c, GaEngineSession **sp, char *host)
 	{
 		ga_engine_grant(s, c->grant);
 		c->grant = 0;
+	}
+	if (c->cancel && c->op != OP_CLOSE)
+	{
+		snprintf(c->err, sizeof(c->err), "the query was cancelled");
+		c->result = GA_ERR_DEVICE;
+		return;
 	}
 	switch (c->op)
 	{
@@ -281,26 +292,25 @@ session_thread(void *arg)
 	{
 		uint32		req = c->req_seq;
 
+		int			op;
+
 		if (req == seen)
 		{
-			if (stopping)
+			/* stopping, abandoned by the backend, or the backend died */
+			if (stopping || c->cancel == CANCEL_ABANDONED ||
+				(kill(c->backend_pid, 0) != 0 && errno == ESRCH))
 			{
 				ga_engine_close(s);
 				break;
 			}
 			futex_wait(&c->req_seq, seen, 1000000000L);
-			if (c->req_seq == seen && kill(c->backend_pid, 0) != 0 && errno == ESRCH)
-			{
-				/* the backend died without closing */
-				ga_engine_close(s);
-				break;
-			}
 			continue;
 		}
 		__atomic_thread_fence(__ATOMIC_SEQ_CST);
-		if (stopping && c->op != OP_CLOSE)
+		/* the backend may post its next call once done_seq is out: read op now */
+		op = c->op;
+		if (stopping && op != OP_CLOSE)
 		{
-			c->err[0] = '\0';
 			snprintf(c->err, sizeof(c->err), "the GPU service is stopping");
 			c->result = GA_ERR_DEVICE;
 		}
@@ -310,7 +320,7 @@ session_thread(void *arg)
 		__atomic_thread_fence(__ATOMIC_SEQ_CST);
 		c->done_seq = req;
 		futex_wake(&c->done_seq);
-		if (c->op == OP_CLOSE)
+		if (op == OP_CLOSE)
 			break;
 	}
 	/* tell the main thread, which detaches the segment */
@@ -340,7 +350,8 @@ service_stop_threads(int code, Datum arg)
 	for (int i = 0; i < MAX_SESSIONS; i++)
 		if (sessions[i].used)
 		{
-			sessions[i].call->cancel = 1;
+			if (sessions[i].call->cancel == 0)
+				sessions[i].call->cancel = CANCEL_STOP;
 			futex_wake(&sessions[i].call->req_seq);
 		}
 	for (int i = 0; i < MAX_SESSIONS; i++)
@@ -349,9 +360,18 @@ service_stop_threads(int code, Datum arg)
 			struct timespec ts;
 
 			clock_gettime(CLOCK_REALTIME, &ts);
-			ts.tv_sec += 10;
+			ts.tv_sec += 30;
 			if (pthread_timedjoin_np(sessions[i].thread, NULL, &ts) != 0)
-				_exit(1);		/* a thread stuck in the driver: leave now */
+			{
+				/*
+				 * A thread stuck in the driver for 30 s: detaching its
+				 * segment under it could crash the process later, so leave
+				 * now; the postmaster treats that as a crash (the server
+				 * restarts), which a hung GPU warrants.
+				 */
+				write_stderr("gpuagg service: a CUDA thread did not stop in 30 s\n");
+				_exit(1);
+			}
 			dsm_detach(sessions[i].seg);
 			sessions[i].used = false;
 		}
@@ -382,13 +402,18 @@ accept_session(dsm_handle h)
 	seg = dsm_attach(h);
 	if (seg == NULL)
 		return;					/* the backend gave up already */
-	if (i == MAX_SESSIONS)
+	if (i == MAX_SESSIONS || ((ServiceCall *) dsm_segment_address(seg))->generation !=
+		service->generation)
 	{
 		ServiceCall *c = dsm_segment_address(seg);
 
-		snprintf(c->err, sizeof(c->err), "the GPU service runs %d queries already", MAX_SESSIONS);
+		if (i < MAX_SESSIONS)
+			snprintf(c->err, sizeof(c->err), "queued for an earlier GPU service");
+		else
+			snprintf(c->err, sizeof(c->err), "the GPU service runs %d queries already", MAX_SESSIONS);
 		c->result = GA_ERR_DEVICE;
 		c->no_thread = 1;
+		__atomic_thread_fence(__ATOMIC_SEQ_CST);
 		c->done_seq = c->req_seq;
 		futex_wake(&c->done_seq);
 		dsm_detach(seg);
@@ -408,6 +433,7 @@ accept_session(dsm_handle h)
 		snprintf(c->err, sizeof(c->err), "the GPU service could not start a thread");
 		c->result = GA_ERR_DEVICE;
 		c->no_thread = 1;
+		__atomic_thread_fence(__ATOMIC_SEQ_CST);
 		c->done_seq = c->req_seq;
 		futex_wake(&c->done_seq);
 		dsm_detach(seg);
@@ -452,6 +478,21 @@ refuse_queue(const char *why)
 	}
 }
 
+/* The driver's own threads start with every signal blocked. */
+static bool
+engine_init_masked(const char *fatbin, char *err, size_t errlen)
+{
+	sigset_t	all,
+				old;
+	bool		ok;
+
+	sigfillset(&all);
+	pthread_sigmask(SIG_SETMASK, &all, &old);
+	ok = ga_engine_init(fatbin, err, errlen);
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	return ok;
+}
+
 void
 gpuagg_service_main(Datum arg)
 {
@@ -461,6 +502,7 @@ gpuagg_service_main(Datum arg)
 
 	pqsignal(SIGTERM, die);
 	pqsignal(SIGHUP, SignalHandlerForConfigReload);
+	pqsignal(SIGINT, SIG_IGN);	/* a query cancel is not for the service */
 	BackgroundWorkerUnblockSignals();
 	BackgroundWorkerInitializeConnection(NULL, NULL, 0);
 	pgstat_report_appname("gpuagg service");
@@ -471,6 +513,7 @@ gpuagg_service_main(Datum arg)
 	service->pid = MyProcPid;
 	service->latch = MyLatch;
 	service->generation++;
+	service->nqueued = 0;		/* queued for an earlier service: they gave up */
 	service->starts++;
 	service->started = GetCurrentTimestamp();
 	service->state = SERVICE_STARTING;
@@ -484,7 +527,7 @@ gpuagg_service_main(Datum arg)
 		set_state(SERVICE_NO_GPU, "gpuagg.fatbin is not installed (built without nvcc)");
 	else if (access("/dev/nvidiactl", F_OK) != 0)
 		set_state(SERVICE_NO_GPU, "no NVIDIA device node (/dev/nvidiactl)");
-	else if (!ga_engine_init(fatbin, err, sizeof(err)))
+	else if (!engine_init_masked(fatbin, err, sizeof(err)))
 		set_state(SERVICE_NO_GPU, err);
 	else
 	{
@@ -834,17 +877,97 @@ call_growing(CudaClient *c, int op, int err)
 
 static void cuda_close(void *session);
 
+/*
+ * The client of a query: its call block and batch buffers (a shared
+ * segment the service is told of, or in a single-user backend plain
+ * memory).  NULL with *error when there is none.
+ */
+static CudaClient *
+open_client(const GaProgram *prog, const GpuaggEstimate *est, MemoryContext cxt,
+			uint64 want, uint64 batch_bytes, uint64 host_bytes, char **error,
+			volatile uint32 *seq)
+{
+	CudaClient *c;
+
+	c = MemoryContextAllocZero(cxt, sizeof(CudaClient));
+	c->cxt = cxt;
+	c->prog = *prog;
+	c->reserved = want;
+	c->batch_bytes = batch_bytes;
+	c->direct = !IsUnderPostmaster;
+	if (c->direct)
+	{
+		if (posix_memalign(&c->direct_mem, 4096, CALL_BYTES + host_bytes) != 0)
+		{
+			*error = pstrdup("out of memory for the batch buffers");
+			return NULL;
+		}
+		memset(c->direct_mem, 0, CALL_BYTES);
+		c->call = (ServiceCall *) c->direct_mem;
+	}
+	else
+	{
+		/* the mapping lives until close, even past an abort's resource cleanup */
+		c->seg = dsm_create(CALL_BYTES + host_bytes, DSM_CREATE_NULL_IF_MAXSEGMENTS);
+		if (c->seg == NULL)
+		{
+			*error = pstrdup("no dynamic shared memory segment for the batch buffers");
+			return NULL;
+		}
+		dsm_pin_mapping(c->seg);
+		c->call = dsm_segment_address(c->seg);
+		memset(c->call, 0, sizeof(ServiceCall));
+	}
+	c->host = (char *) c->call + CALL_BYTES;
+	c->call->backend_pid = MyProcPid;
+	c->call->prog = *prog;
+	c->call->args.groups = est->groups;
+	c->call->args.batch_rows = est->batch_rows;
+	c->call->args.batch_bytes = batch_bytes;
+	c->call->args.vram_budget = est->vram_budget;
+	c->call->args.reserved = want;
+	c->call->args.inject_fault = gpuagg_debug_inject_fault;
+	c->call->host_off = CALL_BYTES;
+	c->call->host_bytes = host_bytes;
+
+	if (!c->direct)
+	{
+		bool		queued = false;
+
+		/* the open call is posted before the service can see the segment */
+		*seq = post(c, OP_OPEN);
+		SpinLockAcquire(&service->mutex);
+		c->generation = service->generation;
+		c->call->generation = service->generation;
+		if (service->pid != 0 && service->nqueued < QUEUE_LEN)
+		{
+			service->queue[service->nqueued++] = dsm_segment_handle(c->seg);
+			queued = true;
+		}
+		SpinLockRelease(&service->mutex);
+		if (!queued)
+		{
+			dsm_detach(c->seg);
+			*error = pstrdup("the GPU service's queue is full or the service stopped");
+			return NULL;
+		}
+		if (service->latch)
+			SetLatch(service->latch);
+	}
+	return c;
+}
+
 static void *
 cuda_open(const GaProgram *prog, const GpuaggEstimate *est, MemoryContext cxt,
 		  GpuaggDeviceStats *stats, char **error)
 {
-	CudaClient *c;
 	uint64		want = (uint64) Max(est->vram_estimate, 0.0);
 	uint64		batch_bytes = TYPEALIGN(4096, est->batch_bytes);
 	uint64		host_bytes = GA_ENGINE_SCRATCH + 2 * batch_bytes;
 	double		waited = 0;
 	const char *why;
 	volatile uint32 seq = 0;
+	CudaClient *volatile c = NULL;
 	int			err;
 
 	/*
@@ -870,73 +993,25 @@ cuda_open(const GaProgram *prog, const GpuaggEstimate *est, MemoryContext cxt,
 		return NULL;
 	}
 
-	c = MemoryContextAllocZero(cxt, sizeof(CudaClient));
-	c->cxt = cxt;
-	c->prog = *prog;
-	c->reserved = want;
-	c->batch_bytes = batch_bytes;
-	c->direct = !IsUnderPostmaster;
-	if (c->direct)
+	/*
+	 * Until the session is open an ERROR (no memory, /dev/shm too small for
+	 * the segment) must give the reservation back here.
+	 */
+	PG_TRY();
 	{
-		if (posix_memalign(&c->direct_mem, 4096, CALL_BYTES + host_bytes) != 0)
-		{
-			GpuaggLedgerRelease(want);
-			*error = pstrdup("out of memory for the batch buffers");
-			return NULL;
-		}
-		memset(c->direct_mem, 0, CALL_BYTES);
-		c->call = (ServiceCall *) c->direct_mem;
+		c = open_client(prog, est, cxt, want, batch_bytes, host_bytes, error, &seq);
 	}
-	else
+	PG_CATCH();
 	{
-		/* the mapping lives until close, even past an abort's resource cleanup */
-		c->seg = dsm_create(CALL_BYTES + host_bytes, DSM_CREATE_NULL_IF_MAXSEGMENTS);
-		if (c->seg == NULL)
-		{
-			GpuaggLedgerRelease(want);
-			*error = pstrdup("no dynamic shared memory segment for the batch buffers");
-			return NULL;
-		}
-		dsm_pin_mapping(c->seg);
-		c->call = dsm_segment_address(c->seg);
-		memset(c->call, 0, sizeof(ServiceCall));
+		GpuaggLedgerRelease(want);
+		PG_RE_THROW();
 	}
-	c->host = (char *) c->call + CALL_BYTES;
-	c->call->backend_pid = MyProcPid;
-	c->call->prog = *prog;
-	c->call->args.groups = est->groups;
-	c->call->args.batch_rows = est->batch_rows;
-	c->call->args.batch_bytes = batch_bytes;
-	c->call->args.vram_budget = est->vram_budget;
-	c->call->args.reserved = want;
-	c->call->args.inject_fault = gpuagg_debug_inject_fault;
-	c->call->host_off = CALL_BYTES;
-	c->call->host_bytes = host_bytes;
-
-	if (!c->direct)
+	PG_END_TRY();
+	if (c == NULL)
 	{
-		bool		queued = false;
-
-		/* the open call is posted before the service can see the segment */
-		seq = post(c, OP_OPEN);
-		SpinLockAcquire(&service->mutex);
-		c->generation = service->generation;
-		if (service->pid != 0 && service->nqueued < QUEUE_LEN)
-		{
-			service->queue[service->nqueued++] = dsm_segment_handle(c->seg);
-			queued = true;
-		}
-		SpinLockRelease(&service->mutex);
-		if (!queued)
-		{
-			GpuaggLedgerRelease(want);
-			dsm_detach(c->seg);
-			stats->no_service = true;
-			*error = pstrdup("the GPU service's queue is full or the service stopped");
-			return NULL;
-		}
-		if (service->latch)
-			SetLatch(service->latch);
+		GpuaggLedgerRelease(want);
+		stats->no_service = true;
+		return NULL;
 	}
 	c->opened = true;
 	/* the executor's reset callback takes over only once open returns */
@@ -1102,13 +1177,16 @@ cuda_close(void *session)
 			/* a call still running (we were cancelled): stop it, wait for it */
 			if (k->done_seq != k->req_seq)
 			{
-				k->cancel = 1;
+				k->cancel = CANCEL_STOP;
 				for (int i = 0; i < 3000 && k->done_seq != k->req_seq && !service_gone(c); i++)
 					futex_wait(&k->done_seq, k->done_seq, 10000000L);
 			}
-			if (k->done_seq == k->req_seq)
+			if (k->done_seq == k->req_seq && !k->no_thread)
 				(void) call(c, OP_CLOSE, false);
 		}
+		/* whatever happened above, a thread still there ends the session */
+		k->cancel = CANCEL_ABANDONED;
+		futex_wake(&k->req_seq);
 		dsm_detach(c->seg);
 	}
 	c->call = NULL;

@@ -41,7 +41,7 @@
 #define GA_HD static inline
 #endif
 
-#define GA_ABI_VERSION		2
+#define GA_ABI_VERSION		3
 
 /* Limits of one program; larger queries keep the native plan. */
 #define GA_MAX_COLS			64
@@ -298,6 +298,17 @@ typedef struct GaBatch
 	uint32_t	nrows;
 	const void *values[GA_MAX_COLS];
 	const uint8_t *nulls[GA_MAX_COLS];	/* bit set = NULL; NULL = none */
+
+	/*
+	 * Page form (tuples not NULL): the rows are heap tuples where they lie
+	 * in shared buffers, which the device deforms (gpuagg_page.h) before
+	 * anything else.  tuples[r] is the buffer's index << 16 | the tuple's
+	 * byte offset in its page; pages is the address of buffer index 0;
+	 * layout a GaTupleLayout.
+	 */
+	const uint64_t *tuples;
+	const void *pages;
+	const void *layout;
 } GaBatch;
 
 /* The groups a device returns, struct-of-arrays over ngroups rows. */

@@ -51,3 +51,65 @@ INSERT INTO hp (e, g, m) SELECT 5, i, 1 FROM generate_series(1, 100) i;
 SELECT check_offload('SELECT e, count(*), sum(g), sum(m) FROM hp GROUP BY e');
 ROLLBACK;
 SELECT check_offload('SELECT e, count(*), sum(g), sum(m) FROM hp GROUP BY e');
+
+-- The same shapes as page-form batches (gpuagg.page_batches): the tuples go
+-- to the device where they lie in shared buffers, pinned until it is done,
+-- and it deforms them with gpuagg_page.h, the GPU's deformer.  The CPU
+-- device takes page-form batches; programs with strings and temporary
+-- tables (local buffers) keep column batches.
+SET gpuagg.page_batches = on;
+SET gpuagg.device = cpu;
+CREATE FUNCTION page_form(q text) RETURNS bool
+LANGUAGE plpgsql AS $$
+DECLARE
+	plan json;
+BEGIN
+	EXECUTE 'EXPLAIN (ANALYZE, FORMAT JSON, COSTS OFF) ' || q INTO plan;
+	RETURN plan::text LIKE '%"Page Batches":%';
+END $$;
+CREATE TABLE hq (a int2, t text, b int8, c bool, d float4, e int4, f float8,
+				 pad text, g int8, h int2);
+INSERT INTO hq
+SELECT CASE WHEN i % 3 = 0 THEN NULL ELSE (i % 100)::int2 END,
+	   CASE WHEN i % 5 = 0 THEN NULL ELSE repeat('x', i % 40) END,
+	   CASE WHEN i % 7 = 0 THEN NULL ELSE i::int8 * 3 END,
+	   CASE WHEN i % 11 = 0 THEN NULL ELSE i % 2 = 0 END,
+	   CASE WHEN i % 13 = 0 THEN NULL ELSE (i % 50) / 2.0 END,
+	   CASE WHEN i % 17 = 0 THEN NULL ELSE i % 9 END,
+	   CASE WHEN i % 19 = 0 THEN NULL ELSE i / 3.0 END,
+	   CASE WHEN i % 23 = 0 THEN repeat('w', 3000) ELSE 'p' END,
+	   i::int8, (i % 7)::int2
+  FROM generate_series(1, 20000) i;
+SELECT page_form('SELECT e, count(*) FROM hq GROUP BY e') AS page_form,
+	   page_form('SELECT t, count(*) FROM hq GROUP BY t') AS strings_page_form;
+SELECT check_offload('SELECT e, count(*), count(a), sum(a), sum(b), count(c), bool_or(c), sum(d), sum(f), sum(g), max(h) FROM hq GROUP BY e');
+SELECT check_offload('SELECT h, count(*), sum(g), count(t) FROM hq WHERE b IS NULL OR f > 100 GROUP BY h');
+SELECT check_offload('SELECT a, sum(g) FROM hq GROUP BY a');
+SELECT check_offload('SELECT count(*), sum(h), min(g), max(g) FROM hq');
+ALTER TABLE hq DROP COLUMN b;
+ALTER TABLE hq ADD COLUMN m int4 DEFAULT 42, ADD COLUMN n int8, ADD COLUMN o text DEFAULT 'old',
+	ADD COLUMN p float8 DEFAULT -1.5, ADD COLUMN q bool DEFAULT true;
+INSERT INTO hq (a, e, g, h, m, n, o, p, q) SELECT 1, i % 9, i, 1, i % 5, i, 'new', i, NULL FROM generate_series(1, 500) i;
+SELECT page_form('SELECT e, sum(m) FROM hq GROUP BY e') AS page_form;
+SELECT check_offload('SELECT e, count(*), sum(m), count(n), sum(n), sum(g), sum(p), count(q), bool_and(q) FROM hq GROUP BY e');
+SELECT check_offload('SELECT m, count(*), sum(h), min(p) FROM hq GROUP BY m');
+UPDATE hq SET e = e + 100 WHERE g % 10 = 0;
+DELETE FROM hq WHERE g % 10 = 1;
+SELECT check_offload('SELECT e, count(*), sum(g), sum(m) FROM hq GROUP BY e');
+VACUUM hq;
+SELECT check_offload('SELECT e, count(*), sum(g), sum(m) FROM hq GROUP BY e');
+BEGIN;
+UPDATE hq SET m = m + 1000 WHERE g % 7 = 0;
+DELETE FROM hq WHERE g % 7 = 3;
+INSERT INTO hq (e, g, m) SELECT 5, i, 1 FROM generate_series(1, 100) i;
+SELECT check_offload('SELECT e, count(*), sum(g), sum(m) FROM hq GROUP BY e');
+ROLLBACK;
+-- many batches, each pinning at most an eighth of shared_buffers
+SET gpuagg.batch_size = '64kB';
+SELECT check_offload('SELECT e, count(*), sum(g), sum(m) FROM hq GROUP BY e');
+RESET gpuagg.batch_size;
+CREATE TEMP TABLE hq_temp AS SELECT * FROM hq;
+SELECT page_form('SELECT e, sum(m) FROM hq_temp GROUP BY e') AS temp_page_form;
+SELECT check_offload('SELECT e, count(*), sum(g), sum(m) FROM hq_temp GROUP BY e');
+RESET gpuagg.device;
+RESET gpuagg.page_batches;

@@ -65,6 +65,12 @@ struct GpuaggBatchReader
 	bool		all_fixed;		/* every attribute read lies in that run */
 	bool		shared;			/* deform with gpuagg_page.h (no strings) */
 	GaTupleLayout layout;		/* its description of the attributes */
+	/* page-form batches: tuple references, their pages pinned until used */
+	bool		page_batches;
+	Buffer	   *held;			/* pins of the batch the device has */
+	int			nheld;
+	int			max_pages;		/* pages one batch may pin */
+	bool		page_held;		/* the current page is in held */
 	bool		started;
 	BlockNumber block;
 	BlockNumber blocks_left;
@@ -81,7 +87,8 @@ static bool shared_deform_possible(GpuaggBatchReader *r);
 
 GpuaggBatchReader *
 GpuaggBatchBegin(Relation rel, Snapshot snapshot, ParallelTableScanDesc pscan,
-				 const GpuaggProgram *hostprog, int batch_rows, GpuaggDict *dict)
+				 const GpuaggProgram *hostprog, int batch_rows, GpuaggDict *dict,
+				 bool pages)
 {
 	GpuaggBatchReader *r = palloc0(sizeof(GpuaggBatchReader));
 	const GaProgram *prog = &hostprog->ga;
@@ -142,6 +149,20 @@ GpuaggBatchBegin(Relation rel, Snapshot snapshot, ParallelTableScanDesc pscan,
 			}
 		}
 		r->shared = shared_deform_possible(r);
+
+		/*
+		 * Page form: the device deforms the tuples where they lie in shared
+		 * buffers (not a temporary table's local buffers).  A batch pins
+		 * its pages until the device is done with them, at most an eighth
+		 * of shared_buffers.
+		 */
+		if (pages && r->shared && !RelationUsesLocalBuffers(rel))
+		{
+			r->page_batches = true;
+			r->max_pages = Max(16, Min(NBuffers / 8, 4096));
+			r->held = palloc(sizeof(Buffer) * (r->max_pages + 1));
+			r->size = Max(r->size, sizeof(uint64) * (Size) batch_rows);
+		}
 	}
 	return r;
 }
@@ -407,6 +428,74 @@ shared_deform_possible(GpuaggBatchReader *r)
 	return true;
 }
 
+/*
+ * Page form: references to the visible tuples of pages, until the batch is
+ * full, holds max_pages pages, or the scan ends.  Each page a batch refers
+ * to stays pinned until GpuaggBatchConsumed.
+ */
+static int
+fill_tuple_refs(GpuaggBatchReader *r, uint64 *tuples)
+{
+	HeapScanDesc h = (HeapScanDesc) r->scan;
+	int			n = 0;
+
+	while (n < r->batch_rows)
+	{
+		Page		page;
+		uint64		index;
+
+		if (r->index >= r->ntuples)
+		{
+			BlockNumber blk;
+
+			if (r->nheld >= r->max_pages)
+				break;
+			blk = next_block(r);
+			if (blk == InvalidBlockNumber)
+			{
+				r->eof = true;
+				break;
+			}
+			heapgetpage(r->scan, blk);	/* checks for interrupts */
+			r->index = 0;
+			r->ntuples = h->rs_ntuples;
+			r->page_held = false;
+			continue;
+		}
+		if (!r->page_held)
+		{
+			IncrBufferRefCount(h->rs_cbuf);
+			r->held[r->nheld++] = h->rs_cbuf;
+			r->page_held = true;
+		}
+		page = BufferGetPage(h->rs_cbuf);
+		index = (uint64) (h->rs_cbuf - 1) << 16;
+		while (r->index < r->ntuples && n < r->batch_rows)
+		{
+			ItemId		lp = PageGetItemId(page, h->rs_vistuples[r->index]);
+
+			tuples[n++] = index | ItemIdGetOffset(lp);
+			r->index++;
+		}
+	}
+	return n;
+}
+
+bool
+GpuaggBatchPageForm(GpuaggBatchReader *r)
+{
+	return r->page_batches;
+}
+
+void
+GpuaggBatchConsumed(GpuaggBatchReader *r)
+{
+	for (int i = 0; i < r->nheld; i++)
+		ReleaseBuffer(r->held[i]);
+	r->nheld = 0;
+	r->page_held = false;
+}
+
 /* Fill rows from pages until the batch is full or the scan ends. */
 static int
 fill_from_pages(GpuaggBatchReader *r, void **values, uint8 **nulls, bool *anynull)
@@ -461,6 +550,19 @@ GpuaggBatchNext(GpuaggBatchReader *r, char *buf, uint64 *bytes)
 
 	if (r->eof)
 		return NULL;
+	if (r->page_batches)
+	{
+		n = fill_tuple_refs(r, (uint64 *) buf);
+		if (n == 0)
+			return NULL;
+		memset(&r->batch, 0, sizeof(GaBatch));
+		r->batch.nrows = n;
+		r->batch.tuples = (const uint64_t *) buf;
+		r->batch.pages = BufferBlocks;
+		r->batch.layout = &r->layout;
+		*bytes = sizeof(uint64) * (uint64) n;
+		return &r->batch;
+	}
 	for (uint32 c = 0; c < p->ncols; c++)
 	{
 		values[c] = ga_type_width(p->cols[c].type) > 0 ? buf + r->valoff[c] : NULL;
@@ -508,6 +610,8 @@ GpuaggBatchNext(GpuaggBatchReader *r, char *buf, uint64 *bytes)
 void
 GpuaggBatchEnd(GpuaggBatchReader *r)
 {
+	if (r->page_batches)
+		GpuaggBatchConsumed(r);
 	if (r->scan)
 		table_endscan(r->scan);
 	if (r->slot)

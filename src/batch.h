@@ -19,11 +19,13 @@
 typedef struct GpuaggBatchReader GpuaggBatchReader;
 
 /* Strings are sent as their codes in dict; pscan: this process's share of
- * a parallel scan, or NULL for the whole table. */
+ * a parallel scan, or NULL for the whole table; pages: the device takes
+ * page-form batches (GaBatch), where the program allows. */
 extern GpuaggBatchReader *GpuaggBatchBegin(Relation rel, Snapshot snapshot,
 										   ParallelTableScanDesc pscan,
 										   const GpuaggProgram *prog,
-										   int batch_rows, GpuaggDict *dict);
+										   int batch_rows, GpuaggDict *dict,
+										   bool pages);
 /* Bytes of the buffer a batch is laid out in. */
 extern Size GpuaggBatchBufferSize(GpuaggBatchReader *reader);
 /* Is the scan exhausted? */
@@ -36,6 +38,10 @@ extern bool GpuaggBatchDone(GpuaggBatchReader *reader);
  */
 extern const GaBatch *GpuaggBatchNext(GpuaggBatchReader *reader, char *buf,
 									  uint64 *bytes);
+/* The device is done with the last batch's pages: unpin them. */
+extern void GpuaggBatchConsumed(GpuaggBatchReader *reader);
+/* Does the reader send page-form batches? */
+extern bool GpuaggBatchPageForm(GpuaggBatchReader *reader);
 extern void GpuaggBatchEnd(GpuaggBatchReader *reader);
 
 #endif							/* GPUAGG_BATCH_H */

@@ -9,6 +9,9 @@
  *		open(program, estimates) -> session		NULL: the device is unusable
  *		batch_buffer(session) -> host memory the next batch is laid out in
  *		add_batch(session, batch)				many times, may run asynchronously
+ *												(a device with `pages' is done
+ *												with a page-form batch's pages
+ *												when add_batch returns)
  *		finish(session, result)					once
  *		close(session)							always, also after ERROR
  *
@@ -53,6 +56,7 @@ typedef struct GpuaggDeviceStats
 typedef struct GpuaggDevice
 {
 	const char *name;
+	bool		pages;			/* takes batches in page form (GaBatch) */
 	void	   *(*open) (const GaProgram *prog, const GpuaggEstimate *est,
 						 MemoryContext cxt, GpuaggDeviceStats *stats, char **error);
 	char	   *(*batch_buffer) (void *session, Size size);

@@ -21,6 +21,7 @@
 
 #include "device.h"
 #include "../cuda/gpuagg_eval.h"
+#include "../cuda/gpuagg_page.h"
 
 #define PROBE_KEY	PG_UINT32_MAX
 
@@ -99,6 +100,8 @@ typedef struct CpuSession
 	uint8		probenull[GA_MAX_KEYS];
 	char	   *buffer;			/* the batch buffer, reused */
 	Size		buffer_size;
+	char	   *deformed;		/* page-form batches, deformed */
+	uint32		deformed_rows;
 } CpuSession;
 
 static inline const GaDatum *
@@ -181,6 +184,60 @@ new_group(CpuSession *s)
 	return g;
 }
 
+/*
+ * A page-form batch as columns: each tuple deformed where it lies, by the
+ * deformer the GPU runs (gpuagg_page.h).
+ */
+static const GaBatch *
+deform_pages(CpuSession *s, const GaBatch *batch, GaBatch *out)
+{
+	const GaProgram *p = &s->prog;
+	const GaTupleLayout *L = (const GaTupleLayout *) batch->layout;
+	void	   *values[GA_MAX_COLS];
+	uint8_t    *nulls[GA_MAX_COLS];
+	uint8_t		anynull[GA_MAX_COLS] = {0};
+	Size		bitmap = TYPEALIGN(16, (batch->nrows + 7) / 8);
+	char	   *at;
+
+	if (s->deformed == NULL || s->deformed_rows < batch->nrows)
+	{
+		Size		size = 0;
+
+		for (uint32 c = 0; c < p->ncols; c++)
+			size += TYPEALIGN(16, (Size) ga_type_width(p->cols[c].type) * batch->nrows) +
+				bitmap;
+		if (s->deformed)
+			pfree(s->deformed);
+		s->deformed = MemoryContextAllocHuge(s->cxt, Max(size, 16));
+		s->deformed_rows = batch->nrows;
+	}
+	at = s->deformed;
+	for (uint32 c = 0; c < p->ncols; c++)
+	{
+		values[c] = at;
+		at += TYPEALIGN(16, (Size) ga_type_width(p->cols[c].type) * batch->nrows);
+		nulls[c] = (uint8_t *) at;
+		memset(nulls[c], 0, bitmap);
+		at += bitmap;
+	}
+	for (uint32 r = 0; r < batch->nrows; r++)
+	{
+		uint64		t = batch->tuples[r];
+		const uint8_t *tup = (const uint8_t *) batch->pages +
+			(t >> 16) * (uint64) BLCKSZ + (t & 0xFFFF);
+
+		ga_deform_tuple(L, tup, r, values, nulls, anynull);
+	}
+	memset(out, 0, sizeof(GaBatch));
+	out->nrows = batch->nrows;
+	for (uint32 c = 0; c < p->ncols; c++)
+	{
+		out->values[c] = values[c];
+		out->nulls[c] = anynull[c] ? nulls[c] : NULL;
+	}
+	return out;
+}
+
 static void *
 cpu_open(const GaProgram *prog, const GpuaggEstimate *est, MemoryContext cxt,
 		 GpuaggDeviceStats *stats, char **error)
@@ -234,8 +291,11 @@ cpu_add_batch(void *session, const GaBatch *batch, GpuaggDeviceStats *stats)
 				end;
 	uint64		passed = 0;
 	int			err = GA_OK;
+	GaBatch		columns;
 
 	INSTR_TIME_SET_CURRENT(start);
+	if (batch->tuples)
+		batch = deform_pages(s, batch, &columns);
 	memset(regs, 0, sizeof(regs));
 	memset(nulls, 0, sizeof(nulls));
 	for (uint32 row = 0; row < batch->nrows; row++)
@@ -400,6 +460,7 @@ cpu_close(void *session)
 
 const GpuaggDevice GpuaggCpuDevice = {
 	.name = "cpu",
+	.pages = true,
 	.open = cpu_open,
 	.batch_buffer = cpu_batch_buffer,
 	.add_batch = cpu_add_batch,

@@ -47,6 +47,7 @@
 typedef struct GpuaggCounters
 {
 	uint64		nbatches;
+	uint64		page_batches;	/* of them in page form */
 	uint64		bytes_in;
 	double		scan_ms;
 	double		result_ms;
@@ -404,7 +405,7 @@ run_on_device(GpuAggState *st, char **why)
 	bool		reader_skip = false;
 
 	reader = GpuaggBatchBegin(rel, estate->es_snapshot, st->pscan, st->prog,
-							  st->batch_rows, st->dict);
+							  st->batch_rows, st->dict, dev->pages && gpuagg_page_batches);
 	est.groups = st->est_groups;
 	est.batch_rows = st->batch_rows;
 	est.batch_bytes = GpuaggBatchBufferSize(reader);
@@ -448,6 +449,12 @@ run_on_device(GpuAggState *st, char **why)
 		err = dev->add_batch(st->session, batch, &st->counters.stats);
 		if (err != GA_OK)
 			break;
+		if (batch->tuples)
+		{
+			/* the device has deformed the tuples: their pages may go */
+			GpuaggBatchConsumed(reader);
+			st->counters.page_batches++;
+		}
 	}
 	GpuaggBatchEnd(reader);
 	if (err == GA_OK)
@@ -748,6 +755,7 @@ gpuagg_explain(CustomScanState *node, List *ancestors, ExplainState *es)
 			const GpuaggCounters *c = &st->collected->slot[w];
 
 			all.nbatches += c->nbatches;
+			all.page_batches += c->page_batches;
 			all.bytes_in += c->bytes_in;
 			all.scan_ms += c->scan_ms;
 			all.result_ms += c->result_ms;
@@ -759,6 +767,9 @@ gpuagg_explain(CustomScanState *node, List *ancestors, ExplainState *es)
 			all.stats.admission_ms += c->stats.admission_ms;
 		}
 		ExplainPropertyInteger("Batches", NULL, all.nbatches, es);
+		/* tuples sent where they lie, deformed by the device */
+		if (all.page_batches > 0)
+			ExplainPropertyInteger("Page Batches", NULL, all.page_batches, es);
 		ExplainPropertyInteger("Rows In", NULL, all.stats.rows_in, es);
 		ExplainPropertyInteger("Rows Filtered", NULL,
 							   all.stats.rows_in - all.stats.rows_passed, es);

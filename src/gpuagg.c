@@ -40,6 +40,7 @@ int			gpuagg_device_memory_limit = 0;
 int			gpuagg_admission_timeout = 10000;
 int			gpuagg_batch_size = 16384;
 bool		gpuagg_debug_inject_fault = false;
+bool		gpuagg_page_batches = false;
 double		gpuagg_startup_cost = 2000.0;
 double		gpuagg_tuple_cost = 0.002;
 double		gpuagg_batch_cost = 10.0;
@@ -206,6 +207,16 @@ _PG_init(void)
 							 10.0,
 							 0.0,
 							 DBL_MAX,
+							 PGC_USERSET,
+							 0,
+							 NULL, NULL, NULL);
+
+	DefineCustomBoolVariable("gpuagg.page_batches",
+							 "Sends heap tuples where they lie in shared buffers, for the device to deform.",
+							 "Only devices that take page-form batches (the CPU device for now), "
+							 "and only programs without strings.",
+							 &gpuagg_page_batches,
+							 false,
 							 PGC_USERSET,
 							 0,
 							 NULL, NULL, NULL);

@@ -1,11 +1,11 @@
 -- gucs: every gpuagg setting exists with its default, and bad values are
 -- rejected with the right SQLSTATE.
 BEGIN;
-SELECT plan(45);
+SELECT plan(46);
 
 -- the settings exist, with their compiled-in defaults
-SELECT is((SELECT count(*)::int FROM pg_settings WHERE name LIKE 'gpuagg.%'), 13,
-	'thirteen gpuagg.* settings');
+SELECT is((SELECT count(*)::int FROM pg_settings WHERE name LIKE 'gpuagg.%'), 14,
+	'fourteen gpuagg.* settings');
 SELECT is((SELECT boot_val FROM pg_settings WHERE name = 'gpuagg.enabled'), 'on',
 	'gpuagg.enabled defaults to on');
 SELECT is((SELECT boot_val FROM pg_settings WHERE name = 'gpuagg.device'), 'auto',
@@ -32,6 +32,8 @@ SELECT is((SELECT count(*)::int FROM pg_settings
 			WHERE name LIKE 'gpuagg.%' AND name NOT IN ('gpuagg.device_memory_limit', 'gpuagg.debug_inject_fault')
 			  AND context <> 'user'),
 	0, 'every other gpuagg setting can be changed by any user (context user)');
+SELECT is((SELECT boot_val FROM pg_settings WHERE name = 'gpuagg.page_batches'), 'off',
+	'gpuagg.page_batches defaults to off');
 SELECT is((SELECT boot_val || ' ' || context FROM pg_settings WHERE name = 'gpuagg.debug_inject_fault'),
 	'off superuser', 'gpuagg.debug_inject_fault (a test hook) is off and for superusers only');
 

@@ -30,6 +30,7 @@
 /* float aggregates note overflow in their state; the host decides at the end */
 #define GA_DEFER_FLOAT_OVERFLOW 1
 #include "gpuagg_eval.h"
+#include "gpuagg_page.h"
 
 /* The running query's program: read by every thread, so constant memory. */
 __constant__ GaProgram gpuagg_prog;
@@ -587,3 +588,25 @@ gpuagg_distinct_pairs(GaTable d, GaTable t, const uint64_t *slotpos, uint64_t *g
 		value[j] = d.keys[(uint64_t) t.nkeys * d.cap + i];
 	}
 }
+
+/*
+ * Page form (issue 7): deform the batch's tuples where they lie in the
+ * host's shared buffers, which the GPU service mapped into the device's
+ * address space, into the batch's columns (their null bitmaps zeroed
+ * before).  The same deformer as the CPU device's (gpuagg_page.h).
+ */
+extern "C" __global__ void
+gpuagg_deform(GaBatch batch, GaTupleLayout layout, const uint8_t *pages, uint32_t blcksz)
+{
+	uint8_t		anynull[GA_MAX_COLS];
+
+	for (uint32_t row = blockIdx.x * blockDim.x + threadIdx.x; row < batch.nrows;
+		 row += gridDim.x * blockDim.x)
+	{
+		uint64_t	t = batch.tuples[row];
+
+		ga_deform_tuple(&layout, pages + (t >> 16) * (uint64_t) blcksz + (t & 0xFFFF), row,
+						(void *const *) batch.values, (uint8_t *const *) batch.nulls, anynull);
+	}
+}
+

@@ -50,7 +50,12 @@ typedef struct GaAttr
 	GaDatum		missing;		/* its value in tuples written before it */
 } GaAttr;
 
-/* The attributes 1 .. natts a program needs, and the columns' chains. */
+/*
+ * The attributes 1 .. natts a program needs, and the columns' chains.  In a
+ * page-form batch the attributes follow the struct at GA_LAYOUT_ATTRS_OFF.
+ */
+#define GA_LAYOUT_ATTRS_OFF	((sizeof(GaTupleLayout) + 15) & ~(size_t) 15)
+
 typedef struct GaTupleLayout
 {
 	uint32_t	natts;			/* the last attribute read */
@@ -102,7 +107,12 @@ ga_put(const GaTupleLayout *L, int c, uint32_t row, void *const *values,
 {
 	if (isnull)
 	{
+#ifdef __CUDA_ARCH__
+		/* threads of neighbouring rows share the word (little-endian bits) */
+		atomicOr((unsigned int *) nulls[c] + (row >> 5), 1u << (row & 31));
+#else
 		nulls[c][row >> 3] |= (uint8_t) (1 << (row & 7));
+#endif
 		anynull[c] = 1;
 	}
 	else if (values[c])

@@ -71,6 +71,8 @@ struct GpuaggBatchReader
 	int			nheld;
 	int			max_pages;		/* pages one batch may pin */
 	bool		page_held;		/* the current page is in held */
+	Size		layout_off;		/* page form: the layout, then the columns */
+	Size		cols_off;
 	bool		started;
 	BlockNumber block;
 	BlockNumber blocks_left;
@@ -161,7 +163,16 @@ GpuaggBatchBegin(Relation rel, Snapshot snapshot, ParallelTableScanDesc pscan,
 			r->page_batches = true;
 			r->max_pages = Max(16, Min(NBuffers / 8, 4096));
 			r->held = palloc(sizeof(Buffer) * (r->max_pages + 1));
-			r->size = Max(r->size, sizeof(uint64) * (Size) batch_rows);
+
+			/*
+			 * The buffer: tuple references, the layout (for a device in
+			 * another process), then room for the deformed columns at the
+			 * column form's offsets.
+			 */
+			r->layout_off = TYPEALIGN(16, sizeof(uint64) * (Size) batch_rows);
+			r->cols_off = TYPEALIGN(16, r->layout_off + GA_LAYOUT_ATTRS_OFF +
+									sizeof(GaAttr) * Max(r->maxattno, 1));
+			r->size += r->cols_off;
 		}
 	}
 	return r;
@@ -552,14 +563,26 @@ GpuaggBatchNext(GpuaggBatchReader *r, char *buf, uint64 *bytes)
 		return NULL;
 	if (r->page_batches)
 	{
+		GaTupleLayout *L = (GaTupleLayout *) (buf + r->layout_off);
+
 		n = fill_tuple_refs(r, (uint64 *) buf);
 		if (n == 0)
 			return NULL;
+
 		memset(&r->batch, 0, sizeof(GaBatch));
 		r->batch.nrows = n;
 		r->batch.tuples = (const uint64_t *) buf;
 		r->batch.pages = BufferBlocks;
-		r->batch.layout = &r->layout;
+		*L = r->layout;
+		L->attrs = (const GaAttr *) ((char *) L + GA_LAYOUT_ATTRS_OFF);
+		memcpy((char *) L->attrs, r->layout.attrs, sizeof(GaAttr) * r->layout.natts);
+		r->batch.layout = L;
+		/* where a device deforms the columns to */
+		for (uint32 c = 0; c < p->ncols; c++)
+		{
+			r->batch.values[c] = buf + r->cols_off + r->valoff[c];
+			r->batch.nulls[c] = (const uint8 *) buf + r->cols_off + r->nulloff[c];
+		}
 		*bytes = sizeof(uint64) * (uint64) n;
 		return &r->batch;
 	}

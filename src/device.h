@@ -80,4 +80,7 @@ extern const GpuaggDevice GpuaggCudaDevice;
  */
 extern bool GpuaggCudaProbe(const char **reason);
 
+/* Does the GPU take page-form batches now (its service mapped shared buffers)? */
+extern bool GpuaggCudaPages(void);
+
 #endif							/* GPUAGG_DEVICE_H */

@@ -40,6 +40,7 @@
 #include <time.h>
 
 #include "engine.h"
+#include "../cuda/gpuagg_page.h"
 
 /*---- the part of the driver API gpuagg uses (cuda.h, CUDA 12) ----*/
 
@@ -85,6 +86,7 @@ static struct
 	CUresult	(*MemFree) (CUdeviceptr);
 	CUresult	(*MemHostRegister) (void *, size_t, unsigned int);
 	CUresult	(*MemHostUnregister) (void *);
+	CUresult	(*MemHostGetDevicePointer) (CUdeviceptr *, void *, unsigned int);
 	CUresult	(*MemcpyHtoDAsync) (CUdeviceptr, const void *, size_t, CUstream);
 	CUresult	(*MemcpyDtoHAsync) (void *, CUdeviceptr, size_t, CUstream);
 	CUresult	(*MemsetD8Async) (CUdeviceptr, unsigned char, size_t, CUstream);
@@ -113,6 +115,7 @@ static const char *const cu_symbols[] = {
 	"cuModuleLoadData", "cuModuleUnload", "cuModuleGetFunction",
 	"cuModuleGetGlobal_v2", "cuFuncSetAttribute", "cuMemAlloc_v2",
 	"cuMemFree_v2", "cuMemHostRegister_v2", "cuMemHostUnregister",
+	"cuMemHostGetDevicePointer_v2",
 	"cuMemcpyHtoDAsync_v2", "cuMemcpyDtoHAsync_v2", "cuMemsetD8Async",
 	"cuLaunchKernel", "cuStreamCreate", "cuStreamDestroy_v2",
 	"cuStreamWaitEvent", "cuStreamSynchronize", "cuEventCreate",
@@ -142,6 +145,12 @@ static int	smem_optin;
 static GaEngineDevice devinfo;
 static volatile int broken = 0;
 
+/* the host's shared buffers, mapped for page-form batches */
+static char *pages_host;
+static uint64_t pages_bytes;
+static CUdeviceptr pages_dev;
+static uint32_t pages_blcksz;
+
 /* modules, one per running session (their constant memory holds its program) */
 typedef struct EngineModule
 {
@@ -151,6 +160,7 @@ typedef struct EngineModule
 	CUfunction	fn_compact;
 	CUfunction	fn_fold;
 	CUfunction	fn_pairs;
+	CUfunction	fn_deform;
 	CUdeviceptr d_prog;
 	bool		busy;
 } EngineModule;
@@ -319,6 +329,32 @@ ga_engine_mem_info(uint64_t *free_bytes, uint64_t *total_bytes)
 	return 1;
 }
 
+/*
+ * Map the host's shared buffers into the GPU's address space (page-locked
+ * once, ~50 ms a GB), so that kernels read heap pages where they lie.
+ */
+int
+ga_engine_register_pages(void *host, uint64_t bytes, uint32_t blcksz, char *err,
+						 size_t errlen)
+{
+	CUresult	r;
+	char		text[256];
+
+	if (!engine_ready)
+		return init_failed(err, errlen, "CUDA is not initialised");
+	if ((r = cu.MemHostRegister(host, bytes, 0x01 | 0x02)) != CUDA_SUCCESS ||
+		(r = cu.MemHostGetDevicePointer(&pages_dev, host, 0)) != CUDA_SUCCESS)
+	{
+		cu_error_text(r, text, sizeof(text));
+		pages_dev = 0;
+		return init_failed(err, errlen, "mapping shared buffers for the GPU failed: %s", text);
+	}
+	pages_host = host;
+	pages_bytes = bytes;
+	pages_blcksz = blcksz;
+	return 1;
+}
+
 int
 ga_engine_broken(void)
 {
@@ -361,6 +397,7 @@ module_take(char *err, size_t errlen)
 		MOD_CHECK(cu.ModuleGetFunction(&nm.fn_compact, nm.module, "gpuagg_compact"));
 		MOD_CHECK(cu.ModuleGetFunction(&nm.fn_fold, nm.module, "gpuagg_distinct_fold"));
 		MOD_CHECK(cu.ModuleGetFunction(&nm.fn_pairs, nm.module, "gpuagg_distinct_pairs"));
+		MOD_CHECK(cu.ModuleGetFunction(&nm.fn_deform, nm.module, "gpuagg_deform"));
 		MOD_CHECK(cu.ModuleGetGlobal(&nm.d_prog, &prog_size, nm.module, "gpuagg_prog"));
 		MOD_CHECK(cu.FuncSetAttribute(nm.fn_aggregate,
 									  CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
@@ -872,6 +909,54 @@ make_room(GaEngineSession *s, uint32_t nrows)
 	return GA_OK;
 }
 
+/*
+ * A page-form batch: its tuple references and layout to the device, the
+ * null bitmaps zeroed, and gpuagg_deform to fill the columns from the
+ * pages, on the copy stream of buffer b.  dbatch gets device addresses.
+ */
+static int
+page_batch(GaEngineSession *s, int b, const GaBatch *batch, GaBatch *dbatch)
+{
+	const GaTupleLayout *hl = (const GaTupleLayout *) batch->layout;
+	GaTupleLayout L = *hl;
+	uint64_t	layout_off = (const char *) batch->layout - s->buf[b];
+	uint64_t	layout_bytes = GA_LAYOUT_ATTRS_OFF + sizeof(GaAttr) * hl->natts;
+	unsigned int grid;
+	void	   *params[4];
+	CUdeviceptr pages = pages_dev;
+
+	if (!pages_dev || (const char *) batch->pages != pages_host)
+	{
+		snprintf(s->errbuf, sizeof(s->errbuf), "shared buffers are not mapped for the GPU");
+		return GA_ERR_DEVICE;
+	}
+	CU_CHECK(s, cu.MemcpyHtoDAsync(s->d_buf[b], batch->tuples,
+								   sizeof(uint64_t) * batch->nrows, s->s_copy[b]));
+	CU_CHECK(s, cu.MemcpyHtoDAsync(s->d_buf[b] + layout_off, hl, layout_bytes, s->s_copy[b]));
+	dbatch->tuples = (const uint64_t *) s->d_buf[b];
+	L.attrs = (const GaAttr *) (s->d_buf[b] + layout_off + GA_LAYOUT_ATTRS_OFF);
+	for (uint32_t c = 0; c < s->prog.ncols; c++)
+	{
+		uint64_t	voff = (const char *) batch->values[c] - s->buf[b];
+		uint64_t	noff = (const char *) batch->nulls[c] - s->buf[b];
+
+		dbatch->values[c] = (const void *) (s->d_buf[b] + voff);
+		dbatch->nulls[c] = (const uint8_t *) (s->d_buf[b] + noff);
+		/* whole words: the deformer sets bits with atomicOr */
+		CU_CHECK(s, cu.MemsetD8Async(s->d_buf[b] + noff, 0,
+									 4 * (((uint64_t) batch->nrows + 31) / 32), s->s_copy[b]));
+	}
+	params[0] = dbatch;
+	params[1] = &L;
+	params[2] = &pages;
+	params[3] = &pages_blcksz;
+	grid = (batch->nrows + GPUAGG_BLOCK - 1) / GPUAGG_BLOCK;
+	grid = EMIN(grid, (unsigned int) sm_count * 16);
+	CU_CHECK(s, cu.LaunchKernel(s->mod->fn_deform, EMAX(grid, 1), 1, 1, GPUAGG_BLOCK, 1, 1, 0,
+								s->s_copy[b], params, NULL));
+	return GA_OK;
+}
+
 int
 ga_engine_add_batch(GaEngineSession *s, int b, const GaBatch *batch)
 {
@@ -898,6 +983,12 @@ ga_engine_add_batch(GaEngineSession *s, int b, const GaBatch *batch)
 
 	/* columns to the device on this buffer's copy stream */
 	CU_CHECK(s, cu.EventRecord(s->ev_copystart[b], s->s_copy[b]));
+	if (batch->tuples)
+	{
+		if ((err = page_batch(s, b, batch, &dbatch)) != GA_OK)
+			return err;
+	}
+	else
 	for (uint32_t c = 0; c < s->prog.ncols; c++)
 	{
 		int			w = ga_type_width(s->prog.cols[c].type);
@@ -921,6 +1012,9 @@ ga_engine_add_batch(GaEngineSession *s, int b, const GaBatch *batch)
 	}
 	CU_CHECK(s, cu.EventRecord(s->ev_copied[b], s->s_copy[b]));
 	s->copy_pending[b] = true;
+	/* the caller unpins a page-form batch's pages when this returns */
+	if (batch->tuples && (err = ga_engine_wait_buffer(s, b)) != GA_OK)
+		return err;
 	s->groups_bound += batch->nrows;
 	for (uint32_t j = 0; j < s->prog.ndistinct; j++)
 		s->set_bound[j] += batch->nrows;

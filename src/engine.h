@@ -77,6 +77,9 @@ typedef struct GaEngineSession GaEngineSession;
 extern int	ga_engine_init(const char *fatbin_path, char *err, size_t errlen);
 extern int	ga_engine_device(GaEngineDevice *dev);
 extern int	ga_engine_mem_info(uint64_t *free_bytes, uint64_t *total_bytes);
+/* shared buffers into the GPU's address space, for page-form batches */
+extern int	ga_engine_register_pages(void *host, uint64_t bytes, uint32_t blcksz,
+									 char *err, size_t errlen);
 /* a sticky CUDA error was seen: the context is unusable */
 extern int	ga_engine_broken(void);
 extern void ga_engine_shutdown(void);

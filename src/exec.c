@@ -405,7 +405,9 @@ run_on_device(GpuAggState *st, char **why)
 	bool		reader_skip = false;
 
 	reader = GpuaggBatchBegin(rel, estate->es_snapshot, st->pscan, st->prog,
-							  st->batch_rows, st->dict, dev->pages && gpuagg_page_batches);
+							  st->batch_rows, st->dict,
+							  gpuagg_page_batches && dev->pages &&
+							  (dev != &GpuaggCudaDevice || GpuaggCudaPages()));
 	est.groups = st->est_groups;
 	est.batch_rows = st->batch_rows;
 	est.batch_bytes = GpuaggBatchBufferSize(reader);

@@ -64,6 +64,7 @@
 #include "pgstat.h"
 #include "postmaster/bgworker.h"
 #include "postmaster/interrupt.h"
+#include "storage/bufmgr.h"
 #include "storage/dsm.h"
 #include "storage/ipc.h"
 #include "storage/latch.h"
@@ -111,6 +112,7 @@ typedef struct ServiceShared
 	int64		resets;			/* contexts made anew after a sticky error */
 	int			sessions;
 	bool		have_device;
+	bool		pages_mapped;	/* shared buffers mapped for the GPU */
 	GaEngineDevice device;
 	uint64		free_bytes;
 	int			nqueued;
@@ -237,6 +239,10 @@ run_call(ServiceCall *c, GaEngineSession **sp, char *host)
 					if (batch.nulls[i])
 						batch.nulls[i] = (const uint8_t *) base + ((uintptr_t) batch.nulls[i] - 1);
 				}
+				if (batch.tuples)
+					batch.tuples = (const uint64_t *) (base + ((uintptr_t) batch.tuples - 1));
+				if (batch.layout)
+					batch.layout = base + ((uintptr_t) batch.layout - 1);
 				err = ga_engine_add_batch(s, c->b, &batch);
 			}
 			else
@@ -493,6 +499,34 @@ engine_init_masked(const char *fatbin, char *err, size_t errlen)
 	return ok;
 }
 
+/*
+ * Shared buffers into the GPU's address space, for page-form batches; the
+ * address is the same in every process of the server (all forked from the
+ * postmaster after it mapped shared memory).  Done when gpuagg.page_batches
+ * is on in the server's configuration: page-locking makes all of
+ * shared_buffers resident.
+ */
+static void
+map_shared_buffers(void)
+{
+	char		err[256];
+	TimestampTz start = GetCurrentTimestamp();
+	bool		ok;
+
+	ok = ga_engine_register_pages(BufferBlocks, (uint64) NBuffers * BLCKSZ, BLCKSZ,
+								  err, sizeof(err));
+	SpinLockAcquire(&service->mutex);
+	service->pages_mapped = ok;
+	SpinLockRelease(&service->mutex);
+	if (ok)
+		ereport(LOG,
+				(errmsg("gpuagg service: shared buffers (%.0f MB) mapped for the GPU in %.0f ms",
+						(double) NBuffers * BLCKSZ / (1024.0 * 1024.0),
+						TimestampDifferenceMilliseconds(start, GetCurrentTimestamp()) * 1.0)));
+	else
+		ereport(LOG, (errmsg("gpuagg service: %s; page-form batches stay on the CPU device", err)));
+}
+
 void
 gpuagg_service_main(Datum arg)
 {
@@ -544,6 +578,8 @@ gpuagg_service_main(Datum arg)
 		SpinLockRelease(&service->mutex);
 		/* the default gpuagg.device_memory_limit is a share of this */
 		GpuaggLedgerSetDeviceMemory(dev.total_bytes);
+		if (gpuagg_page_batches)
+			map_shared_buffers();
 		set_state(SERVICE_READY, dev.name);
 		ereport(LOG,
 				(errmsg("gpuagg service: ready on %s (%.0f MB)", dev.name,
@@ -565,6 +601,10 @@ gpuagg_service_main(Datum arg)
 		{
 			ConfigReloadPending = false;
 			ProcessConfigFile(PGC_SIGHUP);
+			/* gpuagg.page_batches turned on server-wide: map shared buffers */
+			if (gpuagg_page_batches && !service->pages_mapped && service->have_device &&
+				service->state == SERVICE_READY)
+				map_shared_buffers();
 		}
 
 		/* queries that are done: their threads have ended */
@@ -732,6 +772,7 @@ service_unusable(void)
 }
 
 static int	direct_state = 0;	/* single-user: 0 untried, 1 ready, -1 no */
+static bool direct_pages = false;
 static char direct_failure[256];
 
 static bool
@@ -754,10 +795,30 @@ direct_init(void)
 
 			ga_engine_device(&dev);
 			GpuaggLedgerSetDeviceMemory(dev.total_bytes);
+			direct_pages = gpuagg_page_batches &&
+				ga_engine_register_pages(BufferBlocks, (uint64) NBuffers * BLCKSZ,
+										 BLCKSZ, direct_failure, sizeof(direct_failure));
+			direct_failure[0] = '\0';
 			direct_state = 1;
 		}
 	}
 	return direct_state == 1;
+}
+
+/* Does the GPU take page-form batches (shared buffers mapped)? */
+bool
+GpuaggCudaPages(void)
+{
+	bool		mapped;
+
+	if (!IsUnderPostmaster)
+		return direct_init() && direct_pages;
+	if (service == NULL)
+		return false;
+	SpinLockAcquire(&service->mutex);
+	mapped = service->state == SERVICE_READY && service->pages_mapped;
+	SpinLockRelease(&service->mutex);
+	return mapped;
 }
 
 bool
@@ -1068,6 +1129,13 @@ cuda_add_batch(void *session, const GaBatch *batch, GpuaggDeviceStats *stats)
 		if (batch->nulls[i])
 			k->nulls[i] = (const uint8_t *) ((const char *) batch->nulls[i] - base + 1);
 	}
+	/* page form: the pages are shared buffers, at one address in every process */
+	if (batch->tuples)
+	{
+		k->tuples = (const uint64_t *) ((const char *) batch->tuples - base + 1);
+		k->layout = (const void *) ((const char *) batch->layout - base + 1);
+		k->pages = batch->pages;
+	}
 	c->call->b = b;
 	err = call_growing(c, OP_ADD, -1);
 	if (err == GA_OK)
@@ -1204,6 +1272,7 @@ cuda_error_detail(void *session)
 
 const GpuaggDevice GpuaggCudaDevice = {
 	.name = "cuda",
+	.pages = true,				/* where GpuaggCudaPages() says so */
 	.open = cuda_open,
 	.batch_buffer = cuda_batch_buffer,
 	.add_batch = cuda_add_batch,

@@ -8,6 +8,10 @@
 #    shared_preload_libraries=gpuagg:
 #      a. pg_regress      make installcheck (sql/*.sql against expected/*.out,
 #                         and the isolation specs/*.spec)
+#         pages           the tests of types, NULLs, heap shapes, parallel
+#                         scans and the differential test again, with
+#                         gpuagg.page_batches = on (tuples deformed by the
+#                         device with cuda/gpuagg_page.h)
 #      b. pgTAP           pg_prove -d gpuagg_tap test/pgtap/*.sql
 #      c. version check   prove test/version.t
 # 4. A summary; its last line is "N passed, N failed" (one count for each
@@ -28,7 +32,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 REPO=$(pwd)
 export PG_CONFIG=${PG_CONFIG:-/usr/lib/postgresql/15/bin/pg_config}
-SUITES=(pg_regress pgTAP version)
+SUITES=(pg_regress pages pgTAP version)
 
 # ---------------------------------------------------------------------------
 # Part 2: inside the pg_virtualenv cluster (called as "test/run.sh --inside
@@ -68,6 +72,19 @@ inside() {
 		[ $shown = 1 ] ||
 			echo "(no regression.diffs: pg_regress stopped before comparing; see its messages above)"
 		record "pg_regress FAIL"
+	fi
+
+	header "pg_regress with page-form batches (gpuagg.page_batches = on)"
+	if [ -n "${GPUAGG_REGRESS:-}" ]; then
+		record "pages SKIP (GPUAGG_REGRESS)"
+	elif PGOPTIONS="-c gpuagg.page_batches=on" make --no-print-directory installcheck \
+		PG_CONFIG="$PG_CONFIG" ISOLATION= \
+		REGRESS="setup types nulls filters having errors params rescan heap strings parallel differential"; then
+		record "pages PASS"
+	else
+		failed=1
+		[ -s regression.diffs ] && cat regression.diffs
+		record "pages FAIL"
 	fi
 
 	# b. pgTAP. The database is also what test/version.t asks for

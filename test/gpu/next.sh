@@ -6,8 +6,9 @@
 #      test/gpu/service.sh at 1e8 rows, 32 sessions (issue 6's proof: with
 #      the VRAM estimate fixed, the sessions must now run on cuda);
 #   b. ClickBench Q9 (the group lock fix), Q6, Q5 at 1e8 rows, gpuagg first;
-#   c. db-benchmark q7 and q10 at 1e8 rows (q10 with room for its groups).
-# Usage: next.sh a|b|c.  Everything it writes goes under $OUT.
+#   c. db-benchmark q7 and q10 at 1e8 rows (q10 with room for its groups);
+#   d. test/gpu/pages.sh: page-form batches deformed by the GPU (issue 7).
+# Usage: next.sh a|b|c|d.  Everything it writes goes under $OUT.
 set -uo pipefail
 OUT=${OUT:-/tmp/next-out}
 mkdir -p "$OUT"
@@ -42,8 +43,13 @@ c)
 		>"$OUT/bench-groupby.log" 2>&1
 	grep "bench/run: groupby" "$OUT/bench-groupby.log"
 	;;
+d)
+	step "pages"
+	ROWS=100000000 timeout 560 bash test/gpu/pages.sh >"$OUT/pages.log" 2>&1
+	grep -E "PASS|FAIL|failed|ms|Time" "$OUT/pages.log"
+	;;
 *)
-	echo "usage: $0 a|b|c" >&2
+	echo "usage: $0 a|b|c|d" >&2
 	exit 2
 	;;
 esac

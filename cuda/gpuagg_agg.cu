@@ -596,7 +596,8 @@ gpuagg_distinct_pairs(GaTable d, GaTable t, const uint64_t *slotpos, uint64_t *g
  * before).  The same deformer as the CPU device's (gpuagg_page.h).
  */
 extern "C" __global__ void
-gpuagg_deform(GaBatch batch, GaTupleLayout layout, const uint8_t *pages, uint32_t blcksz)
+gpuagg_deform(GaBatch batch, GaTupleLayout layout, const uint8_t *pages, uint32_t blcksz,
+			  uint64_t npages, unsigned long long *counters)
 {
 	uint8_t		anynull[GA_MAX_COLS];
 
@@ -604,6 +605,14 @@ gpuagg_deform(GaBatch batch, GaTupleLayout layout, const uint8_t *pages, uint32_
 		 row += gridDim.x * blockDim.x)
 	{
 		uint64_t	t = batch.tuples[row];
+
+		/* a reference outside the mapped buffers: an internal error, not a fault */
+		if ((t >> 16) >= npages || (t & 0xFFFF) >= blcksz)
+		{
+			atomicMin(&counters[GA_CNT_ERROR],
+					  (unsigned long long) ((GA_ROW_LAST << 8) | GA_ERR_INTERNAL));
+			continue;
+		}
 
 		ga_deform_tuple(&layout, pages + (t >> 16) * (uint64_t) blcksz + (t & 0xFFFF), row,
 						(void *const *) batch.values, (uint8_t *const *) batch.nulls, anynull);

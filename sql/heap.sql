@@ -67,6 +67,8 @@ BEGIN
 	EXECUTE 'EXPLAIN (ANALYZE, FORMAT JSON, COSTS OFF) ' || q INTO plan;
 	RETURN plan::text LIKE '%"Page Batches":%';
 END $$;
+-- (pad: compressed inline values, and incompressible ones stored out of
+-- line, whose TOAST pointers the deformer steps over)
 CREATE TABLE hq (a int2, t text, b int8, c bool, d float4, e int4, f float8,
 				 pad text, g int8, h int2);
 INSERT INTO hq
@@ -77,9 +79,14 @@ SELECT CASE WHEN i % 3 = 0 THEN NULL ELSE (i % 100)::int2 END,
 	   CASE WHEN i % 13 = 0 THEN NULL ELSE (i % 50) / 2.0 END,
 	   CASE WHEN i % 17 = 0 THEN NULL ELSE i % 9 END,
 	   CASE WHEN i % 19 = 0 THEN NULL ELSE i / 3.0 END,
-	   CASE WHEN i % 23 = 0 THEN repeat('w', 3000) ELSE 'p' END,
+	   CASE WHEN i % 23 = 0 THEN repeat('w', 3000)
+			WHEN i % 29 = 0 THEN (SELECT string_agg(md5(i::text || '.' || j), '')
+									FROM generate_series(1, 90) j)
+			ELSE 'p' END,
 	   i::int8, (i % 7)::int2
   FROM generate_series(1, 20000) i;
+SELECT pg_relation_size(reltoastrelid) > 0 AS has_out_of_line_values
+  FROM pg_class WHERE relname = 'hq';
 SELECT page_form('SELECT e, count(*) FROM hq GROUP BY e') AS page_form,
 	   page_form('SELECT t, count(*) FROM hq GROUP BY t') AS strings_page_form;
 SELECT check_offload('SELECT e, count(*), count(a), sum(a), sum(b), count(c), bool_or(c), sum(d), sum(f), sum(g), max(h) FROM hq GROUP BY e');

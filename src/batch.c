@@ -28,6 +28,7 @@
 #include "executor/tuptable.h"
 #include "miscadmin.h"
 #include "storage/bufmgr.h"
+#include "storage/proc.h"
 
 #include "batch.h"
 #include "../cuda/gpuagg_page.h"
@@ -161,7 +162,13 @@ GpuaggBatchBegin(Relation rel, Snapshot snapshot, ParallelTableScanDesc pscan,
 		if (pages && r->shared && !RelationUsesLocalBuffers(rel))
 		{
 			r->page_batches = true;
-			r->max_pages = Max(16, Min(NBuffers / 8, 4096));
+
+			/*
+			 * A backend's fair share of the buffer pool (PostgreSQL 16's
+			 * rule for pins held at once), so that concurrent scans never
+			 * leave other backends without an unpinned buffer.
+			 */
+			r->max_pages = Max(1, Min(NBuffers / (MaxBackends + NUM_AUXILIARY_PROCS), 4096));
 			r->held = palloc(sizeof(Buffer) * (r->max_pages + 1));
 
 			/*
@@ -399,6 +406,10 @@ shared_deform_possible(GpuaggBatchReader *r)
 	const GaProgram *p = r->prog;
 	GaAttr	   *attrs;
 
+#ifdef WORDS_BIGENDIAN
+	/* gpuagg_page.h reads headers and values as little-endian bytes */
+	return false;
+#endif
 	for (uint32 c = 0; c < p->ncols; c++)
 	{
 		Form_pg_attribute att = TupleDescAttr(r->desc, p->cols[c].attno - 1);

@@ -150,6 +150,7 @@ static char *pages_host;
 static uint64_t pages_bytes;
 static CUdeviceptr pages_dev;
 static uint32_t pages_blcksz;
+static uint64_t pages_count;
 
 /* modules, one per running session (their constant memory holds its program) */
 typedef struct EngineModule
@@ -346,12 +347,15 @@ ga_engine_register_pages(void *host, uint64_t bytes, uint32_t blcksz, char *err,
 		(r = cu.MemHostGetDevicePointer(&pages_dev, host, 0)) != CUDA_SUCCESS)
 	{
 		cu_error_text(r, text, sizeof(text));
+		if (pages_dev == 0)
+			cu.MemHostUnregister(host);	/* registered, but not mapped */
 		pages_dev = 0;
 		return init_failed(err, errlen, "mapping shared buffers for the GPU failed: %s", text);
 	}
 	pages_host = host;
 	pages_bytes = bytes;
 	pages_blcksz = blcksz;
+	pages_count = bytes / blcksz;
 	return 1;
 }
 
@@ -922,7 +926,7 @@ page_batch(GaEngineSession *s, int b, const GaBatch *batch, GaBatch *dbatch)
 	uint64_t	layout_off = (const char *) batch->layout - s->buf[b];
 	uint64_t	layout_bytes = GA_LAYOUT_ATTRS_OFF + sizeof(GaAttr) * hl->natts;
 	unsigned int grid;
-	void	   *params[4];
+	void	   *params[6];
 	CUdeviceptr pages = pages_dev;
 
 	if (!pages_dev || (const char *) batch->pages != pages_host)
@@ -950,6 +954,8 @@ page_batch(GaEngineSession *s, int b, const GaBatch *batch, GaBatch *dbatch)
 	params[1] = &L;
 	params[2] = &pages;
 	params[3] = &pages_blcksz;
+	params[4] = &pages_count;
+	params[5] = &s->d_counters;
 	grid = (batch->nrows + GPUAGG_BLOCK - 1) / GPUAGG_BLOCK;
 	grid = EMIN(grid, (unsigned int) sm_count * 16);
 	CU_CHECK(s, cu.LaunchKernel(s->mod->fn_deform, EMAX(grid, 1), 1, 1, GPUAGG_BLOCK, 1, 1, 0,
@@ -1012,9 +1018,19 @@ ga_engine_add_batch(GaEngineSession *s, int b, const GaBatch *batch)
 	}
 	CU_CHECK(s, cu.EventRecord(s->ev_copied[b], s->s_copy[b]));
 	s->copy_pending[b] = true;
-	/* the caller unpins a page-form batch's pages when this returns */
-	if (batch->tuples && (err = ga_engine_wait_buffer(s, b)) != GA_OK)
-		return err;
+	/*
+	 * The caller unpins a page-form batch's pages when this returns: wait
+	 * for the kernel that reads them, even if the query is being cancelled.
+	 */
+	if (batch->tuples)
+	{
+		CUresult	r = cu.StreamSynchronize(s->s_copy[b]);
+
+		if (r != CUDA_SUCCESS)
+			return session_fail(s, "cuStreamSynchronize", r);
+		if ((err = ga_engine_wait_buffer(s, b)) != GA_OK)
+			return err;
+	}
 	s->groups_bound += batch->nrows;
 	for (uint32_t j = 0; j < s->prog.ndistinct; j++)
 		s->set_bound[j] += batch->nrows;

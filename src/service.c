@@ -390,6 +390,7 @@ service_exit(int code, Datum arg)
 	service->pid = 0;
 	service->latch = NULL;
 	service->state = SERVICE_STOPPED;
+	service->pages_mapped = false;
 	service->sessions = 0;
 	SpinLockRelease(&service->mutex);
 }
@@ -548,6 +549,7 @@ gpuagg_service_main(Datum arg)
 	service->latch = MyLatch;
 	service->generation++;
 	service->nqueued = 0;		/* queued for an earlier service: they gave up */
+	service->pages_mapped = false;
 	service->starts++;
 	service->started = GetCurrentTimestamp();
 	service->state = SERVICE_STARTING;
@@ -1137,7 +1139,20 @@ cuda_add_batch(void *session, const GaBatch *batch, GpuaggDeviceStats *stats)
 		k->pages = batch->pages;
 	}
 	c->call->b = b;
-	err = call_growing(c, OP_ADD, -1);
+
+	/*
+	 * A page-form batch's pages stay pinned until the GPU has read them:
+	 * its call is not interrupted (it is short), so no ERROR or FATAL can
+	 * unpin them under the kernel.
+	 */
+	if (batch->tuples)
+	{
+		err = call(c, OP_ADD, false);
+		if (err == GA_NEED_MEMORY)
+			err = call_growing(c, OP_ADD, err);
+	}
+	else
+		err = call_growing(c, OP_ADD, -1);
 	if (err == GA_OK)
 	{
 		c->next = 1 - b;

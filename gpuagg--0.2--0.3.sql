@@ -54,3 +54,17 @@ COMMENT ON VIEW gpuagg.stat IS
 'server-wide gpuagg statistics since the last gpuagg.stat_reset()';
 
 GRANT SELECT ON gpuagg.stat TO PUBLIC;
+
+-- A test of the ledger without a GPU (superusers): reserve mb MB as an
+-- offloaded query does (refused over the limit, else queued for at most
+-- gpuagg.admission_timeout, cancellable) and hold it to the end of the
+-- transaction; 'admitted', 'timed out' or 'refused'.
+CREATE FUNCTION gpuagg.debug_reserve(mb int)
+RETURNS text
+AS 'MODULE_PATHNAME', 'gpuagg_debug_reserve'
+LANGUAGE C STRICT VOLATILE PARALLEL UNSAFE;
+
+COMMENT ON FUNCTION gpuagg.debug_reserve(int) IS
+'test only: reserve GPU memory in the ledger until the end of the transaction';
+
+REVOKE ALL ON FUNCTION gpuagg.debug_reserve(int) FROM PUBLIC;

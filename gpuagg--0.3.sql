@@ -127,6 +127,21 @@ COMMENT ON FUNCTION gpuagg.stat_reset() IS
 
 REVOKE ALL ON FUNCTION gpuagg.stat_reset() FROM PUBLIC;
 
--- Everyone may call the functions above (gpuagg.stat_reset() excepted).
+-- A test of the ledger without a GPU (superusers): reserve mb MB as an
+-- offloaded query does (refused over the limit, else queued for at most
+-- gpuagg.admission_timeout, cancellable) and hold it to the end of the
+-- transaction; 'admitted', 'timed out' or 'refused'.
+CREATE FUNCTION gpuagg.debug_reserve(mb int)
+RETURNS text
+AS 'MODULE_PATHNAME', 'gpuagg_debug_reserve'
+LANGUAGE C STRICT VOLATILE PARALLEL UNSAFE;
+
+COMMENT ON FUNCTION gpuagg.debug_reserve(int) IS
+'test only: reserve GPU memory in the ledger until the end of the transaction';
+
+REVOKE ALL ON FUNCTION gpuagg.debug_reserve(int) FROM PUBLIC;
+
+-- Everyone may call the functions above (gpuagg.stat_reset() and
+-- gpuagg.debug_reserve() excepted).
 GRANT USAGE ON SCHEMA gpuagg TO PUBLIC;
 GRANT SELECT ON gpuagg.stat TO PUBLIC;

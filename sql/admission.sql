@@ -65,3 +65,56 @@ SELECT reserved_mb FROM gpuagg.ledger();
 SELECT gpuagg.stat_reset();
 RESET ROLE;
 DROP ROLE adm_user;
+
+-- Queueing, timeout and cancel without a GPU: gpuagg.debug_reserve() takes
+-- a reservation as an offloaded query does and holds it to the end of its
+-- transaction; other sessions (dblink) wait in the FIFO queue.
+CREATE EXTENSION IF NOT EXISTS dblink;
+ALTER SYSTEM SET gpuagg.device_memory_limit = '100MB';
+SELECT pg_reload_conf();
+SELECT pg_sleep(0.3);
+CREATE FUNCTION wait_queued(n int) RETURNS int LANGUAGE plpgsql AS $$
+BEGIN
+	FOR i IN 1..200 LOOP
+		EXIT WHEN (SELECT queued FROM gpuagg.ledger()) = n;
+		PERFORM pg_sleep(0.05);
+	END LOOP;
+	RETURN (SELECT queued FROM gpuagg.ledger());
+END $$;
+SELECT format('dbname=%s port=%s host=%s', current_database(), current_setting('port'),
+			  split_part(current_setting('unix_socket_directories'), ',', 1)) AS conn \gset
+SELECT dblink_connect('a', :'conn'), dblink_connect('b', :'conn'), dblink_connect('c', :'conn');
+-- a holds 60 of the 100 MB
+SELECT dblink_exec('a', 'BEGIN');
+SELECT r FROM dblink('a', 'SELECT gpuagg.debug_reserve(60)') AS t(r text);
+SELECT reserved_mb, running, queued FROM gpuagg.ledger();
+-- b's 60 do not fit: b waits in the queue
+SELECT dblink_exec('b', 'SET gpuagg.admission_timeout = ''60s''');
+SELECT dblink_send_query('b', 'SELECT gpuagg.debug_reserve(60)');
+SELECT wait_queued(1);
+-- 10 MB would fit, but b is first in line: this session waits behind it
+-- until its gpuagg.admission_timeout (then a query runs on the CPU device)
+SET gpuagg.admission_timeout = '200ms';
+SELECT gpuagg.debug_reserve(10);
+RESET gpuagg.admission_timeout;
+-- over the limit on its own: refused at once
+SELECT gpuagg.debug_reserve(101);
+-- c queues behind b and is cancelled while queued: it leaves the queue
+SELECT dblink_exec('c', 'SET gpuagg.admission_timeout = ''60s''');
+SELECT dblink_send_query('c', 'SELECT gpuagg.debug_reserve(10)');
+SELECT wait_queued(2);
+SELECT dblink_cancel_query('c');
+SELECT dblink_get_result('c', false);
+SELECT wait_queued(1);
+-- a's transaction ends: its 60 MB go back, and b, first in line, gets its own
+SELECT dblink_exec('a', 'COMMIT');
+SELECT r FROM dblink_get_result('b') AS t(r text);
+SELECT wait_queued(0);
+-- b's statement was its whole transaction: nothing is held any more
+SELECT reserved_mb, running, queued FROM gpuagg.ledger();
+SELECT dblink_disconnect('a'), dblink_disconnect('b'), dblink_disconnect('c');
+-- test only: not for PUBLIC
+SELECT has_function_privilege('public', 'gpuagg.debug_reserve(int)', 'EXECUTE') AS public_may_reserve;
+ALTER SYSTEM RESET gpuagg.device_memory_limit;
+SELECT pg_reload_conf();
+SELECT pg_sleep(0.3);

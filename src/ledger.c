@@ -28,6 +28,7 @@
 #include "miscadmin.h"
 #include "funcapi.h"
 #include "access/htup_details.h"
+#include "access/xact.h"
 #include "portability/instr_time.h"
 #include "storage/condition_variable.h"
 #include "storage/ipc.h"
@@ -335,3 +336,69 @@ gpuagg_ledger(PG_FUNCTION_ARGS)
 	values[9] = Float8GetDatum(copy.wait_ms);
 	PG_RETURN_DATUM(HeapTupleGetDatum(heap_form_tuple(tupdesc, values, nulls)));
 }
+
+/*---- SQL-callable: gpuagg.debug_reserve(), the ledger without a GPU ----*/
+
+static uint64 debug_held = 0;	/* held by gpuagg.debug_reserve() */
+static bool debug_callback = false;
+
+static void
+debug_release(XactEvent event, void *arg)
+{
+	if (debug_held > 0 &&
+		(event == XACT_EVENT_COMMIT || event == XACT_EVENT_ABORT ||
+		 event == XACT_EVENT_PREPARE || event == XACT_EVENT_PARALLEL_COMMIT ||
+		 event == XACT_EVENT_PARALLEL_ABORT))
+	{
+		GpuaggLedgerRelease(debug_held);
+		debug_held = 0;
+	}
+}
+
+PG_FUNCTION_INFO_V1(gpuagg_debug_reserve);
+
+/*
+ * gpuagg.debug_reserve(mb): reserve mb MB as an offloaded query does --
+ * refused over the limit, else queued for at most gpuagg.admission_timeout,
+ * cancellable -- and hold it to the end of the transaction.  'admitted',
+ * 'timed out' or 'refused'.  For testing queueing without a GPU.
+ */
+Datum
+gpuagg_debug_reserve(PG_FUNCTION_ARGS)
+{
+	int32		mb = PG_GETARG_INT32(0);
+	uint64		bytes;
+	double		waited = 0;
+	char	   *why = NULL;
+	uint64		timeouts;
+
+	if (ledger == NULL)
+		ereport(ERROR,
+				(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
+				 errmsg("gpuagg's ledger needs gpuagg in shared_preload_libraries")));
+	if (mb <= 0)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("the reservation must be positive")));
+	if (!debug_callback)
+	{
+		RegisterXactCallback(debug_release, NULL);
+		debug_callback = true;
+	}
+	bytes = (uint64) mb * 1024 * 1024;
+	SpinLockAcquire(&ledger->mutex);
+	timeouts = ledger->timeouts;
+	SpinLockRelease(&ledger->mutex);
+	if (!GpuaggLedgerAdmit(bytes, &waited, &why))
+	{
+		bool		timed_out;
+
+		SpinLockAcquire(&ledger->mutex);
+		timed_out = ledger->timeouts != timeouts;
+		SpinLockRelease(&ledger->mutex);
+		PG_RETURN_TEXT_P(cstring_to_text(timed_out ? "timed out" : "refused"));
+	}
+	debug_held += bytes;
+	PG_RETURN_TEXT_P(cstring_to_text("admitted"));
+}
+

@@ -13,9 +13,12 @@
  * string column is sent as a bool column: PostgreSQL's own function is
  * called once per distinct string, its answer kept by the string's code.
  *
- * A batch is laid out in one buffer the device provides (pinned staging
- * memory for CUDA), each column's values and bitmap at fixed, 16-byte
- * aligned offsets, so that a device can copy columns without repacking.
+ * A batch is laid out in one buffer the device provides (for CUDA, a
+ * shared segment the GPU service has page-locked), each column's values and
+ * bitmap at fixed, 16-byte aligned offsets, so that a device can copy
+ * columns without repacking.  In page form (gpuagg.page_batches) the batch
+ * is instead references to visible tuples on pinned shared-buffer pages,
+ * which the device deforms with cuda/gpuagg_page.h.
  *
  *-------------------------------------------------------------------------
  */

@@ -223,7 +223,7 @@ _PG_init(void)
 
 	DefineCustomBoolVariable("gpuagg.debug_inject_fault",
 							 "Test only: the GPU kernels of the query read an illegal address.",
-							 "The CUDA context becomes unusable; the GPU service makes it anew "
+							 "The CUDA context becomes unusable; the GPU service starts anew "
 							 "and the query runs on the CPU device.",
 							 &gpuagg_debug_inject_fault,
 							 false,

@@ -103,7 +103,23 @@ SELECT check_offload('SELECT m, count(*), sum(h), min(p) FROM hq GROUP BY m');
 UPDATE hq SET e = e + 100 WHERE g % 10 = 0;
 DELETE FROM hq WHERE g % 10 = 1;
 SELECT check_offload('SELECT e, count(*), sum(g), sum(m) FROM hq GROUP BY e');
+-- EXPLAIN ANALYZE: the pages sent, and those whose tuples the host checked
+-- for visibility (all of them before VACUUM, none after)
+CREATE FUNCTION page_counts(q text, OUT pages_sent bool, OUT all_checked bool,
+							OUT none_checked bool)
+LANGUAGE plpgsql AS $$
+DECLARE
+	p json;
+BEGIN
+	EXECUTE 'EXPLAIN (ANALYZE, FORMAT JSON, COSTS OFF) ' || q INTO p;
+	p := p->0->'Plan';
+	pages_sent := (p->>'Pages')::int > 0 AND (p->>'Page Bytes')::int = 8 * (p->>'Pages')::int;
+	all_checked := (p->>'Pages Checked by Host')::int = (p->>'Pages')::int;
+	none_checked := (p->>'Pages Checked by Host')::int = 0;
+END $$;
+SELECT * FROM page_counts('SELECT e, sum(g) FROM hq GROUP BY e');
 VACUUM hq;
+SELECT * FROM page_counts('SELECT e, sum(g) FROM hq GROUP BY e');
 SELECT check_offload('SELECT e, count(*), sum(g), sum(m) FROM hq GROUP BY e');
 BEGIN;
 UPDATE hq SET m = m + 1000 WHERE g % 7 = 0;

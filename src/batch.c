@@ -75,6 +75,8 @@ struct GpuaggBatchReader
 	int			nheld;
 	int			max_pages;		/* pages one batch may pin */
 	bool		page_held;		/* the current page is in held */
+	uint64		pages_sent;		/* page form: pages referred to, by batch */
+	uint64		pages_all_visible;	/* of them marked all-visible */
 	Size		layout_off;		/* page form: the layout, then the columns */
 	Size		cols_off;
 	bool		started;
@@ -487,13 +489,17 @@ fill_tuple_refs(GpuaggBatchReader *r, uint64 *tuples)
 			r->page_held = false;
 			continue;
 		}
+		page = BufferGetPage(h->rs_cbuf);
 		if (!r->page_held)
 		{
 			IncrBufferRefCount(h->rs_cbuf);
 			r->held[r->nheld++] = h->rs_cbuf;
 			r->page_held = true;
+			r->pages_sent++;
+			/* heapgetpage skipped its tuples' visibility checks */
+			if (PageIsAllVisible(page))
+				r->pages_all_visible++;
 		}
-		page = BufferGetPage(h->rs_cbuf);
 		index = (uint64) (h->rs_cbuf - 1) << 16;
 		while (r->index < r->ntuples && n < r->batch_rows)
 		{
@@ -510,6 +516,13 @@ bool
 GpuaggBatchPageForm(GpuaggBatchReader *r)
 {
 	return r->page_batches;
+}
+
+void
+GpuaggBatchPageCounts(GpuaggBatchReader *r, uint64 *pages, uint64 *all_visible)
+{
+	*pages = r->pages_sent;
+	*all_visible = r->pages_all_visible;
 }
 
 void

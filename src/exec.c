@@ -48,6 +48,8 @@ typedef struct GpuaggCounters
 {
 	uint64		nbatches;
 	uint64		page_batches;	/* of them in page form */
+	uint64		pages;			/* pages they referred to */
+	uint64		pages_all_visible;	/* of them all-visible */
 	uint64		bytes_in;
 	double		scan_ms;
 	double		result_ms;
@@ -458,6 +460,15 @@ run_on_device(GpuAggState *st, char **why)
 			st->counters.page_batches++;
 		}
 	}
+	if (GpuaggBatchPageForm(reader))
+	{
+		uint64		pages,
+					all_visible;
+
+		GpuaggBatchPageCounts(reader, &pages, &all_visible);
+		st->counters.pages += pages;
+		st->counters.pages_all_visible += all_visible;
+	}
 	GpuaggBatchEnd(reader);
 	if (err == GA_OK)
 		err = dev->finish(st->session, &st->result, &st->counters.stats);
@@ -758,6 +769,8 @@ gpuagg_explain(CustomScanState *node, List *ancestors, ExplainState *es)
 
 			all.nbatches += c->nbatches;
 			all.page_batches += c->page_batches;
+			all.pages += c->pages;
+			all.pages_all_visible += c->pages_all_visible;
 			all.bytes_in += c->bytes_in;
 			all.scan_ms += c->scan_ms;
 			all.result_ms += c->result_ms;
@@ -771,7 +784,21 @@ gpuagg_explain(CustomScanState *node, List *ancestors, ExplainState *es)
 		ExplainPropertyInteger("Batches", NULL, all.nbatches, es);
 		/* tuples sent where they lie, deformed by the device */
 		if (all.page_batches > 0)
+		{
 			ExplainPropertyInteger("Page Batches", NULL, all.page_batches, es);
+			/*
+			 * Pages whose tuples' visibility the host checked (the others
+			 * are all-visible), and the bytes the device read from shared
+			 * buffers.  No tuple comes back to the host: page form is for
+			 * fixed-width values only, which are never compressed or
+			 * TOASTed.
+			 */
+			ExplainPropertyInteger("Pages", NULL, all.pages, es);
+			ExplainPropertyInteger("Pages Checked by Host", NULL,
+								   all.pages - all.pages_all_visible, es);
+			ExplainPropertyInteger("Page Bytes", "kB",
+								   (int64) (all.pages * (BLCKSZ / 1024)), es);
+		}
 		ExplainPropertyInteger("Rows In", NULL, all.stats.rows_in, es);
 		ExplainPropertyInteger("Rows Filtered", NULL,
 							   all.stats.rows_in - all.stats.rows_passed, es);

@@ -302,11 +302,14 @@ typedef struct GaBatch
 	/*
 	 * Page form (tuples not NULL): the rows are heap tuples where they lie
 	 * in shared buffers, which the device deforms (gpuagg_page.h) before
-	 * anything else.  tuples[r] is the buffer's index << 16 | the tuple's
-	 * byte offset in its page; pages is the address of buffer index 0;
-	 * layout a GaTupleLayout.
+	 * anything else.  The batch's pages are pagelist[0 .. npages - 1]
+	 * (buffer indexes: pages + index * BLCKSZ is the page); tuples[r] is
+	 * the row's page's position in pagelist << 16 | the tuple's byte offset
+	 * in the page; layout is a GaTupleLayout.
 	 */
 	const uint64_t *tuples;
+	const uint32_t *pagelist;
+	uint32_t	npages;
 	const void *pages;
 	const void *layout;
 } GaBatch;

@@ -590,10 +590,41 @@ gpuagg_distinct_pairs(GaTable d, GaTable t, const uint64_t *slotpos, uint64_t *g
 }
 
 /*
- * Page form (issue 7): deform the batch's tuples where they lie in the
- * host's shared buffers, which the GPU service mapped into the device's
- * address space, into the batch's columns (their null bitmaps zeroed
- * before).  The same deformer as the CPU device's (gpuagg_page.h).
+ * Page form (issue 7), first step: copy the batch's pages from the host's
+ * shared buffers, which the GPU service mapped into the device's address
+ * space, into device memory -- a block a page, 16-byte loads, so that the
+ * reads over PCIe are whole, coalesced lines.
+ */
+extern "C" __global__ void
+gpuagg_gather_pages(const uint32_t *pagelist, uint32_t npages, const uint8_t *shared,
+					uint32_t blcksz, uint64_t nbuffers, uint8_t *dst,
+					unsigned long long *counters)
+{
+	for (uint32_t p = blockIdx.x; p < npages; p += gridDim.x)
+	{
+		uint32_t	buf = pagelist[p];
+		const uint4 *src;
+		uint4	   *d;
+
+		if (buf >= nbuffers)
+		{
+			/* a buffer outside the mapped ones: an internal error, not a fault */
+			if (threadIdx.x == 0)
+				atomicMin(&counters[GA_CNT_ERROR],
+						  (unsigned long long) ((GA_ROW_LAST << 8) | GA_ERR_INTERNAL));
+			continue;
+		}
+		src = (const uint4 *) (shared + (uint64_t) buf * blcksz);
+		d = (uint4 *) (dst + (uint64_t) p * blcksz);
+		for (uint32_t i = threadIdx.x; i < blcksz / 16; i += blockDim.x)
+			d[i] = src[i];
+	}
+}
+
+/*
+ * Second step: deform the batch's tuples from the copied pages into the
+ * batch's columns (their null bitmaps zeroed before), with the deformer
+ * the CPU device runs (gpuagg_page.h).
  */
 extern "C" __global__ void
 gpuagg_deform(GaBatch batch, GaTupleLayout layout, const uint8_t *pages, uint32_t blcksz,

@@ -77,7 +77,8 @@ struct GpuaggBatchReader
 	bool		page_held;		/* the current page is in held */
 	uint64		pages_sent;		/* page form: pages referred to, by batch */
 	uint64		pages_all_visible;	/* of them marked all-visible */
-	Size		layout_off;		/* page form: the layout, then the columns */
+	Size		pagelist_off;	/* page form: the batch's pages, */
+	Size		layout_off;		/* the layout, then the columns */
 	Size		cols_off;
 	bool		started;
 	BlockNumber block;
@@ -181,7 +182,8 @@ GpuaggBatchBegin(Relation rel, Snapshot snapshot, ParallelTableScanDesc pscan,
 			 * another process), then room for the deformed columns at the
 			 * column form's offsets.
 			 */
-			r->layout_off = TYPEALIGN(16, sizeof(uint64) * (Size) batch_rows);
+			r->pagelist_off = TYPEALIGN(16, sizeof(uint64) * (Size) batch_rows);
+			r->layout_off = TYPEALIGN(16, r->pagelist_off + sizeof(uint32) * (r->max_pages + 1));
 			r->cols_off = TYPEALIGN(16, r->layout_off + GA_LAYOUT_ATTRS_OFF +
 									sizeof(GaAttr) * Max(r->maxattno, 1));
 			r->size += r->cols_off;
@@ -461,7 +463,7 @@ shared_deform_possible(GpuaggBatchReader *r)
  * to stays pinned until GpuaggBatchConsumed.
  */
 static int
-fill_tuple_refs(GpuaggBatchReader *r, uint64 *tuples)
+fill_tuple_refs(GpuaggBatchReader *r, uint64 *tuples, uint32 *pagelist)
 {
 	HeapScanDesc h = (HeapScanDesc) r->scan;
 	int			n = 0;
@@ -493,6 +495,7 @@ fill_tuple_refs(GpuaggBatchReader *r, uint64 *tuples)
 		if (!r->page_held)
 		{
 			IncrBufferRefCount(h->rs_cbuf);
+			pagelist[r->nheld] = (uint32) (h->rs_cbuf - 1);
 			r->held[r->nheld++] = h->rs_cbuf;
 			r->page_held = true;
 			r->pages_sent++;
@@ -500,7 +503,7 @@ fill_tuple_refs(GpuaggBatchReader *r, uint64 *tuples)
 			if (PageIsAllVisible(page))
 				r->pages_all_visible++;
 		}
-		index = (uint64) (h->rs_cbuf - 1) << 16;
+		index = (uint64) (r->nheld - 1) << 16;
 		while (r->index < r->ntuples && n < r->batch_rows)
 		{
 			ItemId		lp = PageGetItemId(page, h->rs_vistuples[r->index]);
@@ -592,13 +595,15 @@ GpuaggBatchNext(GpuaggBatchReader *r, char *buf, uint64 *bytes)
 	{
 		GaTupleLayout *L = (GaTupleLayout *) (buf + r->layout_off);
 
-		n = fill_tuple_refs(r, (uint64 *) buf);
+		n = fill_tuple_refs(r, (uint64 *) buf, (uint32 *) (buf + r->pagelist_off));
 		if (n == 0)
 			return NULL;
 
 		memset(&r->batch, 0, sizeof(GaBatch));
 		r->batch.nrows = n;
 		r->batch.tuples = (const uint64_t *) buf;
+		r->batch.pagelist = (const uint32_t *) (buf + r->pagelist_off);
+		r->batch.npages = r->nheld;
 		r->batch.pages = BufferBlocks;
 		*L = r->layout;
 		L->attrs = (const GaAttr *) ((char *) L + GA_LAYOUT_ATTRS_OFF);

@@ -224,7 +224,7 @@ deform_pages(CpuSession *s, const GaBatch *batch, GaBatch *out)
 	{
 		uint64		t = batch->tuples[r];
 		const uint8_t *tup = (const uint8_t *) batch->pages +
-			(t >> 16) * (uint64) BLCKSZ + (t & 0xFFFF);
+			(uint64) batch->pagelist[t >> 16] * BLCKSZ + (t & 0xFFFF);
 
 		ga_deform_tuple(L, tup, r, values, nulls, anynull);
 	}

@@ -162,6 +162,7 @@ typedef struct EngineModule
 	CUfunction	fn_fold;
 	CUfunction	fn_pairs;
 	CUfunction	fn_deform;
+	CUfunction	fn_gather;
 	CUdeviceptr d_prog;
 	bool		busy;
 } EngineModule;
@@ -402,6 +403,7 @@ module_take(char *err, size_t errlen)
 		MOD_CHECK(cu.ModuleGetFunction(&nm.fn_fold, nm.module, "gpuagg_distinct_fold"));
 		MOD_CHECK(cu.ModuleGetFunction(&nm.fn_pairs, nm.module, "gpuagg_distinct_pairs"));
 		MOD_CHECK(cu.ModuleGetFunction(&nm.fn_deform, nm.module, "gpuagg_deform"));
+		MOD_CHECK(cu.ModuleGetFunction(&nm.fn_gather, nm.module, "gpuagg_gather_pages"));
 		MOD_CHECK(cu.ModuleGetGlobal(&nm.d_prog, &prog_size, nm.module, "gpuagg_prog"));
 		MOD_CHECK(cu.FuncSetAttribute(nm.fn_aggregate,
 									  CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
@@ -476,6 +478,8 @@ struct GaEngineSession
 	CUdeviceptr d_set[GA_MAX_DISTINCT];
 	uint64_t	set_bytes[GA_MAX_DISTINCT];
 	uint64_t	set_bound[GA_MAX_DISTINCT];
+	CUdeviceptr d_pages;		/* page form: the batch's pages, copied */
+	uint64_t	pages_cap;		/* pages d_pages holds */
 	CUdeviceptr d_out;			/* the packed result, until close */
 	uint64_t	out_bytes;
 	int			finish_stage;	/* 0, 1 timings taken, 2 result packed */
@@ -925,9 +929,12 @@ page_batch(GaEngineSession *s, int b, const GaBatch *batch, GaBatch *dbatch)
 	GaTupleLayout L = *hl;
 	uint64_t	layout_off = (const char *) batch->layout - s->buf[b];
 	uint64_t	layout_bytes = GA_LAYOUT_ATTRS_OFF + sizeof(GaAttr) * hl->natts;
+	uint64_t	pagelist_off = (const char *) batch->pagelist - s->buf[b];
+	uint64_t	npages = batch->npages;
+	uint32_t	npages32 = batch->npages;
 	unsigned int grid;
-	void	   *params[6];
-	CUdeviceptr pages = pages_dev;
+	void	   *params[7];
+	CUdeviceptr pagelist = s->d_buf[b] + pagelist_off;
 
 	if (!pages_dev || (const char *) batch->pages != pages_host)
 	{
@@ -937,7 +944,10 @@ page_batch(GaEngineSession *s, int b, const GaBatch *batch, GaBatch *dbatch)
 	CU_CHECK(s, cu.MemcpyHtoDAsync(s->d_buf[b], batch->tuples,
 								   sizeof(uint64_t) * batch->nrows, s->s_copy[b]));
 	CU_CHECK(s, cu.MemcpyHtoDAsync(s->d_buf[b] + layout_off, hl, layout_bytes, s->s_copy[b]));
+	CU_CHECK(s, cu.MemcpyHtoDAsync(pagelist, batch->pagelist, sizeof(uint32_t) * npages,
+								   s->s_copy[b]));
 	dbatch->tuples = (const uint64_t *) s->d_buf[b];
+	dbatch->pagelist = (const uint32_t *) pagelist;
 	L.attrs = (const GaAttr *) (s->d_buf[b] + layout_off + GA_LAYOUT_ATTRS_OFF);
 	for (uint32_t c = 0; c < s->prog.ncols; c++)
 	{
@@ -950,11 +960,22 @@ page_batch(GaEngineSession *s, int b, const GaBatch *batch, GaBatch *dbatch)
 		CU_CHECK(s, cu.MemsetD8Async(s->d_buf[b] + noff, 0,
 									 4 * (((uint64_t) batch->nrows + 31) / 32), s->s_copy[b]));
 	}
-	params[0] = dbatch;
-	params[1] = &L;
-	params[2] = &pages;
+	/* the pages into device memory, then the tuples out of them */
+	params[0] = &pagelist;
+	params[1] = &npages32;
+	params[2] = &pages_dev;
 	params[3] = &pages_blcksz;
 	params[4] = &pages_count;
+	params[5] = &s->d_pages;
+	params[6] = &s->d_counters;
+	grid = (unsigned int) EMIN(npages, (uint64_t) sm_count * 8);
+	CU_CHECK(s, cu.LaunchKernel(s->mod->fn_gather, EMAX(grid, 1), 1, 1, GPUAGG_BLOCK, 1, 1, 0,
+								s->s_copy[b], params, NULL));
+	params[0] = dbatch;
+	params[1] = &L;
+	params[2] = &s->d_pages;
+	params[3] = &pages_blcksz;
+	params[4] = &npages;
 	params[5] = &s->d_counters;
 	grid = (batch->nrows + GPUAGG_BLOCK - 1) / GPUAGG_BLOCK;
 	grid = EMIN(grid, (unsigned int) sm_count * 16);
@@ -972,6 +993,24 @@ ga_engine_add_batch(GaEngineSession *s, int b, const GaBatch *batch)
 	unsigned int grid;
 	int			err;
 
+	/* page form: room for the batch's pages (first: it may ask for memory) */
+	if (batch->tuples && !pages_dev)
+	{
+		snprintf(s->errbuf, sizeof(s->errbuf), "shared buffers are not mapped for the GPU");
+		return GA_ERR_DEVICE;
+	}
+	if (batch->tuples && s->pages_cap < batch->npages)
+	{
+		uint64_t	cap = 64;
+
+		while (cap < batch->npages)
+			cap <<= 1;
+		device_free(s, &s->d_pages, s->pages_cap * pages_blcksz);
+		s->pages_cap = 0;
+		if ((err = device_alloc(s, &s->d_pages, cap * pages_blcksz)) != GA_OK)
+			return err;
+		s->pages_cap = cap;
+	}
 	if ((err = make_room(s, batch->nrows)) != GA_OK)
 		return err;
 
@@ -1291,6 +1330,7 @@ ga_engine_close(GaEngineSession *s)
 	}
 	device_free(s, &s->d_table, s->table_bytes);
 	device_free(s, &s->d_out, s->out_bytes);
+	device_free(s, &s->d_pages, s->pages_cap * pages_blcksz);
 	for (int j = 0; j < GA_MAX_DISTINCT; j++)
 		device_free(s, &s->d_set[j], s->set_bytes[j]);
 	device_free(s, &s->d_counters, sizeof(unsigned long long) * GA_NCOUNTERS);

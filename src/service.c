@@ -241,6 +241,8 @@ run_call(ServiceCall *c, GaEngineSession **sp, char *host)
 				}
 				if (batch.tuples)
 					batch.tuples = (const uint64_t *) (base + ((uintptr_t) batch.tuples - 1));
+				if (batch.pagelist)
+					batch.pagelist = (const uint32_t *) (base + ((uintptr_t) batch.pagelist - 1));
 				if (batch.layout)
 					batch.layout = base + ((uintptr_t) batch.layout - 1);
 				err = ga_engine_add_batch(s, c->b, &batch);
@@ -1135,6 +1137,8 @@ cuda_add_batch(void *session, const GaBatch *batch, GpuaggDeviceStats *stats)
 	if (batch->tuples)
 	{
 		k->tuples = (const uint64_t *) ((const char *) batch->tuples - base + 1);
+		k->pagelist = (const uint32_t *) ((const char *) batch->pagelist - base + 1);
+		k->npages = batch->npages;
 		k->layout = (const void *) ((const char *) batch->layout - base + 1);
 		k->pages = batch->pages;
 	}

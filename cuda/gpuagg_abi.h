@@ -41,7 +41,7 @@
 #define GA_HD static inline
 #endif
 
-#define GA_ABI_VERSION		3
+#define GA_ABI_VERSION		4
 
 /* Limits of one program; larger queries keep the native plan. */
 #define GA_MAX_COLS			64

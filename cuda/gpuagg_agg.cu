@@ -32,6 +32,9 @@
 #include "gpuagg_eval.h"
 #include "gpuagg_page.h"
 
+/* the layout of programs and batches these kernels were built for */
+extern "C" __device__ uint32_t gpuagg_abi_version = GA_ABI_VERSION;
+
 /* The running query's program: read by every thread, so constant memory. */
 __constant__ GaProgram gpuagg_prog;
 

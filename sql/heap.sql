@@ -70,7 +70,7 @@ END $$;
 -- (pad: compressed inline values, and incompressible ones stored out of
 -- line, whose TOAST pointers the deformer steps over)
 CREATE TABLE hq (a int2, t text, b int8, c bool, d float4, e int4, f float8,
-				 pad text, g int8, h int2);
+				 pad text, g int8, h int2) WITH (autovacuum_enabled = off);
 INSERT INTO hq
 SELECT CASE WHEN i % 3 = 0 THEN NULL ELSE (i % 100)::int2 END,
 	   CASE WHEN i % 5 = 0 THEN NULL ELSE repeat('x', i % 40) END,

@@ -500,7 +500,7 @@ fill_tuple_refs(GpuaggBatchReader *r, uint64 *tuples, uint32 *pagelist)
 			r->page_held = true;
 			r->pages_sent++;
 			/* heapgetpage skipped its tuples' visibility checks */
-			if (PageIsAllVisible(page))
+			if (PageIsAllVisible(page) && !h->rs_base.rs_snapshot->takenDuringRecovery)
 				r->pages_all_visible++;
 		}
 		index = (uint64) (r->nheld - 1) << 16;
@@ -519,6 +519,12 @@ bool
 GpuaggBatchPageForm(GpuaggBatchReader *r)
 {
 	return r->page_batches;
+}
+
+int
+GpuaggBatchMaxPages(GpuaggBatchReader *r)
+{
+	return r->page_batches ? r->max_pages : 0;
 }
 
 void

@@ -42,6 +42,8 @@ extern const GaBatch *GpuaggBatchNext(GpuaggBatchReader *reader, char *buf,
 extern void GpuaggBatchConsumed(GpuaggBatchReader *reader);
 /* Does the reader send page-form batches? */
 extern bool GpuaggBatchPageForm(GpuaggBatchReader *reader);
+/* Page form: the most pages one batch refers to (0: column form). */
+extern int	GpuaggBatchMaxPages(GpuaggBatchReader *reader);
 /* Page form: pages referred to so far, and how many were all-visible. */
 extern void GpuaggBatchPageCounts(GpuaggBatchReader *reader, uint64 *pages,
 								  uint64 *all_visible);

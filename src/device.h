@@ -39,6 +39,7 @@ typedef struct GpuaggEstimate
 	Size		batch_bytes;	/* bytes of one batch buffer */
 	double		vram_budget;	/* bytes of device memory the query may use */
 	double		vram_estimate;	/* the planner's estimate of what it will use */
+	int			max_pages;		/* page form: pages a batch may refer to, else 0 */
 } GpuaggEstimate;
 
 /* What a device measured, shown by EXPLAIN ANALYZE. */

@@ -223,7 +223,11 @@ deform_pages(CpuSession *s, const GaBatch *batch, GaBatch *out)
 	for (uint32 r = 0; r < batch->nrows; r++)
 	{
 		uint64		t = batch->tuples[r];
-		const uint8_t *tup = (const uint8_t *) batch->pages +
+		const uint8_t *tup;
+
+		if ((t >> 16) >= batch->npages || (t & 0xFFFF) >= BLCKSZ)
+			return NULL;		/* a reference outside the batch: can't happen */
+		tup = (const uint8_t *) batch->pages +
 			(uint64) batch->pagelist[t >> 16] * BLCKSZ + (t & 0xFFFF);
 
 		ga_deform_tuple(L, tup, r, values, nulls, anynull);
@@ -294,8 +298,8 @@ cpu_add_batch(void *session, const GaBatch *batch, GpuaggDeviceStats *stats)
 	GaBatch		columns;
 
 	INSTR_TIME_SET_CURRENT(start);
-	if (batch->tuples)
-		batch = deform_pages(s, batch, &columns);
+	if (batch->tuples && (batch = deform_pages(s, batch, &columns)) == NULL)
+		return GA_ERR_INTERNAL;
 	memset(regs, 0, sizeof(regs));
 	memset(nulls, 0, sizeof(nulls));
 	for (uint32 row = 0; row < batch->nrows; row++)

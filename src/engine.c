@@ -87,6 +87,7 @@ static struct
 	CUresult	(*MemHostRegister) (void *, size_t, unsigned int);
 	CUresult	(*MemHostUnregister) (void *);
 	CUresult	(*MemHostGetDevicePointer) (CUdeviceptr *, void *, unsigned int);
+	CUresult	(*MemcpyDtoH) (void *, CUdeviceptr, size_t);
 	CUresult	(*MemcpyHtoDAsync) (CUdeviceptr, const void *, size_t, CUstream);
 	CUresult	(*MemcpyDtoHAsync) (void *, CUdeviceptr, size_t, CUstream);
 	CUresult	(*MemsetD8Async) (CUdeviceptr, unsigned char, size_t, CUstream);
@@ -116,7 +117,7 @@ static const char *const cu_symbols[] = {
 	"cuModuleGetGlobal_v2", "cuFuncSetAttribute", "cuMemAlloc_v2",
 	"cuMemFree_v2", "cuMemHostRegister_v2", "cuMemHostUnregister",
 	"cuMemHostGetDevicePointer_v2",
-	"cuMemcpyHtoDAsync_v2", "cuMemcpyDtoHAsync_v2", "cuMemsetD8Async",
+	"cuMemcpyDtoH_v2", "cuMemcpyHtoDAsync_v2", "cuMemcpyDtoHAsync_v2", "cuMemsetD8Async",
 	"cuLaunchKernel", "cuStreamCreate", "cuStreamDestroy_v2",
 	"cuStreamWaitEvent", "cuStreamSynchronize", "cuEventCreate",
 	"cuEventDestroy_v2", "cuEventRecord", "cuEventQuery",
@@ -382,6 +383,9 @@ module_take(char *err, size_t errlen)
 	EngineModule *m = NULL;
 	CUresult	r = CUDA_SUCCESS;
 	size_t		prog_size = 0;
+	size_t		abi_size = 0;
+	CUdeviceptr d_abi = 0;
+	uint32_t	abi = 0;
 	const char *what = "";
 
 	pthread_mutex_lock(&pool_lock);
@@ -405,6 +409,8 @@ module_take(char *err, size_t errlen)
 		MOD_CHECK(cu.ModuleGetFunction(&nm.fn_deform, nm.module, "gpuagg_deform"));
 		MOD_CHECK(cu.ModuleGetFunction(&nm.fn_gather, nm.module, "gpuagg_gather_pages"));
 		MOD_CHECK(cu.ModuleGetGlobal(&nm.d_prog, &prog_size, nm.module, "gpuagg_prog"));
+		MOD_CHECK(cu.ModuleGetGlobal(&d_abi, &abi_size, nm.module, "gpuagg_abi_version"));
+		MOD_CHECK(cu.MemcpyDtoH(&abi, d_abi, sizeof(abi)));
 		MOD_CHECK(cu.FuncSetAttribute(nm.fn_aggregate,
 									  CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
 									  smem_optin));
@@ -418,7 +424,7 @@ module_take(char *err, size_t errlen)
 			if (nm.module)
 				cu.ModuleUnload(nm.module);
 		}
-		else if (prog_size != sizeof(GaProgram))
+		else if (prog_size != sizeof(GaProgram) || abi != GA_ABI_VERSION)
 		{
 			snprintf(err, errlen, "gpuagg.fatbin was built for another program layout");
 			cu.ModuleUnload(nm.module);
@@ -841,6 +847,14 @@ ga_engine_start(GaEngineSession *s)
 						   prog->nkeys, prog->nslots, GA_CNT_GROUPS,
 						   &s->table, &s->d_table, &s->table_bytes)) != GA_OK)
 		return err;
+	/* page form: device memory for one batch's pages */
+	if (s->args.max_pages > 0 && !s->d_pages && pages_dev)
+	{
+		if ((err = device_alloc(s, &s->d_pages, (uint64_t) s->args.max_pages * pages_blcksz)) != GA_OK)
+			return err;
+		s->pages_cap = s->args.max_pages;
+	}
+
 	/*
 	 * Room for the estimated groups and a whole batch of new ones, so that
 	 * make_room grows nothing when the estimate holds (planner.c's
@@ -993,23 +1007,13 @@ ga_engine_add_batch(GaEngineSession *s, int b, const GaBatch *batch)
 	unsigned int grid;
 	int			err;
 
-	/* page form: room for the batch's pages (first: it may ask for memory) */
-	if (batch->tuples && !pages_dev)
+	/* page form: the pages' room was allocated at start, for max_pages */
+	if (batch->tuples && (!pages_dev || batch->npages > s->pages_cap))
 	{
-		snprintf(s->errbuf, sizeof(s->errbuf), "shared buffers are not mapped for the GPU");
+		snprintf(s->errbuf, sizeof(s->errbuf), !pages_dev ?
+				 "shared buffers are not mapped for the GPU" :
+				 "a page-form batch has more pages than announced");
 		return GA_ERR_DEVICE;
-	}
-	if (batch->tuples && s->pages_cap < batch->npages)
-	{
-		uint64_t	cap = 64;
-
-		while (cap < batch->npages)
-			cap <<= 1;
-		device_free(s, &s->d_pages, s->pages_cap * pages_blcksz);
-		s->pages_cap = 0;
-		if ((err = device_alloc(s, &s->d_pages, cap * pages_blcksz)) != GA_OK)
-			return err;
-		s->pages_cap = cap;
 	}
 	if ((err = make_room(s, batch->nrows)) != GA_OK)
 		return err;

@@ -52,6 +52,7 @@ typedef struct GaEngineArgs
 	uint64_t	reserved;		/* bytes already reserved in the ledger */
 	int			inject_fault;	/* test: the first kernel reads an illegal
 								 * address (a sticky error of the context) */
+	uint32_t	max_pages;		/* page form: pages a batch may refer to */
 } GaEngineArgs;
 
 /* What finish learned; the arrays are then fetched part by part. */

@@ -415,6 +415,7 @@ run_on_device(GpuAggState *st, char **why)
 	est.batch_bytes = GpuaggBatchBufferSize(reader);
 	est.vram_budget = (double) gpuagg_vram_budget * 1024.0 * 1024.0;
 	est.vram_estimate = st->vram_estimate;
+	est.max_pages = GpuaggBatchMaxPages(reader);
 
 	st->session = dev->open(&st->prog->ga, &est, st->run_cxt, &st->counters.stats, why);
 	if (st->session == NULL)

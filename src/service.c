@@ -992,6 +992,7 @@ open_client(const GaProgram *prog, const GpuaggEstimate *est, MemoryContext cxt,
 	c->call->args.vram_budget = est->vram_budget;
 	c->call->args.reserved = want;
 	c->call->args.inject_fault = gpuagg_debug_inject_fault;
+	c->call->args.max_pages = est->max_pages;
 	c->call->host_off = CALL_BYTES;
 	c->call->host_bytes = host_bytes;
 
@@ -1026,7 +1027,8 @@ static void *
 cuda_open(const GaProgram *prog, const GpuaggEstimate *est, MemoryContext cxt,
 		  GpuaggDeviceStats *stats, char **error)
 {
-	uint64		want = (uint64) Max(est->vram_estimate, 0.0);
+	/* the planner's estimate, and the device's copy of a page-form batch's pages */
+	uint64		want = (uint64) Max(est->vram_estimate, 0.0) + (uint64) est->max_pages * BLCKSZ;
 	uint64		batch_bytes = TYPEALIGN(4096, est->batch_bytes);
 	uint64		host_bytes = GA_ENGINE_SCRATCH + 2 * batch_bytes;
 	double		waited = 0;
@@ -1151,9 +1153,20 @@ cuda_add_batch(void *session, const GaBatch *batch, GpuaggDeviceStats *stats)
 	 */
 	if (batch->tuples)
 	{
-		err = call(c, OP_ADD, false);
-		if (err == GA_NEED_MEMORY)
-			err = call_growing(c, OP_ADD, err);
+		for (err = call(c, OP_ADD, false); err == GA_NEED_MEMORY; err = call(c, OP_ADD, false))
+		{
+			uint64		more = c->call->need;
+
+			if (!GpuaggLedgerGrow(more))
+			{
+				snprintf(c->call->err, sizeof(c->call->err),
+						 "the query's tables would pass gpuagg.device_memory_limit");
+				err = GA_ERR_DEVICE;
+				break;
+			}
+			c->reserved += more;
+			c->call->grant = more;
+		}
 	}
 	else
 		err = call_growing(c, OP_ADD, -1);

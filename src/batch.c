@@ -515,12 +515,6 @@ fill_tuple_refs(GpuaggBatchReader *r, uint64 *tuples, uint32 *pagelist)
 	return n;
 }
 
-bool
-GpuaggBatchPageForm(GpuaggBatchReader *r)
-{
-	return r->page_batches;
-}
-
 int
 GpuaggBatchMaxPages(GpuaggBatchReader *r)
 {

@@ -40,8 +40,6 @@ extern const GaBatch *GpuaggBatchNext(GpuaggBatchReader *reader, char *buf,
 									  uint64 *bytes);
 /* The device is done with the last batch's pages: unpin them. */
 extern void GpuaggBatchConsumed(GpuaggBatchReader *reader);
-/* Does the reader send page-form batches? */
-extern bool GpuaggBatchPageForm(GpuaggBatchReader *reader);
 /* Page form: the most pages one batch refers to (0: column form). */
 extern int	GpuaggBatchMaxPages(GpuaggBatchReader *reader);
 /* Page form: pages referred to so far, and how many were all-visible. */

@@ -148,7 +148,6 @@ static volatile int broken = 0;
 
 /* the host's shared buffers, mapped for page-form batches */
 static char *pages_host;
-static uint64_t pages_bytes;
 static CUdeviceptr pages_dev;
 static uint32_t pages_blcksz;
 static uint64_t pages_count;
@@ -355,7 +354,6 @@ ga_engine_register_pages(void *host, uint64_t bytes, uint32_t blcksz, char *err,
 		return init_failed(err, errlen, "mapping shared buffers for the GPU failed: %s", text);
 	}
 	pages_host = host;
-	pages_bytes = bytes;
 	pages_blcksz = blcksz;
 	pages_count = bytes / blcksz;
 	return 1;
@@ -365,15 +363,6 @@ int
 ga_engine_broken(void)
 {
 	return broken;
-}
-
-void
-ga_engine_shutdown(void)
-{
-	if (!engine_ready)
-		return;
-	cu.DevicePrimaryCtxRelease(cu_device);
-	engine_ready = 0;
 }
 
 /* A module of the pool for a session: a free one, or one loaded now. */
@@ -1289,12 +1278,6 @@ ga_engine_grant(GaEngineSession *s, uint64_t bytes)
 {
 	s->args.reserved += bytes;
 	s->need = 0;
-}
-
-uint64_t
-ga_engine_reserved(GaEngineSession *s)
-{
-	return s->args.reserved;
 }
 
 const char *

@@ -83,7 +83,6 @@ extern int	ga_engine_register_pages(void *host, uint64_t bytes, uint32_t blcksz,
 									 char *err, size_t errlen);
 /* a sticky CUDA error was seen: the context is unusable */
 extern int	ga_engine_broken(void);
-extern void ga_engine_shutdown(void);
 
 /*
  * host: page-aligned memory of host_bytes, laid out as GA_ENGINE_SCRATCH
@@ -103,7 +102,6 @@ extern int	ga_engine_fetch(GaEngineSession *s, int part, uint64_t offset,
 							uint64_t bytes, void *dst);
 extern uint64_t ga_engine_need(GaEngineSession *s);
 extern void ga_engine_grant(GaEngineSession *s, uint64_t bytes);
-extern uint64_t ga_engine_reserved(GaEngineSession *s);
 extern const char *ga_engine_error(GaEngineSession *s);
 extern void ga_engine_close(GaEngineSession *s);
 

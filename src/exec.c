@@ -461,11 +461,11 @@ run_on_device(GpuAggState *st, char **why)
 			st->counters.page_batches++;
 		}
 	}
-	if (GpuaggBatchPageForm(reader))
 	{
 		uint64		pages,
 					all_visible;
 
+		/* page form's pages (none in column form) */
 		GpuaggBatchPageCounts(reader, &pages, &all_visible);
 		st->counters.pages += pages;
 		st->counters.pages_all_visible += all_visible;

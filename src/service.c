@@ -397,6 +397,21 @@ service_exit(int code, Datum arg)
 	SpinLockRelease(&service->mutex);
 }
 
+/*
+ * Answer a query's open call with an error, from the main thread: no
+ * thread will serve it, so the backend does not send it a CLOSE.
+ */
+static void
+answer_without_thread(ServiceCall *c, const char *why)
+{
+	snprintf(c->err, sizeof(c->err), "%s", why);
+	c->result = GA_ERR_DEVICE;
+	c->no_thread = 1;
+	__atomic_thread_fence(__ATOMIC_SEQ_CST);
+	c->done_seq = c->req_seq;
+	futex_wake(&c->done_seq);
+}
+
 /* Start a CUDA thread for a query's segment. */
 static void
 accept_session(dsm_handle h)
@@ -417,14 +432,10 @@ accept_session(dsm_handle h)
 		ServiceCall *c = dsm_segment_address(seg);
 
 		if (i < MAX_SESSIONS)
-			snprintf(c->err, sizeof(c->err), "queued for an earlier GPU service");
+			answer_without_thread(c, "queued for an earlier GPU service");
 		else
-			snprintf(c->err, sizeof(c->err), "the GPU service runs %d queries already", MAX_SESSIONS);
-		c->result = GA_ERR_DEVICE;
-		c->no_thread = 1;
-		__atomic_thread_fence(__ATOMIC_SEQ_CST);
-		c->done_seq = c->req_seq;
-		futex_wake(&c->done_seq);
+			answer_without_thread(c, psprintf("the GPU service runs %d queries already",
+											  MAX_SESSIONS));
 		dsm_detach(seg);
 		return;
 	}
@@ -439,12 +450,7 @@ accept_session(dsm_handle h)
 	{
 		ServiceCall *c = sessions[i].call;
 
-		snprintf(c->err, sizeof(c->err), "the GPU service could not start a thread");
-		c->result = GA_ERR_DEVICE;
-		c->no_thread = 1;
-		__atomic_thread_fence(__ATOMIC_SEQ_CST);
-		c->done_seq = c->req_seq;
-		futex_wake(&c->done_seq);
+		answer_without_thread(c, "the GPU service could not start a thread");
 		dsm_detach(seg);
 		sessions[i].used = false;
 	}
@@ -477,12 +483,7 @@ refuse_queue(const char *why)
 		if (seg == NULL)
 			continue;
 		c = dsm_segment_address(seg);
-		snprintf(c->err, sizeof(c->err), "%s", why);
-		c->result = GA_ERR_DEVICE;
-		c->no_thread = 1;
-		__atomic_thread_fence(__ATOMIC_SEQ_CST);
-		c->done_seq = c->req_seq;
-		futex_wake(&c->done_seq);
+		answer_without_thread(c, why);
 		dsm_detach(seg);
 	}
 }
@@ -743,7 +744,6 @@ typedef struct CudaClient
 	uint64		reserved;		/* bytes held in the ledger */
 	uint64		batch_bytes;
 	int			next;
-	bool		opened;
 	char		errbuf[512];
 } CudaClient;
 
@@ -916,13 +916,16 @@ call(CudaClient *c, int op, bool interruptible)
 	return wait_answer(c, post(c, op), interruptible);
 }
 
-/* A call that may need more device memory: grow the reservation, again. */
+/*
+ * A call that may need more device memory: grow the reservation, again.
+ * err: the first call's answer, or -1 to make it here.
+ */
 static int
-call_growing(CudaClient *c, int op, int err)
+call_growing(CudaClient *c, int op, int err, bool interruptible)
 {
 	if (err < 0)
-		err = call(c, op, true);
-	for (; err == GA_NEED_MEMORY; err = call(c, op, true))
+		err = call(c, op, interruptible);
+	for (; err == GA_NEED_MEMORY; err = call(c, op, interruptible))
 	{
 		uint64		more = c->call->need;
 
@@ -1080,12 +1083,11 @@ cuda_open(const GaProgram *prog, const GpuaggEstimate *est, MemoryContext cxt,
 		stats->no_service = true;
 		return NULL;
 	}
-	c->opened = true;
 	/* the executor's reset callback takes over only once open returns */
 	PG_TRY();
 	{
 		err = call_growing(c, OP_OPEN, c->direct ? call(c, OP_OPEN, true) :
-						   wait_answer(c, seq, true));
+						   wait_answer(c, seq, true), true);
 	}
 	PG_CATCH();
 	{
@@ -1151,25 +1153,7 @@ cuda_add_batch(void *session, const GaBatch *batch, GpuaggDeviceStats *stats)
 	 * its call is not interrupted (it is short), so no ERROR or FATAL can
 	 * unpin them under the kernel.
 	 */
-	if (batch->tuples)
-	{
-		for (err = call(c, OP_ADD, false); err == GA_NEED_MEMORY; err = call(c, OP_ADD, false))
-		{
-			uint64		more = c->call->need;
-
-			if (!GpuaggLedgerGrow(more))
-			{
-				snprintf(c->call->err, sizeof(c->call->err),
-						 "the query's tables would pass gpuagg.device_memory_limit");
-				err = GA_ERR_DEVICE;
-				break;
-			}
-			c->reserved += more;
-			c->call->grant = more;
-		}
-	}
-	else
-		err = call_growing(c, OP_ADD, -1);
+	err = call_growing(c, OP_ADD, -1, batch->tuples == NULL);
 	if (err == GA_OK)
 	{
 		c->next = 1 - b;
@@ -1210,7 +1194,7 @@ cuda_finish(void *session, GaResult *result, GpuaggDeviceStats *stats)
 	uint64		n;
 	int			err;
 
-	if ((err = call_growing(c, OP_FINISH, -1)) != GA_OK)
+	if ((err = call_growing(c, OP_FINISH, -1, true)) != GA_OK)
 		return err;
 	stats->rows_passed += shape->rows_passed;
 	stats->device_ms += shape->device_ms;
@@ -1272,7 +1256,7 @@ cuda_close(void *session)
 	}
 	else
 	{
-		if (c->opened && !k->no_thread && !service_gone(c))
+		if (!k->no_thread && !service_gone(c))
 		{
 			/* a call still running (we were cancelled): stop it, wait for it */
 			if (k->done_seq != k->req_seq)

@@ -36,12 +36,13 @@ CLOSE sc;
 COMMIT;
 EXPLAIN (COSTS OFF) DECLARE sc SCROLL CURSOR FOR SELECT k, sum(v) FROM rs GROUP BY k;
 
--- cancel: statement_timeout stops a long scan within a second
+-- cancel: statement_timeout stops a scan mid-way, within a second (20 ms: the
+-- GPU answers these 3M rows in under 100 ms)
 CREATE TABLE rs_big (k int4, v int4, f float8);
 INSERT INTO rs_big SELECT i % 1000, i, i FROM generate_series(1, 3000000) i;
 ANALYZE rs_big;
 SELECT clock_timestamp() AS t0 \gset
-SET statement_timeout = '100ms';
+SET statement_timeout = '20ms';
 SELECT k, sum(v), avg(f), variance(v) FROM rs_big GROUP BY k;
 RESET statement_timeout;
 SELECT clock_timestamp() - :'t0' < interval '1100 ms' AS cancelled_within_1s;

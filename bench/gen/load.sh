@@ -2,13 +2,13 @@
 # bench/gen/load.sh — deterministic, parallel data generators for the gpuagg
 # benchmark suites.  See bench/gen/README.md.
 #
-#   bench/gen/load.sh SUITE          SUITE = groupby | tpch | hits
+#   bench/gen/load.sh SUITE          SUITE = groupby | tpch | hits | ints
 #
 # Connection: the usual libpq environment (PGHOST, PGPORT, PGUSER, ...).
 # PGDATABASE defaults to "bench" and is created when missing.
 #
 # Options (environment):
-#   N=1e6      rows (groupby, hits); 1e6 / 2.5e7 / 100000000 notation
+#   N=1e6      rows (groupby, hits, ints); 1e6 / 2.5e7 / 100000000 notation
 #   K=100      groupby: number of groups of id1, id2, id4, id5 (id3, id6: N/K)
 #   NA=0       groupby: percent of missing values (0..100, as db-benchmark)
 #   SORTED=0   groupby: 1 = rows physically ordered by id1..id6 (NULLS FIRST)
@@ -39,7 +39,7 @@ usage() { sed -n '2,18p' "$0" | sed 's/^# \{0,1\}//'; exit "${1:-1}"; }
 
 [ $# -ge 1 ] || usage
 SUITE=$1
-case $SUITE in groupby|tpch|hits) ;; -h|--help) usage 0 ;; *) usage ;; esac
+case $SUITE in groupby|tpch|hits|ints) ;; -h|--help) usage 0 ;; *) usage ;; esac
 
 # num VALUE NAME: integer from 1e6 / 2.5e7 / 1000000 notation
 num() {
@@ -438,6 +438,32 @@ COMMENT ON TABLE hits IS 'ClickBench-like hits subset (bench/gen/load.sh hits $P
 SQL
   run_chunks "$N" hits_chunk
   TABLES=(hits)
+}
+
+########################################################################
+# ints: the table of ../shared/device/README.md's PG-Strom measurements
+# t_ints(id1 int4 -- 100 values, id3 int4 -- N/100 values, v1 int4 1..5,
+#        v3 float8 -- a multiple of 1e-6 in [0, 100]); at N=1e8, 1M groups
+# of id3 and a ~5 GB heap.
+########################################################################
+ints_chunk() {
+  cat <<SQL
+INSERT INTO t_ints
+SELECT $(R g 3001 100)::int4, $(R g 3002 $((N / 100 > 0 ? N / 100 : 1)))::int4, $(R g 3003 5)::int4,
+       ($(H g 3004) % 100000001)::float8 / 1000000
+  FROM generate_series($1::int8, $2::int8) g;
+SQL
+}
+
+ints_load() {
+  PARAMS="N=$N"
+  "${PSQL[@]}" <<SQL
+DROP TABLE IF EXISTS t_ints;
+CREATE $PERSIST TABLE t_ints (id1 int4, id3 int4, v1 int4, v3 float8) $TABLE_OPTS;
+COMMENT ON TABLE t_ints IS 'PG-Strom comparison table (bench/gen/load.sh ints $PARAMS)';
+SQL
+  run_chunks "$N" ints_chunk
+  TABLES=(t_ints)
 }
 
 ########################################################################

@@ -41,7 +41,13 @@
 #define GA_HD static inline
 #endif
 
-#define GA_ABI_VERSION		4
+#define GA_ABI_VERSION		5
+
+/*
+ * Words of a page's visibility bitmap in a page-form batch: room for
+ * MaxHeapTuplesPerPage line pointers at BLCKSZ 8192 (291).
+ */
+#define GA_PAGE_VIS_WORDS	10
 
 /* Limits of one program; larger queries keep the native plan. */
 #define GA_MAX_COLS			64
@@ -300,15 +306,18 @@ typedef struct GaBatch
 	const uint8_t *nulls[GA_MAX_COLS];	/* bit set = NULL; NULL = none */
 
 	/*
-	 * Page form (tuples not NULL): the rows are heap tuples where they lie
-	 * in shared buffers, which the device deforms (gpuagg_page.h) before
-	 * anything else.  The batch's pages are pagelist[0 .. npages - 1]
-	 * (buffer indexes: pages + index * BLCKSZ is the page); tuples[r] is
-	 * the row's page's position in pagelist << 16 | the tuple's byte offset
-	 * in the page; layout is a GaTupleLayout.
+	 * Page form (pagelist not NULL): the rows are heap tuples where they
+	 * lie in shared buffers, which the device deforms (gpuagg_page.h)
+	 * before anything else.  The batch's pages are pagelist[0 .. npages -
+	 * 1] (buffer indexes: pages + index * BLCKSZ is the page).  Page i's
+	 * rows are the line pointers whose bits are set in its visibility map
+	 * pagevis[i * GA_PAGE_VIS_WORDS ..] (bit k: line pointer k + 1 is a
+	 * tuple visible to the query), in offset order, from row pagerows[i]
+	 * on; layout is a GaTupleLayout.
 	 */
-	const uint64_t *tuples;
 	const uint32_t *pagelist;
+	const uint32_t *pagerows;
+	const uint32_t *pagevis;
 	uint32_t	npages;
 	const void *pages;
 	const void *layout;

@@ -593,21 +593,28 @@ gpuagg_distinct_pairs(GaTable d, GaTable t, const uint64_t *slotpos, uint64_t *g
 }
 
 /*
- * Page form (issue 7), first step: copy the batch's pages from the host's
+ * Page form (issue 7): deform the batch's tuples where they lie in the host's
  * shared buffers, which the GPU service mapped into the device's address
- * space, into device memory -- a block a page, 16-byte loads, so that the
- * reads over PCIe are whole, coalesced lines.
+ * space, into the batch's columns (their null bitmaps zeroed before).  A
+ * block a page: its threads copy the page into shared memory with 16-byte
+ * loads, so that the reads over PCIe are whole, coalesced lines, then each
+ * deforms the tuples of the page's visible line pointers it is given, with
+ * the deformer the CPU device runs (gpuagg_page.h), into the rows that
+ * follow the page's first.
  */
 extern "C" __global__ void
-gpuagg_gather_pages(const uint32_t *pagelist, uint32_t npages, const uint8_t *shared,
-					uint32_t blcksz, uint64_t nbuffers, uint8_t *dst,
-					unsigned long long *counters)
+gpuagg_deform_pages(GaBatch batch, GaTupleLayout layout, const uint8_t *shared,
+					uint32_t blcksz, uint64_t nbuffers, unsigned long long *counters)
 {
-	for (uint32_t p = blockIdx.x; p < npages; p += gridDim.x)
+	extern __shared__ uint4 page4[];
+	const uint8_t *page = (const uint8_t *) page4;
+	uint8_t		anynull[GA_MAX_COLS];
+
+	for (uint32_t p = blockIdx.x; p < batch.npages; p += gridDim.x)
 	{
-		uint32_t	buf = pagelist[p];
+		uint32_t	buf = batch.pagelist[p];
+		const uint32_t *vis = batch.pagevis + (uint64_t) p * GA_PAGE_VIS_WORDS;
 		const uint4 *src;
-		uint4	   *d;
 
 		if (buf >= nbuffers)
 		{
@@ -617,39 +624,30 @@ gpuagg_gather_pages(const uint32_t *pagelist, uint32_t npages, const uint8_t *sh
 						  (unsigned long long) ((GA_ROW_LAST << 8) | GA_ERR_INTERNAL));
 			continue;
 		}
+		__syncthreads();		/* the previous page is done with */
 		src = (const uint4 *) (shared + (uint64_t) buf * blcksz);
-		d = (uint4 *) (dst + (uint64_t) p * blcksz);
 		for (uint32_t i = threadIdx.x; i < blcksz / 16; i += blockDim.x)
-			d[i] = src[i];
-	}
-}
-
-/*
- * Second step: deform the batch's tuples from the copied pages into the
- * batch's columns (their null bitmaps zeroed before), with the deformer
- * the CPU device runs (gpuagg_page.h).
- */
-extern "C" __global__ void
-gpuagg_deform(GaBatch batch, GaTupleLayout layout, const uint8_t *pages, uint32_t blcksz,
-			  uint64_t npages, unsigned long long *counters)
-{
-	uint8_t		anynull[GA_MAX_COLS];
-
-	for (uint32_t row = blockIdx.x * blockDim.x + threadIdx.x; row < batch.nrows;
-		 row += gridDim.x * blockDim.x)
-	{
-		uint64_t	t = batch.tuples[row];
-
-		/* a reference outside the mapped buffers: an internal error, not a fault */
-		if ((t >> 16) >= npages || (t & 0xFFFF) >= blcksz)
+			page4[i] = src[i];
+		__syncthreads();
+		for (uint32_t k = threadIdx.x; k < GA_PAGE_VIS_WORDS * 32; k += blockDim.x)
 		{
-			atomicMin(&counters[GA_CNT_ERROR],
-					  (unsigned long long) ((GA_ROW_LAST << 8) | GA_ERR_INTERNAL));
-			continue;
-		}
+			const uint8_t *tup;
+			uint32_t	row;
 
-		ga_deform_tuple(&layout, pages + (t >> 16) * (uint64_t) blcksz + (t & 0xFFFF), row,
-						(void *const *) batch.values, (uint8_t *const *) batch.nulls, anynull);
+			if (!(vis[k >> 5] & (1u << (k & 31))))
+				continue;
+			row = batch.pagerows[p] + ga_page_rank(vis, k);
+			tup = ga_page_tuple(page, blcksz, k);
+			/* not a tuple of the page: an internal error, not a fault */
+			if (tup == NULL || row >= batch.nrows)
+			{
+				atomicMin(&counters[GA_CNT_ERROR],
+						  (unsigned long long) ((GA_ROW_LAST << 8) | GA_ERR_INTERNAL));
+				continue;
+			}
+			ga_deform_tuple(&layout, tup, row, (void *const *) batch.values,
+							(uint8_t *const *) batch.nulls, anynull);
+		}
 	}
 }
 

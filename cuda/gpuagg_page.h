@@ -37,6 +37,11 @@
 #define GA_TUP_BITS_OFF			23	/* t_bits */
 #define GA_TUP_NATTS_MASK		0x07FF	/* HEAP_NATTS_MASK */
 #define GA_TUP_HASNULL			0x0001	/* HEAP_HASNULL */
+#define GA_PAGE_LINP_OFF		24	/* SizeOfPageHeaderData: the line pointers */
+#define GA_LP_OFF_MASK			0x7FFF	/* ItemIdData's lp_off, lp_flags, lp_len */
+#define GA_LP_FLAGS_SHIFT		15
+#define GA_LP_LEN_SHIFT			17
+#define GA_LP_NORMAL			1
 
 /* One attribute of the relation, as the deformer needs it. */
 typedef struct GaAttr
@@ -76,6 +81,46 @@ ga_read32(const uint8_t *p)
 {
 	return (uint32_t) p[0] | ((uint32_t) p[1] << 8) | ((uint32_t) p[2] << 16) |
 		((uint32_t) p[3] << 24);
+}
+
+#ifdef __CUDA_ARCH__
+#define ga_popcount(x) __popc(x)
+#else
+#define ga_popcount(x) __builtin_popcount(x)
+#endif
+
+/*
+ * The tuple line pointer k + 1 of a page points at, or NULL when it is not
+ * a normal line pointer to a tuple inside the page (which the host, having
+ * set its bit in the page's visibility bitmap, should never send).
+ */
+GA_HD const uint8_t *
+ga_page_tuple(const uint8_t *page, uint32_t blcksz, uint32_t k)
+{
+	uint32_t	lp;
+	uint32_t	off,
+				len;
+
+	if (GA_PAGE_LINP_OFF + 4 * (k + 1) > blcksz)
+		return NULL;
+	lp = ga_read32(page + GA_PAGE_LINP_OFF + 4 * k);
+	off = lp & GA_LP_OFF_MASK;
+	len = lp >> GA_LP_LEN_SHIFT;
+	if (((lp >> GA_LP_FLAGS_SHIFT) & 3) != GA_LP_NORMAL || off < GA_PAGE_LINP_OFF ||
+		len < GA_TUP_BITS_OFF || off + len > blcksz)
+		return NULL;
+	return page + off;
+}
+
+/* The rank of line pointer k + 1 among a page's visible ones (bits below k). */
+GA_HD uint32_t
+ga_page_rank(const uint32_t *vis, uint32_t k)
+{
+	uint32_t	n = 0;
+
+	for (uint32_t w = 0; w < (k >> 5); w++)
+		n += ga_popcount(vis[w]);
+	return n + ga_popcount(vis[k >> 5] & ((1u << (k & 31)) - 1));
 }
 
 /* VARSIZE_ANY of a varlena in either header form, TOAST pointers included. */

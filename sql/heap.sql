@@ -120,6 +120,12 @@ END $$;
 SELECT * FROM page_counts('SELECT e, sum(g) FROM hq GROUP BY e');
 VACUUM hq;
 SELECT * FROM page_counts('SELECT e, sum(g) FROM hq GROUP BY e');
+-- a serializable transaction checks every tuple for conflicts: heapgetpage
+-- reads every page, all-visible or not
+BEGIN ISOLATION LEVEL SERIALIZABLE;
+SELECT * FROM page_counts('SELECT e, sum(g) FROM hq GROUP BY e');
+SELECT check_offload('SELECT e, count(*), sum(g), sum(m) FROM hq GROUP BY e');
+COMMIT;
 SELECT check_offload('SELECT e, count(*), sum(g), sum(m) FROM hq GROUP BY e');
 BEGIN;
 UPDATE hq SET m = m + 1000 WHERE g % 7 = 0;

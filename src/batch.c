@@ -31,6 +31,7 @@
 #include "executor/tuptable.h"
 #include "miscadmin.h"
 #include "storage/bufmgr.h"
+#include "storage/predicate.h"
 #include "storage/proc.h"
 
 #include "batch.h"
@@ -71,13 +72,16 @@ struct GpuaggBatchReader
 	GaTupleLayout layout;		/* its description of the attributes */
 	/* page-form batches: tuple references, their pages pinned until used */
 	bool		page_batches;
-	Buffer	   *held;			/* pins of the batch the device has */
+	Buffer	   *held;			/* pins of the batch being filled */
 	int			nheld;
+	Buffer	   *sent;			/* pins of the batch the device reads */
+	int			nsent;
 	int			max_pages;		/* pages one batch may pin */
-	bool		page_held;		/* the current page is in held */
 	uint64		pages_sent;		/* page form: pages referred to, by batch */
 	uint64		pages_all_visible;	/* of them marked all-visible */
 	Size		pagelist_off;	/* page form: the batch's pages, */
+	Size		pagerows_off;	/* their first rows, */
+	Size		pagevis_off;	/* their visibility bitmaps, */
 	Size		layout_off;		/* the layout, then the columns */
 	Size		cols_off;
 	bool		started;
@@ -92,6 +96,7 @@ struct GpuaggBatchReader
 };
 
 static bool page_mode_possible(Relation rel, TableScanDesc scan);
+static bool page_form_possible(int batch_rows);
 static bool shared_deform_possible(GpuaggBatchReader *r);
 
 GpuaggBatchReader *
@@ -165,25 +170,32 @@ GpuaggBatchBegin(Relation rel, Snapshot snapshot, ParallelTableScanDesc pscan,
 		 * its pages until the device is done with them, at most an eighth
 		 * of shared_buffers.
 		 */
-		if (pages && r->shared && !RelationUsesLocalBuffers(rel))
+		if (pages && r->shared && !RelationUsesLocalBuffers(rel) &&
+			page_form_possible(batch_rows))
 		{
 			r->page_batches = true;
 
 			/*
-			 * A backend's fair share of the buffer pool (PostgreSQL 16's
-			 * rule for pins held at once), so that concurrent scans never
-			 * leave other backends without an unpinned buffer.
+			 * Two batches pinned at once (the one the device reads, the one
+			 * being filled), within a backend's fair share of the buffer
+			 * pool (PostgreSQL 16's rule for pins held at once), so that
+			 * concurrent scans never leave other backends without an
+			 * unpinned buffer.
 			 */
-			r->max_pages = Max(1, Min(NBuffers / (MaxBackends + NUM_AUXILIARY_PROCS), 4096));
-			r->held = palloc(sizeof(Buffer) * (r->max_pages + 1));
+			r->max_pages = Max(1, Min(NBuffers / (MaxBackends + NUM_AUXILIARY_PROCS) / 2, 4096));
+			r->held = palloc(sizeof(Buffer) * r->max_pages);
+			r->sent = palloc(sizeof(Buffer) * r->max_pages);
 
 			/*
-			 * The buffer: tuple references, the layout (for a device in
-			 * another process), then room for the deformed columns at the
-			 * column form's offsets.
+			 * The buffer: the pages' buffer ids, first rows and visibility
+			 * bitmaps, the layout (for a device in another process), then
+			 * room for the deformed columns at the column form's offsets.
 			 */
-			r->pagelist_off = TYPEALIGN(16, sizeof(uint64) * (Size) batch_rows);
-			r->layout_off = TYPEALIGN(16, r->pagelist_off + sizeof(uint32) * (r->max_pages + 1));
+			r->pagelist_off = 0;
+			r->pagerows_off = TYPEALIGN(16, sizeof(uint32) * (Size) r->max_pages);
+			r->pagevis_off = r->pagerows_off + TYPEALIGN(16, sizeof(uint32) * (Size) r->max_pages);
+			r->layout_off = r->pagevis_off +
+				TYPEALIGN(16, sizeof(uint32) * GA_PAGE_VIS_WORDS * (Size) r->max_pages);
 			r->cols_off = TYPEALIGN(16, r->layout_off + GA_LAYOUT_ATTRS_OFF +
 									sizeof(GaAttr) * Max(r->maxattno, 1));
 			r->size += r->cols_off;
@@ -458,59 +470,111 @@ shared_deform_possible(GpuaggBatchReader *r)
 }
 
 /*
- * Page form: references to the visible tuples of pages, until the batch is
- * full, holds max_pages pages, or the scan ends.  Each page a batch refers
- * to stays pinned until GpuaggBatchConsumed.
+ * Can a page-form batch describe pages to the device: do a page's line
+ * pointers fit its visibility bitmap, a whole page's tuples a batch, and is
+ * a line pointer laid out as gpuagg_page.h reads it?
+ */
+static bool
+page_form_possible(int batch_rows)
+{
+	ItemIdData	lp;
+	uint32		raw;
+
+	ItemIdSetNormal(&lp, 0x1234, 0x56);
+	memcpy(&raw, &lp, sizeof(raw));
+	return MaxHeapTuplesPerPage <= GA_PAGE_VIS_WORDS * 32 &&
+		batch_rows >= MaxHeapTuplesPerPage &&
+		raw == (0x1234 | (GA_LP_NORMAL << GA_LP_FLAGS_SHIFT) | (0x56 << GA_LP_LEN_SHIFT)) &&
+		SizeOfPageHeaderData == GA_PAGE_LINP_OFF;
+}
+
+/*
+ * Page form: pages pinned, each with the bitmap of its line pointers whose
+ * tuples the query sees, until the batch holds max_pages pages, its next
+ * page might not fit its rows, or the scan ends.  Each page a batch refers
+ * to stays pinned until the device is done with it (GpuaggBatchSent of the
+ * batch after it, or GpuaggBatchConsumed); the device reads the tuples
+ * where they lie.
+ *
+ * A page marked all-visible (under the buffer's share lock, as heapgetpage
+ * decides) has every normal line pointer's tuple visible to every MVCC
+ * snapshot: its bitmap is its normal line pointers, and its tuples are not
+ * touched on the host.  While the page is pinned, those line pointers and
+ * tuples stay where they are (pruning and defragmentation need a cleanup
+ * lock, which waits for our pin); a tuple inserted later, into a new or a
+ * reused line pointer, has no bit, and an update or delete changes only
+ * the header fields the deformer does not read.  Any other page -- or any
+ * page, when a serializable transaction must check for conflicts -- is
+ * read by heapgetpage, the seq scan's own page visibility check, and its
+ * visible tuples make the bitmap.
  */
 static int
-fill_tuple_refs(GpuaggBatchReader *r, uint64 *tuples, uint32 *pagelist)
+fill_page_refs(GpuaggBatchReader *r, uint32 *pagelist, uint32 *pagerows, uint32 *pagevis)
 {
 	HeapScanDesc h = (HeapScanDesc) r->scan;
+	Relation	rel = h->rs_base.rs_rd;
+	Snapshot	snapshot = h->rs_base.rs_snapshot;
+	bool		trust_flag = !snapshot->takenDuringRecovery &&
+		!CheckForSerializableConflictOutNeeded(rel, snapshot);
 	int			n = 0;
 
-	while (n < r->batch_rows)
+	while (r->nheld < r->max_pages && n + MaxHeapTuplesPerPage <= r->batch_rows)
 	{
+		BlockNumber blk = next_block(r);
+		uint32	   *vis;
+		Buffer		buf;
 		Page		page;
-		uint64		index;
+		int			count = 0;
 
-		if (r->index >= r->ntuples)
+		if (blk == InvalidBlockNumber)
 		{
-			BlockNumber blk;
+			r->eof = true;
+			break;
+		}
+		CHECK_FOR_INTERRUPTS();
+		vis = pagevis + (Size) r->nheld * GA_PAGE_VIS_WORDS;
+		memset(vis, 0, sizeof(uint32) * GA_PAGE_VIS_WORDS);
+		buf = ReadBufferExtended(rel, MAIN_FORKNUM, blk, RBM_NORMAL, h->rs_strategy);
+		LockBuffer(buf, BUFFER_LOCK_SHARE);
+		page = BufferGetPage(buf);
+		if (trust_flag && PageIsAllVisible(page))
+		{
+			OffsetNumber maxoff = PageGetMaxOffsetNumber(page);
 
-			if (r->nheld >= r->max_pages)
-				break;
-			blk = next_block(r);
-			if (blk == InvalidBlockNumber)
+			for (OffsetNumber off = FirstOffsetNumber; off <= maxoff; off++)
+				if (ItemIdIsNormal(PageGetItemId(page, off)))
+				{
+					vis[(off - 1) >> 5] |= 1u << ((off - 1) & 31);
+					count++;
+				}
+			LockBuffer(buf, BUFFER_LOCK_UNLOCK);
+			r->pages_all_visible++;
+		}
+		else
+		{
+			LockBuffer(buf, BUFFER_LOCK_UNLOCK);
+			ReleaseBuffer(buf);
+			heapgetpage(r->scan, blk);
+			buf = h->rs_cbuf;
+			IncrBufferRefCount(buf);
+			for (int i = 0; i < h->rs_ntuples; i++)
 			{
-				r->eof = true;
-				break;
+				OffsetNumber off = h->rs_vistuples[i];
+
+				vis[(off - 1) >> 5] |= 1u << ((off - 1) & 31);
 			}
-			heapgetpage(r->scan, blk);	/* checks for interrupts */
-			r->index = 0;
-			r->ntuples = h->rs_ntuples;
-			r->page_held = false;
+			count = h->rs_ntuples;
+		}
+		r->pages_sent++;
+		if (count == 0)
+		{
+			ReleaseBuffer(buf);
 			continue;
 		}
-		page = BufferGetPage(h->rs_cbuf);
-		if (!r->page_held)
-		{
-			IncrBufferRefCount(h->rs_cbuf);
-			pagelist[r->nheld] = (uint32) (h->rs_cbuf - 1);
-			r->held[r->nheld++] = h->rs_cbuf;
-			r->page_held = true;
-			r->pages_sent++;
-			/* heapgetpage skipped its tuples' visibility checks */
-			if (PageIsAllVisible(page) && !h->rs_base.rs_snapshot->takenDuringRecovery)
-				r->pages_all_visible++;
-		}
-		index = (uint64) (r->nheld - 1) << 16;
-		while (r->index < r->ntuples && n < r->batch_rows)
-		{
-			ItemId		lp = PageGetItemId(page, h->rs_vistuples[r->index]);
-
-			tuples[n++] = index | ItemIdGetOffset(lp);
-			r->index++;
-		}
+		pagelist[r->nheld] = (uint32) (buf - 1);
+		pagerows[r->nheld] = n;
+		r->held[r->nheld++] = buf;
+		n += count;
 	}
 	return n;
 }
@@ -528,13 +592,34 @@ GpuaggBatchPageCounts(GpuaggBatchReader *r, uint64 *pages, uint64 *all_visible)
 	*all_visible = r->pages_all_visible;
 }
 
+/*
+ * The device has taken the batch just filled: its pins become the sent
+ * batch's, and those of the batch sent before it, which the device is done
+ * with, go.
+ */
+void
+GpuaggBatchSent(GpuaggBatchReader *r)
+{
+	Buffer	   *t = r->sent;
+
+	for (int i = 0; i < r->nsent; i++)
+		ReleaseBuffer(r->sent[i]);
+	r->sent = r->held;
+	r->nsent = r->nheld;
+	r->held = t;
+	r->nheld = 0;
+}
+
+/* The device is done with every page: unpin them all. */
 void
 GpuaggBatchConsumed(GpuaggBatchReader *r)
 {
+	for (int i = 0; i < r->nsent; i++)
+		ReleaseBuffer(r->sent[i]);
+	r->nsent = 0;
 	for (int i = 0; i < r->nheld; i++)
 		ReleaseBuffer(r->held[i]);
 	r->nheld = 0;
-	r->page_held = false;
 }
 
 /* Fill rows from pages until the batch is full or the scan ends. */
@@ -595,14 +680,16 @@ GpuaggBatchNext(GpuaggBatchReader *r, char *buf, uint64 *bytes)
 	{
 		GaTupleLayout *L = (GaTupleLayout *) (buf + r->layout_off);
 
-		n = fill_tuple_refs(r, (uint64 *) buf, (uint32 *) (buf + r->pagelist_off));
+		n = fill_page_refs(r, (uint32 *) (buf + r->pagelist_off),
+						   (uint32 *) (buf + r->pagerows_off), (uint32 *) (buf + r->pagevis_off));
 		if (n == 0)
-			return NULL;
+			return NULL;		/* (and nothing newly pinned) */
 
 		memset(&r->batch, 0, sizeof(GaBatch));
 		r->batch.nrows = n;
-		r->batch.tuples = (const uint64_t *) buf;
 		r->batch.pagelist = (const uint32_t *) (buf + r->pagelist_off);
+		r->batch.pagerows = (const uint32_t *) (buf + r->pagerows_off);
+		r->batch.pagevis = (const uint32_t *) (buf + r->pagevis_off);
 		r->batch.npages = r->nheld;
 		r->batch.pages = BufferBlocks;
 		*L = r->layout;
@@ -615,7 +702,7 @@ GpuaggBatchNext(GpuaggBatchReader *r, char *buf, uint64 *bytes)
 			r->batch.values[c] = buf + r->cols_off + r->valoff[c];
 			r->batch.nulls[c] = (const uint8 *) buf + r->cols_off + r->nulloff[c];
 		}
-		*bytes = sizeof(uint64) * (uint64) n;
+		*bytes = (uint64) r->nheld * sizeof(uint32) * (2 + GA_PAGE_VIS_WORDS);
 		return &r->batch;
 	}
 	for (uint32 c = 0; c < p->ncols; c++)

@@ -38,7 +38,12 @@ extern bool GpuaggBatchDone(GpuaggBatchReader *reader);
  */
 extern const GaBatch *GpuaggBatchNext(GpuaggBatchReader *reader, char *buf,
 									  uint64 *bytes);
-/* The device is done with the last batch's pages: unpin them. */
+/*
+ * Page form: the device has taken the last batch, and is done with the
+ * pages of the batch before it: unpin those.
+ */
+extern void GpuaggBatchSent(GpuaggBatchReader *reader);
+/* Page form: the device is done with every batch's pages: unpin them. */
 extern void GpuaggBatchConsumed(GpuaggBatchReader *reader);
 /* Page form: the most pages one batch refers to (0: column form). */
 extern int	GpuaggBatchMaxPages(GpuaggBatchReader *reader);

@@ -11,7 +11,8 @@
  *		add_batch(session, batch)				many times, may run asynchronously
  *												(a device with `pages' is done
  *												with a page-form batch's pages
- *												when add_batch returns)
+ *												when the next add_batch, finish
+ *												or close returns)
  *		finish(session, result)					once
  *		close(session)							always, also after ERROR
  *

@@ -220,17 +220,25 @@ deform_pages(CpuSession *s, const GaBatch *batch, GaBatch *out)
 		memset(nulls[c], 0, bitmap);
 		at += bitmap;
 	}
-	for (uint32 r = 0; r < batch->nrows; r++)
+	for (uint32 i = 0; i < batch->npages; i++)
 	{
-		uint64		t = batch->tuples[r];
-		const uint8_t *tup;
+		const uint8_t *page = (const uint8_t *) batch->pages +
+			(uint64) batch->pagelist[i] * BLCKSZ;
+		const uint32_t *vis = batch->pagevis + (uint64) i * GA_PAGE_VIS_WORDS;
+		uint32		row = batch->pagerows[i];
 
-		if ((t >> 16) >= batch->npages || (t & 0xFFFF) >= BLCKSZ)
-			return NULL;		/* a reference outside the batch: can't happen */
-		tup = (const uint8_t *) batch->pages +
-			(uint64) batch->pagelist[t >> 16] * BLCKSZ + (t & 0xFFFF);
+		for (uint32 k = 0; k < GA_PAGE_VIS_WORDS * 32; k++)
+		{
+			const uint8_t *tup;
 
-		ga_deform_tuple(L, tup, r, values, nulls, anynull);
+			if (!(vis[k >> 5] & (1u << (k & 31))))
+				continue;
+			/* not a tuple of the page, or past the batch: can't happen */
+			if ((tup = ga_page_tuple(page, BLCKSZ, k)) == NULL || row >= batch->nrows ||
+				row != batch->pagerows[i] + ga_page_rank(vis, k))
+				return NULL;
+			ga_deform_tuple(L, tup, row++, values, nulls, anynull);
+		}
 	}
 	memset(out, 0, sizeof(GaBatch));
 	out->nrows = batch->nrows;
@@ -298,7 +306,7 @@ cpu_add_batch(void *session, const GaBatch *batch, GpuaggDeviceStats *stats)
 	GaBatch		columns;
 
 	INSTR_TIME_SET_CURRENT(start);
-	if (batch->tuples && (batch = deform_pages(s, batch, &columns)) == NULL)
+	if (batch->pagelist && (batch = deform_pages(s, batch, &columns)) == NULL)
 		return GA_ERR_INTERNAL;
 	memset(regs, 0, sizeof(regs));
 	memset(nulls, 0, sizeof(nulls));

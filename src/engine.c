@@ -128,6 +128,7 @@ _Static_assert(sizeof(cu_symbols) / sizeof(cu_symbols[0]) * sizeof(void *) == si
 			   "every driver entry point has a symbol name");
 
 #define GPUAGG_BLOCK		256
+#define GPUAGG_PAGE_BLOCK	128	/* gpuagg_deform_pages: threads a page */
 #define SHARED_GROUPS_MAX	2048
 #define POOL_MAX			128
 #define ALIGN16(x)			(((x) + 15) & ~(uint64_t) 15)
@@ -162,7 +163,6 @@ typedef struct EngineModule
 	CUfunction	fn_fold;
 	CUfunction	fn_pairs;
 	CUfunction	fn_deform;
-	CUfunction	fn_gather;
 	CUdeviceptr d_prog;
 	bool		busy;
 } EngineModule;
@@ -395,8 +395,7 @@ module_take(char *err, size_t errlen)
 		MOD_CHECK(cu.ModuleGetFunction(&nm.fn_compact, nm.module, "gpuagg_compact"));
 		MOD_CHECK(cu.ModuleGetFunction(&nm.fn_fold, nm.module, "gpuagg_distinct_fold"));
 		MOD_CHECK(cu.ModuleGetFunction(&nm.fn_pairs, nm.module, "gpuagg_distinct_pairs"));
-		MOD_CHECK(cu.ModuleGetFunction(&nm.fn_deform, nm.module, "gpuagg_deform"));
-		MOD_CHECK(cu.ModuleGetFunction(&nm.fn_gather, nm.module, "gpuagg_gather_pages"));
+		MOD_CHECK(cu.ModuleGetFunction(&nm.fn_deform, nm.module, "gpuagg_deform_pages"));
 		MOD_CHECK(cu.ModuleGetGlobal(&nm.d_prog, &prog_size, nm.module, "gpuagg_prog"));
 		MOD_CHECK(cu.ModuleGetGlobal(&d_abi, &abi_size, nm.module, "gpuagg_abi_version"));
 		MOD_CHECK(cu.MemcpyDtoH(&abi, d_abi, sizeof(abi)));
@@ -473,8 +472,6 @@ struct GaEngineSession
 	CUdeviceptr d_set[GA_MAX_DISTINCT];
 	uint64_t	set_bytes[GA_MAX_DISTINCT];
 	uint64_t	set_bound[GA_MAX_DISTINCT];
-	CUdeviceptr d_pages;		/* page form: the batch's pages, copied */
-	uint64_t	pages_cap;		/* pages d_pages holds */
 	CUdeviceptr d_out;			/* the packed result, until close */
 	uint64_t	out_bytes;
 	int			finish_stage;	/* 0, 1 timings taken, 2 result packed */
@@ -836,13 +833,6 @@ ga_engine_start(GaEngineSession *s)
 						   prog->nkeys, prog->nslots, GA_CNT_GROUPS,
 						   &s->table, &s->d_table, &s->table_bytes)) != GA_OK)
 		return err;
-	/* page form: device memory for one batch's pages */
-	if (s->args.max_pages > 0 && !s->d_pages && pages_dev)
-	{
-		if ((err = device_alloc(s, &s->d_pages, (uint64_t) s->args.max_pages * pages_blcksz)) != GA_OK)
-			return err;
-		s->pages_cap = s->args.max_pages;
-	}
 
 	/*
 	 * Room for the estimated groups and a whole batch of new ones, so that
@@ -921,9 +911,10 @@ make_room(GaEngineSession *s, uint32_t nrows)
 }
 
 /*
- * A page-form batch: its tuple references and layout to the device, the
- * null bitmaps zeroed, and gpuagg_deform to fill the columns from the
- * pages, on the copy stream of buffer b.  dbatch gets device addresses.
+ * A page-form batch: its page list, row starts, visibility bitmaps and
+ * layout to the device, the null bitmaps zeroed, and gpuagg_deform_pages
+ * to fill the columns from the pages where they lie in the mapped shared
+ * buffers, on the copy stream of buffer b.  dbatch gets device addresses.
  */
 static int
 page_batch(GaEngineSession *s, int b, const GaBatch *batch, GaBatch *dbatch)
@@ -932,25 +923,28 @@ page_batch(GaEngineSession *s, int b, const GaBatch *batch, GaBatch *dbatch)
 	GaTupleLayout L = *hl;
 	uint64_t	layout_off = (const char *) batch->layout - s->buf[b];
 	uint64_t	layout_bytes = GA_LAYOUT_ATTRS_OFF + sizeof(GaAttr) * hl->natts;
-	uint64_t	pagelist_off = (const char *) batch->pagelist - s->buf[b];
 	uint64_t	npages = batch->npages;
 	uint32_t	npages32 = batch->npages;
 	unsigned int grid;
-	void	   *params[7];
-	CUdeviceptr pagelist = s->d_buf[b] + pagelist_off;
+	void	   *params[6];
+	const uint32_t *const *arrays[3] = {&batch->pagelist, &batch->pagerows, &batch->pagevis};
+	const uint32_t **darrays[3] = {&dbatch->pagelist, &dbatch->pagerows, &dbatch->pagevis};
+	uint64_t	words[3] = {npages, npages, npages * GA_PAGE_VIS_WORDS};
 
 	if (!pages_dev || (const char *) batch->pages != pages_host)
 	{
 		snprintf(s->errbuf, sizeof(s->errbuf), "shared buffers are not mapped for the GPU");
 		return GA_ERR_DEVICE;
 	}
-	CU_CHECK(s, cu.MemcpyHtoDAsync(s->d_buf[b], batch->tuples,
-								   sizeof(uint64_t) * batch->nrows, s->s_copy[b]));
+	for (int i = 0; i < 3; i++)
+	{
+		uint64_t	off = (const char *) *arrays[i] - s->buf[b];
+
+		CU_CHECK(s, cu.MemcpyHtoDAsync(s->d_buf[b] + off, *arrays[i], sizeof(uint32_t) * words[i],
+									   s->s_copy[b]));
+		*darrays[i] = (const uint32_t *) (s->d_buf[b] + off);
+	}
 	CU_CHECK(s, cu.MemcpyHtoDAsync(s->d_buf[b] + layout_off, hl, layout_bytes, s->s_copy[b]));
-	CU_CHECK(s, cu.MemcpyHtoDAsync(pagelist, batch->pagelist, sizeof(uint32_t) * npages,
-								   s->s_copy[b]));
-	dbatch->tuples = (const uint64_t *) s->d_buf[b];
-	dbatch->pagelist = (const uint32_t *) pagelist;
 	L.attrs = (const GaAttr *) (s->d_buf[b] + layout_off + GA_LAYOUT_ATTRS_OFF);
 	for (uint32_t c = 0; c < s->prog.ncols; c++)
 	{
@@ -963,27 +957,16 @@ page_batch(GaEngineSession *s, int b, const GaBatch *batch, GaBatch *dbatch)
 		CU_CHECK(s, cu.MemsetD8Async(s->d_buf[b] + noff, 0,
 									 4 * (((uint64_t) batch->nrows + 31) / 32), s->s_copy[b]));
 	}
-	/* the pages into device memory, then the tuples out of them */
-	params[0] = &pagelist;
-	params[1] = &npages32;
+	/* a block a page: the page into shared memory, then its tuples out of it */
+	params[0] = dbatch;
+	params[1] = &L;
 	params[2] = &pages_dev;
 	params[3] = &pages_blcksz;
 	params[4] = &pages_count;
-	params[5] = &s->d_pages;
-	params[6] = &s->d_counters;
-	grid = (unsigned int) EMIN(npages, (uint64_t) sm_count * 8);
-	CU_CHECK(s, cu.LaunchKernel(s->mod->fn_gather, EMAX(grid, 1), 1, 1, GPUAGG_BLOCK, 1, 1, 0,
-								s->s_copy[b], params, NULL));
-	params[0] = dbatch;
-	params[1] = &L;
-	params[2] = &s->d_pages;
-	params[3] = &pages_blcksz;
-	params[4] = &npages;
 	params[5] = &s->d_counters;
-	grid = (batch->nrows + GPUAGG_BLOCK - 1) / GPUAGG_BLOCK;
-	grid = EMIN(grid, (unsigned int) sm_count * 16);
-	CU_CHECK(s, cu.LaunchKernel(s->mod->fn_deform, EMAX(grid, 1), 1, 1, GPUAGG_BLOCK, 1, 1, 0,
-								s->s_copy[b], params, NULL));
+	grid = (unsigned int) EMIN(npages32, (uint64_t) sm_count * 16);
+	CU_CHECK(s, cu.LaunchKernel(s->mod->fn_deform, EMAX(grid, 1), 1, 1, GPUAGG_PAGE_BLOCK, 1, 1,
+								pages_blcksz, s->s_copy[b], params, NULL));
 	return GA_OK;
 }
 
@@ -997,7 +980,7 @@ ga_engine_add_batch(GaEngineSession *s, int b, const GaBatch *batch)
 	int			err;
 
 	/* page form: the pages' room was allocated at start, for max_pages */
-	if (batch->tuples && (!pages_dev || batch->npages > s->pages_cap))
+	if (batch->pagelist && (!pages_dev || batch->npages > s->args.max_pages))
 	{
 		snprintf(s->errbuf, sizeof(s->errbuf), !pages_dev ?
 				 "shared buffers are not mapped for the GPU" :
@@ -1021,7 +1004,7 @@ ga_engine_add_batch(GaEngineSession *s, int b, const GaBatch *batch)
 
 	/* columns to the device on this buffer's copy stream */
 	CU_CHECK(s, cu.EventRecord(s->ev_copystart[b], s->s_copy[b]));
-	if (batch->tuples)
+	if (batch->pagelist)
 	{
 		if ((err = page_batch(s, b, batch, &dbatch)) != GA_OK)
 			return err;
@@ -1050,19 +1033,6 @@ ga_engine_add_batch(GaEngineSession *s, int b, const GaBatch *batch)
 	}
 	CU_CHECK(s, cu.EventRecord(s->ev_copied[b], s->s_copy[b]));
 	s->copy_pending[b] = true;
-	/*
-	 * The caller unpins a page-form batch's pages when this returns: wait
-	 * for the kernel that reads them, even if the query is being cancelled.
-	 */
-	if (batch->tuples)
-	{
-		CUresult	r = cu.StreamSynchronize(s->s_copy[b]);
-
-		if (r != CUDA_SUCCESS)
-			return session_fail(s, "cuStreamSynchronize", r);
-		if ((err = ga_engine_wait_buffer(s, b)) != GA_OK)
-			return err;
-	}
 	s->groups_bound += batch->nrows;
 	for (uint32_t j = 0; j < s->prog.ndistinct; j++)
 		s->set_bound[j] += batch->nrows;
@@ -1086,6 +1056,14 @@ ga_engine_add_batch(GaEngineSession *s, int b, const GaBatch *batch)
 	s->rows_seen += batch->nrows;
 	/* the next copy into device buffer b waits for this kernel */
 	CU_CHECK(s, cu.StreamWaitEvent(s->s_copy[b], s->ev_consumed[b], 0));
+	/*
+	 * Page form: the caller unpins the previous batch's pages when this
+	 * returns, so wait for the kernel that read them (on the other buffer's
+	 * copy stream, queued before this batch's; long done, mostly).  This
+	 * batch's pages stay pinned while the next batch is filled.
+	 */
+	if (batch->pagelist && (err = ga_engine_wait_buffer(s, 1 - b)) != GA_OK)
+		return err;
 	return GA_OK;
 }
 
@@ -1291,11 +1269,14 @@ ga_engine_close(GaEngineSession *s)
 {
 	if (s == NULL)
 		return;
-	/* a cancelled or stopping session does not wait for its kernels */
-	if (cu.CtxSetCurrent(cu_context) == CUDA_SUCCESS && !broken &&
-		!(s->cancel && *s->cancel))
+	/*
+	 * A cancelled or stopping session does not wait for its aggregation
+	 * kernels; it does wait for the copy streams, whose kernels may read
+	 * pages the backend unpins once this returns (they take milliseconds).
+	 */
+	if (cu.CtxSetCurrent(cu_context) == CUDA_SUCCESS && !broken)
 	{
-		if (s->s_exec)
+		if (s->s_exec && !(s->cancel && *s->cancel))
 			cu.StreamSynchronize(s->s_exec);
 		for (int b = 0; b < 2; b++)
 			if (s->s_copy[b])
@@ -1317,7 +1298,6 @@ ga_engine_close(GaEngineSession *s)
 	}
 	device_free(s, &s->d_table, s->table_bytes);
 	device_free(s, &s->d_out, s->out_bytes);
-	device_free(s, &s->d_pages, s->pages_cap * pages_blcksz);
 	for (int j = 0; j < GA_MAX_DISTINCT; j++)
 		device_free(s, &s->d_set[j], s->set_bytes[j]);
 	device_free(s, &s->d_counters, sizeof(unsigned long long) * GA_NCOUNTERS);

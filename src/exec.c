@@ -26,6 +26,7 @@
 #include "commands/explain.h"
 #include "executor/executor.h"
 #include "access/parallel.h"
+#include "access/xact.h"
 #include "miscadmin.h"
 #include "nodes/makefuncs.h"
 #include "nodes/nodeFuncs.h"
@@ -52,6 +53,7 @@ typedef struct GpuaggCounters
 	uint64		pages_all_visible;	/* of them all-visible */
 	uint64		bytes_in;
 	double		scan_ms;
+	double		wait_ms;		/* blocked in calls to the device */
 	double		result_ms;
 	GpuaggDeviceStats stats;
 	uint64		ngroups;
@@ -264,12 +266,24 @@ raise_device_error(int err)
 	}
 }
 
+/*
+ * The query whose device may still be reading the pages of page-form
+ * batches (at most one per backend: a scan runs through its device in one
+ * go, in run_on_device).  If the transaction or subtransaction aborts
+ * meanwhile, its session is closed -- which waits for the kernels reading
+ * pages -- before the abort releases the buffer pins: the device never
+ * reads a page nobody has pinned.
+ */
+static GpuAggState *pages_in_flight;
+
 /* Reset callback of run_cxt: the device session never outlives it. */
 static void
 close_session(void *arg)
 {
 	GpuAggState *st = (GpuAggState *) arg;
 
+	if (pages_in_flight == st)
+		pages_in_flight = NULL;
 	if (st->session)
 	{
 		void	   *session = st->session;
@@ -386,6 +400,40 @@ pick_string_extremes(GpuAggState *st)
 	}
 }
 
+static void
+drain_pages_at_abort(void)
+{
+	if (pages_in_flight)
+	{
+		GpuAggState *st = pages_in_flight;
+
+		pages_in_flight = NULL;
+		close_session(st);
+	}
+}
+
+static void
+exec_xact_callback(XactEvent event, void *arg)
+{
+	if (event == XACT_EVENT_ABORT || event == XACT_EVENT_PARALLEL_ABORT)
+		drain_pages_at_abort();
+}
+
+static void
+exec_subxact_callback(SubXactEvent event, SubTransactionId mySubid,
+					  SubTransactionId parentSubid, void *arg)
+{
+	if (event == SUBXACT_EVENT_ABORT_SUB)
+		drain_pages_at_abort();
+}
+
+void
+GpuaggExecInit(void)
+{
+	RegisterXactCallback(exec_xact_callback, NULL);
+	RegisterSubXactCallback(exec_subxact_callback, NULL);
+}
+
 /*
  * One run of the scan through the current device.  Returns false when the
  * device itself failed (GA_ERR_DEVICE), with *why set; SQL errors the
@@ -436,7 +484,11 @@ run_on_device(GpuAggState *st, char **why)
 		char	   *buf;
 
 		CHECK_FOR_INTERRUPTS();
+		INSTR_TIME_SET_CURRENT(t0);
 		buf = dev->batch_buffer(st->session, est.batch_bytes);
+		INSTR_TIME_SET_CURRENT(t1);
+		INSTR_TIME_SUBTRACT(t1, t0);
+		st->counters.wait_ms += INSTR_TIME_GET_MILLISEC(t1);
 		if (buf == NULL)
 		{
 			err = GA_ERR_DEVICE;
@@ -451,13 +503,21 @@ run_on_device(GpuAggState *st, char **why)
 			break;
 		st->counters.nbatches++;
 		st->counters.bytes_in += bytes;
+		INSTR_TIME_SET_CURRENT(t0);
 		err = dev->add_batch(st->session, batch, &st->counters.stats);
+		INSTR_TIME_SET_CURRENT(t1);
+		INSTR_TIME_SUBTRACT(t1, t0);
+		st->counters.wait_ms += INSTR_TIME_GET_MILLISEC(t1);
 		if (err != GA_OK)
 			break;
-		if (batch->tuples)
+		if (batch->pagelist)
 		{
-			/* the device has deformed the tuples: their pages may go */
-			GpuaggBatchConsumed(reader);
+			/*
+			 * The device reads this batch's pages while the next one is
+			 * filled; it is done with the previous batch's, which go.
+			 */
+			pages_in_flight = st;
+			GpuaggBatchSent(reader);
 			st->counters.page_batches++;
 		}
 	}
@@ -470,15 +530,24 @@ run_on_device(GpuAggState *st, char **why)
 		st->counters.pages += pages;
 		st->counters.pages_all_visible += all_visible;
 	}
-	GpuaggBatchEnd(reader);
 	if (err == GA_OK)
-		err = dev->finish(st->session, &st->result, &st->counters.stats);
-	if (err == GA_ERR_DEVICE)
 	{
+		INSTR_TIME_SET_CURRENT(t0);
+		err = dev->finish(st->session, &st->result, &st->counters.stats);
+		INSTR_TIME_SET_CURRENT(t1);
+		INSTR_TIME_SUBTRACT(t1, t0);
+		st->counters.wait_ms += INSTR_TIME_GET_MILLISEC(t1);
+	}
+	if (err == GA_ERR_DEVICE)
 		*why = pstrdup(dev->error_detail ? dev->error_detail(st->session) :
 					   "device failure");
+	/* the device is done with every page once finished, or closed */
+	if (err != GA_OK && pages_in_flight == st)
+		close_session(st);
+	pages_in_flight = NULL;
+	GpuaggBatchEnd(reader);
+	if (err == GA_ERR_DEVICE)
 		return false;
-	}
 	if (err != GA_OK)
 		raise_device_error(err);
 	pick_string_extremes(st);
@@ -774,6 +843,7 @@ gpuagg_explain(CustomScanState *node, List *ancestors, ExplainState *es)
 			all.pages_all_visible += c->pages_all_visible;
 			all.bytes_in += c->bytes_in;
 			all.scan_ms += c->scan_ms;
+			all.wait_ms += c->wait_ms;
 			all.result_ms += c->result_ms;
 			all.ngroups += c->ngroups;
 			all.stats.rows_in += c->stats.rows_in;
@@ -812,7 +882,10 @@ gpuagg_explain(CustomScanState *node, List *ancestors, ExplainState *es)
 				ExplainPropertyFloat("Admission Wait", "ms", all.stats.admission_ms, 3, es);
 			ExplainPropertyFloat("Scan Time", "ms", all.scan_ms, 3, es);
 			if (st->device != &GpuaggCpuDevice)
+			{
+				ExplainPropertyFloat("Wait Time", "ms", all.wait_ms, 3, es);
 				ExplainPropertyFloat("Transfer Time", "ms", all.stats.transfer_ms, 3, es);
+			}
 			ExplainPropertyFloat("Device Time", "ms", all.stats.device_ms, 3, es);
 			ExplainPropertyFloat("Result Time", "ms", all.result_ms, 3, es);
 		}

@@ -213,8 +213,9 @@ _PG_init(void)
 
 	DefineCustomBoolVariable("gpuagg.page_batches",
 							 "Sends heap tuples where they lie in shared buffers, for the device to deform.",
-							 "Only devices that take page-form batches (the CPU device for now), "
-							 "and only programs without strings.",
+							 "Programs without strings, on the CPU device, and on CUDA once the GPU "
+							 "service has mapped shared buffers (this setting on in the server's "
+							 "configuration).",
 							 &gpuagg_page_batches,
 							 false,
 							 PGC_USERSET,
@@ -235,6 +236,8 @@ _PG_init(void)
 
 	RegisterCustomScanMethods(&GpuaggScanMethods);
 	GpuaggPlannerInit();
+
+	GpuaggExecInit();
 
 	/*
 	 * The GPU memory ledger lives in shared memory, and the GPU service is a

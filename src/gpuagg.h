@@ -63,6 +63,7 @@ extern const CustomScanMethods GpuaggScanMethods;
 
 /* exec.c */
 extern Node *GpuaggCreateScanState(CustomScan *cscan);
+extern void GpuaggExecInit(void);
 
 /* gpuagg.c: this backend's counters, shown by gpuagg.backend_stats() */
 typedef enum GpuaggStat

@@ -239,10 +239,12 @@ run_call(ServiceCall *c, GaEngineSession **sp, char *host)
 					if (batch.nulls[i])
 						batch.nulls[i] = (const uint8_t *) base + ((uintptr_t) batch.nulls[i] - 1);
 				}
-				if (batch.tuples)
-					batch.tuples = (const uint64_t *) (base + ((uintptr_t) batch.tuples - 1));
 				if (batch.pagelist)
+				{
 					batch.pagelist = (const uint32_t *) (base + ((uintptr_t) batch.pagelist - 1));
+					batch.pagerows = (const uint32_t *) (base + ((uintptr_t) batch.pagerows - 1));
+					batch.pagevis = (const uint32_t *) (base + ((uintptr_t) batch.pagevis - 1));
+				}
 				if (batch.layout)
 					batch.layout = base + ((uintptr_t) batch.layout - 1);
 				err = ga_engine_add_batch(s, c->b, &batch);
@@ -1030,8 +1032,8 @@ static void *
 cuda_open(const GaProgram *prog, const GpuaggEstimate *est, MemoryContext cxt,
 		  GpuaggDeviceStats *stats, char **error)
 {
-	/* the planner's estimate, and the device's copy of a page-form batch's pages */
-	uint64		want = (uint64) Max(est->vram_estimate, 0.0) + (uint64) est->max_pages * BLCKSZ;
+	/* the planner's estimate (a page-form batch's pages are read in place) */
+	uint64		want = (uint64) Max(est->vram_estimate, 0.0);
 	uint64		batch_bytes = TYPEALIGN(4096, est->batch_bytes);
 	uint64		host_bytes = GA_ENGINE_SCRATCH + 2 * batch_bytes;
 	double		waited = 0;
@@ -1138,10 +1140,11 @@ cuda_add_batch(void *session, const GaBatch *batch, GpuaggDeviceStats *stats)
 			k->nulls[i] = (const uint8_t *) ((const char *) batch->nulls[i] - base + 1);
 	}
 	/* page form: the pages are shared buffers, at one address in every process */
-	if (batch->tuples)
+	if (batch->pagelist)
 	{
-		k->tuples = (const uint64_t *) ((const char *) batch->tuples - base + 1);
 		k->pagelist = (const uint32_t *) ((const char *) batch->pagelist - base + 1);
+		k->pagerows = (const uint32_t *) ((const char *) batch->pagerows - base + 1);
+		k->pagevis = (const uint32_t *) ((const char *) batch->pagevis - base + 1);
 		k->npages = batch->npages;
 		k->layout = (const void *) ((const char *) batch->layout - base + 1);
 		k->pages = batch->pages;
@@ -1153,7 +1156,7 @@ cuda_add_batch(void *session, const GaBatch *batch, GpuaggDeviceStats *stats)
 	 * its call is not interrupted (it is short), so no ERROR or FATAL can
 	 * unpin them under the kernel.
 	 */
-	err = call_growing(c, OP_ADD, -1, batch->tuples == NULL);
+	err = call_growing(c, OP_ADD, -1, batch->pagelist == NULL);
 	if (err == GA_OK)
 	{
 		c->next = 1 - b;

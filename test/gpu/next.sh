@@ -1,38 +1,48 @@
 #!/usr/bin/env bash
 # test/gpu/next.sh -- what the next GPU session has to prove, one device call
 # a part (each under 10 minutes on the H200 host; ../shared/device/README.md):
-#   a. test/gpu/run.sh (the suite through the GPU service, the sanitizers),
-#      test/gpu/fault.sh (a broken context, the service restarts) and
-#      test/gpu/service.sh at 1e8 rows, 32 sessions (issue 6's proof: with
-#      the VRAM estimate fixed, the sessions must now run on cuda);
-#   b. ClickBench Q9 (the group lock fix), Q6, Q5 at 1e8 rows, gpuagg first;
+#   a. test/gpu/run.sh with gpuagg.page_batches on server-wide (the whole
+#      suite through the GPU service on the page path where a program can
+#      take it; the sanitizers over column and page batches), then
+#      test/gpu/pages.sh parts 1, 3, 4 (the page path at 1e8 rows, under
+#      concurrent writers);
+#   b. the five PG-Strom queries (bench suite ints) at 1e8 rows with page
+#      batches, against native with 8 workers; then issue 6's proof on this
+#      card: test/gpu/service.sh at 1e8 rows, 32 sessions;
 #   c. db-benchmark q7 and q10 at 1e8 rows (q10 with room for its groups);
-#   d. test/gpu/pages.sh: page-form batches deformed by the GPU (issue 7).
+#   d. ClickBench Q9, Q6, Q5 at 1e8 rows, gpuagg first.
 # Usage: next.sh a|b|c|d.  Everything it writes goes under $OUT.
 set -uo pipefail
 OUT=${OUT:-/tmp/next-out}
 mkdir -p "$OUT"
 s=$(date +%s)
 step() { echo "== $1 ($(( $(date +%s) - s )) s)"; }
+q() { psql -X -q -At -d postgres -c "$1"; }
+pages_on() { q "ALTER SYSTEM SET gpuagg.page_batches = on" && q "SELECT pg_reload_conf()" >/dev/null && sleep 3; }
+pages_off() { q "ALTER SYSTEM RESET gpuagg.page_batches" && q "SELECT pg_reload_conf()" >/dev/null && sleep 3; }
 case "${1:-}" in
 a)
-	step "suite"
-	timeout 150 bash test/gpu/run.sh >"$OUT/gpu.log" 2>&1
+	pages_on
+	step "suite, page batches on"
+	timeout 220 bash test/gpu/run.sh >"$OUT/gpu.log" 2>&1
 	grep -E "^test |PASS|FAIL|passed" "$OUT/gpu.log"
-	step "fault"
-	timeout 45 bash test/gpu/fault.sh >"$OUT/fault.log" 2>&1
-	grep -E "PASS|FAIL|failed" "$OUT/fault.log"
-	step "service"
-	ROWS=100000000 SESSIONS=32 timeout 390 bash test/gpu/service.sh >"$OUT/service.log" 2>&1
-	grep -E "PASS|FAIL|failed|median|sessions" "$OUT/service.log"
+	pages_off
+	step "pages"
+	PARTS=134 ROWS=100000000 timeout 330 bash test/gpu/pages.sh >"$OUT/pages.log" 2>&1
+	grep -E "PASS|FAIL|failed|ms|Time|scans" "$OUT/pages.log"
 	;;
 b)
-	step "hits load"
-	N=1e8 JOBS=16 timeout 120 bash bench/gen/load.sh hits >"$OUT/load-hits.log" 2>&1
-	step "clickbench"
-	timeout 400 bench/run --db postgres --suite clickbench --engines gpuagg_cuda,native_8 --reps 1 \
-		--timeout 90 --queries 'Q9|Q6|Q5' --analyze --out "$OUT/clickbench" >"$OUT/bench-clickbench.log" 2>&1
-	grep "bench/run: clickbench" "$OUT/bench-clickbench.log"
+	step "ints load"
+	N=1e8 JOBS=16 timeout 100 bash bench/gen/load.sh ints >"$OUT/load-ints.log" 2>&1
+	pages_on
+	step "ints"
+	timeout 180 bench/run --db bench --suite ints --engines gpuagg_cuda,native_8 --reps 1 \
+		--timeout 40 --set gpuagg.page_batches=on --analyze --out "$OUT/ints" >"$OUT/bench-ints.log" 2>&1
+	grep "bench/run: ints" "$OUT/bench-ints.log"
+	pages_off
+	step "service"
+	ROWS=100000000 SESSIONS=32 timeout 280 bash test/gpu/service.sh >"$OUT/service.log" 2>&1
+	grep -E "PASS|FAIL|failed|median|sessions" "$OUT/service.log"
 	;;
 c)
 	step "groupby load"
@@ -44,9 +54,12 @@ c)
 	grep "bench/run: groupby" "$OUT/bench-groupby.log"
 	;;
 d)
-	step "pages"
-	ROWS=100000000 timeout 560 bash test/gpu/pages.sh >"$OUT/pages.log" 2>&1
-	grep -E "PASS|FAIL|failed|ms|Time" "$OUT/pages.log"
+	step "hits load"
+	N=1e8 JOBS=16 timeout 120 bash bench/gen/load.sh hits >"$OUT/load-hits.log" 2>&1
+	step "clickbench"
+	timeout 400 bench/run --db postgres --suite clickbench --engines gpuagg_cuda,native_8 --reps 1 \
+		--timeout 90 --queries 'Q9|Q6|Q5' --analyze --out "$OUT/clickbench" >"$OUT/bench-clickbench.log" 2>&1
+	grep "bench/run: clickbench" "$OUT/bench-clickbench.log"
 	;;
 *)
 	echo "usage: $0 a|b|c|d" >&2
@@ -54,5 +67,5 @@ d)
 	;;
 esac
 step "done"
-for d in groupby clickbench; do [ -d "$OUT/$d" ] && (cd "$OUT" && tar czf "$d.tgz" "$d" && rm -rf "$d"); done
+for d in groupby clickbench ints; do [ -d "$OUT/$d" ] && (cd "$OUT" && tar czf "$d.tgz" "$d" && rm -rf "$d"); done
 exit 0

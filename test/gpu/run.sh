@@ -50,16 +50,20 @@ if command -v compute-sanitizer >/dev/null; then
 	mkdir -p "$sdata" && chown postgres "$sdata"
 	su postgres -s /bin/bash -c "PATH=$PATH LD_LIBRARY_PATH=${LD_LIBRARY_PATH:-} initdb -D $sdata/data -A trust >/dev/null" &&
 		echo "shared_preload_libraries = 'gpuagg'" >>"$sdata/data/postgresql.conf"
-	for tool in memcheck initcheck; do
+	# memcheck and initcheck with column batches, memcheck again with page
+	# batches (the GPU deforming tuples from the mapped shared buffers)
+	for run in memcheck:off initcheck:off memcheck:on; do
+		tool=${run%:*}
+		pb=${run#*:}
 		# a single-user backend is one process: the sanitizer sees every kernel
 		su postgres -s /bin/bash -c "PATH=$PATH LD_LIBRARY_PATH=${LD_LIBRARY_PATH:-} \
 			compute-sanitizer --tool $tool --error-exitcode 99 --print-limit 20 \
-			postgres --single -D $sdata/data -c gpuagg.device=cuda postgres" \
-			<test/gpu/sanitize.sql >"$sdata/$tool.log" 2>&1
+			postgres --single -D $sdata/data -c gpuagg.device=cuda -c gpuagg.page_batches=$pb postgres" \
+			<test/gpu/sanitize.sql >"$sdata/$tool-$pb.log" 2>&1
 		status=$?
-		grep -E "=========|ERROR|WARNING" "$sdata/$tool.log" | grep -v "^\s*$" | head -40
-		grep -c "Custom Scan\|gpuagg" "$sdata/$tool.log" >/dev/null
-		result $status "compute-sanitizer --tool $tool (exit $status)"
+		grep -E "=========|ERROR|WARNING|Page Batches|Pages" "$sdata/$tool-$pb.log" | grep -v "^\s*$" | head -40
+		[ "$pb" = on ] && ! grep -q "Page Batches" "$sdata/$tool-$pb.log" && status=98
+		result $status "compute-sanitizer --tool $tool, page_batches $pb (exit $status)"
 	done
 else
 	result 1 "compute-sanitizer not found"

@@ -1,8 +1,11 @@
 CREATE EXTENSION IF NOT EXISTS gpuagg;
 DROP TABLE IF EXISTS san;
 CREATE TABLE san AS SELECT i % 97 AS k, (i % 13)::int2 AS s, i AS v, i::int8 * 1000003 AS x, i / 7.0 AS f, (i % 1000)::float4 AS r, CASE WHEN i % 11 = 0 THEN NULL ELSE i % 5 = 0 END AS b, date '2024-01-01' + i % 400 AS d FROM generate_series(1, 200000) i;
+VACUUM san;
 SET gpuagg.device = cuda;
 SET gpuagg.force_offload = on;
+-- with gpuagg.page_batches on (run.sh's third run): all-visible pages
+EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF) SELECT s, count(*), sum(x), max(d), min(r) FROM san WHERE v > 5 GROUP BY s;
 SELECT k, count(*), sum(v), avg(v), sum(x), avg(x), min(f), max(r), stddev(v), variance(x), bool_and(b), bool_or(b), avg(f), sum(r), min(d) FROM san WHERE v > 10 GROUP BY k ORDER BY k LIMIT 3;
 SELECT v % 50000 AS g, count(*), sum(f), max(d) FROM san GROUP BY v % 50000 ORDER BY g LIMIT 3;
 SELECT count(*), sum(v) FILTER (WHERE b), avg(f) FILTER (WHERE s > 3), var_pop(s) FROM san WHERE d BETWEEN '2024-02-01' AND '2024-06-01' OR v IN (1, 2, 3);
@@ -11,6 +14,8 @@ SELECT sum(v / (k - 5)) FROM san;
 SELECT x / 1000003 AS g, sum(v) FROM san GROUP BY 1 ORDER BY 1 DESC LIMIT 2;
 ALTER TABLE san ADD COLUMN t text, ADD COLUMN c char(3);
 UPDATE san SET t = CASE WHEN v % 17 = 0 THEN NULL ELSE 'id' || (v % 1000) END, c = CASE WHEN v % 3 = 0 THEN 'a' ELSE 'ab' END;
+-- pages with dead tuples, checked by the host
+EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF) SELECT s, count(*), sum(x), max(d), min(r) FROM san WHERE v > 5 GROUP BY s;
 SELECT t, c, count(*), sum(v), count(DISTINCT k), count(DISTINCT f) FROM san WHERE t <> 'id5' AND c IN ('a', 'ab ') GROUP BY t, c ORDER BY t, c LIMIT 3;
 SELECT count(DISTINCT t), count(DISTINCT v % 70000) FILTER (WHERE b), count(DISTINCT r) FROM san;
 SELECT k, count(DISTINCT v) FROM san GROUP BY k ORDER BY k LIMIT 2;

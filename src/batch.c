@@ -30,6 +30,7 @@
 #include "access/tupmacs.h"
 #include "executor/tuptable.h"
 #include "miscadmin.h"
+#include "port/pg_bitutils.h"
 #include "storage/bufmgr.h"
 #include "storage/predicate.h"
 #include "storage/proc.h"
@@ -97,6 +98,9 @@ struct GpuaggBatchReader
 
 static bool page_mode_possible(Relation rel, TableScanDesc scan);
 static bool page_form_possible(int batch_rows);
+
+/* page form: pages pinned and prefetched ahead of reading their headers */
+#define PAGE_LOOKAHEAD 16
 static bool shared_deform_possible(GpuaggBatchReader *r);
 
 GpuaggBatchReader *
@@ -518,63 +522,92 @@ fill_page_refs(GpuaggBatchReader *r, uint32 *pagelist, uint32 *pagerows, uint32 
 		!CheckForSerializableConflictOutNeeded(rel, snapshot);
 	int			n = 0;
 
-	while (r->nheld < r->max_pages && n + MaxHeapTuplesPerPage <= r->batch_rows)
+	while (!r->eof && r->nheld < r->max_pages && n + MaxHeapTuplesPerPage <= r->batch_rows)
 	{
-		BlockNumber blk = next_block(r);
-		uint32	   *vis;
-		Buffer		buf;
-		Page		page;
-		int			count = 0;
+		Buffer		bufs[PAGE_LOOKAHEAD];
+		BlockNumber blks[PAGE_LOOKAHEAD];
+		int			nstaged = 0;
 
-		if (blk == InvalidBlockNumber)
+		/*
+		 * Pin a few pages ahead and prefetch their headers and line
+		 * pointers: reading a page's header is a cache miss (the host
+		 * touches nothing else of an all-visible page), and this way the
+		 * misses of several pages overlap.
+		 */
+		while (nstaged < PAGE_LOOKAHEAD && r->nheld + nstaged < r->max_pages &&
+			   n + (nstaged + 1) * MaxHeapTuplesPerPage <= r->batch_rows)
 		{
-			r->eof = true;
-			break;
-		}
-		CHECK_FOR_INTERRUPTS();
-		vis = pagevis + (Size) r->nheld * GA_PAGE_VIS_WORDS;
-		memset(vis, 0, sizeof(uint32) * GA_PAGE_VIS_WORDS);
-		buf = ReadBufferExtended(rel, MAIN_FORKNUM, blk, RBM_NORMAL, h->rs_strategy);
-		LockBuffer(buf, BUFFER_LOCK_SHARE);
-		page = BufferGetPage(buf);
-		if (trust_flag && PageIsAllVisible(page))
-		{
-			OffsetNumber maxoff = PageGetMaxOffsetNumber(page);
+			BlockNumber blk = next_block(r);
+			char	   *p;
 
-			for (OffsetNumber off = FirstOffsetNumber; off <= maxoff; off++)
-				if (ItemIdIsNormal(PageGetItemId(page, off)))
-				{
-					vis[(off - 1) >> 5] |= 1u << ((off - 1) & 31);
-					count++;
-				}
-			LockBuffer(buf, BUFFER_LOCK_UNLOCK);
-			r->pages_all_visible++;
-		}
-		else
-		{
-			LockBuffer(buf, BUFFER_LOCK_UNLOCK);
-			ReleaseBuffer(buf);
-			heapgetpage(r->scan, blk);
-			buf = h->rs_cbuf;
-			IncrBufferRefCount(buf);
-			for (int i = 0; i < h->rs_ntuples; i++)
+			if (blk == InvalidBlockNumber)
 			{
-				OffsetNumber off = h->rs_vistuples[i];
-
-				vis[(off - 1) >> 5] |= 1u << ((off - 1) & 31);
+				r->eof = true;
+				break;
 			}
-			count = h->rs_ntuples;
+			CHECK_FOR_INTERRUPTS();
+			bufs[nstaged] = ReadBufferExtended(rel, MAIN_FORKNUM, blk, RBM_NORMAL, h->rs_strategy);
+			blks[nstaged] = blk;
+			p = (char *) BufferGetPage(bufs[nstaged]);
+			__builtin_prefetch(p);
+			__builtin_prefetch(p + 256);
+			__builtin_prefetch(p + 512);
+			nstaged++;
 		}
-		r->pages_sent++;
-		if (count == 0)
+		for (int i = 0; i < nstaged; i++)
 		{
-			ReleaseBuffer(buf);
-			continue;
+			Buffer		buf = bufs[i];
+			uint32	   *vis = pagevis + (Size) r->nheld * GA_PAGE_VIS_WORDS;
+			Page		page = BufferGetPage(buf);
+			int			count = 0;
+
+			memset(vis, 0, sizeof(uint32) * GA_PAGE_VIS_WORDS);
+			LockBuffer(buf, BUFFER_LOCK_SHARE);
+			if (trust_flag && PageIsAllVisible(page))
+			{
+				int			maxoff = Min(PageGetMaxOffsetNumber(page), MaxHeapTuplesPerPage);
+				ItemId		lps = PageGetItemId(page, FirstOffsetNumber);
+
+				/* the normal line pointers, 32 to a word, without branches */
+				for (int w = 0; w * 32 < maxoff; w++)
+				{
+					uint32		word = 0;
+					int			end = Min(32, maxoff - w * 32);
+
+					for (int j = 0; j < end; j++)
+						word |= (uint32) (lps[w * 32 + j].lp_flags == LP_NORMAL) << j;
+					vis[w] = word;
+					count += pg_popcount32(word);
+				}
+				LockBuffer(buf, BUFFER_LOCK_UNLOCK);
+				r->pages_all_visible++;
+			}
+			else
+			{
+				LockBuffer(buf, BUFFER_LOCK_UNLOCK);
+				ReleaseBuffer(buf);
+				heapgetpage(r->scan, blks[i]);
+				buf = h->rs_cbuf;
+				IncrBufferRefCount(buf);
+				for (int t = 0; t < h->rs_ntuples; t++)
+				{
+					OffsetNumber off = h->rs_vistuples[t];
+
+					vis[(off - 1) >> 5] |= 1u << ((off - 1) & 31);
+				}
+				count = h->rs_ntuples;
+			}
+			r->pages_sent++;
+			if (count == 0)
+			{
+				ReleaseBuffer(buf);
+				continue;
+			}
+			pagelist[r->nheld] = (uint32) (buf - 1);
+			pagerows[r->nheld] = n;
+			r->held[r->nheld++] = buf;
+			n += count;
 		}
-		pagelist[r->nheld] = (uint32) (buf - 1);
-		pagerows[r->nheld] = n;
-		r->held[r->nheld++] = buf;
-		n += count;
 	}
 	return n;
 }

@@ -2,6 +2,8 @@
 -- explain: what GpuAgg shows, in text and JSON, with and without ANALYZE
 --
 SET gpuagg.force_offload = on;
+-- column batches, whatever the server's setting (heap.sql shows page form's)
+SET gpuagg.page_batches = off;
 
 CREATE TABLE ex (k int4, g int2, v int4, f float8, d date);
 INSERT INTO ex SELECT i % 5, (i % 3)::int2, i, i / 2.0, date '2024-01-01' + i % 9

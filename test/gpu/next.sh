@@ -7,11 +7,14 @@
 #      test/gpu/pages.sh parts 1, 3, 4 (the page path at 1e8 rows, under
 #      concurrent writers);
 #   b. the five PG-Strom queries (bench suite ints) at 1e8 rows with page
-#      batches, against native with 8 workers; then issue 6's proof on this
-#      card: test/gpu/service.sh at 1e8 rows, 32 sessions;
+#      batches, against native with 8 workers; then GpuAgg again with
+#      gpuagg.parallel off (the planner's parallel plan of 1M groups gathers
+#      8M partial groups);
+#   e. issue 6's proof on this card: test/gpu/service.sh at 1e8 rows, 32
+#      sessions;
 #   c. db-benchmark q7 and q10 at 1e8 rows (q10 with room for its groups);
 #   d. ClickBench Q9, Q6, Q5 at 1e8 rows, gpuagg first.
-# Usage: next.sh a|b|c|d.  Everything it writes goes under $OUT.
+# Usage: next.sh a|b|c|d|e.  Everything it writes goes under $OUT.
 set -uo pipefail
 OUT=${OUT:-/tmp/next-out}
 mkdir -p "$OUT"
@@ -36,10 +39,17 @@ b)
 	N=1e8 JOBS=16 timeout 100 bash bench/gen/load.sh ints >"$OUT/load-ints.log" 2>&1
 	pages_on
 	step "ints"
-	timeout 180 bench/run --db bench --suite ints --engines gpuagg_cuda,native_8 --reps 1 \
+	timeout 200 bench/run --db postgres --suite ints --engines native_8,gpuagg_cuda --reps 1 \
 		--timeout 40 --set gpuagg.page_batches=on --analyze --out "$OUT/ints" >"$OUT/bench-ints.log" 2>&1
 	grep "bench/run: ints" "$OUT/bench-ints.log"
+	step "ints, serial GpuAgg"
+	timeout 100 bench/run --db postgres --suite ints --engines gpuagg_cuda --reps 3 \
+		--timeout 40 --set gpuagg.page_batches=on --set gpuagg.parallel=off --analyze \
+		--out "$OUT/ints-serial" >"$OUT/bench-ints-serial.log" 2>&1
+	grep "bench/run: ints" "$OUT/bench-ints-serial.log"
 	pages_off
+	;;
+e)
 	step "service"
 	ROWS=100000000 SESSIONS=32 timeout 280 bash test/gpu/service.sh >"$OUT/service.log" 2>&1
 	grep -E "PASS|FAIL|failed|median|sessions" "$OUT/service.log"
@@ -62,10 +72,10 @@ d)
 	grep "bench/run: clickbench" "$OUT/bench-clickbench.log"
 	;;
 *)
-	echo "usage: $0 a|b|c|d" >&2
+	echo "usage: $0 a|b|c|d|e" >&2
 	exit 2
 	;;
 esac
 step "done"
-for d in groupby clickbench ints; do [ -d "$OUT/$d" ] && (cd "$OUT" && tar czf "$d.tgz" "$d" && rm -rf "$d"); done
+for d in groupby clickbench ints ints-serial; do [ -d "$OUT/$d" ] && (cd "$OUT" && tar czf "$d.tgz" "$d" && rm -rf "$d"); done
 exit 0

@@ -979,7 +979,7 @@ ga_engine_add_batch(GaEngineSession *s, int b, const GaBatch *batch)
 	unsigned int grid;
 	int			err;
 
-	/* page form: the pages' room was allocated at start, for max_pages */
+	/* page form: shared buffers mapped, and no more pages than announced */
 	if (batch->pagelist && (!pages_dev || batch->npages > s->args.max_pages))
 	{
 		snprintf(s->errbuf, sizeof(s->errbuf), !pages_dev ?

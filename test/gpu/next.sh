@@ -14,6 +14,11 @@
 #      sessions;
 #   c. db-benchmark q7 and q10 at 1e8 rows (q10 with room for its groups);
 #   d. ClickBench Q9, Q6, Q5 at 1e8 rows, gpuagg first.
+# Done on 2026-12-03 (test/gpu/results, bench/results/2026-12-03-h200): a, e
+# and b before 852a7e1.  Next: b again (852a7e1's planner rules: every
+# allowed worker for page-form scans of large tables, serial over 100,000
+# groups a process; i3 should drop from 4.5 s to ~1.6 s), then c (q10's
+# answer against native, with bench/run's faster fingerprint).
 # Usage: next.sh a|b|c|d|e.  Everything it writes goes under $OUT.
 set -uo pipefail
 OUT=${OUT:-/tmp/next-out}

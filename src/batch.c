@@ -17,8 +17,8 @@
  * shared segment the GPU service has page-locked), each column's values and
  * bitmap at fixed, 16-byte aligned offsets, so that a device can copy
  * columns without repacking.  In page form (gpuagg.page_batches) the batch
- * is instead references to visible tuples on pinned shared-buffer pages,
- * which the device deforms with cuda/gpuagg_page.h.
+ * is instead pinned shared-buffer pages, each with the bitmap of its tuples
+ * the query sees, which the device deforms with cuda/gpuagg_page.h.
  *
  *-------------------------------------------------------------------------
  */
@@ -47,6 +47,9 @@ StaticAssertDecl(offsetof(HeapTupleHeaderData, t_infomask2) == GA_TUP_INFOMASK2_
 				 sizeof(bool) == sizeof(uint8_t),
 				 "gpuagg_page.h's heap tuple layout");
 
+/* page form: pages pinned and prefetched ahead of reading their headers */
+#define PAGE_LOOKAHEAD 16
+
 struct GpuaggBatchReader
 {
 	TableScanDesc scan;
@@ -71,7 +74,7 @@ struct GpuaggBatchReader
 	bool		all_fixed;		/* every attribute read lies in that run */
 	bool		shared;			/* deform with gpuagg_page.h (no strings) */
 	GaTupleLayout layout;		/* its description of the attributes */
-	/* page-form batches: tuple references, their pages pinned until used */
+	/* page-form batches: pinned pages and their visibility bitmaps */
 	bool		page_batches;
 	Buffer	   *held;			/* pins of the batch being filled */
 	int			nheld;
@@ -98,9 +101,6 @@ struct GpuaggBatchReader
 
 static bool page_mode_possible(Relation rel, TableScanDesc scan);
 static bool page_form_possible(int batch_rows);
-
-/* page form: pages pinned and prefetched ahead of reading their headers */
-#define PAGE_LOOKAHEAD 16
 static bool shared_deform_possible(GpuaggBatchReader *r);
 
 GpuaggBatchReader *
@@ -171,8 +171,7 @@ GpuaggBatchBegin(Relation rel, Snapshot snapshot, ParallelTableScanDesc pscan,
 		/*
 		 * Page form: the device deforms the tuples where they lie in shared
 		 * buffers (not a temporary table's local buffers).  A batch pins
-		 * its pages until the device is done with them, at most an eighth
-		 * of shared_buffers.
+		 * its pages until the device is done with them.
 		 */
 		if (pages && r->shared && !RelationUsesLocalBuffers(rel) &&
 			page_form_possible(batch_rows))
@@ -438,7 +437,7 @@ shared_deform_possible(GpuaggBatchReader *r)
 		Form_pg_attribute att = TupleDescAttr(r->desc, p->cols[c].attno - 1);
 		int			t = p->cols[c].type;
 
-		if (t == GA_T_TEXT || t == GA_T_BPCHAR || p->cols[c].pred ||
+		if (GpuaggColumnFromHost(&p->cols[c]) ||
 			!att->attbyval || att->attlen != ga_type_width(t))
 			return false;
 		r->layout.width[c] = att->attlen;

@@ -266,6 +266,17 @@ raise_device_error(int err)
 	}
 }
 
+/* Milliseconds since start. */
+static double
+ms_since(instr_time start)
+{
+	instr_time	now;
+
+	INSTR_TIME_SET_CURRENT(now);
+	INSTR_TIME_SUBTRACT(now, start);
+	return INSTR_TIME_GET_MILLISEC(now);
+}
+
 /*
  * The query whose device may still be reading the pages of page-form
  * batches (at most one per backend: a scan runs through its device in one
@@ -449,8 +460,7 @@ run_on_device(GpuAggState *st, char **why)
 	GpuaggBatchReader *reader;
 	const GaBatch *batch;
 	uint64		bytes;
-	instr_time	t0,
-				t1;
+	instr_time	t0;
 	int			err = GA_OK;
 	bool		reader_skip = false;
 
@@ -486,9 +496,7 @@ run_on_device(GpuAggState *st, char **why)
 		CHECK_FOR_INTERRUPTS();
 		INSTR_TIME_SET_CURRENT(t0);
 		buf = dev->batch_buffer(st->session, est.batch_bytes);
-		INSTR_TIME_SET_CURRENT(t1);
-		INSTR_TIME_SUBTRACT(t1, t0);
-		st->counters.wait_ms += INSTR_TIME_GET_MILLISEC(t1);
+		st->counters.wait_ms += ms_since(t0);
 		if (buf == NULL)
 		{
 			err = GA_ERR_DEVICE;
@@ -496,18 +504,14 @@ run_on_device(GpuAggState *st, char **why)
 		}
 		INSTR_TIME_SET_CURRENT(t0);
 		batch = GpuaggBatchNext(reader, buf, &bytes);
-		INSTR_TIME_SET_CURRENT(t1);
-		INSTR_TIME_SUBTRACT(t1, t0);
-		st->counters.scan_ms += INSTR_TIME_GET_MILLISEC(t1);
+		st->counters.scan_ms += ms_since(t0);
 		if (batch == NULL)
 			break;
 		st->counters.nbatches++;
 		st->counters.bytes_in += bytes;
 		INSTR_TIME_SET_CURRENT(t0);
 		err = dev->add_batch(st->session, batch, &st->counters.stats);
-		INSTR_TIME_SET_CURRENT(t1);
-		INSTR_TIME_SUBTRACT(t1, t0);
-		st->counters.wait_ms += INSTR_TIME_GET_MILLISEC(t1);
+		st->counters.wait_ms += ms_since(t0);
 		if (err != GA_OK)
 			break;
 		if (batch->pagelist)
@@ -534,9 +538,7 @@ run_on_device(GpuAggState *st, char **why)
 	{
 		INSTR_TIME_SET_CURRENT(t0);
 		err = dev->finish(st->session, &st->result, &st->counters.stats);
-		INSTR_TIME_SET_CURRENT(t1);
-		INSTR_TIME_SUBTRACT(t1, t0);
-		st->counters.wait_ms += INSTR_TIME_GET_MILLISEC(t1);
+		st->counters.wait_ms += ms_since(t0);
 	}
 	if (err == GA_ERR_DEVICE)
 		*why = pstrdup(dev->error_detail ? dev->error_detail(st->session) :
@@ -637,8 +639,7 @@ gpuagg_next(ScanState *node)
 	MemoryContext old;
 	uint64		g;
 	int			nkeys;
-	instr_time	t0,
-				t1;
+	instr_time	t0;
 
 	if (!st->done)
 		run_aggregation(st);
@@ -664,9 +665,7 @@ gpuagg_next(ScanState *node)
 			GpuaggFinalize(&st->finals[a], &st->result, g, st->aggcontext,
 						   &slot->tts_isnull[nkeys + a]);
 	MemoryContextSwitchTo(old);
-	INSTR_TIME_SET_CURRENT(t1);
-	INSTR_TIME_SUBTRACT(t1, t0);
-	st->counters.result_ms += INSTR_TIME_GET_MILLISEC(t1);
+	st->counters.result_ms += ms_since(t0);
 	return ExecStoreVirtualTuple(slot);
 }
 

@@ -291,7 +291,7 @@ page_form_planned(const GaProgram *p, int device)
 	if (!gpuagg_page_batches || device != GPUAGG_DEVICE_CUDA)
 		return false;
 	for (uint32 c = 0; c < p->ncols; c++)
-		if (p->cols[c].type == GA_T_TEXT || p->cols[c].type == GA_T_BPCHAR || p->cols[c].pred)
+		if (GpuaggColumnFromHost(&p->cols[c]))
 			return false;
 	return true;
 }

@@ -59,4 +59,15 @@ extern int	GpuaggTypeOf(Oid typid);
 /* A Datum of a supported type as a register value. */
 extern GaDatum GpuaggDatumToGa(Datum d, int type);
 
+/*
+ * Does only the host know column c's values: a string's code in the query's
+ * dictionary, or a string predicate's answer?  A program with such a column
+ * cannot take page-form batches.
+ */
+static inline bool
+GpuaggColumnFromHost(const GaColumn *c)
+{
+	return c->type == GA_T_TEXT || c->type == GA_T_BPCHAR || c->pred;
+}
+
 #endif							/* GPUAGG_PROGRAM_H */

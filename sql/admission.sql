@@ -113,8 +113,34 @@ SELECT wait_queued(0);
 -- b's statement was its whole transaction: nothing is held any more
 SELECT reserved_mb, running, queued FROM gpuagg.ledger();
 SELECT dblink_disconnect('a'), dblink_disconnect('b'), dblink_disconnect('c');
--- test only: not for PUBLIC
-SELECT has_function_privilege('public', 'gpuagg.debug_reserve(int)', 'EXECUTE') AS public_may_reserve;
+
+-- Several GPUs (two counted by the ledger in place of this host's, test
+-- only): each reservation goes to the GPU with the most room left under its
+-- own 100 MB limit, so the second lands on the other GPU; one that fits
+-- neither GPU's room waits, though the two together have room for it.
+SELECT gpu, memory_mb, limit_mb, reserved_mb, running FROM gpuagg.debug_gpus('{1000,2000}');
+BEGIN;
+SELECT gpuagg.debug_reserve(60) AS first, gpuagg.debug_reserve(50) AS second;
+SELECT gpu, reserved_mb, running FROM gpuagg.debug_gpus();
+SELECT reserved_mb, running, queued FROM gpuagg.ledger();
+SET LOCAL gpuagg.admission_timeout = '100ms';
+SELECT gpuagg.debug_reserve(60) AS fits_neither;
+SELECT gpuagg.debug_reserve(45) AS fits_gpu1;
+SELECT gpu, reserved_mb FROM gpuagg.debug_gpus();
+COMMIT;
+SELECT gpu, reserved_mb, running FROM gpuagg.debug_gpus();
+-- over 100 MB is refused at once: the limit is per GPU
+SELECT gpuagg.debug_reserve(101);
+-- without gpuagg.device_memory_limit each GPU's limit is 75 % of its memory
 ALTER SYSTEM RESET gpuagg.device_memory_limit;
 SELECT pg_reload_conf();
 SELECT pg_sleep(0.3);
+SELECT gpu, memory_mb, limit_mb FROM gpuagg.debug_gpus();
+SELECT limit_mb, device_mb FROM gpuagg.ledger();
+-- an empty array puts the service's GPUs back (none here, one on a GPU host)
+SELECT count(*) = (SELECT count(*) FROM gpuagg.devices()) AS service_gpus_back
+  FROM gpuagg.debug_gpus('{}');
+SELECT gpuagg.debug_gpus('{0}');
+-- test only: not for PUBLIC
+SELECT has_function_privilege('public', 'gpuagg.debug_reserve(int)', 'EXECUTE') AS public_may_reserve,
+	   has_function_privilege('public', 'gpuagg.debug_gpus(int[])', 'EXECUTE') AS public_may_pretend;

@@ -8,12 +8,14 @@
  * PostgreSQL header and allocates with malloc.
  *
  * libcuda.so.1 is opened with dlopen, so the extension loads and runs
- * native and CPU-device queries on hosts without a driver or GPU.  One
- * context (GPU 0's primary context) serves every session.  The kernels'
- * program lives in a module's constant memory, so each running session
- * holds a module of its own: the fatbin is read once and modules are
- * loaded from that image into a pool as sessions need them (a few ms, once
- * per pool entry) and reused.
+ * native and CPU-device queries on hosts without a driver or GPU.  Each GPU
+ * the process sees (CUDA_VISIBLE_DEVICES applies) has one context, its
+ * primary context, serving every session that runs on it; the caller picks
+ * the GPU of a session (GaEngineArgs.gpu: the ledger's choice).  The
+ * kernels' program lives in a module's constant memory, so each running
+ * session holds a module of its own: the fatbin is read once and modules
+ * are loaded from that image into the GPU's pool as sessions need them (a
+ * few ms, once per pool entry) and reused.
  *
  * Data path: the caller lays each batch out in one of two page-locked host
  * buffers; its columns go to the device on that buffer's copy stream while
@@ -24,9 +26,10 @@
  * way.  At the end gpuagg_distinct_fold counts the sets into their groups,
  * gpuagg_compact packs the groups, and the caller fetches them.
  *
- * Any CUDA failure returns GA_ERR_DEVICE.  One that leaves the context
+ * Any CUDA failure returns GA_ERR_DEVICE.  One that leaves a context
  * unusable (an illegal address in a kernel, say) marks the engine broken:
- * every session fails over, and the service starts anew (service.c).
+ * every session fails over, and the service starts anew with new contexts
+ * on every GPU (service.c).
  *
  *-------------------------------------------------------------------------
  */
@@ -137,22 +140,6 @@ _Static_assert(sizeof(cu_symbols) / sizeof(cu_symbols[0]) * sizeof(void *) == si
 
 /*---- process-wide state ----*/
 
-static int	engine_ready = 0;
-static void *libcuda;
-static CUdevice cu_device;
-static CUcontext cu_context;
-static void *image;				/* gpuagg.fatbin, read once */
-static int	sm_count;
-static int	smem_optin;
-static GaEngineDevice devinfo;
-static volatile int broken = 0;
-
-/* the host's shared buffers, mapped for page-form batches */
-static char *pages_host;
-static CUdeviceptr pages_dev;
-static uint32_t pages_blcksz;
-static uint64_t pages_count;
-
 /* modules, one per running session (their constant memory holds its program) */
 typedef struct EngineModule
 {
@@ -167,9 +154,31 @@ typedef struct EngineModule
 	bool		busy;
 } EngineModule;
 
+/* a GPU: its context, what its kernels may use, its pool of modules */
+typedef struct EngineGpu
+{
+	CUdevice	device;
+	CUcontext	context;
+	int			sm_count;
+	int			smem_optin;
+	GaEngineDevice info;
+	CUdeviceptr pages_dev;		/* shared buffers, as this context sees them */
+	EngineModule pool[POOL_MAX];
+	int			pool_loaded;
+} EngineGpu;
+
+static int	engine_ready = 0;
+static void *libcuda;
+static void *image;				/* gpuagg.fatbin, read once */
+static EngineGpu gpus[GA_ENGINE_MAX_GPUS];
+static int	ngpus = 0;
+static volatile int broken = 0;
 static pthread_mutex_t pool_lock = PTHREAD_MUTEX_INITIALIZER;
-static EngineModule pool[POOL_MAX];
-static int	pool_loaded = 0;
+
+/* the host's shared buffers, mapped for page-form batches */
+static char *pages_host;
+static uint32_t pages_blcksz;
+static uint64_t pages_count;
 
 static void
 cu_error_text(CUresult r, char *buf, size_t len)
@@ -234,19 +243,43 @@ read_file(const char *path)
 	return buf;
 }
 
-/* The context of GPU 0, current in the calling thread. */
+/* GPU g's primary context and what its kernels may use. */
 static int
-make_context(char *err, size_t errlen)
+init_gpu(int g, char *err, size_t errlen)
 {
+	EngineGpu  *gpu = &gpus[g];
 	CUresult	r;
+	size_t		total = 0;
 	char		text[256];
 
-	if ((r = cu.DevicePrimaryCtxRetain(&cu_context, cu_device)) != CUDA_SUCCESS ||
-		(r = cu.CtxSetCurrent(cu_context)) != CUDA_SUCCESS)
-	{
-		cu_error_text(r, text, sizeof(text));
-		return init_failed(err, errlen, "creating the CUDA context failed: %s", text);
-	}
+#define INIT_CHECK(call) \
+	do { \
+		if ((r = (call)) != CUDA_SUCCESS) \
+		{ \
+			cu_error_text(r, text, sizeof(text)); \
+			return init_failed(err, errlen, "GPU %d: %s failed: %s", g, #call, text); \
+		} \
+	} while (0)
+
+	INIT_CHECK(cu.DeviceGet(&gpu->device, g));
+	INIT_CHECK(cu.DeviceTotalMem(&total, gpu->device));
+	INIT_CHECK(cu.DeviceGetAttribute(&gpu->sm_count, CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT,
+									 gpu->device));
+	INIT_CHECK(cu.DeviceGetAttribute(&gpu->smem_optin,
+									 CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN,
+									 gpu->device));
+	cu.DeviceGetName(gpu->info.name, sizeof(gpu->info.name), gpu->device);
+	cu.DeviceGetAttribute(&gpu->info.major, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR,
+						  gpu->device);
+	cu.DeviceGetAttribute(&gpu->info.minor, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR,
+						  gpu->device);
+	cu.DriverGetVersion(&gpu->info.driver);
+	gpu->info.total_bytes = total;
+	gpu->info.sms = gpu->sm_count;
+	gpu->smem_optin -= 1024;	/* leave room for the kernel's static shared data */
+	INIT_CHECK(cu.DevicePrimaryCtxRetain(&gpu->context, gpu->device));
+	INIT_CHECK(cu.CtxSetCurrent(gpu->context));
+#undef INIT_CHECK
 	return 1;
 }
 
@@ -255,7 +288,6 @@ ga_engine_init(const char *fatbin_path, char *err, size_t errlen)
 {
 	CUresult	r;
 	int			count = 0;
-	size_t		total = 0;
 	char		text[256];
 
 	if (engine_ready)
@@ -270,60 +302,47 @@ ga_engine_init(const char *fatbin_path, char *err, size_t errlen)
 			return init_failed(err, errlen, "libcuda.so.1 has no %s", cu_symbols[i]);
 		((void **) &cu)[i] = fn;
 	}
-
-#define INIT_CHECK(call) \
-	do { \
-		if ((r = (call)) != CUDA_SUCCESS) \
-		{ \
-			cu_error_text(r, text, sizeof(text)); \
-			return init_failed(err, errlen, "%s failed: %s", #call, text); \
-		} \
-	} while (0)
-
-	INIT_CHECK(cu.Init(0));
-	INIT_CHECK(cu.DeviceGetCount(&count));
+	if ((r = cu.Init(0)) != CUDA_SUCCESS || (r = cu.DeviceGetCount(&count)) != CUDA_SUCCESS)
+	{
+		cu_error_text(r, text, sizeof(text));
+		return init_failed(err, errlen, "initialising CUDA failed: %s", text);
+	}
 	if (count < 1)
 		return init_failed(err, errlen, "no CUDA device");
-	INIT_CHECK(cu.DeviceGet(&cu_device, 0));
-	INIT_CHECK(cu.DeviceTotalMem(&total, cu_device));
-	INIT_CHECK(cu.DeviceGetAttribute(&sm_count, CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT,
-									 cu_device));
-	INIT_CHECK(cu.DeviceGetAttribute(&smem_optin,
-									 CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN,
-									 cu_device));
-	cu.DeviceGetName(devinfo.name, sizeof(devinfo.name), cu_device);
-	cu.DeviceGetAttribute(&devinfo.major, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, cu_device);
-	cu.DeviceGetAttribute(&devinfo.minor, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR, cu_device);
-	cu.DriverGetVersion(&devinfo.driver);
-	devinfo.total_bytes = total;
-	devinfo.sms = sm_count;
-	smem_optin -= 1024;			/* leave room for the kernel's static shared data */
-#undef INIT_CHECK
-
+	count = EMIN(count, GA_ENGINE_MAX_GPUS);
 	if ((image = read_file(fatbin_path)) == NULL)
 		return init_failed(err, errlen, "cannot read %s", fatbin_path);
-	if (!make_context(err, errlen))
-		return 0;
+	for (int g = 0; g < count; g++)
+		if (!init_gpu(g, err, errlen))
+			return 0;
+	ngpus = count;
 	engine_ready = 1;
 	return 1;
 }
 
 int
-ga_engine_device(GaEngineDevice *dev)
+ga_engine_gpus(void)
 {
-	if (!engine_ready)
+	return engine_ready ? ngpus : 0;
+}
+
+int
+ga_engine_device(int g, GaEngineDevice *dev)
+{
+	if (!engine_ready || g < 0 || g >= ngpus)
 		return 0;
-	*dev = devinfo;
+	*dev = gpus[g].info;
 	return 1;
 }
 
 int
-ga_engine_mem_info(uint64_t *free_bytes, uint64_t *total_bytes)
+ga_engine_mem_info(int g, uint64_t *free_bytes, uint64_t *total_bytes)
 {
 	size_t		f = 0,
 				t = 0;
 
-	if (!engine_ready || broken || cu.CtxSetCurrent(cu_context) != CUDA_SUCCESS ||
+	if (!engine_ready || broken || g < 0 || g >= ngpus ||
+		cu.CtxSetCurrent(gpus[g].context) != CUDA_SUCCESS ||
 		cu.MemGetInfo(&f, &t) != CUDA_SUCCESS)
 		return 0;
 	*free_bytes = f;
@@ -332,8 +351,9 @@ ga_engine_mem_info(uint64_t *free_bytes, uint64_t *total_bytes)
 }
 
 /*
- * Map the host's shared buffers into the GPU's address space (page-locked
- * once, ~50 ms a GB), so that kernels read heap pages where they lie.
+ * Map the host's shared buffers into every GPU's address space (page-locked
+ * once, portable to all contexts, ~50 ms a GB), so that kernels read heap
+ * pages where they lie.
  */
 int
 ga_engine_register_pages(void *host, uint64_t bytes, uint32_t blcksz, char *err,
@@ -341,17 +361,26 @@ ga_engine_register_pages(void *host, uint64_t bytes, uint32_t blcksz, char *err,
 {
 	CUresult	r;
 	char		text[256];
+	int			g = 0;
 
 	if (!engine_ready)
 		return init_failed(err, errlen, "CUDA is not initialised");
-	if ((r = cu.MemHostRegister(host, bytes, 0x01 | 0x02)) != CUDA_SUCCESS ||
-		(r = cu.MemHostGetDevicePointer(&pages_dev, host, 0)) != CUDA_SUCCESS)
+	/* PORTABLE | DEVICEMAP */
+	if ((r = cu.CtxSetCurrent(gpus[0].context)) != CUDA_SUCCESS ||
+		(r = cu.MemHostRegister(host, bytes, 0x01 | 0x02)) != CUDA_SUCCESS)
+		return init_failed(err, errlen, "mapping shared buffers for the GPU failed: %s",
+						   (cu_error_text(r, text, sizeof(text)), text));
+	for (g = 0; g < ngpus; g++)
+		if ((r = cu.CtxSetCurrent(gpus[g].context)) != CUDA_SUCCESS ||
+			(r = cu.MemHostGetDevicePointer(&gpus[g].pages_dev, host, 0)) != CUDA_SUCCESS)
+			break;
+	if (g < ngpus)
 	{
 		cu_error_text(r, text, sizeof(text));
-		if (pages_dev == 0)
-			cu.MemHostUnregister(host);	/* registered, but not mapped */
-		pages_dev = 0;
-		return init_failed(err, errlen, "mapping shared buffers for the GPU failed: %s", text);
+		for (int i = 0; i < ngpus; i++)
+			gpus[i].pages_dev = 0;
+		cu.MemHostUnregister(host);
+		return init_failed(err, errlen, "mapping shared buffers for GPU %d failed: %s", g, text);
 	}
 	pages_host = host;
 	pages_blcksz = blcksz;
@@ -367,8 +396,9 @@ ga_engine_broken(void)
 
 /* A module of the pool for a session: a free one, or one loaded now. */
 static EngineModule *
-module_take(char *err, size_t errlen)
+module_take(EngineGpu *gpu, char *err, size_t errlen)
 {
+	EngineModule *pool = gpu->pool;
 	EngineModule *m = NULL;
 	CUresult	r = CUDA_SUCCESS;
 	size_t		prog_size = 0;
@@ -378,10 +408,10 @@ module_take(char *err, size_t errlen)
 	const char *what = "";
 
 	pthread_mutex_lock(&pool_lock);
-	for (int i = 0; i < pool_loaded && m == NULL; i++)
+	for (int i = 0; i < gpu->pool_loaded && m == NULL; i++)
 		if (!pool[i].busy)
 			m = &pool[i];
-	if (m == NULL && pool_loaded < POOL_MAX)
+	if (m == NULL && gpu->pool_loaded < POOL_MAX)
 	{
 		EngineModule nm = {0};
 
@@ -401,7 +431,7 @@ module_take(char *err, size_t errlen)
 		MOD_CHECK(cu.MemcpyDtoH(&abi, d_abi, sizeof(abi)));
 		MOD_CHECK(cu.FuncSetAttribute(nm.fn_aggregate,
 									  CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
-									  smem_optin));
+									  gpu->smem_optin));
 #undef MOD_CHECK
 		if (r != CUDA_SUCCESS)
 		{
@@ -419,12 +449,13 @@ module_take(char *err, size_t errlen)
 		}
 		else
 		{
-			pool[pool_loaded] = nm;
-			m = &pool[pool_loaded++];
+			pool[gpu->pool_loaded] = nm;
+			m = &pool[gpu->pool_loaded++];
 		}
 	}
 	else if (m == NULL)
-		snprintf(err, errlen, "more than %d queries at once on the GPU", POOL_MAX);
+		snprintf(err, errlen, "more than %d queries at once on GPU %d", POOL_MAX,
+				 (int) (gpu - gpus));
 	if (m)
 		m->busy = true;
 	pthread_mutex_unlock(&pool_lock);
@@ -445,6 +476,7 @@ struct GaEngineSession
 {
 	GaProgram	prog;
 	GaEngineArgs args;
+	EngineGpu  *gpu;
 	EngineModule *mod;
 	volatile uint32_t *cancel;
 	char	   *host;
@@ -512,6 +544,13 @@ session_fail(GaEngineSession *s, const char *what, CUresult r)
 		if (r_ != CUDA_SUCCESS) \
 			return session_fail((s), #call, r_); \
 	} while (0)
+
+/*
+ * The session's GPU's context, current in this thread: a service thread
+ * serves one session, but a single-user backend may run sessions on several
+ * GPUs in turn.
+ */
+#define CU_CURRENT(s)	CU_CHECK(s, cu.CtxSetCurrent((s)->gpu->context))
 
 /* Wait for an event: poll, then sleep a little; the caller may cancel. */
 static int
@@ -658,10 +697,10 @@ read_counters(GaEngineSession *s, unsigned long long *out)
 
 /* Blocks for a kernel with a thread per slot of table t (grid-stride). */
 static unsigned int
-table_grid(const GaTable *t)
+table_grid(const GaEngineSession *s, const GaTable *t)
 {
 	return (unsigned int) EMIN((t->cap + GPUAGG_BLOCK - 1) / GPUAGG_BLOCK,
-							   (uint64_t) sm_count * 16);
+							   (uint64_t) s->gpu->sm_count * 16);
 }
 
 /*
@@ -685,7 +724,7 @@ grow_table(GaEngineSession *s, GaTable *t, CUdeviceptr *base, uint64_t *bytes, u
 		return err;
 	params[0] = t;
 	params[1] = &nt;
-	r = cu.LaunchKernel(s->mod->fn_rehash, table_grid(t), 1, 1, GPUAGG_BLOCK, 1, 1, 0,
+	r = cu.LaunchKernel(s->mod->fn_rehash, table_grid(s, t), 1, 1, GPUAGG_BLOCK, 1, 1, 0,
 						s->s_exec, params, NULL);
 	err = (r != CUDA_SUCCESS) ? session_fail(s, "cuLaunchKernel(gpuagg_rehash)", r) :
 		wait_exec(s);
@@ -734,14 +773,21 @@ ga_engine_open(const GaProgram *prog, const GaEngineArgs *args, void *host,
 	s->buf[0] = (char *) host + GA_ENGINE_SCRATCH;
 	s->buf[1] = s->buf[0] + args->batch_bytes;
 
-	if ((r = cu.CtxSetCurrent(cu_context)) != CUDA_SUCCESS)
+	if (args->gpu < 0 || args->gpu >= ngpus)
+	{
+		snprintf(err, errlen, "there is no GPU %d", args->gpu);
+		free(s);
+		return NULL;
+	}
+	s->gpu = &gpus[args->gpu];
+	if ((r = cu.CtxSetCurrent(s->gpu->context)) != CUDA_SUCCESS)
 	{
 		session_fail(s, "cuCtxSetCurrent", r);
 		snprintf(err, errlen, "%s", s->errbuf);
 		free(s);
 		return NULL;
 	}
-	if ((s->mod = module_take(err, errlen)) == NULL)
+	if ((s->mod = module_take(s->gpu, err, errlen)) == NULL)
 	{
 		free(s);
 		return NULL;
@@ -794,7 +840,7 @@ ga_engine_open(const GaProgram *prog, const GaEngineArgs *args, void *host,
 
 		while (cap < 4 * args->groups && cap < 2 * SHARED_GROUPS_MAX)
 			cap <<= 1;
-		while (cap >= 128 && cap * slot_bytes + 16 > (uint64_t) smem_optin)
+		while (cap >= 128 && cap * slot_bytes + 16 > (uint64_t) s->gpu->smem_optin)
 			cap >>= 1;
 		if (cap >= 128)
 		{
@@ -812,6 +858,7 @@ ga_engine_start(GaEngineSession *s)
 	int			err;
 	const GaProgram *prog = &s->prog;
 
+	CU_CURRENT(s);
 	if (s->started)
 		return GA_OK;
 	for (int b = 0; b < 2; b++)
@@ -860,6 +907,7 @@ ga_engine_buffer(GaEngineSession *s, int b)
 int
 ga_engine_wait_buffer(GaEngineSession *s, int b)
 {
+	CU_CURRENT(s);
 	if (s->copy_pending[b])
 	{
 		float		ms = 0;
@@ -931,7 +979,7 @@ page_batch(GaEngineSession *s, int b, const GaBatch *batch, GaBatch *dbatch)
 	const uint32_t **darrays[3] = {&dbatch->pagelist, &dbatch->pagerows, &dbatch->pagevis};
 	uint64_t	words[3] = {npages, npages, npages * GA_PAGE_VIS_WORDS};
 
-	if (!pages_dev || (const char *) batch->pages != pages_host)
+	if (!s->gpu->pages_dev || (const char *) batch->pages != pages_host)
 	{
 		snprintf(s->errbuf, sizeof(s->errbuf), "shared buffers are not mapped for the GPU");
 		return GA_ERR_DEVICE;
@@ -960,11 +1008,11 @@ page_batch(GaEngineSession *s, int b, const GaBatch *batch, GaBatch *dbatch)
 	/* a block a page: the page into shared memory, then its tuples out of it */
 	params[0] = dbatch;
 	params[1] = &L;
-	params[2] = &pages_dev;
+	params[2] = &s->gpu->pages_dev;
 	params[3] = &pages_blcksz;
 	params[4] = &pages_count;
 	params[5] = &s->d_counters;
-	grid = (unsigned int) EMIN(npages32, (uint64_t) sm_count * 16);
+	grid = (unsigned int) EMIN(npages32, (uint64_t) s->gpu->sm_count * 16);
 	CU_CHECK(s, cu.LaunchKernel(s->mod->fn_deform, EMAX(grid, 1), 1, 1, GPUAGG_PAGE_BLOCK, 1, 1,
 								pages_blcksz, s->s_copy[b], params, NULL));
 	return GA_OK;
@@ -979,10 +1027,11 @@ ga_engine_add_batch(GaEngineSession *s, int b, const GaBatch *batch)
 	unsigned int grid;
 	int			err;
 
+	CU_CURRENT(s);
 	/* page form: shared buffers mapped, and no more pages than announced */
-	if (batch->pagelist && (!pages_dev || batch->npages > s->args.max_pages))
+	if (batch->pagelist && (!s->gpu->pages_dev || batch->npages > s->args.max_pages))
 	{
-		snprintf(s->errbuf, sizeof(s->errbuf), !pages_dev ?
+		snprintf(s->errbuf, sizeof(s->errbuf), !s->gpu->pages_dev ?
 				 "shared buffers are not mapped for the GPU" :
 				 "a page-form batch has more pages than announced");
 		return GA_ERR_DEVICE;
@@ -1048,7 +1097,7 @@ ga_engine_add_batch(GaEngineSession *s, int b, const GaBatch *batch)
 	params[3] = &s->rows_seen;
 	params[4] = &s->sets;
 	grid = (batch->nrows + GPUAGG_BLOCK - 1) / GPUAGG_BLOCK;
-	grid = EMIN(grid, (unsigned int) sm_count * (s->shared_cap ? 2 : 16));
+	grid = EMIN(grid, (unsigned int) s->gpu->sm_count * (s->shared_cap ? 2 : 16));
 	CU_CHECK(s, cu.LaunchKernel(s->mod->fn_aggregate, EMAX(grid, 1), 1, 1, GPUAGG_BLOCK, 1, 1,
 								s->smem_bytes, s->s_exec, params, NULL));
 	CU_CHECK(s, cu.EventRecord(s->ev_consumed[b], s->s_exec));
@@ -1084,6 +1133,7 @@ ga_engine_finish(GaEngineSession *s, GaEngineShape *shape)
 				pairs_at;
 	int			err;
 
+	CU_CURRENT(s);
 	if (s->finish_stage == 2)
 	{
 		*shape = s->shape;
@@ -1139,7 +1189,7 @@ ga_engine_finish(GaEngineSession *s, GaEngineShape *shape)
 		params[0] = &s->sets.set[ag->distinct];
 		params[1] = &s->table;
 		params[2] = &slot;
-		CU_CHECK(s, cu.LaunchKernel(s->mod->fn_fold, table_grid(&s->sets.set[ag->distinct]),
+		CU_CHECK(s, cu.LaunchKernel(s->mod->fn_fold, table_grid(s, &s->sets.set[ag->distinct]),
 									1, 1, GPUAGG_BLOCK, 1, 1, 0, s->s_exec, params, NULL));
 	}
 	memset(&s->shape, 0, sizeof(s->shape));
@@ -1172,7 +1222,7 @@ ga_engine_finish(GaEngineSession *s, GaEngineShape *shape)
 		params[4] = &pos;
 		params[5] = &n;
 		params[6] = &slotpos;
-		CU_CHECK(s, cu.LaunchKernel(s->mod->fn_compact, table_grid(&s->table), 1, 1,
+		CU_CHECK(s, cu.LaunchKernel(s->mod->fn_compact, table_grid(s, &s->table), 1, 1,
 									GPUAGG_BLOCK, 1, 1, 0, s->s_exec, params, NULL));
 		if (npairs > 0)
 		{
@@ -1212,7 +1262,7 @@ ga_engine_finish(GaEngineSession *s, GaEngineShape *shape)
 				pp[4] = &value;
 				pp[5] = &cnt;
 				pp[6] = &m;
-				CU_CHECK(s, cu.LaunchKernel(s->mod->fn_pairs, table_grid(&s->sets.set[j]),
+				CU_CHECK(s, cu.LaunchKernel(s->mod->fn_pairs, table_grid(s, &s->sets.set[j]),
 											1, 1, GPUAGG_BLOCK, 1, 1, 0, s->s_exec, pp, NULL));
 			}
 		}
@@ -1232,6 +1282,7 @@ ga_engine_finish(GaEngineSession *s, GaEngineShape *shape)
 int
 ga_engine_fetch(GaEngineSession *s, int part, uint64_t offset, uint64_t bytes, void *dst)
 {
+	CU_CURRENT(s);
 	if (s->finish_stage != 2 || part < 0 ||
 		part >= GA_PART_PAIRGROUP + 2 * GA_MAX_DISTINCT ||
 		offset + bytes > s->part_bytes[part])
@@ -1274,7 +1325,7 @@ ga_engine_close(GaEngineSession *s)
 	 * kernels; it does wait for the copy streams, whose kernels may read
 	 * pages the backend unpins once this returns (they take milliseconds).
 	 */
-	if (cu.CtxSetCurrent(cu_context) == CUDA_SUCCESS && !broken)
+	if (s->gpu && cu.CtxSetCurrent(s->gpu->context) == CUDA_SUCCESS && !broken)
 	{
 		if (s->s_exec && !(s->cancel && *s->cancel))
 			cu.StreamSynchronize(s->s_exec);

@@ -29,6 +29,7 @@
 #include "../cuda/gpuagg_abi.h"
 
 #define GA_NEED_MEMORY		1000
+#define GA_ENGINE_MAX_GPUS	16	/* GPUs the engine uses, at most */
 
 /* the host region a session's batches are laid out in */
 #define GA_ENGINE_SCRATCH	4096	/* counters, then the two buffers */
@@ -53,6 +54,7 @@ typedef struct GaEngineArgs
 	int			inject_fault;	/* test: the first kernel reads an illegal
 								 * address (a sticky error of the context) */
 	uint32_t	max_pages;		/* page form: pages a batch may refer to */
+	int			gpu;			/* the GPU to run on, 0 .. ga_engine_gpus() - 1 */
 } GaEngineArgs;
 
 /* What finish learned; the arrays are then fetched part by part. */
@@ -74,11 +76,12 @@ typedef struct GaEngineShape
 
 typedef struct GaEngineSession GaEngineSession;
 
-/* process-wide: driver, context of GPU 0, kernels; false with the reason */
+/* process-wide: driver, a context on each GPU, kernels; false with the reason */
 extern int	ga_engine_init(const char *fatbin_path, char *err, size_t errlen);
-extern int	ga_engine_device(GaEngineDevice *dev);
-extern int	ga_engine_mem_info(uint64_t *free_bytes, uint64_t *total_bytes);
-/* shared buffers into the GPU's address space, for page-form batches */
+extern int	ga_engine_gpus(void);
+extern int	ga_engine_device(int gpu, GaEngineDevice *dev);
+extern int	ga_engine_mem_info(int gpu, uint64_t *free_bytes, uint64_t *total_bytes);
+/* shared buffers into every GPU's address space, for page-form batches */
 extern int	ga_engine_register_pages(void *host, uint64_t bytes, uint32_t blcksz,
 									 char *err, size_t errlen);
 /* a sticky CUDA error was seen: the context is unusable */

@@ -136,8 +136,8 @@ _PG_init(void)
 							 NULL, NULL, NULL);
 
 	DefineCustomIntVariable("gpuagg.device_memory_limit",
-							"GPU memory all offloaded queries together may reserve.",
-							"0: three quarters of the GPU's memory.  Queries that "
+							"GPU memory all offloaded queries together may reserve on one GPU.",
+							"0: three quarters of each GPU's memory.  Queries that "
 							"would pass it wait (gpuagg.admission_timeout).",
 							&gpuagg_device_memory_limit,
 							0,

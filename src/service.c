@@ -1,13 +1,14 @@
 /*-------------------------------------------------------------------------
  *
  * service.c
- *		The GPU service: one background worker owns the GPU for the server.
+ *		The GPU service: one background worker owns the GPUs for the server.
  *
  * With gpuagg in shared_preload_libraries the postmaster starts "gpuagg
- * service", which creates the CUDA context (engine.c) once; backends and
- * parallel workers never initialise CUDA.  A query that runs on the GPU
- * (the "cuda" device of device.h, implemented here as the service's client)
- * reserves its device memory in the ledger (ledger.c), then creates a
+ * service", which creates one CUDA context per GPU (engine.c) once;
+ * backends and parallel workers never initialise CUDA.  A query that runs
+ * on the GPU (the "cuda" device of device.h, implemented here as the
+ * service's client) reserves its device memory in the ledger (ledger.c),
+ * which picks its GPU, then creates a
  * dynamic shared memory segment holding a call block and the engine's host
  * region (the two batch buffers), and puts the segment's handle in the
  * service's queue.  The service's main thread attaches the segment and
@@ -60,6 +61,7 @@
 
 #include "access/htup_details.h"
 #include "funcapi.h"
+#include "lib/stringinfo.h"
 #include "miscadmin.h"
 #include "pgstat.h"
 #include "postmaster/bgworker.h"
@@ -111,10 +113,10 @@ typedef struct ServiceShared
 	int64		starts;
 	int64		resets;			/* contexts made anew after a sticky error */
 	int			sessions;
-	bool		have_device;
-	bool		pages_mapped;	/* shared buffers mapped for the GPU */
-	GaEngineDevice device;
-	uint64		free_bytes;
+	bool		pages_mapped;	/* shared buffers mapped for the GPUs */
+	int			ngpus;			/* 0: none (yet) */
+	GaEngineDevice device[GA_ENGINE_MAX_GPUS];
+	uint64		free_bytes[GA_ENGINE_MAX_GPUS];
 	int			nqueued;
 	dsm_handle	queue[QUEUE_LEN];
 } ServiceShared;
@@ -490,6 +492,23 @@ refuse_queue(const char *why)
 	}
 }
 
+/* The engine's GPUs and their memory to the ledger (each GPU's default
+ * gpuagg.device_memory_limit is a share of its memory). */
+static void
+tell_ledger(void)
+{
+	uint64		bytes[GA_ENGINE_MAX_GPUS];
+	int			n = ga_engine_gpus();
+
+	for (int g = 0; g < n; g++)
+	{
+		GaEngineDevice dev;
+
+		bytes[g] = ga_engine_device(g, &dev) ? dev.total_bytes : 0;
+	}
+	GpuaggLedgerSetDevices(n, bytes);
+}
+
 /* The driver's own threads start with every signal blocked. */
 static bool
 engine_init_masked(const char *fatbin, char *err, size_t errlen)
@@ -572,25 +591,36 @@ gpuagg_service_main(Datum arg)
 		set_state(SERVICE_NO_GPU, err);
 	else
 	{
-		GaEngineDevice dev;
-		uint64		free_bytes = 0,
-					total = 0;
+		int			n = ga_engine_gpus();
 
-		ga_engine_device(&dev);
-		ga_engine_mem_info(&free_bytes, &total);
 		SpinLockAcquire(&service->mutex);
-		service->device = dev;
-		service->have_device = true;
-		service->free_bytes = free_bytes;
+		for (int g = 0; g < n; g++)
+		{
+			uint64		total;
+
+			ga_engine_device(g, &service->device[g]);
+			ga_engine_mem_info(g, &service->free_bytes[g], &total);
+		}
+		service->ngpus = n;
 		SpinLockRelease(&service->mutex);
-		/* the default gpuagg.device_memory_limit is a share of this */
-		GpuaggLedgerSetDeviceMemory(dev.total_bytes);
+		tell_ledger();
 		if (gpuagg_page_batches)
 			map_shared_buffers();
-		set_state(SERVICE_READY, dev.name);
-		ereport(LOG,
-				(errmsg("gpuagg service: ready on %s (%.0f MB)", dev.name,
-						dev.total_bytes / (1024.0 * 1024.0))));
+		{
+			StringInfoData names;
+
+			initStringInfo(&names);
+			if (n > 1)
+				appendStringInfo(&names, "%d GPUs: ", n);
+			for (int g = 0; g < n; g++)
+				appendStringInfo(&names, "%s%s", g ? ", " : "", service->device[g].name);
+			set_state(SERVICE_READY, names.data);
+		}
+		for (int g = 0; g < n; g++)
+			ereport(LOG,
+					(errmsg("gpuagg service: ready on GPU %d, %s (%.0f MB)", g,
+							service->device[g].name,
+							service->device[g].total_bytes / (1024.0 * 1024.0))));
 	}
 
 	for (;;)
@@ -609,7 +639,7 @@ gpuagg_service_main(Datum arg)
 			ConfigReloadPending = false;
 			ProcessConfigFile(PGC_SIGHUP);
 			/* gpuagg.page_batches turned on server-wide: map shared buffers */
-			if (gpuagg_page_batches && !service->pages_mapped && service->have_device &&
+			if (gpuagg_page_batches && !service->pages_mapped && service->ngpus > 0 &&
 				service->state == SERVICE_READY)
 				map_shared_buffers();
 		}
@@ -675,17 +705,20 @@ gpuagg_service_main(Datum arg)
 			accept_session(h);
 		}
 
-		/* what the GPU has free, for gpuagg.devices(), once a second */
+		/* what the GPUs have free, for gpuagg.devices(), once a second */
 		if (TimestampDifferenceExceeds(last_mem, GetCurrentTimestamp(), 1000))
 		{
-			uint64		free_bytes,
-						total;
-
-			if (ga_engine_mem_info(&free_bytes, &total))
+			for (int g = 0; g < ga_engine_gpus(); g++)
 			{
-				SpinLockAcquire(&service->mutex);
-				service->free_bytes = free_bytes;
-				SpinLockRelease(&service->mutex);
+				uint64		free_bytes,
+							total;
+
+				if (ga_engine_mem_info(g, &free_bytes, &total))
+				{
+					SpinLockAcquire(&service->mutex);
+					service->free_bytes[g] = free_bytes;
+					SpinLockRelease(&service->mutex);
+				}
 			}
 			last_mem = GetCurrentTimestamp();
 		}
@@ -743,7 +776,8 @@ typedef struct CudaClient
 	char	   *host;			/* the engine's region, as this process sees it */
 	void	   *direct_mem;
 	uint32		generation;
-	uint64		reserved;		/* bytes held in the ledger */
+	int			gpu;			/* the ledger's choice */
+	uint64		reserved;		/* bytes held in the ledger, on that GPU */
 	uint64		batch_bytes;
 	int			next;
 	char		errbuf[512];
@@ -797,10 +831,7 @@ direct_init(void)
 					sizeof(direct_failure));
 		else if (ga_engine_init(fatbin, direct_failure, sizeof(direct_failure)))
 		{
-			GaEngineDevice dev;
-
-			ga_engine_device(&dev);
-			GpuaggLedgerSetDeviceMemory(dev.total_bytes);
+			tell_ledger();
 			direct_pages = gpuagg_page_batches &&
 				ga_engine_register_pages(BufferBlocks, (uint64) NBuffers * BLCKSZ,
 										 BLCKSZ, direct_failure, sizeof(direct_failure));
@@ -931,7 +962,7 @@ call_growing(CudaClient *c, int op, int err, bool interruptible)
 	{
 		uint64		more = c->call->need;
 
-		if (!GpuaggLedgerGrow(more))
+		if (!GpuaggLedgerGrow(c->gpu, more))
 		{
 			snprintf(c->call->err, sizeof(c->call->err),
 					 "the query's tables would pass gpuagg.device_memory_limit");
@@ -954,7 +985,7 @@ static void cuda_close(void *session);
  */
 static CudaClient *
 open_client(const GaProgram *prog, const GpuaggEstimate *est, MemoryContext cxt,
-			uint64 want, uint64 batch_bytes, uint64 host_bytes, char **error,
+			int gpu, uint64 want, uint64 batch_bytes, uint64 host_bytes, char **error,
 			volatile uint32 *seq)
 {
 	CudaClient *c;
@@ -962,6 +993,7 @@ open_client(const GaProgram *prog, const GpuaggEstimate *est, MemoryContext cxt,
 	c = MemoryContextAllocZero(cxt, sizeof(CudaClient));
 	c->cxt = cxt;
 	c->prog = *prog;
+	c->gpu = gpu;
 	c->reserved = want;
 	c->batch_bytes = batch_bytes;
 	c->direct = !IsUnderPostmaster;
@@ -998,6 +1030,7 @@ open_client(const GaProgram *prog, const GpuaggEstimate *est, MemoryContext cxt,
 	c->call->args.reserved = want;
 	c->call->args.inject_fault = gpuagg_debug_inject_fault;
 	c->call->args.max_pages = est->max_pages;
+	c->call->args.gpu = gpu;
 	c->call->host_off = CALL_BYTES;
 	c->call->host_bytes = host_bytes;
 
@@ -1038,6 +1071,7 @@ cuda_open(const GaProgram *prog, const GpuaggEstimate *est, MemoryContext cxt,
 	uint64		host_bytes = GA_ENGINE_SCRATCH + 2 * batch_bytes;
 	double		waited = 0;
 	const char *why;
+	int			gpu;
 	volatile uint32 seq = 0;
 	CudaClient *volatile c = NULL;
 	int			err;
@@ -1049,7 +1083,7 @@ cuda_open(const GaProgram *prog, const GpuaggEstimate *est, MemoryContext cxt,
 	 */
 	if (!IsUnderPostmaster)
 		(void) direct_init();
-	if (!GpuaggLedgerAdmit(want, &waited, error))
+	if (!GpuaggLedgerAdmit(want, &gpu, &waited, error))
 	{
 		stats->admission_ms += waited;
 		stats->no_memory = true;
@@ -1059,7 +1093,7 @@ cuda_open(const GaProgram *prog, const GpuaggEstimate *est, MemoryContext cxt,
 	if (IsUnderPostmaster ? (why = service_unusable()) != NULL :
 		direct_state != 1 && (why = direct_failure) != NULL)
 	{
-		GpuaggLedgerRelease(want);
+		GpuaggLedgerRelease(gpu, want);
 		stats->no_service = true;
 		*error = pstrdup(why);
 		return NULL;
@@ -1071,17 +1105,17 @@ cuda_open(const GaProgram *prog, const GpuaggEstimate *est, MemoryContext cxt,
 	 */
 	PG_TRY();
 	{
-		c = open_client(prog, est, cxt, want, batch_bytes, host_bytes, error, &seq);
+		c = open_client(prog, est, cxt, gpu, want, batch_bytes, host_bytes, error, &seq);
 	}
 	PG_CATCH();
 	{
-		GpuaggLedgerRelease(want);
+		GpuaggLedgerRelease(gpu, want);
 		PG_RE_THROW();
 	}
 	PG_END_TRY();
 	if (c == NULL)
 	{
-		GpuaggLedgerRelease(want);
+		GpuaggLedgerRelease(gpu, want);
 		stats->no_service = true;
 		return NULL;
 	}
@@ -1277,7 +1311,7 @@ cuda_close(void *session)
 		dsm_detach(c->seg);
 	}
 	c->call = NULL;
-	GpuaggLedgerRelease(c->reserved);
+	GpuaggLedgerRelease(c->gpu, c->reserved);
 	c->reserved = 0;
 }
 
@@ -1312,53 +1346,58 @@ Datum
 gpuagg_devices(PG_FUNCTION_ARGS)
 {
 	ReturnSetInfo *rsinfo = (ReturnSetInfo *) fcinfo->resultinfo;
-	GaEngineDevice dev;
-	uint64		free_bytes = 0;
-	bool		have = false;
-	Datum		values[11];
-	bool		nulls[11] = {0};
-	uint64		limit = 0,
-				reserved = 0;
-	int			running = 0,
-				queued = 0;
+	GaEngineDevice dev[GA_ENGINE_MAX_GPUS];
+	uint64		free_bytes[GA_ENGINE_MAX_GPUS] = {0};
+	int			n = 0;
 
 	InitMaterializedSRF(fcinfo, 0);
 	if (!IsUnderPostmaster)
 	{
 		uint64		total;
 
-		have = direct_init() && ga_engine_device(&dev) &&
-			ga_engine_mem_info(&free_bytes, &total);
+		for (int g = 0; direct_init() && g < ga_engine_gpus(); g++)
+			if (ga_engine_device(g, &dev[n]) && ga_engine_mem_info(g, &free_bytes[n], &total))
+				n++;
 	}
 	else if (service)
 	{
 		SpinLockAcquire(&service->mutex);
-		have = service->have_device && service->state != SERVICE_NO_GPU;
-		dev = service->device;
-		free_bytes = service->free_bytes;
+		if (service->state != SERVICE_NO_GPU)
+			n = service->ngpus;
+		memcpy(dev, service->device, sizeof(GaEngineDevice) * n);
+		memcpy(free_bytes, service->free_bytes, sizeof(uint64) * n);
 		SpinLockRelease(&service->mutex);
 	}
-	if (!have)
-		PG_RETURN_VOID();
-	values[0] = Int32GetDatum(0);
-	values[1] = CStringGetTextDatum(dev.name);
-	values[2] = Int64GetDatum((int64) (dev.total_bytes >> 20));
-	values[3] = Int64GetDatum((int64) (free_bytes >> 20));
-	values[4] = CStringGetTextDatum(psprintf("%d.%d", dev.major, dev.minor));
-	values[5] = Int32GetDatum(dev.sms);
-	values[6] = CStringGetTextDatum(psprintf("%d.%d", dev.driver / 1000, (dev.driver % 1000) / 10));
-	/* the ledger's view of the GPU */
-	if (GpuaggLedgerNow(&limit, &reserved, &running, &queued))
+	for (int g = 0; g < n; g++)
 	{
-		nulls[7] = (limit == PG_UINT64_MAX);
-		values[7] = Int64GetDatum(nulls[7] ? 0 : (int64) (limit >> 20));
-		values[8] = Int64GetDatum((int64) ((reserved + (1 << 20) - 1) >> 20));
-		values[9] = Int32GetDatum(running);
-		values[10] = Int32GetDatum(queued);
+		Datum		values[11];
+		bool		nulls[11] = {0};
+		uint64		limit = 0,
+					reserved = 0;
+		int			running = 0,
+					queued = 0;
+
+		values[0] = Int32GetDatum(g);
+		values[1] = CStringGetTextDatum(dev[g].name);
+		values[2] = Int64GetDatum((int64) (dev[g].total_bytes >> 20));
+		values[3] = Int64GetDatum((int64) (free_bytes[g] >> 20));
+		values[4] = CStringGetTextDatum(psprintf("%d.%d", dev[g].major, dev[g].minor));
+		values[5] = Int32GetDatum(dev[g].sms);
+		values[6] = CStringGetTextDatum(psprintf("%d.%d", dev[g].driver / 1000,
+												 (dev[g].driver % 1000) / 10));
+		/* the ledger's view of the GPU */
+		if (GpuaggLedgerNow(g, &limit, &reserved, &running, &queued))
+		{
+			nulls[7] = (limit == PG_UINT64_MAX);
+			values[7] = Int64GetDatum(nulls[7] ? 0 : (int64) (limit >> 20));
+			values[8] = Int64GetDatum((int64) ((reserved + (1 << 20) - 1) >> 20));
+			values[9] = Int32GetDatum(running);
+			values[10] = Int32GetDatum(queued);
+		}
+		else
+			nulls[7] = nulls[8] = nulls[9] = nulls[10] = true;
+		tuplestore_putvalues(rsinfo->setResult, rsinfo->setDesc, values, nulls);
 	}
-	else
-		nulls[7] = nulls[8] = nulls[9] = nulls[10] = true;
-	tuplestore_putvalues(rsinfo->setResult, rsinfo->setDesc, values, nulls);
 	PG_RETURN_VOID();
 }
 

@@ -1,4 +1,4 @@
-/* gpuagg--0.3.sql */
+/* gpuagg--0.4.sql */
 
 -- complain if script is sourced in psql, rather than via CREATE EXTENSION
 \echo Use "CREATE EXTENSION gpuagg" to load this file. \quit
@@ -12,8 +12,9 @@ LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 COMMENT ON FUNCTION gpuagg.library_version() IS
 'version of the gpuagg shared library that is loaded';
 
--- The GPU the GPU service uses (no row without a GPU or the service), and
--- the ledger's limit, reservations and queue.  The service keeps these
+-- The GPUs the GPU service uses, a row each (none without a GPU or the
+-- service), and the ledger's limit, reservations and running queries on
+-- each, and the server-wide admission queue.  The service keeps these
 -- numbers in shared memory: calling it touches no CUDA.
 CREATE FUNCTION gpuagg.devices(
 	OUT device int,
@@ -32,7 +33,7 @@ AS 'MODULE_PATHNAME', 'gpuagg_devices'
 LANGUAGE C STRICT VOLATILE PARALLEL RESTRICTED;
 
 COMMENT ON FUNCTION gpuagg.devices() IS
-'the GPU the gpuagg service uses: name, memory, compute capability, driver, memory limit, reservations, running queries and admission queue';
+'the GPUs the gpuagg service uses, one row each: name, memory, compute capability, driver, memory limit, reservations, running queries and admission queue';
 
 -- What this backend's offloaded queries ran on.
 CREATE FUNCTION gpuagg.backend_stats(
@@ -141,7 +142,27 @@ COMMENT ON FUNCTION gpuagg.debug_reserve(int) IS
 
 REVOKE ALL ON FUNCTION gpuagg.debug_reserve(int) FROM PUBLIC;
 
--- Everyone may call the functions above (gpuagg.stat_reset() and
--- gpuagg.debug_reserve() excepted).
+-- A test of the ledger's GPUs without them (superusers): with an array of
+-- memory sizes in MB, the ledger counts that many GPUs of those sizes in
+-- place of the GPU service's (an empty array puts the service's back);
+-- then, or with NULL, the ledger per GPU.
+CREATE FUNCTION gpuagg.debug_gpus(
+	mb int[] DEFAULT NULL,
+	OUT gpu int,
+	OUT memory_mb bigint,
+	OUT limit_mb bigint,
+	OUT reserved_mb bigint,
+	OUT running int)
+RETURNS SETOF record
+AS 'MODULE_PATHNAME', 'gpuagg_debug_gpus'
+LANGUAGE C VOLATILE PARALLEL UNSAFE;
+
+COMMENT ON FUNCTION gpuagg.debug_gpus(int[]) IS
+'test only: make the ledger count GPUs of the given sizes, and show the ledger per GPU';
+
+REVOKE ALL ON FUNCTION gpuagg.debug_gpus(int[]) FROM PUBLIC;
+
+-- Everyone may call the functions above (gpuagg.stat_reset() and the
+-- debug functions excepted).
 GRANT USAGE ON SCHEMA gpuagg TO PUBLIC;
 GRANT SELECT ON gpuagg.stat TO PUBLIC;

@@ -213,6 +213,12 @@ GpuaggBatchBufferSize(GpuaggBatchReader *r)
 	return r->size;
 }
 
+Size
+GpuaggBatchHostSize(GpuaggBatchReader *r)
+{
+	return r->page_batches ? r->cols_off : r->size;
+}
+
 bool
 GpuaggBatchDone(GpuaggBatchReader *r)
 {

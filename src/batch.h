@@ -28,6 +28,9 @@ extern GpuaggBatchReader *GpuaggBatchBegin(Relation rel, Snapshot snapshot,
 										   bool pages);
 /* Bytes of the buffer a batch is laid out in. */
 extern Size GpuaggBatchBufferSize(GpuaggBatchReader *reader);
+/* Of a buffer, the leading bytes the scan itself writes: in page form the
+ * pages' lists and the layout (the columns are the deformer's), else all. */
+extern Size GpuaggBatchHostSize(GpuaggBatchReader *reader);
 /* Is the scan exhausted? */
 extern bool GpuaggBatchDone(GpuaggBatchReader *reader);
 

@@ -38,6 +38,9 @@ typedef struct GpuaggEstimate
 	double		groups;			/* estimated number of groups */
 	int			batch_rows;		/* rows per batch */
 	Size		batch_bytes;	/* bytes of one batch buffer */
+	Size		batch_host_bytes;	/* of them, those the scan writes (page
+									 * form: not the columns, which a GPU
+									 * deforms into its own copy) */
 	double		vram_budget;	/* bytes of device memory the query may use */
 	double		vram_estimate;	/* the planner's estimate of what it will use */
 	int			max_pages;		/* page form: pages a batch may refer to, else 0 */

@@ -754,7 +754,8 @@ ga_engine_open(const GaProgram *prog, const GaEngineArgs *args, void *host,
 		snprintf(err, errlen, "the CUDA context is being made anew");
 		return NULL;
 	}
-	if (host_bytes < GA_ENGINE_SCRATCH + 2 * args->batch_bytes)
+	if (host_bytes < GA_ENGINE_SCRATCH + 2 * args->host_batch_bytes ||
+		args->host_batch_bytes > args->batch_bytes)
 	{
 		snprintf(err, errlen, "the batch buffers do not fit their region");
 		return NULL;
@@ -771,7 +772,7 @@ ga_engine_open(const GaProgram *prog, const GaEngineArgs *args, void *host,
 	s->host_bytes = host_bytes;
 	s->counters_host = (unsigned long long *) host;
 	s->buf[0] = (char *) host + GA_ENGINE_SCRATCH;
-	s->buf[1] = s->buf[0] + args->batch_bytes;
+	s->buf[1] = s->buf[0] + args->host_batch_bytes;
 
 	if (args->gpu < 0 || args->gpu >= ngpus)
 	{

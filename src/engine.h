@@ -48,7 +48,10 @@ typedef struct GaEngineArgs
 {
 	double		groups;			/* planner's estimate */
 	uint32_t	batch_rows;
-	uint64_t	batch_bytes;	/* bytes of one batch buffer */
+	uint64_t	batch_bytes;	/* bytes of one batch buffer on the device */
+	uint64_t	host_batch_bytes;	/* bytes of one on the host: all of it, or
+									 * in page form what precedes the columns,
+									 * which only the device holds */
 	double		vram_budget;	/* bytes the query may use (gpuagg.vram_budget) */
 	uint64_t	reserved;		/* bytes already reserved in the ledger */
 	int			inject_fault;	/* test: the first kernel reads an illegal
@@ -89,7 +92,8 @@ extern int	ga_engine_broken(void);
 
 /*
  * host: page-aligned memory of host_bytes, laid out as GA_ENGINE_SCRATCH
- * bytes then buffer 0 then buffer 1 (each args->batch_bytes, page-aligned).
+ * bytes then buffer 0 then buffer 1 (each args->host_batch_bytes,
+ * page-aligned).
  * cancel, if not NULL, is polled while waiting: non-zero stops the call.
  */
 extern GaEngineSession *ga_engine_open(const GaProgram *prog, const GaEngineArgs *args,

@@ -52,8 +52,10 @@ typedef struct GpuaggCounters
 	uint64		pages;			/* pages they referred to */
 	uint64		pages_all_visible;	/* of them all-visible */
 	uint64		bytes_in;
+	double		open_ms;		/* opening the device session, queue included */
 	double		scan_ms;
-	double		wait_ms;		/* blocked in calls to the device */
+	double		wait_ms;		/* blocked in calls to the device while scanning */
+	double		finish_ms;		/* the device's last work and the groups back */
 	double		result_ms;
 	GpuaggDeviceStats stats;
 	uint64		ngroups;
@@ -471,11 +473,14 @@ run_on_device(GpuAggState *st, char **why)
 	est.groups = st->est_groups;
 	est.batch_rows = st->batch_rows;
 	est.batch_bytes = GpuaggBatchBufferSize(reader);
+	est.batch_host_bytes = GpuaggBatchHostSize(reader);
 	est.vram_budget = (double) gpuagg_vram_budget * 1024.0 * 1024.0;
 	est.vram_estimate = st->vram_estimate;
 	est.max_pages = GpuaggBatchMaxPages(reader);
 
+	INSTR_TIME_SET_CURRENT(t0);
 	st->session = dev->open(&st->prog->ga, &est, st->run_cxt, &st->counters.stats, why);
+	st->counters.open_ms += ms_since(t0);
 	if (st->session == NULL)
 	{
 		GpuaggBatchEnd(reader);
@@ -538,7 +543,7 @@ run_on_device(GpuAggState *st, char **why)
 	{
 		INSTR_TIME_SET_CURRENT(t0);
 		err = dev->finish(st->session, &st->result, &st->counters.stats);
-		st->counters.wait_ms += ms_since(t0);
+		st->counters.finish_ms += ms_since(t0);
 	}
 	if (err == GA_ERR_DEVICE)
 		*why = pstrdup(dev->error_detail ? dev->error_detail(st->session) :
@@ -841,8 +846,10 @@ gpuagg_explain(CustomScanState *node, List *ancestors, ExplainState *es)
 			all.pages += c->pages;
 			all.pages_all_visible += c->pages_all_visible;
 			all.bytes_in += c->bytes_in;
+			all.open_ms += c->open_ms;
 			all.scan_ms += c->scan_ms;
 			all.wait_ms += c->wait_ms;
+			all.finish_ms += c->finish_ms;
 			all.result_ms += c->result_ms;
 			all.ngroups += c->ngroups;
 			all.stats.rows_in += c->stats.rows_in;
@@ -879,12 +886,16 @@ gpuagg_explain(CustomScanState *node, List *ancestors, ExplainState *es)
 		{
 			if (st->planned_cuda)
 				ExplainPropertyFloat("Admission Wait", "ms", all.stats.admission_ms, 3, es);
+			/* the session's set-up past the queue: segment, thread, buffers */
+			ExplainPropertyFloat("Open Time", "ms",
+								 Max(all.open_ms - all.stats.admission_ms, 0.0), 3, es);
 			ExplainPropertyFloat("Scan Time", "ms", all.scan_ms, 3, es);
 			if (st->device != &GpuaggCpuDevice)
 			{
 				ExplainPropertyFloat("Wait Time", "ms", all.wait_ms, 3, es);
 				ExplainPropertyFloat("Transfer Time", "ms", all.stats.transfer_ms, 3, es);
 			}
+			ExplainPropertyFloat("Finish Time", "ms", all.finish_ms, 3, es);
 			ExplainPropertyFloat("Device Time", "ms", all.stats.device_ms, 3, es);
 			ExplainPropertyFloat("Result Time", "ms", all.result_ms, 3, es);
 		}

@@ -778,7 +778,7 @@ typedef struct CudaClient
 	uint32		generation;
 	int			gpu;			/* the ledger's choice */
 	uint64		reserved;		/* bytes held in the ledger, on that GPU */
-	uint64		batch_bytes;
+	uint64		host_batch;		/* bytes of each of the host's batch buffers */
 	int			next;
 	char		errbuf[512];
 } CudaClient;
@@ -985,17 +985,18 @@ static void cuda_close(void *session);
  */
 static CudaClient *
 open_client(const GaProgram *prog, const GpuaggEstimate *est, MemoryContext cxt,
-			int gpu, uint64 want, uint64 batch_bytes, uint64 host_bytes, char **error,
+			int gpu, uint64 want, uint64 batch_bytes, uint64 host_batch, char **error,
 			volatile uint32 *seq)
 {
 	CudaClient *c;
+	uint64		host_bytes = GA_ENGINE_SCRATCH + 2 * host_batch;
 
 	c = MemoryContextAllocZero(cxt, sizeof(CudaClient));
 	c->cxt = cxt;
 	c->prog = *prog;
 	c->gpu = gpu;
 	c->reserved = want;
-	c->batch_bytes = batch_bytes;
+	c->host_batch = host_batch;
 	c->direct = !IsUnderPostmaster;
 	if (c->direct)
 	{
@@ -1026,6 +1027,7 @@ open_client(const GaProgram *prog, const GpuaggEstimate *est, MemoryContext cxt,
 	c->call->args.groups = est->groups;
 	c->call->args.batch_rows = est->batch_rows;
 	c->call->args.batch_bytes = batch_bytes;
+	c->call->args.host_batch_bytes = host_batch;
 	c->call->args.vram_budget = est->vram_budget;
 	c->call->args.reserved = want;
 	c->call->args.inject_fault = gpuagg_debug_inject_fault;
@@ -1068,7 +1070,15 @@ cuda_open(const GaProgram *prog, const GpuaggEstimate *est, MemoryContext cxt,
 	/* the planner's estimate (a page-form batch's pages are read in place) */
 	uint64		want = (uint64) Max(est->vram_estimate, 0.0);
 	uint64		batch_bytes = TYPEALIGN(4096, est->batch_bytes);
-	uint64		host_bytes = GA_ENGINE_SCRATCH + 2 * batch_bytes;
+
+	/*
+	 * The host's buffers: what the scan writes (in page form only the pages'
+	 * lists: the GPU deforms the columns into its own buffers), so less to
+	 * create and page-lock; at least 1 MB, as results come back through
+	 * them.
+	 */
+	uint64		host_batch = TYPEALIGN(4096, Max(est->batch_host_bytes,
+												 Min(est->batch_bytes, 1024 * 1024)));
 	double		waited = 0;
 	const char *why;
 	int			gpu;
@@ -1105,7 +1115,7 @@ cuda_open(const GaProgram *prog, const GpuaggEstimate *est, MemoryContext cxt,
 	 */
 	PG_TRY();
 	{
-		c = open_client(prog, est, cxt, gpu, want, batch_bytes, host_bytes, error, &seq);
+		c = open_client(prog, est, cxt, gpu, want, batch_bytes, host_batch, error, &seq);
 	}
 	PG_CATCH();
 	{
@@ -1146,12 +1156,13 @@ cuda_batch_buffer(void *session, Size size)
 	CudaClient *c = (CudaClient *) session;
 	int			b = c->next;
 
-	Assert(size <= c->batch_bytes);
+	/* a batch is no larger than announced at open */
+	Assert(size <= c->call->args.batch_bytes);
 	c->call->b = b;
 	/* the DMA engine may still be reading this buffer */
 	if (call(c, OP_WAITBUF, true) != GA_OK)
 		return NULL;
-	return c->host + GA_ENGINE_SCRATCH + b * c->batch_bytes;
+	return c->host + GA_ENGINE_SCRATCH + b * c->host_batch;
 }
 
 static int
@@ -1159,7 +1170,7 @@ cuda_add_batch(void *session, const GaBatch *batch, GpuaggDeviceStats *stats)
 {
 	CudaClient *c = (CudaClient *) session;
 	int			b = c->next;
-	char	   *base = c->host + GA_ENGINE_SCRATCH + b * c->batch_bytes;
+	char	   *base = c->host + GA_ENGINE_SCRATCH + b * c->host_batch;
 	GaBatch    *k = &c->call->batch;
 	int			err;
 
@@ -1207,7 +1218,7 @@ fetch(CudaClient *c, int part, void *dst, uint64 bytes)
 
 	while (done < bytes)
 	{
-		uint64		n = Min(bytes - done, c->batch_bytes);
+		uint64		n = Min(bytes - done, c->host_batch);
 		int			err;
 
 		c->call->part = part;

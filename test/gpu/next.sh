@@ -13,13 +13,15 @@
 #   e. issue 6's proof on this card: test/gpu/service.sh at 1e8 rows, 32
 #      sessions;
 #   c. db-benchmark q7 and q10 at 1e8 rows (q10 with room for its groups);
-#   d. ClickBench Q9, Q6, Q5 at 1e8 rows, gpuagg first.
+#   d. ClickBench Q9, Q6, Q5 at 1e8 rows, gpuagg first;
+#   f. the suite with page batches on, the ints suite at 1e8 (3 runs each),
+#      db-benchmark q10 at 1e7 rows (no warm-up).
 # Done on 2026-12-03 (test/gpu/results, bench/results/2026-12-03-h200): a, e
 # and b before 852a7e1.  Next: b again (852a7e1's planner rules: every
 # allowed worker for page-form scans of large tables, serial over 100,000
 # groups a process; i3 should drop from 4.5 s to ~1.6 s), then c (q10's
 # answer against native, with bench/run's faster fingerprint).
-# Usage: next.sh a|b|c|d|e.  Everything it writes goes under $OUT.
+# Usage: next.sh a|b|c|d|e|f.  Everything it writes goes under $OUT.
 set -uo pipefail
 OUT=${OUT:-/tmp/next-out}
 mkdir -p "$OUT"
@@ -80,8 +82,31 @@ d)
 		--timeout 90 --queries 'Q9|Q6|Q5' --analyze --out "$OUT/clickbench" >"$OUT/bench-clickbench.log" 2>&1
 	grep "bench/run: clickbench" "$OUT/bench-clickbench.log"
 	;;
+f)
+	# the engine with a context per GPU (on this host's one), smaller host
+	# buffers for page form, Open and Finish Time in EXPLAIN ANALYZE
+	pages_on
+	step "suite, page batches on"
+	timeout 240 bash test/gpu/run.sh >"$OUT/gpu.log" 2>&1
+	grep -E "^test |PASS|FAIL|passed|failed" "$OUT/gpu.log"
+	q "SELECT device, name, memory_limit_mb, queries_running FROM gpuagg.devices()"
+	pages_off
+	step "ints load"
+	N=1e8 JOBS=16 timeout 100 bash bench/gen/load.sh ints >"$OUT/load-ints.log" 2>&1
+	step "ints"
+	timeout 150 bench/run --db postgres --suite ints --engines native_8,gpuagg_cuda --reps 3 \
+		--timeout 40 --set gpuagg.page_batches=on --analyze --out "$OUT/ints" >"$OUT/bench-ints.log" 2>&1
+	grep "bench/run: ints" "$OUT/bench-ints.log"
+	q "DROP TABLE t_ints"
+	step "q10 at 1e7"
+	N=1e7 K=100 JOBS=16 timeout 60 bash bench/gen/load.sh groupby >"$OUT/load-groupby.log" 2>&1
+	timeout 150 bench/run --db postgres --suite groupby --engines gpuagg_cuda,native_8 --reps 1 \
+		--no-warmup --timeout 60 --queries 'q10' --analyze --out "$OUT/groupby-q10" \
+		>"$OUT/bench-groupby-q10.log" 2>&1
+	grep "bench/run: groupby" "$OUT/bench-groupby-q10.log"
+	;;
 *)
-	echo "usage: $0 a|b|c|d|e" >&2
+	echo "usage: $0 a|b|c|d|e|f" >&2
 	exit 2
 	;;
 esac

@@ -91,6 +91,10 @@ struct GpuaggBatchReader
 	bool		started;
 	BlockNumber block;
 	BlockNumber blocks_left;
+	GpuaggBlockLog *log;		/* parallel: the blocks this process took */
+	int			replay_range;	/* next range of log to read again, */
+	BlockNumber replay_at;		/* and the next block of it */
+	int			replay_ranges;	/* ranges the earlier runs took */
 	int			index;			/* next of the page's visible tuples */
 	int			ntuples;
 	Size		valoff[GA_MAX_COLS];	/* offset of values in the buffer */
@@ -105,13 +109,16 @@ static bool shared_deform_possible(GpuaggBatchReader *r);
 
 GpuaggBatchReader *
 GpuaggBatchBegin(Relation rel, Snapshot snapshot, ParallelTableScanDesc pscan,
-				 const GpuaggProgram *hostprog, int batch_rows, GpuaggDict *dict,
-				 bool pages)
+				 GpuaggBlockLog *log, const GpuaggProgram *hostprog, int batch_rows,
+				 GpuaggDict *dict, bool pages)
 {
 	GpuaggBatchReader *r = palloc0(sizeof(GpuaggBatchReader));
 	const GaProgram *prog = &hostprog->ga;
 
 	r->prog = prog;
+	r->log = pscan ? log : NULL;
+	r->replay_ranges = r->log ? r->log->nranges : 0;
+	r->replay_at = r->replay_ranges > 0 ? r->log->start[0] : InvalidBlockNumber;
 	r->host = hostprog;
 	for (int k = 0; k < hostprog->npreds; k++)
 		fmgr_info(hostprog->pred_funcid[k], &r->predfn[k]);
@@ -213,6 +220,13 @@ GpuaggBatchBufferSize(GpuaggBatchReader *r)
 	return r->size;
 }
 
+bool
+GpuaggBatchReplayable(GpuaggBatchReader *r)
+{
+	/* every block of a parallel scan goes through next_block in page mode */
+	return r->log == NULL || r->page_mode;
+}
+
 Size
 GpuaggBatchHostSize(GpuaggBatchReader *r)
 {
@@ -312,6 +326,30 @@ page_mode_possible(Relation rel, TableScanDesc scan)
 		(scan->rs_flags & SO_ALLOW_PAGEMODE) != 0;
 }
 
+/* Note block blk as taken from the parallel scan. */
+static void
+log_block(GpuaggBlockLog *log, BlockNumber blk)
+{
+	int			n = log->nranges;
+
+	if (n > 0 && log->start[n - 1] + log->count[n - 1] == blk)
+	{
+		log->count[n - 1]++;
+		return;
+	}
+	if (n == log->cap)
+	{
+		log->cap = Max(16, 2 * log->cap);
+		log->start = log->start ? repalloc(log->start, sizeof(BlockNumber) * log->cap) :
+			MemoryContextAlloc(log->cxt, sizeof(BlockNumber) * log->cap);
+		log->count = log->count ? repalloc(log->count, sizeof(BlockNumber) * log->cap) :
+			MemoryContextAlloc(log->cxt, sizeof(BlockNumber) * log->cap);
+	}
+	log->start[n] = blk;
+	log->count[n] = 1;
+	log->nranges++;
+}
+
 /* The next block of the scan, or InvalidBlockNumber at its end. */
 static BlockNumber
 next_block(GpuaggBatchReader *r)
@@ -321,13 +359,38 @@ next_block(GpuaggBatchReader *r)
 	if (h->rs_base.rs_parallel != NULL)
 	{
 		ParallelBlockTableScanDesc pb = (ParallelBlockTableScanDesc) h->rs_base.rs_parallel;
+		GpuaggBlockLog *log = r->log;
+		BlockNumber blk;
 
+		/* first the blocks an earlier run of this process took */
+		if (r->replay_range < r->replay_ranges)
+		{
+			blk = r->replay_at++;
+			if (r->replay_at == log->start[r->replay_range] + log->count[r->replay_range] &&
+				++r->replay_range < r->replay_ranges)
+				r->replay_at = log->start[r->replay_range];
+			return blk;
+		}
 		if (!r->started)
-			table_block_parallelscan_startblock_init(h->rs_base.rs_rd,
-													 h->rs_parallelworkerdata, pb);
+		{
+			/* where the earlier run stopped, inside its chunk */
+			if (log && log->have_worker)
+				*h->rs_parallelworkerdata = log->worker;
+			else
+				table_block_parallelscan_startblock_init(h->rs_base.rs_rd,
+														 h->rs_parallelworkerdata, pb);
+		}
 		r->started = true;
-		return table_block_parallelscan_nextpage(h->rs_base.rs_rd,
-												 h->rs_parallelworkerdata, pb);
+		blk = table_block_parallelscan_nextpage(h->rs_base.rs_rd,
+												h->rs_parallelworkerdata, pb);
+		if (log)
+		{
+			log->worker = *h->rs_parallelworkerdata;
+			log->have_worker = true;
+			if (blk != InvalidBlockNumber)
+				log_block(log, blk);
+		}
+		return blk;
 	}
 	if (!r->started)
 	{

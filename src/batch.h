@@ -18,14 +18,36 @@
 
 typedef struct GpuaggBatchReader GpuaggBatchReader;
 
+/*
+ * The blocks a process has taken from a parallel scan, kept across the
+ * scans of one execution: a scan run again after a device failure must read
+ * the blocks the failed run took (no other process will) and then go on
+ * where it stopped, in the middle of its chunk of blocks.  Zeroed by the
+ * caller before the first scan; it lives in memory that outlasts the scans.
+ */
+typedef struct GpuaggBlockLog
+{
+	BlockNumber *start;			/* ranges of blocks taken, in order */
+	BlockNumber *count;
+	int			nranges;
+	int			cap;
+	MemoryContext cxt;			/* where the arrays grow */
+	bool		have_worker;	/* worker holds the scan's chunk state */
+	ParallelBlockTableScanWorkerData worker;
+} GpuaggBlockLog;
+
 /* Strings are sent as their codes in dict; pscan: this process's share of
- * a parallel scan, or NULL for the whole table; pages: the device takes
- * page-form batches (GaBatch), where the program allows. */
+ * a parallel scan, or NULL for the whole table; log: with pscan, the blocks
+ * this process has taken (replayed first, then added to); pages: the
+ * device takes page-form batches (GaBatch), where the program allows. */
 extern GpuaggBatchReader *GpuaggBatchBegin(Relation rel, Snapshot snapshot,
 										   ParallelTableScanDesc pscan,
+										   GpuaggBlockLog *log,
 										   const GpuaggProgram *prog,
 										   int batch_rows, GpuaggDict *dict,
 										   bool pages);
+/* Can a scan of this reader be run again on the same blocks (see above)? */
+extern bool GpuaggBatchReplayable(GpuaggBatchReader *reader);
 /* Bytes of the buffer a batch is laid out in. */
 extern Size GpuaggBatchBufferSize(GpuaggBatchReader *reader);
 /* Of a buffer, the leading bytes the scan itself writes: in page form the

@@ -87,6 +87,8 @@ typedef struct GpuAggState
 
 	/* a parallel GpuAgg's shared scan state (in the DSM), else NULL */
 	ParallelTableScanDesc pscan;
+	GpuaggBlockLog blocklog;	/* the blocks this process took from it */
+	bool		injected;		/* this run failed by gpuagg.debug_fail_batch */
 	struct GpuaggSharedCounters *shared;	/* the processes' counters (DSM) */
 	struct GpuaggSharedCounters *collected; /* the leader's copy, after */
 
@@ -465,8 +467,9 @@ run_on_device(GpuAggState *st, char **why)
 	instr_time	t0;
 	int			err = GA_OK;
 	bool		reader_skip = false;
+	bool		replayable;
 
-	reader = GpuaggBatchBegin(rel, estate->es_snapshot, st->pscan, st->prog,
+	reader = GpuaggBatchBegin(rel, estate->es_snapshot, st->pscan, &st->blocklog, st->prog,
 							  st->batch_rows, st->dict,
 							  gpuagg_page_batches && dev->pages &&
 							  (dev != &GpuaggCudaDevice || GpuaggCudaPages()));
@@ -513,6 +516,15 @@ run_on_device(GpuAggState *st, char **why)
 		if (batch == NULL)
 			break;
 		st->counters.nbatches++;
+		/* test: a device failure in the middle of the scan */
+		if (gpuagg_debug_fail_batch > 0 && st->fallback == NULL &&
+			st->counters.nbatches >= (uint64) gpuagg_debug_fail_batch)
+		{
+			/* (this batch's pins go with the reader; the last sent's below) */
+			st->injected = true;
+			err = GA_ERR_DEVICE;
+			break;
+		}
 		st->counters.bytes_in += bytes;
 		INSTR_TIME_SET_CURRENT(t0);
 		err = dev->add_batch(st->session, batch, &st->counters.stats);
@@ -546,13 +558,24 @@ run_on_device(GpuAggState *st, char **why)
 		st->counters.finish_ms += ms_since(t0);
 	}
 	if (err == GA_ERR_DEVICE)
-		*why = pstrdup(dev->error_detail ? dev->error_detail(st->session) :
-					   "device failure");
+		*why = st->injected ?
+			psprintf("failed on purpose after %d batches (gpuagg.debug_fail_batch)",
+					 gpuagg_debug_fail_batch) :
+			pstrdup(dev->error_detail ? dev->error_detail(st->session) :
+					"device failure");
+	replayable = GpuaggBatchReplayable(reader);
 	/* the device is done with every page once finished, or closed */
 	if (err != GA_OK && pages_in_flight == st)
 		close_session(st);
 	pages_in_flight = NULL;
 	GpuaggBatchEnd(reader);
+	/* a parallel scan runs again only where it can read its blocks again */
+	if (err == GA_ERR_DEVICE && !replayable)
+		ereport(ERROR,
+				(errcode(ERRCODE_SYSTEM_ERROR),
+				 errmsg("gpuagg: the %s device failed in a parallel scan that cannot be run again",
+						dev->name),
+				 errdetail("%s", *why)));
 	if (err == GA_ERR_DEVICE)
 		return false;
 	if (err != GA_OK)
@@ -578,6 +601,11 @@ run_aggregation(GpuAggState *st)
 	GpuaggCounters before = st->counters;
 
 	old = MemoryContextSwitchTo(st->run_cxt);
+	/* this execution's share of a parallel scan starts empty */
+	st->blocklog.nranges = 0;
+	st->blocklog.have_worker = false;
+	st->blocklog.cxt = st->css.ss.ps.state->es_query_cxt;
+	st->injected = false;
 	for (;;)
 	{
 		MemoryContextReset(st->run_cxt);
@@ -588,7 +616,7 @@ run_aggregation(GpuAggState *st)
 		load_params(st);
 		if (run_on_device(st, &why))
 			break;
-		if (st->device == &GpuaggCpuDevice)
+		if (st->device == &GpuaggCpuDevice && !st->injected)
 			elog(ERROR, "gpuagg: the CPU device failed: %s", why);
 		if (st->counters.stats.no_memory)
 			ereport(WARNING,

@@ -40,6 +40,7 @@ int			gpuagg_device_memory_limit = 0;
 int			gpuagg_admission_timeout = 10000;
 int			gpuagg_batch_size = 16384;
 bool		gpuagg_debug_inject_fault = false;
+int			gpuagg_debug_fail_batch = 0;
 bool		gpuagg_page_batches = false;
 double		gpuagg_startup_cost = 2000.0;
 double		gpuagg_tuple_cost = 0.002;
@@ -231,6 +232,19 @@ _PG_init(void)
 							 PGC_SUSET,
 							 GUC_NOT_IN_SAMPLE,
 							 NULL, NULL, NULL);
+
+	DefineCustomIntVariable("gpuagg.debug_fail_batch",
+							"Test only: the device fails after taking this many batches (0: never).",
+							"Each process's first run of the scan fails after that many "
+							"batches, on any device, and runs again on the CPU device, as "
+							"after a GPU failure in the middle of a scan.",
+							&gpuagg_debug_fail_batch,
+							0,
+							0,
+							INT_MAX,
+							PGC_SUSET,
+							GUC_NOT_IN_SAMPLE,
+							NULL, NULL, NULL);
 
 	MarkGUCPrefixReserved("gpuagg");
 

@@ -30,6 +30,7 @@ extern int	gpuagg_device_memory_limit;	/* MB, 0: 75 % of the GPU's memory */
 extern int	gpuagg_admission_timeout;	/* ms */
 extern int	gpuagg_batch_size;		/* kB */
 extern bool gpuagg_debug_inject_fault;
+extern int	gpuagg_debug_fail_batch;
 extern bool gpuagg_page_batches;
 extern double gpuagg_startup_cost;
 extern double gpuagg_tuple_cost;

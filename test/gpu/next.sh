@@ -16,13 +16,14 @@
 #   d. ClickBench Q9, Q6, Q5 at 1e8 rows, gpuagg first;
 #   f. the suite with page batches on, the ints suite at 1e8 (3 runs each; i4,
 #      47x with one run, left out),
-#      db-benchmark q10 at 1e7 rows (no warm-up).
+#      db-benchmark q10 at 1e7 rows (no warm-up);
+#   g. the suite with page batches on, then q1i q2i q3i q7i (x_int) at 1e8.
 # Done on 2026-12-03 (test/gpu/results, bench/results/2026-12-03-h200): a, e
 # and b before 852a7e1.  Next: b again (852a7e1's planner rules: every
 # allowed worker for page-form scans of large tables, serial over 100,000
 # groups a process; i3 should drop from 4.5 s to ~1.6 s), then c (q10's
 # answer against native, with bench/run's faster fingerprint).
-# Usage: next.sh a|b|c|d|e|f.  Everything it writes goes under $OUT.
+# Usage: next.sh a|b|c|d|e|f|g.  Everything it writes goes under $OUT.
 set -uo pipefail
 OUT=${OUT:-/tmp/next-out}
 mkdir -p "$OUT"
@@ -106,11 +107,27 @@ f)
 		>"$OUT/bench-groupby-q10.log" 2>&1
 	grep "bench/run: groupby" "$OUT/bench-groupby-q10.log"
 	;;
+g)
+	# the suite again (parallel fail-over now reads its blocks again), then
+	# db-benchmark's int-keyed queries at 1e8 in page form
+	pages_on
+	step "suite, page batches on"
+	timeout 200 bash test/gpu/run.sh >"$OUT/gpu.log" 2>&1
+	grep -E "^test |PASS|FAIL|passed|failed" "$OUT/gpu.log"
+	pages_off
+	step "groupby load"
+	N=1e8 K=100 JOBS=16 timeout 100 bash bench/gen/load.sh groupby >"$OUT/load-groupby.log" 2>&1
+	step "groupby over x_int, page batches"
+	timeout 200 bench/run --db postgres --suite groupby --engines native_8,gpuagg_cuda --reps 1 \
+		--timeout 60 --queries 'q1i|q2i|q3i|q7i' --set gpuagg.page_batches=on --analyze \
+		--out "$OUT/groupby-int" >"$OUT/bench-groupby-int.log" 2>&1
+	grep "bench/run: groupby" "$OUT/bench-groupby-int.log"
+	;;
 *)
-	echo "usage: $0 a|b|c|d|e|f" >&2
+	echo "usage: $0 a|b|c|d|e|f|g" >&2
 	exit 2
 	;;
 esac
 step "done"
-for d in groupby groupby-q10 clickbench ints ints-serial; do [ -d "$OUT/$d" ] && (cd "$OUT" && tar czf "$d.tgz" "$d" && rm -rf "$d"); done
+for d in groupby groupby-q10 groupby-int clickbench ints ints-serial; do [ -d "$OUT/$d" ] && (cd "$OUT" && tar czf "$d.tgz" "$d" && rm -rf "$d"); done
 exit 0

@@ -1,11 +1,11 @@
 -- gucs: every gpuagg setting exists with its default, and bad values are
 -- rejected with the right SQLSTATE.
 BEGIN;
-SELECT plan(46);
+SELECT plan(47);
 
 -- the settings exist, with their compiled-in defaults
-SELECT is((SELECT count(*)::int FROM pg_settings WHERE name LIKE 'gpuagg.%'), 14,
-	'fourteen gpuagg.* settings');
+SELECT is((SELECT count(*)::int FROM pg_settings WHERE name LIKE 'gpuagg.%'), 15,
+	'fifteen gpuagg.* settings');
 SELECT is((SELECT boot_val FROM pg_settings WHERE name = 'gpuagg.enabled'), 'on',
 	'gpuagg.enabled defaults to on');
 SELECT is((SELECT boot_val FROM pg_settings WHERE name = 'gpuagg.device'), 'auto',
@@ -29,13 +29,17 @@ SELECT is((SELECT boot_val || ' ' || unit FROM pg_settings WHERE name = 'gpuagg.
 SELECT is((SELECT enumvals FROM pg_settings WHERE name = 'gpuagg.device'),
 	ARRAY['auto', 'cuda', 'cpu'], 'gpuagg.device accepts auto, cuda, cpu');
 SELECT is((SELECT count(*)::int FROM pg_settings
-			WHERE name LIKE 'gpuagg.%' AND name NOT IN ('gpuagg.device_memory_limit', 'gpuagg.debug_inject_fault')
+			WHERE name LIKE 'gpuagg.%'
+			  AND name NOT IN ('gpuagg.device_memory_limit', 'gpuagg.debug_inject_fault',
+							   'gpuagg.debug_fail_batch')
 			  AND context <> 'user'),
 	0, 'every other gpuagg setting can be changed by any user (context user)');
 SELECT is((SELECT boot_val FROM pg_settings WHERE name = 'gpuagg.page_batches'), 'off',
 	'gpuagg.page_batches defaults to off');
 SELECT is((SELECT boot_val || ' ' || context FROM pg_settings WHERE name = 'gpuagg.debug_inject_fault'),
 	'off superuser', 'gpuagg.debug_inject_fault (a test hook) is off and for superusers only');
+SELECT is((SELECT boot_val || ' ' || context FROM pg_settings WHERE name = 'gpuagg.debug_fail_batch'),
+	'0 superuser', 'gpuagg.debug_fail_batch (a test hook) is 0 and for superusers only');
 
 -- what SHOW prints for the defaults: each set to its compiled-in default
 -- (boot_val; RESET would give the session's reset value, which a database

@@ -18,9 +18,10 @@
  *
  * The queue holds the waiters' PGPROC numbers, oldest first; only the
  * oldest may take a reservation, so a large query is not starved by small
- * ones behind it.  Until the GPU service has told the ledger its GPUs there
- * is one slot, limited by gpuagg.device_memory_limit alone.  A waiter that errors out (cancel, timeout) leaves the
- * queue in PG_CATCH; a process that exits gives back what it holds.
+ * ones behind it.  A waiter that errors out (cancel, timeout) leaves the
+ * queue in PG_CATCH; a process that exits gives back what it holds.  Until
+ * the GPU service has told the ledger its GPUs there is one slot, limited
+ * by gpuagg.device_memory_limit alone.
  *
  * The ledger lives in shared memory only when gpuagg is loaded through
  * shared_preload_libraries; otherwise every reservation is granted.

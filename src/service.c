@@ -1366,7 +1366,9 @@ gpuagg_devices(PG_FUNCTION_ARGS)
 	{
 		uint64		total;
 
-		for (int g = 0; direct_init() && g < ga_engine_gpus(); g++)
+		int			gpus = direct_init() ? ga_engine_gpus() : 0;
+
+		for (int g = 0; g < gpus; g++)
 			if (ga_engine_device(g, &dev[n]) && ga_engine_mem_info(g, &free_bytes[n], &total))
 				n++;
 	}

@@ -642,10 +642,15 @@ fill_page_refs(GpuaggBatchReader *r, uint32 *pagelist, uint32 *pagerows, uint32 
 					uint32		word = 0;
 					int			end = Min(32, maxoff - w * 32);
 
+					/* (counted as they are found: pg_popcount32 is a call) */
 					for (int j = 0; j < end; j++)
-						word |= (uint32) (lps[w * 32 + j].lp_flags == LP_NORMAL) << j;
+					{
+						uint32		normal = lps[w * 32 + j].lp_flags == LP_NORMAL;
+
+						word |= normal << j;
+						count += normal;
+					}
 					vis[w] = word;
-					count += pg_popcount32(word);
 				}
 				LockBuffer(buf, BUFFER_LOCK_UNLOCK);
 				r->pages_all_visible++;

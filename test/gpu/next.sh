@@ -18,11 +18,12 @@
 #      47x with one run, left out),
 #      db-benchmark q10 at 1e7 rows (no warm-up);
 #   g. the suite with page batches on, then q1i q2i q3i q7i (x_int) at 1e8.
-# Done on 2026-12-03 (test/gpu/results, bench/results/2026-12-03-h200): a, e
-# and b before 852a7e1.  Next: b again (852a7e1's planner rules: every
-# allowed worker for page-form scans of large tables, serial over 100,000
-# groups a process; i3 should drop from 4.5 s to ~1.6 s), then c (q10's
-# answer against native, with bench/run's faster fingerprint).
+# Done on 2026-12-03 (test/gpu/results, bench/results/2026-12-03-h200): a, e,
+# b (before and after 852a7e1), c (q10's native run cut by the time limit),
+# f at bc09ccd and g at 1a7cafe.  Next: g's first half on a host with two GPUs
+# (kind nvidia-h200-x2, when lent: gpuagg.devices() should list two rows and
+# a parallel query's processes spread over them), then b at 1e8 to see the
+# inline line-pointer count (serial Scan Time of i3, q3i: was 826 ms).
 # Usage: next.sh a|b|c|d|e|f|g.  Everything it writes goes under $OUT.
 set -uo pipefail
 OUT=${OUT:-/tmp/next-out}

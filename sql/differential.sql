@@ -564,6 +564,10 @@ BEGIN
 		PERFORM set_config('gpuagg.enabled', 'on', true);
 		IF parallel THEN
 			PERFORM set_config('max_parallel_workers_per_gather', '2', true);
+			-- every other query in page form; every third fails over after
+			-- its first batch (each process reads its blocks again)
+			PERFORM set_config('gpuagg.page_batches', CASE WHEN i % 2 = 0 THEN 'on' ELSE 'off' END, true);
+			PERFORM set_config('gpuagg.debug_fail_batch', CASE WHEN i % 3 = 0 THEN '1' ELSE '0' END, true);
 		END IF;
 		BEGIN
 			EXECUTE 'EXPLAIN (FORMAT JSON) ' || wrapped INTO plan;
@@ -580,6 +584,10 @@ BEGIN
 		res_on := NULL;
 		st_on := NULL;
 		msg_on := NULL;
+		IF parallel AND i % 3 = 0 THEN
+			-- the fail-overs' WARNINGs
+			PERFORM set_config('client_min_messages', 'error', true);
+		END IF;
 		BEGIN
 			EXECUTE wrapped INTO res_on;
 		EXCEPTION WHEN OTHERS THEN
@@ -587,6 +595,8 @@ BEGIN
 		END;
 
 		-- native run, serial
+		PERFORM set_config('gpuagg.debug_fail_batch', '0', true);
+		PERFORM set_config('client_min_messages', 'notice', true);
 		PERFORM set_config('gpuagg.enabled', 'off', true);
 		PERFORM set_config('max_parallel_workers_per_gather', '0', true);
 		res_off := NULL;
@@ -631,7 +641,8 @@ SELECT queries, offloaded, errors_both >= 250 AS many_errors_compared, mismatche
   FROM diff_run(1000, 0.42, false);
 
 -- Parallel GpuAgg: each process aggregates its blocks, Finalize Aggregate
--- combines the partial states (count(DISTINCT) queries stay serial).  The
+-- combines the partial states (count(DISTINCT) queries stay serial); half
+-- of the queries in page form, a third failing over mid-scan.  The
 -- partial sums of floats add in another order and which process meets an
 -- error first varies, so there float values are compared masked and two
 -- errors need not be the same one; everything else exactly.

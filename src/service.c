@@ -509,6 +509,31 @@ tell_ledger(void)
 	GpuaggLedgerSetDevices(n, bytes);
 }
 
+/*
+ * What each GPU has free, for gpuagg.devices(): asked of CUDA first, then
+ * published under the spinlock (a GPU that does not answer keeps its last
+ * figure).
+ */
+static void
+publish_free_memory(void)
+{
+	int			n = ga_engine_gpus();
+	uint64		free_bytes[GA_ENGINE_MAX_GPUS];
+	bool		known[GA_ENGINE_MAX_GPUS];
+
+	for (int g = 0; g < n; g++)
+	{
+		uint64		total;
+
+		known[g] = ga_engine_mem_info(g, &free_bytes[g], &total);
+	}
+	SpinLockAcquire(&service->mutex);
+	for (int g = 0; g < n; g++)
+		if (known[g])
+			service->free_bytes[g] = free_bytes[g];
+	SpinLockRelease(&service->mutex);
+}
+
 /* The driver's own threads start with every signal blocked. */
 static bool
 engine_init_masked(const char *fatbin, char *err, size_t errlen)
@@ -592,17 +617,15 @@ gpuagg_service_main(Datum arg)
 	else
 	{
 		int			n = ga_engine_gpus();
+		GaEngineDevice dev[GA_ENGINE_MAX_GPUS];
 
-		SpinLockAcquire(&service->mutex);
 		for (int g = 0; g < n; g++)
-		{
-			uint64		total;
-
-			ga_engine_device(g, &service->device[g]);
-			ga_engine_mem_info(g, &service->free_bytes[g], &total);
-		}
+			ga_engine_device(g, &dev[g]);
+		SpinLockAcquire(&service->mutex);
+		memcpy(service->device, dev, sizeof(GaEngineDevice) * n);
 		service->ngpus = n;
 		SpinLockRelease(&service->mutex);
+		publish_free_memory();
 		tell_ledger();
 		if (gpuagg_page_batches)
 			map_shared_buffers();
@@ -708,18 +731,7 @@ gpuagg_service_main(Datum arg)
 		/* what the GPUs have free, for gpuagg.devices(), once a second */
 		if (TimestampDifferenceExceeds(last_mem, GetCurrentTimestamp(), 1000))
 		{
-			for (int g = 0; g < ga_engine_gpus(); g++)
-			{
-				uint64		free_bytes,
-							total;
-
-				if (ga_engine_mem_info(g, &free_bytes, &total))
-				{
-					SpinLockAcquire(&service->mutex);
-					service->free_bytes[g] = free_bytes;
-					SpinLockRelease(&service->mutex);
-				}
-			}
+			publish_free_memory();
 			last_mem = GetCurrentTimestamp();
 		}
 	}

@@ -30,7 +30,6 @@
 #include "access/tupmacs.h"
 #include "executor/tuptable.h"
 #include "miscadmin.h"
-#include "port/pg_bitutils.h"
 #include "storage/bufmgr.h"
 #include "storage/predicate.h"
 #include "storage/proc.h"
@@ -118,7 +117,7 @@ GpuaggBatchBegin(Relation rel, Snapshot snapshot, ParallelTableScanDesc pscan,
 	r->prog = prog;
 	r->log = pscan ? log : NULL;
 	r->replay_ranges = r->log ? r->log->nranges : 0;
-	r->replay_at = r->replay_ranges > 0 ? r->log->start[0] : InvalidBlockNumber;
+	r->replay_at = r->replay_ranges > 0 ? r->log->ranges[0].start : InvalidBlockNumber;
 	r->host = hostprog;
 	for (int k = 0; k < hostprog->npreds; k++)
 		fmgr_info(hostprog->pred_funcid[k], &r->predfn[k]);
@@ -332,21 +331,20 @@ log_block(GpuaggBlockLog *log, BlockNumber blk)
 {
 	int			n = log->nranges;
 
-	if (n > 0 && log->start[n - 1] + log->count[n - 1] == blk)
+	if (n > 0 && log->ranges[n - 1].start + log->ranges[n - 1].count == blk)
 	{
-		log->count[n - 1]++;
+		log->ranges[n - 1].count++;
 		return;
 	}
 	if (n == log->cap)
 	{
 		log->cap = Max(16, 2 * log->cap);
-		log->start = log->start ? repalloc(log->start, sizeof(BlockNumber) * log->cap) :
-			MemoryContextAlloc(log->cxt, sizeof(BlockNumber) * log->cap);
-		log->count = log->count ? repalloc(log->count, sizeof(BlockNumber) * log->cap) :
-			MemoryContextAlloc(log->cxt, sizeof(BlockNumber) * log->cap);
+		log->ranges = log->ranges ?
+			repalloc(log->ranges, sizeof(GpuaggBlockRange) * log->cap) :
+			MemoryContextAlloc(log->cxt, sizeof(GpuaggBlockRange) * log->cap);
 	}
-	log->start[n] = blk;
-	log->count[n] = 1;
+	log->ranges[n].start = blk;
+	log->ranges[n].count = 1;
 	log->nranges++;
 }
 
@@ -365,10 +363,12 @@ next_block(GpuaggBatchReader *r)
 		/* first the blocks an earlier run of this process took */
 		if (r->replay_range < r->replay_ranges)
 		{
+			const GpuaggBlockRange *range = &log->ranges[r->replay_range];
+
 			blk = r->replay_at++;
-			if (r->replay_at == log->start[r->replay_range] + log->count[r->replay_range] &&
+			if (r->replay_at == range->start + range->count &&
 				++r->replay_range < r->replay_ranges)
-				r->replay_at = log->start[r->replay_range];
+				r->replay_at = range[1].start;
 			return blk;
 		}
 		if (!r->started)
@@ -698,6 +698,15 @@ GpuaggBatchPageCounts(GpuaggBatchReader *r, uint64 *pages, uint64 *all_visible)
 	*all_visible = r->pages_all_visible;
 }
 
+/* Unpin a batch's pages. */
+static void
+unpin(Buffer *bufs, int *n)
+{
+	for (int i = 0; i < *n; i++)
+		ReleaseBuffer(bufs[i]);
+	*n = 0;
+}
+
 /*
  * The device has taken the batch just filled: its pins become the sent
  * batch's, and those of the batch sent before it, which the device is done
@@ -708,8 +717,7 @@ GpuaggBatchSent(GpuaggBatchReader *r)
 {
 	Buffer	   *t = r->sent;
 
-	for (int i = 0; i < r->nsent; i++)
-		ReleaseBuffer(r->sent[i]);
+	unpin(r->sent, &r->nsent);
 	r->sent = r->held;
 	r->nsent = r->nheld;
 	r->held = t;
@@ -720,12 +728,8 @@ GpuaggBatchSent(GpuaggBatchReader *r)
 void
 GpuaggBatchConsumed(GpuaggBatchReader *r)
 {
-	for (int i = 0; i < r->nsent; i++)
-		ReleaseBuffer(r->sent[i]);
-	r->nsent = 0;
-	for (int i = 0; i < r->nheld; i++)
-		ReleaseBuffer(r->held[i]);
-	r->nheld = 0;
+	unpin(r->sent, &r->nsent);
+	unpin(r->held, &r->nheld);
 }
 
 /* Fill rows from pages until the batch is full or the scan ends. */

@@ -25,10 +25,15 @@ typedef struct GpuaggBatchReader GpuaggBatchReader;
  * where it stopped, in the middle of its chunk of blocks.  Zeroed by the
  * caller before the first scan; it lives in memory that outlasts the scans.
  */
+typedef struct GpuaggBlockRange
+{
+	BlockNumber start;
+	BlockNumber count;
+} GpuaggBlockRange;
+
 typedef struct GpuaggBlockLog
 {
-	BlockNumber *start;			/* ranges of blocks taken, in order */
-	BlockNumber *count;
+	GpuaggBlockRange *ranges;	/* the blocks taken, in order */
 	int			nranges;
 	int			cap;
 	MemoryContext cxt;			/* where the arrays grow */

@@ -13,15 +13,11 @@ SELECT reserved_mb, running, queued FROM gpuagg.ledger();
 
 -- EXPLAIN ANALYZE's word on device fallback and the admission wait
 CREATE FUNCTION admission_plan(q text) RETURNS TABLE (fallback text, waited bool)
-LANGUAGE plpgsql AS $$
-DECLARE
-	plan json;
-BEGIN
-	EXECUTE 'EXPLAIN (ANALYZE, FORMAT JSON, COSTS OFF, SUMMARY OFF) ' || q INTO plan;
-	fallback := regexp_replace(plan->0->'Plan'->>'Device Fallback', '\(\d+ MB\)', '(N MB)');
-	waited := (plan->0->'Plan'->>'Admission Wait')::float8 > 0;
-	RETURN NEXT;
-END $$;
+LANGUAGE sql AS $$
+	SELECT regexp_replace(p->>'Device Fallback', '\(\d+ MB\)', '(N MB)'),
+		   (p->>'Admission Wait')::float8 > 0
+	  FROM analyzed_plan(q) p
+$$;
 
 -- a query whose estimate is larger than the limit never waits: it runs on
 -- the CPU device at once, with the reason, and its answer is the native one

@@ -60,13 +60,9 @@ SELECT check_offload('SELECT e, count(*), sum(g), sum(m) FROM hp GROUP BY e');
 SET gpuagg.page_batches = on;
 SET gpuagg.device = cpu;
 CREATE FUNCTION page_form(q text) RETURNS bool
-LANGUAGE plpgsql AS $$
-DECLARE
-	plan json;
-BEGIN
-	EXECUTE 'EXPLAIN (ANALYZE, FORMAT JSON, COSTS OFF) ' || q INTO plan;
-	RETURN plan::text LIKE '%"Page Batches":%';
-END $$;
+LANGUAGE sql AS $$
+	SELECT analyzed_plan(q)::text LIKE '%"Page Batches":%'
+$$;
 -- (pad: compressed inline values, and incompressible ones stored out of
 -- line, whose TOAST pointers the deformer steps over)
 CREATE TABLE hq (a int2, t text, b int8, c bool, d float4, e int4, f float8,
@@ -107,16 +103,12 @@ SELECT check_offload('SELECT e, count(*), sum(g), sum(m) FROM hq GROUP BY e');
 -- for visibility (all of them before VACUUM, none after)
 CREATE FUNCTION page_counts(q text, OUT pages_sent bool, OUT all_checked bool,
 							OUT none_checked bool)
-LANGUAGE plpgsql AS $$
-DECLARE
-	p json;
-BEGIN
-	EXECUTE 'EXPLAIN (ANALYZE, FORMAT JSON, COSTS OFF) ' || q INTO p;
-	p := p->0->'Plan';
-	pages_sent := (p->>'Pages')::int > 0 AND (p->>'Page Bytes')::int = 8 * (p->>'Pages')::int;
-	all_checked := (p->>'Pages Checked by Host')::int = (p->>'Pages')::int;
-	none_checked := (p->>'Pages Checked by Host')::int = 0;
-END $$;
+LANGUAGE sql AS $$
+	SELECT (p->>'Pages')::int > 0 AND (p->>'Page Bytes')::int = 8 * (p->>'Pages')::int,
+		   (p->>'Pages Checked by Host')::int = (p->>'Pages')::int,
+		   (p->>'Pages Checked by Host')::int = 0
+	  FROM analyzed_plan(q) p
+$$;
 SELECT * FROM page_counts('SELECT e, sum(g) FROM hq GROUP BY e');
 VACUUM hq;
 SELECT * FROM page_counts('SELECT e, sum(g) FROM hq GROUP BY e');

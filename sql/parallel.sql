@@ -59,17 +59,9 @@ SELECT check_parallel('SELECT k, count(*), sum(i8), min(f8), max(d) FROM par GRO
 RESET gpuagg.page_batches;
 -- the fallback is in EXPLAIN ANALYZE; the runs that counted read every
 -- row once
-CREATE FUNCTION fallback_plan(q text) RETURNS TABLE (fallback text, rows_in bigint)
-LANGUAGE plpgsql AS $$
-DECLARE
-	plan json;
-BEGIN
-	EXECUTE 'EXPLAIN (ANALYZE, FORMAT JSON, COSTS OFF, SUMMARY OFF) ' || q INTO plan;
-	SELECT n->>'Device Fallback', (n->>'Rows In')::bigint INTO fallback, rows_in
-	  FROM json_array_elements(plan->0->'Plan'->'Plans') g, json_array_elements(g->'Plans') n;
-	RETURN NEXT;
-END $$;
-SELECT * FROM fallback_plan('SELECT k, count(*) FROM par GROUP BY k');
+SELECT n->>'Device Fallback' AS fallback, (n->>'Rows In')::bigint AS rows_in
+  FROM json_array_elements(analyzed_plan('SELECT k, count(*) FROM par GROUP BY k')->'Plans') g,
+	   json_array_elements(g->'Plans') n;
 -- a table of over 8192 blocks: a parallel scan hands out chunks of several
 -- blocks, and the run again goes on inside the chunk where the failed run
 -- stopped (without that, some hundred rows went missing)

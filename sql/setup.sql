@@ -127,6 +127,16 @@ BEGIN
 	RETURN format('DIFFERENT: gpuagg %s, native %s', gpu, native);
 END $$;
 
+-- The top plan node of q run under EXPLAIN ANALYZE, as JSON.
+CREATE FUNCTION analyzed_plan(q text) RETURNS json
+LANGUAGE plpgsql AS $$
+DECLARE
+	plan json;
+BEGIN
+	EXECUTE 'EXPLAIN (ANALYZE, FORMAT JSON, COSTS OFF, SUMMARY OFF) ' || q INTO plan;
+	RETURN plan->0->'Plan';
+END $$;
+
 -- EXPLAIN output without the lines that vary between runs and machines.
 CREATE FUNCTION explain_stable(q text, do_analyze bool DEFAULT false)
 RETURNS SETOF text

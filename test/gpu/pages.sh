@@ -26,6 +26,11 @@ fails=0
 part() { [[ $PARTS == *$1* ]]; }
 check() { if [ "$1" = 0 ]; then echo "PASS: $2"; else echo "FAIL: $2"; fails=$((fails + 1)); fi; }
 q() { psql -X -q -At -d postgres -c "$1"; }
+# the settings of an offloaded run: offload PAGE_BATCHES PARALLEL
+offload() {
+	echo "SET gpuagg.device = $DEVICE; SET gpuagg.force_offload = on; SET gpuagg.page_batches = $1;" \
+		"SET gpuagg.parallel = $2; SET max_parallel_workers_per_gather = 8;"
+}
 cleanup() { q "ALTER SYSTEM RESET gpuagg.page_batches" >/dev/null 2>&1; q "SELECT pg_reload_conf()" >/dev/null 2>&1; }
 trap cleanup EXIT
 
@@ -76,9 +81,8 @@ for pair in "SELECT id1, sum(v1) FROM pg_big GROUP BY id1|r::text" \
 	native=$(q "SET gpuagg.enabled = off; SET max_parallel_workers_per_gather = 8; $md5")
 	for pb in on off; do
 		for par in off on; do
-			opts="SET gpuagg.device = $DEVICE; SET gpuagg.force_offload = on; SET gpuagg.page_batches = $pb; SET gpuagg.parallel = $par; SET max_parallel_workers_per_gather = 8;"
 			t0=$(date +%s%N)
-			got=$(q "$opts $md5")
+			got=$(q "$(offload $pb $par) $md5")
 			ms=$(( ($(date +%s%N) - t0) / 1000000 ))
 			echo "page_batches=$pb parallel=$par: $ms ms  [$query]"
 			check $([ "$got" = "$native" ] && echo 0 || echo 1) "same as native (page_batches=$pb parallel=$par)"
@@ -86,9 +90,7 @@ for pair in "SELECT id1, sum(v1) FROM pg_big GROUP BY id1|r::text" \
 	done
 	for par in off on; do
 		echo "EXPLAIN ANALYZE, page batches, parallel $par:"
-		psql -X -q -d postgres -c "SET gpuagg.device = $DEVICE; SET gpuagg.force_offload = on; SET gpuagg.parallel = $par;
-			SET gpuagg.page_batches = on; SET max_parallel_workers_per_gather = 8;
-			EXPLAIN (ANALYZE, COSTS OFF) $query" | grep -E "Workers|Batches|Pages|Time|Bytes"
+		psql -X -q -d postgres -c "$(offload on $par) EXPLAIN (ANALYZE, COSTS OFF) $query" | grep -E "Workers|Batches|Pages|Time|Bytes"
 	done
 	t0=$(date +%s%N)
 	q "SET gpuagg.enabled = off; SET max_parallel_workers_per_gather = 8; $md5" >/dev/null
@@ -132,11 +134,11 @@ cruns=0
 cpages=0
 for par in off on off on off on; do
 	for pb in on on off; do
-		got=$(q "SET gpuagg.device = $DEVICE; SET gpuagg.force_offload = on; SET gpuagg.page_batches = $pb; SET gpuagg.parallel = $par; SET max_parallel_workers_per_gather = 8; $cq")
+		got=$(q "$(offload $pb $par) $cq")
 		cruns=$(( cruns + 1 ))
 		[ "$got" = "$cnative" ] || { cbad=$(( cbad + 1 )); echo "differs: page_batches=$pb parallel=$par: $got"; }
 	done
-	checked=$(psql -X -q -At -d postgres -c "SET gpuagg.device = $DEVICE; SET gpuagg.force_offload = on; SET gpuagg.page_batches = on; SET gpuagg.parallel = off;
+	checked=$(psql -X -q -At -d postgres -c "$(offload on off)
 		EXPLAIN (ANALYZE, COSTS OFF) SELECT id1, count(*) FROM pg_conc GROUP BY id1" | grep "Pages Checked by Host" | grep -o "[0-9]*")
 	cpages=$(( cpages + ${checked:-0} ))
 done

@@ -21,7 +21,10 @@
  * Strings travel as codes of a per-query dictionary the host keeps
  * (src/dict.c): equal codes are equal strings under a deterministic
  * collation, so a device groups, compares for equality and de-duplicates
- * strings without seeing their bytes.
+ * strings without seeing their bytes -- except in page form, where the
+ * device reads the strings from the pages and codes them in a dictionary of
+ * its own that continues the host's (gpuagg_page.h, GaDict), and hands its
+ * strings back with the result.
  *
  * A *result* holds one row per group: key values and aggregate transition
  * state slots, struct-of-arrays.  The host turns the slots into PostgreSQL's
@@ -41,7 +44,7 @@
 #define GA_HD static inline
 #endif
 
-#define GA_ABI_VERSION		5
+#define GA_ABI_VERSION		6
 
 /*
  * Words of a page's visibility bitmap in a page-form batch: room for
@@ -58,6 +61,8 @@
 #define GA_MAX_REGS			64
 #define GA_MAX_SLOTS		256
 #define GA_MAX_DISTINCT		8	/* count(DISTINCT) aggregates */
+#define GA_SEED_MAX			(64 * 1024)	/* page form: bytes of the host's strings
+										 * a device's dictionary starts with */
 
 /* Value types a column, register, key or aggregate argument can have. */
 typedef enum GaType
@@ -295,7 +300,10 @@ typedef enum GaError
 	GA_ERR_DATE_RANGE,			/* date out of range */
 	GA_ERR_DATE_INFINITE,		/* cannot subtract infinite dates */
 	GA_ERR_INTERNAL,			/* bad program: can't happen */
-	GA_ERR_DEVICE				/* the device failed: run elsewhere */
+	GA_ERR_DEVICE,				/* the device failed: run elsewhere */
+	GA_ERR_STRING_BACK			/* page form: a string the device cannot read
+								 * (compressed, TOASTed): read the scan again
+								 * in column form */
 } GaError;
 
 /* One batch of rows: column vectors and validity bitmaps. */
@@ -334,6 +342,18 @@ typedef struct GaResult
 	uint64_t	npairs[GA_MAX_DISTINCT];
 	uint64_t   *pairgroup[GA_MAX_DISTINCT];
 	uint64_t   *pairvalue[GA_MAX_DISTINCT];
+
+	/*
+	 * Page form with string columns: the strings the device's dictionary
+	 * coded, from code strings_first on, in code order: string i is
+	 * strlen[i] bytes at strbytes + strat[i].
+	 */
+	uint64_t	nstrings;
+	uint32_t	strings_first;
+	uint32_t   *strlen;
+	uint64_t   *strat;
+	char	   *strbytes;
+	uint64_t	nstrbytes;
 } GaResult;
 
 /* Is this a min/max of strings, picked on the host from its distinct set? */
@@ -347,8 +367,9 @@ ga_agg_host_order(int kind, int argtype)
  * The GPU's group table: open addressing over cap (a power of two) slots,
  * struct-of-arrays.  ctrl is 0 (empty), 1 (being claimed) or 2 (ready); a
  * slot's lock guards its aggregate states.  Counters: [0] groups, [1] rows
- * that passed WHERE, [2] first error code, [GA_CNT_DISTINCT + j] the
- * entries of distinct set j.
+ * that passed WHERE, [2] first error code, [3] strings the device could not
+ * read (page form), [GA_CNT_DISTINCT + j] the entries of distinct set j,
+ * then the string dictionary's codes and bytes (gpuagg_page.h).
  *
  * A distinct set (count(DISTINCT x)) is a table of the same layout whose
  * keys are the group keys followed by x, without states.
@@ -372,8 +393,11 @@ typedef struct GaTable
 #define GA_CNT_GROUPS	0
 #define GA_CNT_PASSED	1
 #define GA_CNT_ERROR	2
+#define GA_CNT_STRINGS_BACK	3
 #define GA_CNT_DISTINCT	4
-#define GA_NCOUNTERS	(GA_CNT_DISTINCT + GA_MAX_DISTINCT)
+#define GA_CNT_DICT_N		(GA_CNT_DISTINCT + GA_MAX_DISTINCT)
+#define GA_CNT_DICT_BYTES	(GA_CNT_DICT_N + 1)
+#define GA_NCOUNTERS	(GA_CNT_DICT_BYTES + 1)
 
 /* The distinct sets of a program, passed to the kernels by value. */
 typedef struct GaDistinctSets

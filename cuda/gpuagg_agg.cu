@@ -592,6 +592,129 @@ gpuagg_distinct_pairs(GaTable d, GaTable t, const uint64_t *slotpos, uint64_t *g
 	}
 }
 
+/*---- the string dictionary of page form (GaDict, gpuagg_page.h) ----*/
+
+/* a slot claimed when the dictionary had no room: passed over */
+#define GA_DICT_DEAD	0xFFFFFFFFu
+
+static __device__ __forceinline__ uint32_t
+dict_hash(const uint8_t *data, uint32_t len)
+{
+	uint64_t	h = UINT64_C(0x9e3779b97f4a7c15) * (len + 1);
+
+	for (uint32_t i = 0; i < len; i++)
+		h = (h ^ data[i]) * UINT64_C(0x100000001b3);
+	h = ga_mix64(h);
+	return (uint32_t) (h ^ (h >> 32));
+}
+
+/*
+ * The code of len bytes at data, claimed with the next code if they are
+ * new.  0 only when the dictionary is full, which the host prevents.
+ */
+static __device__ int
+ga_dict_code(const GaDict *d, const uint8_t *data, uint32_t len, uint32_t *code)
+{
+	uint32_t	h = dict_hash(data, len);
+	uint64_t	mask = d->cap - 1;
+	uint64_t	i = h & mask;
+
+	for (uint64_t probe = 0; probe < d->cap; probe++, i = (i + 1) & mask)
+	{
+		uint32_t	c = vload32(&d->slot_code[i]);
+		uint64_t	k,
+					at;
+		const volatile uint8_t *stored;
+		bool		same;
+
+		if (c == 0)
+		{
+			if (atomicCAS(&d->slot_code[i], 0u, 1u) == 0u)
+			{
+				k = atomicAdd(&d->counters[GA_CNT_DICT_N], 1ull);
+				at = atomicAdd(&d->counters[GA_CNT_DICT_BYTES], (unsigned long long) len);
+				if (2 * (k + 1) > d->cap || at + len > d->arena_cap)
+				{
+					atomicExch(&d->slot_code[i], GA_DICT_DEAD);
+					return 0;
+				}
+				for (uint32_t j = 0; j < len; j++)
+					d->arena[at + j] = data[j];
+				d->str_at[k] = at;
+				d->str_len[k] = len;
+				((volatile uint32_t *) d->slot_hash)[i] = h;
+				__threadfence();
+				atomicExch(&d->slot_code[i], (uint32_t) k + 2);
+				*code = (uint32_t) k;
+				return 1;
+			}
+			c = vload32(&d->slot_code[i]);
+		}
+		while (c == 1)
+			c = vload32(&d->slot_code[i]);
+		__threadfence();
+		if (c == GA_DICT_DEAD || vload32(&d->slot_hash[i]) != h)
+			continue;
+		k = c - 2;
+		if (((volatile uint32_t *) d->str_len)[k] != len)
+			continue;
+		stored = (const volatile uint8_t *) d->arena + ((volatile uint64_t *) d->str_at)[k];
+		same = true;
+		for (uint32_t j = 0; j < len && same; j++)
+			same = stored[j] == data[j];
+		if (same)
+		{
+			*code = (uint32_t) k;
+			return 1;
+		}
+	}
+	return 0;
+}
+
+/*
+ * The host's strings first, one thread, so that they get codes 0 .. n - 1
+ * in their order: seed holds n of (uint32 length, bytes, padding to 4).
+ */
+extern "C" __global__ void
+gpuagg_dict_seed(GaDict d, const uint8_t *seed, uint32_t n)
+{
+	uint64_t	at = 0;
+
+	if (blockIdx.x != 0 || threadIdx.x != 0)
+		return;
+	for (uint32_t i = 0; i < n; i++)
+	{
+		uint32_t	len = *(const uint32_t *) (seed + at);
+		uint32_t	code;
+
+		if (!ga_dict_code(&d, seed + at + 4, len, &code) || code != i)
+			atomicMin(&d.counters[GA_CNT_ERROR],
+					  (unsigned long long) ((GA_ROW_LAST << 8) | GA_ERR_INTERNAL));
+		at += 4 + ((len + 3) & ~3u);
+	}
+}
+
+/* Slots of dictionary o into the larger, zeroed slots of n (codes kept). */
+extern "C" __global__ void
+gpuagg_dict_rehash(GaDict o, GaDict n)
+{
+	uint64_t	mask = n.cap - 1;
+
+	for (uint64_t i = blockIdx.x * (uint64_t) blockDim.x + threadIdx.x; i < o.cap;
+		 i += (uint64_t) gridDim.x * blockDim.x)
+	{
+		uint32_t	c = o.slot_code[i];
+		uint64_t	j;
+
+		if (c < 2 || c == GA_DICT_DEAD)
+			continue;
+		for (j = o.slot_hash[i] & mask; atomicCAS(&n.slot_code[j], 0u, c) != 0u;
+			 j = (j + 1) & mask)
+			;
+		n.slot_hash[j] = o.slot_hash[i];
+	}
+}
+
 /*
  * Page form (issue 7): deform the batch's tuples where they lie in the host's
  * shared buffers, which the GPU service mapped into the device's address
@@ -600,11 +723,14 @@ gpuagg_distinct_pairs(GaTable d, GaTable t, const uint64_t *slotpos, uint64_t *g
  * loads, so that the reads over PCIe are whole, coalesced lines, then each
  * deforms the tuples of the page's visible line pointers it is given, with
  * the deformer the CPU device runs (gpuagg_page.h), into the rows that
- * follow the page's first.
+ * follow the page's first.  String columns get their codes in the
+ * session's dictionary; a string it cannot read is counted, and the host
+ * reads the scan again in column form.
  */
 extern "C" __global__ void
 gpuagg_deform_pages(GaBatch batch, GaTupleLayout layout, const uint8_t *shared,
-					uint32_t blcksz, uint64_t nbuffers, unsigned long long *counters)
+					uint32_t blcksz, uint64_t nbuffers, unsigned long long *counters,
+					GaDict dict)
 {
 	extern __shared__ uint4 page4[];
 	const uint8_t *page = (const uint8_t *) page4;
@@ -645,9 +771,9 @@ gpuagg_deform_pages(GaBatch batch, GaTupleLayout layout, const uint8_t *shared,
 						  (unsigned long long) ((GA_ROW_LAST << 8) | GA_ERR_INTERNAL));
 				continue;
 			}
-			ga_deform_tuple(&layout, tup, row, (void *const *) batch.values,
-							(uint8_t *const *) batch.nulls, anynull);
+			if (!ga_deform_tuple(&layout, tup, row, (void *const *) batch.values,
+								 (uint8_t *const *) batch.nulls, anynull, &dict))
+				atomicAdd(&counters[GA_CNT_STRINGS_BACK], 1ull);
 		}
 	}
 }
-

@@ -13,10 +13,14 @@
  * tuple's header, null bitmap and attributes and writes the values read at
  * their native width into the batch's columns.
  *
- * Only fixed-width values are stored here (strings need the host's
- * dictionary: a program that reads one keeps the host's deformer).  Varlena
- * and cstring attributes in front of the ones read are stepped over by
- * their length, in either header form, TOAST pointers included.
+ * Fixed-width values are stored as they lie.  A string column (text,
+ * varchar) is stored as its code in a string dictionary (the `strings'
+ * argument): on the GPU the device's own (GaDict, below), on the host a
+ * function the caller gives (GaHostStrings).  A value the kernels cannot
+ * read -- compressed, or a TOAST pointer -- has no code there: the deformer
+ * says so, and the caller reads the scan again on the host.  Varlena and
+ * cstring attributes in front of the ones read are stepped over by their
+ * length, in either header form, TOAST pointers included.
  *
  * The offsets below are those of HeapTupleHeaderData and the varlena
  * headers on little-endian machines; src/batch.c checks them against
@@ -65,6 +69,7 @@ typedef struct GaTupleLayout
 {
 	uint32_t	natts;			/* the last attribute read */
 	uint32_t	all_fixed;		/* every attribute read has a fixoff */
+	uint64_t	strings;		/* bit c: column c is a string's code */
 	int32_t		next_same[GA_MAX_COLS];	/* next column of the same attribute */
 	int32_t		width[GA_MAX_COLS];	/* bytes stored per value of a column */
 	const GaAttr *attrs;		/* [natts] */
@@ -145,6 +150,80 @@ ga_align(uint32_t off, uint32_t align)
 	return (off + align - 1) & ~(align - 1);
 }
 
+/*
+ * The bytes of a varlena that lies inline and uncompressed (a 1-byte or a
+ * 4-byte header); 0 for a compressed value or a TOAST pointer.
+ */
+GA_HD int
+ga_varlena_inline(const uint8_t *p, const uint8_t **data, uint32_t *len)
+{
+	if (p[0] == 0x01)
+		return 0;				/* external: a TOAST pointer */
+	if (p[0] & 0x01)
+	{
+		*data = p + 1;
+		*len = ((p[0] >> 1) & 0x7F) - 1;
+		return 1;
+	}
+	if (p[0] & 0x02)
+		return 0;				/* compressed inline */
+	*data = p + 4;
+	*len = ((ga_read32(p) >> 2) & 0x3FFFFFFF) - 4;
+	return 1;
+}
+
+/*
+ * The string dictionary of a device (page form with string columns): equal
+ * bytes, equal codes, the codes given in the order the strings are first
+ * seen, counting on from the host's (whose strings, the query's constants,
+ * are put in first, in their order).  Open addressing over cap slots (a
+ * power of two): slot_code is 0 (empty), 1 (being claimed) or code + 2;
+ * by code, where a string's bytes lie in the arena and how many there are.
+ * The host keeps a dictionary at most half full and the arena with room
+ * for every byte of a batch's pages, so an insert always finds room.
+ */
+typedef struct GaDict
+{
+	uint64_t	cap;
+	uint64_t	arena_cap;
+	uint32_t   *slot_code;		/* [cap] */
+	uint32_t   *slot_hash;		/* [cap] */
+	uint64_t   *str_at;			/* [cap] by code */
+	uint32_t   *str_len;		/* [cap] by code */
+	uint8_t    *arena;			/* [arena_cap] */
+	unsigned long long *counters;	/* GA_CNT_DICT_N, GA_CNT_DICT_BYTES */
+} GaDict;
+
+#ifdef __CUDA_ARCH__
+/* in gpuagg_agg.cu: the code of an inline string in a GaDict */
+static __device__ int ga_dict_code(const GaDict *d, const uint8_t *data, uint32_t len,
+								   uint32_t *code);
+#else
+/* The host's dictionary: the code of a varlena (of any form), 0 if none. */
+typedef struct GaHostStrings
+{
+	int			(*code) (void *arg, const uint8_t *varlena, uint32_t *code);
+	void	   *arg;
+} GaHostStrings;
+#endif
+
+/* The code of the string column value at p, 0 when it has none here. */
+GA_HD int
+ga_string_code(const void *strings, const uint8_t *p, uint32_t *code)
+{
+#ifdef __CUDA_ARCH__
+	const uint8_t *data;
+	uint32_t	len;
+
+	return ga_varlena_inline(p, &data, &len) &&
+		ga_dict_code((const GaDict *) strings, data, len, code);
+#else
+	const GaHostStrings *h = (const GaHostStrings *) strings;
+
+	return h->code(h->arg, p, code);
+#endif
+}
+
 /* Store one value (or NULL) of column c at row. */
 GA_HD void
 ga_put(const GaTupleLayout *L, int c, uint32_t row, void *const *values,
@@ -184,12 +263,42 @@ ga_put(const GaTupleLayout *L, int c, uint32_t row, void *const *values,
 }
 
 /*
+ * Store attribute value src in every column c reading it; a string column
+ * gets the string's code.  0: a string had no code (it is stored as 0).
+ */
+GA_HD int
+ga_put_attr(const GaTupleLayout *L, int c, uint32_t row, void *const *values,
+			uint8_t *const *nulls, uint8_t *anynull, const uint8_t *src,
+			const void *strings)
+{
+	int			ok = 1;
+
+	for (; c >= 0; c = L->next_same[c])
+	{
+		if ((L->strings >> c) & 1)
+		{
+			uint32_t	code = 0;
+			uint64_t	wide;	/* (ga_put reads up to 8 bytes; the code is 4) */
+
+			ok &= ga_string_code(strings, src, &code);
+			wide = code;
+			ga_put(L, c, row, values, nulls, anynull, (const uint8_t *) &wide, 0);
+		}
+		else
+			ga_put(L, c, row, values, nulls, anynull, src, 0);
+	}
+	return ok;
+}
+
+/*
  * Deform heap tuple tup (its HeapTupleHeader) into row `row' of the
  * columns, as slot_deform_heap_tuple does for attributes 1 .. L->natts.
+ * Returns 0 when a string had no code in `strings' (ga_string_code).
  */
-GA_HD void
+GA_HD int
 ga_deform_tuple(const GaTupleLayout *L, const uint8_t *tup, uint32_t row,
-				void *const *values, uint8_t *const *nulls, uint8_t *anynull)
+				void *const *values, uint8_t *const *nulls, uint8_t *anynull,
+				const void *strings)
 {
 	uint32_t	natts = ga_read16(tup + GA_TUP_INFOMASK2_OFF) & GA_TUP_NATTS_MASK;
 	int			hasnulls = (ga_read16(tup + GA_TUP_INFOMASK_OFF) & GA_TUP_HASNULL) != 0;
@@ -197,14 +306,15 @@ ga_deform_tuple(const GaTupleLayout *L, const uint8_t *tup, uint32_t row,
 	const uint8_t *bp = tup + GA_TUP_BITS_OFF;
 	uint32_t	off = 0;
 	int			slow = 0;
+	int			ok = 1;
 
-	/* no NULLs and every attribute read at a fixed offset */
+	/* no NULLs and every attribute read at a fixed offset (no strings) */
 	if (L->all_fixed && !hasnulls && natts >= L->natts)
 	{
 		for (uint32_t i = 0; i < L->natts; i++)
 			for (int c = L->attrs[i].col; c >= 0; c = L->next_same[c])
 				ga_put(L, c, row, values, nulls, anynull, tp + L->attrs[i].fixoff, 0);
-		return;
+		return 1;
 	}
 	for (uint32_t i = 0; i < L->natts; i++)
 	{
@@ -212,7 +322,8 @@ ga_deform_tuple(const GaTupleLayout *L, const uint8_t *tup, uint32_t row,
 
 		if (i >= natts || (hasnulls && !(bp[i >> 3] & (1 << (i & 7)))))
 		{
-			/* NULL, or an attribute added after the tuple: its default */
+			/* NULL, or an attribute added after the tuple: its default
+			 * (a string's: its code, which the host put in) */
 			int			isnull = i < natts || a->missing_null;
 			uint8_t		m[8];
 
@@ -232,8 +343,8 @@ ga_deform_tuple(const GaTupleLayout *L, const uint8_t *tup, uint32_t row,
 		}
 		else
 			off = ga_align(off, a->align);
-		for (int c = a->col; c >= 0; c = L->next_same[c])
-			ga_put(L, c, row, values, nulls, anynull, tp + off, 0);
+		if (a->col >= 0)
+			ok &= ga_put_attr(L, a->col, row, values, nulls, anynull, tp + off, strings);
 		if (a->len > 0)
 			off += a->len;
 		else if (a->len == -1)
@@ -248,6 +359,7 @@ ga_deform_tuple(const GaTupleLayout *L, const uint8_t *tup, uint32_t row,
 		if (a->len <= 0)
 			slow = 1;
 	}
+	return ok;
 }
 
 #endif							/* GPUAGG_PAGE_H */

@@ -55,8 +55,8 @@ SELECT check_offload('SELECT e, count(*), sum(g), sum(m) FROM hp GROUP BY e');
 -- The same shapes as page-form batches (gpuagg.page_batches): the tuples go
 -- to the device where they lie in shared buffers, pinned until it is done,
 -- and it deforms them with gpuagg_page.h, the GPU's deformer.  The CPU
--- device takes page-form batches; programs with strings and temporary
--- tables (local buffers) keep column batches.
+-- device takes page-form batches; programs with bpchar or LIKE columns and
+-- temporary tables (local buffers) keep column batches.
 SET gpuagg.page_batches = on;
 SET gpuagg.device = cpu;
 CREATE FUNCTION page_form(q text) RETURNS bool
@@ -89,12 +89,71 @@ SELECT check_offload('SELECT e, count(*), count(a), sum(a), sum(b), count(c), bo
 SELECT check_offload('SELECT h, count(*), sum(g), count(t) FROM hq WHERE b IS NULL OR f > 100 GROUP BY h');
 SELECT check_offload('SELECT a, sum(g) FROM hq GROUP BY a');
 SELECT check_offload('SELECT count(*), sum(h), min(g), max(g) FROM hq');
+SELECT check_offload('SELECT t, count(*), sum(g) FROM hq GROUP BY t');
+
+-- Strings from the pages: the device codes text and varchar values itself,
+-- in a dictionary that continues the query's (its constants first), and
+-- gives its strings back at the end.  A value it cannot read -- compressed
+-- inline, or TOASTed -- sends the scan back to the host, which reads it
+-- again in column form.
+CREATE FUNCTION string_counts(q text, OUT page_form bool, OUT device_coded bool,
+							  OUT read_again int)
+LANGUAGE sql AS $$
+	SELECT p->>'Page Batches' IS NOT NULL, coalesce((p->>'Strings Coded by Device')::int, 0) > 0,
+		   coalesce((p->>'Scans Read Again in Column Form')::int, 0)
+	  FROM analyzed_plan(q) p
+$$;
+CREATE TABLE hs (k text, v varchar(20), n int4, s text) WITH (autovacuum_enabled = off);
+INSERT INTO hs
+SELECT CASE WHEN i % 7 = 0 THEN NULL ELSE 'k' || (i % 50) END,
+	   CASE WHEN i % 11 = 0 THEN NULL WHEN i % 3 = 0 THEN '' ELSE 'v' || (i % 13) END,
+	   i,
+	   repeat(chr(97 + i % 26), i % 300)	-- 1-byte and 4-byte headers
+  FROM generate_series(1, 20000) i;
+SELECT * FROM string_counts('SELECT k, count(*) FROM hs GROUP BY k');
+SELECT check_offload('SELECT k, count(*), sum(n) FROM hs GROUP BY k');
+SELECT check_offload('SELECT v, k, count(*), min(n) FROM hs GROUP BY v, k');
+SELECT check_offload('SELECT s, count(*), max(n) FROM hs GROUP BY s');
+SELECT check_offload('SELECT k, count(*) FROM hs WHERE k = ''k7'' OR k IN (''k8'', ''absent'') GROUP BY k');
+SELECT check_offload('SELECT count(*) FILTER (WHERE v = ''v3''), count(*) FILTER (WHERE k <> ''k1'') FROM hs');
+SELECT check_offload('SELECT n % 10, count(DISTINCT k), count(DISTINCT s), min(k COLLATE "C"), max(v COLLATE "C") FROM hs GROUP BY 1');
+SELECT check_offload('SELECT k, max(s COLLATE "C"), min(s COLLATE "C") FROM hs GROUP BY k');
+-- many distinct strings in small batches: the device's dictionary grows
+CREATE TABLE hu AS SELECT 'u' || (i * 7919 % 30011) AS u, i % 3 AS n FROM generate_series(1, 30000) i;
+SET gpuagg.batch_size = '64kB';
+SELECT check_offload('SELECT u, count(*), sum(n) FROM hu GROUP BY u');
+SELECT check_offload('SELECT n, count(DISTINCT u), min(u COLLATE "C") FROM hu GROUP BY n');
+RESET gpuagg.batch_size;
+-- (a LIKE needs the host's function: column form)
+SELECT * FROM string_counts('SELECT count(*) FROM hs WHERE k LIKE ''k1%''');
+SELECT check_offload('SELECT k, count(*) FROM hs WHERE k LIKE ''k1%'' GROUP BY k');
+-- keys compressed inline (long, repetitive) and TOASTed (long, random)
+CREATE TABLE hz (k text, n int4) WITH (autovacuum_enabled = off);
+INSERT INTO hz SELECT 'z' || (i % 20), i FROM generate_series(1, 5000) i;
+INSERT INTO hz SELECT repeat('c', 3000 + i % 3), i FROM generate_series(1, 30) i;
+SELECT * FROM string_counts('SELECT k, count(*) FROM hz GROUP BY k');
+SELECT check_offload('SELECT k, count(*), sum(n) FROM hz GROUP BY k');
+TRUNCATE hz;
+INSERT INTO hz SELECT 'z' || (i % 20), i FROM generate_series(1, 5000) i;
+INSERT INTO hz SELECT (SELECT string_agg(md5(i::text || '.' || j), '')
+						 FROM generate_series(1, 90) j), i FROM generate_series(1, 10) i;
+SELECT * FROM string_counts('SELECT k, count(*) FROM hz GROUP BY k');
+SELECT check_offload('SELECT k, count(*), sum(n) FROM hz GROUP BY k');
+-- without them, page form again
+DELETE FROM hz WHERE length(k) > 100;
+VACUUM hz;
+SELECT * FROM string_counts('SELECT k, count(*) FROM hz GROUP BY k');
+SELECT check_offload('SELECT k, count(*), sum(n) FROM hz GROUP BY k');
 ALTER TABLE hq DROP COLUMN b;
 ALTER TABLE hq ADD COLUMN m int4 DEFAULT 42, ADD COLUMN n int8, ADD COLUMN o text DEFAULT 'old',
 	ADD COLUMN p float8 DEFAULT -1.5, ADD COLUMN q bool DEFAULT true;
 INSERT INTO hq (a, e, g, h, m, n, o, p, q) SELECT 1, i % 9, i, 1, i % 5, i, 'new', i, NULL FROM generate_series(1, 500) i;
 SELECT page_form('SELECT e, sum(m) FROM hq GROUP BY e') AS page_form;
 SELECT check_offload('SELECT e, count(*), sum(m), count(n), sum(n), sum(g), sum(p), count(q), bool_and(q) FROM hq GROUP BY e');
+-- (a string added with a default: its code, given before the scan)
+SELECT * FROM string_counts('SELECT o, count(*) FROM hq GROUP BY o');
+SELECT check_offload('SELECT o, m, count(*), sum(h) FROM hq GROUP BY o, m');
+SELECT check_offload('SELECT count(*) FILTER (WHERE o = ''old''), count(DISTINCT o) FROM hq');
 SELECT check_offload('SELECT m, count(*), sum(h), min(p) FROM hq GROUP BY m');
 UPDATE hq SET e = e + 100 WHERE g % 10 = 0;
 DELETE FROM hq WHERE g % 10 = 1;

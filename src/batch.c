@@ -71,8 +71,9 @@ struct GpuaggBatchReader
 	int		   *fixoff;			/* [maxattno]: offset of a fixed-width
 								 * attribute of the leading fixed-width run */
 	bool		all_fixed;		/* every attribute read lies in that run */
-	bool		shared;			/* deform with gpuagg_page.h (no strings) */
+	bool		shared;			/* deform with gpuagg_page.h */
 	GaTupleLayout layout;		/* its description of the attributes */
+	GaHostStrings hooks;		/* its strings' codes: the query's dictionary */
 	/* page-form batches: pinned pages and their visibility bitmaps */
 	bool		page_batches;
 	Buffer	   *held;			/* pins of the batch being filled */
@@ -261,6 +262,16 @@ pred_value(GpuaggBatchReader *r, int k, Datum d)
 										   GpuaggDictValue(r->dict, code),
 										   r->host->pred_pattern[k]));
 	return r->predcache[k][code] - 1;
+}
+
+/* gpuagg_page.h's string column on the host: the code in the dictionary. */
+static int
+host_string_code(void *arg, const uint8_t *p, uint32_t *code)
+{
+	GpuaggBatchReader *r = (GpuaggBatchReader *) arg;
+
+	*code = GpuaggDictEncode(r->dict, PointerGetDatum(p));
+	return 1;
 }
 
 /* Store a non-NULL Datum at its native width. */
@@ -488,8 +499,9 @@ deform_tuple(GpuaggBatchReader *r, HeapTupleHeader tup, int row, void **values,
 /*
  * Can gpuagg_page.h deform for this program -- the deformer the GPU will
  * run on pages (issue 7)?  Every column read must be a fixed-width value
- * stored as it lies (strings need the dictionary, LIKE columns the host's
- * function).  If so, describe the attributes for it.
+ * stored as it lies, or a text or varchar value stored as its code (not
+ * bpchar's two codes, nor a LIKE column, which needs the host's function).
+ * If so, describe the attributes for it.
  */
 static bool
 shared_deform_possible(GpuaggBatchReader *r)
@@ -506,12 +518,21 @@ shared_deform_possible(GpuaggBatchReader *r)
 		Form_pg_attribute att = TupleDescAttr(r->desc, p->cols[c].attno - 1);
 		int			t = p->cols[c].type;
 
-		if (GpuaggColumnFromHost(&p->cols[c]) ||
-			!att->attbyval || att->attlen != ga_type_width(t))
+		if (GpuaggColumnFromHost(&p->cols[c]))
 			return false;
-		r->layout.width[c] = att->attlen;
+		if (t == GA_T_TEXT)
+		{
+			if (att->attlen != -1)
+				return false;
+			r->layout.strings |= UINT64CONST(1) << c;
+		}
+		else if (!att->attbyval || att->attlen != ga_type_width(t))
+			return false;
+		r->layout.width[c] = ga_type_width(t);
 		r->layout.next_same[c] = r->next_same[c];
 	}
+	r->hooks.code = host_string_code;
+	r->hooks.arg = r;
 	attrs = palloc0(sizeof(GaAttr) * Max(r->maxattno, 1));
 	for (int i = 0; i < r->maxattno; i++)
 	{
@@ -531,8 +552,10 @@ shared_deform_possible(GpuaggBatchReader *r)
 			Datum		d = getmissingattr(r->desc, i + 1, &isnull);
 
 			a->missing_null = isnull;
+			/* a string's default: its code, which every device knows */
 			if (!isnull)
-				a->missing.u = (uint64) d;
+				a->missing.u = (r->layout.strings >> a->col) & 1 ?
+					GpuaggDictEncode(r->dict, d) : (uint64) d;
 		}
 	}
 	r->layout.natts = r->maxattno;
@@ -691,6 +714,22 @@ GpuaggBatchMaxPages(GpuaggBatchReader *r)
 	return r->page_batches ? r->max_pages : 0;
 }
 
+bool
+GpuaggBatchPageStrings(GpuaggBatchReader *r)
+{
+	return r->page_batches && r->layout.strings != 0;
+}
+
+void
+GpuaggBatchNoPages(GpuaggBatchReader *r)
+{
+	if (!r->page_batches)
+		return;
+	Assert(r->nheld == 0 && r->nsent == 0);
+	r->page_batches = false;
+	r->size -= r->cols_off;
+}
+
 void
 GpuaggBatchPageCounts(GpuaggBatchReader *r, uint64 *pages, uint64 *all_visible)
 {
@@ -763,8 +802,8 @@ fill_from_pages(GpuaggBatchReader *r, void **values, uint8 **nulls, bool *anynul
 			ItemId		lp = PageGetItemId(page, h->rs_vistuples[r->index]);
 
 			if (r->shared)
-				ga_deform_tuple(&r->layout, (const uint8_t *) PageGetItem(page, lp), n,
-								values, nulls, (uint8_t *) anynull);
+				(void) ga_deform_tuple(&r->layout, (const uint8_t *) PageGetItem(page, lp), n,
+									   values, nulls, (uint8_t *) anynull, &r->hooks);
 			else
 				deform_tuple(r, (HeapTupleHeader) PageGetItem(page, lp), n, values, nulls,
 							 anynull);

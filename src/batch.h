@@ -75,6 +75,10 @@ extern const GaBatch *GpuaggBatchNext(GpuaggBatchReader *reader, char *buf,
 extern void GpuaggBatchSent(GpuaggBatchReader *reader);
 /* Page form: the device is done with every batch's pages: unpin them. */
 extern void GpuaggBatchConsumed(GpuaggBatchReader *reader);
+/* Page form: does the device code strings read from the pages? */
+extern bool GpuaggBatchPageStrings(GpuaggBatchReader *reader);
+/* Column form after all (before the first batch). */
+extern void GpuaggBatchNoPages(GpuaggBatchReader *reader);
 /* Page form: the most pages one batch refers to (0: column form). */
 extern int	GpuaggBatchMaxPages(GpuaggBatchReader *reader);
 /* Page form: pages referred to so far, and how many were all-visible. */

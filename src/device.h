@@ -20,7 +20,10 @@
  * run-time errors PostgreSQL would raise (overflow, division by zero) as a
  * GaError code, which the caller turns into PostgreSQL's ereport, and a
  * failure of the device itself as GA_ERR_DEVICE (with error_detail), after
- * which the caller runs the query again on the CPU device.  All host memory
+ * which the caller runs the query again on the CPU device.  In page form a
+ * string value the device cannot read from the page (compressed, or
+ * TOASTed) makes add_batch or finish return GA_ERR_STRING_BACK: the caller
+ * runs the query again in column form, where the host reads every string.  All host memory
  * a device takes comes from the memory context given to open, so an aborted
  * query frees it; resources outside that context (device memory, streams)
  * are freed by close, which the executor calls from a reset callback on
@@ -44,6 +47,16 @@ typedef struct GpuaggEstimate
 	double		vram_budget;	/* bytes of device memory the query may use */
 	double		vram_estimate;	/* the planner's estimate of what it will use */
 	int			max_pages;		/* page form: pages a batch may refer to, else 0 */
+
+	/*
+	 * Page form with string columns: the device codes the strings itself,
+	 * in a dictionary that starts with the host's (its strings so far, as
+	 * GpuaggDictSerialize lays them out), and returns the strings it added
+	 * (GaResult).
+	 */
+	const char *seed;
+	uint32		nseed;
+	uint32		seed_bytes;
 } GpuaggEstimate;
 
 /* What a device measured, shown by EXPLAIN ANALYZE. */

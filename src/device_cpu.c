@@ -20,6 +20,7 @@
 #include "utils/memutils.h"
 
 #include "device.h"
+#include "dict.h"
 #include "../cuda/gpuagg_eval.h"
 #include "../cuda/gpuagg_page.h"
 
@@ -102,6 +103,10 @@ typedef struct CpuSession
 	Size		buffer_size;
 	char	   *deformed;		/* page-form batches, deformed */
 	uint32		deformed_rows;
+	/* page form: the strings it codes, as a GPU does (gpuagg_page.h) */
+	GpuaggDict *strings;
+	uint32		nseed;			/* of them, the host's */
+	GaHostStrings hooks;
 } CpuSession;
 
 static inline const GaDatum *
@@ -185,10 +190,29 @@ new_group(CpuSession *s)
 }
 
 /*
- * A page-form batch as columns: each tuple deformed where it lies, by the
- * deformer the GPU runs (gpuagg_page.h).
+ * A string of a page: its code in the session's own dictionary, which
+ * continues the host's as a GPU's does; none (0) for a compressed or
+ * TOASTed value, which a GPU cannot read either.
  */
-static const GaBatch *
+static int
+cpu_string_code(void *arg, const uint8_t *p, uint32_t *code)
+{
+	CpuSession *s = (CpuSession *) arg;
+	const uint8_t *data;
+	uint32_t	len;
+
+	if (!ga_varlena_inline(p, &data, &len))
+		return 0;
+	*code = GpuaggDictEncodeBytes(s->strings, (const char *) data, (int32) len);
+	return 1;
+}
+
+/*
+ * A page-form batch as columns (into *out): each tuple deformed where it
+ * lies, by the deformer the GPU runs (gpuagg_page.h).  Returns GA_OK or
+ * the error a GPU would report.
+ */
+static int
 deform_pages(CpuSession *s, const GaBatch *batch, GaBatch *out)
 {
 	const GaProgram *p = &s->prog;
@@ -236,8 +260,9 @@ deform_pages(CpuSession *s, const GaBatch *batch, GaBatch *out)
 			/* not a tuple of the page, or past the batch: can't happen */
 			if ((tup = ga_page_tuple(page, BLCKSZ, k)) == NULL || row >= batch->nrows ||
 				row != batch->pagerows[i] + ga_page_rank(vis, k))
-				return NULL;
-			ga_deform_tuple(L, tup, row++, values, nulls, anynull);
+				return GA_ERR_INTERNAL;
+			if (!ga_deform_tuple(L, tup, row++, values, nulls, anynull, &s->hooks))
+				return GA_ERR_STRING_BACK;
 		}
 	}
 	memset(out, 0, sizeof(GaBatch));
@@ -247,7 +272,7 @@ deform_pages(CpuSession *s, const GaBatch *batch, GaBatch *out)
 		out->values[c] = values[c];
 		out->nulls[c] = anynull[c] ? nulls[c] : NULL;
 	}
-	return out;
+	return GA_OK;
 }
 
 static void *
@@ -273,6 +298,25 @@ cpu_open(const GaProgram *prog, const GpuaggEstimate *est, MemoryContext cxt,
 	}
 	if (prog->ndistinct > 0)
 		s->distinct = cpudistinct_create(cxt, 1024, s);
+	if (est->max_pages > 0)
+	{
+		/* the host's strings first, so that they keep their codes */
+		Size		at = 0;
+
+		s->strings = GpuaggDictCreate(cxt);
+		s->hooks.code = cpu_string_code;
+		s->hooks.arg = s;
+		for (uint32 i = 0; i < est->nseed; i++)
+		{
+			uint32		len;
+
+			memcpy(&len, est->seed + at, 4);
+			if (GpuaggDictEncodeBytes(s->strings, est->seed + at + 4, (int32) len) != i)
+				elog(ERROR, "gpuagg: the host's strings repeat a string");
+			at += 4 + TYPEALIGN(4, len);
+		}
+		s->nseed = est->nseed;
+	}
 	MemoryContextSwitchTo(old);
 	return s;
 }
@@ -306,8 +350,12 @@ cpu_add_batch(void *session, const GaBatch *batch, GpuaggDeviceStats *stats)
 	GaBatch		columns;
 
 	INSTR_TIME_SET_CURRENT(start);
-	if (batch->pagelist && (batch = deform_pages(s, batch, &columns)) == NULL)
-		return GA_ERR_INTERNAL;
+	if (batch->pagelist)
+	{
+		if ((err = deform_pages(s, batch, &columns)) != GA_OK)
+			return err;
+		batch = &columns;
+	}
 	memset(regs, 0, sizeof(regs));
 	memset(nulls, 0, sizeof(nulls));
 	for (uint32 row = 0; row < batch->nrows; row++)
@@ -458,6 +506,32 @@ cpu_finish(void *session, GaResult *result, GpuaggDeviceStats *stats)
 			m++;
 		}
 		result->npairs[ag->distinct] = m;
+	}
+
+	/* page form: the strings coded after the host's, as a GPU returns them */
+	if (s->strings && GpuaggDictCount(s->strings) > s->nseed)
+	{
+		uint64		m = GpuaggDictCount(s->strings) - s->nseed;
+		Size		bytes = 0;
+
+		result->strings_first = s->nseed;
+		result->nstrings = m;
+		result->strlen = palloc_extended(4 * m, MCXT_ALLOC_HUGE);
+		result->strat = palloc_extended(8 * m, MCXT_ALLOC_HUGE);
+		for (uint64 i = 0; i < m; i++)
+		{
+			Datum		v = GpuaggDictValue(s->strings, s->nseed + i);
+
+			result->strlen[i] = VARSIZE_ANY_EXHDR(DatumGetPointer(v));
+			result->strat[i] = bytes;
+			bytes += result->strlen[i];
+		}
+		result->nstrbytes = bytes;
+		result->strbytes = palloc_extended(Max(bytes, 1), MCXT_ALLOC_HUGE);
+		for (uint64 i = 0; i < m; i++)
+			memcpy(result->strbytes + result->strat[i],
+				   VARDATA_ANY(DatumGetPointer(GpuaggDictValue(s->strings, s->nseed + i))),
+				   result->strlen[i]);
 	}
 	MemoryContextSwitchTo(old);
 	return GA_OK;

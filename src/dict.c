@@ -29,6 +29,7 @@
 #include "postgres.h"
 
 #include "fmgr.h"
+#include "miscadmin.h"
 #include "utils/memutils.h"
 
 #include "dict.h"
@@ -146,6 +147,7 @@ struct GpuaggDict
 	char	   *chunk;			/* where the next copy goes */
 	Size		chunk_left;
 	DictCacheEntry *cache[2];	/* [CACHE_SIZE] per code space */
+	bool		trimmed;		/* a code of code space 1 was given */
 };
 
 GpuaggDict *
@@ -199,7 +201,21 @@ dict_copy(GpuaggDict *d, struct varlena *v)
 	return PointerGetDatum(copy);
 }
 
-/* The code of len bytes at data in a domain (0: exact, 1: bpchar trimmed). */
+/* A text value of len bytes at data, copied. */
+static Datum
+dict_copy_bytes(GpuaggDict *d, const char *data, int32 len)
+{
+	char	   *copy = dict_copy_space(d, VARHDRSZ + len);
+
+	SET_VARSIZE(copy, VARHDRSZ + len);
+	memcpy(VARDATA(copy), data, len);
+	return PointerGetDatum(copy);
+}
+
+/*
+ * The code of len bytes at data in a domain (0: exact, 1: bpchar trimmed);
+ * v is the varlena they are of, copied when new, or NULL to copy them.
+ */
 static uint32
 dict_encode(GpuaggDict *d, struct varlena *v, const char *data, int32 len,
 			int domain)
@@ -242,10 +258,11 @@ dict_encode(GpuaggDict *d, struct varlena *v, const char *data, int32 len,
 			d->values = repalloc_huge(d->values, sizeof(Datum) * (Size) d->capacity);
 		}
 		/* the slot keeps the bytes of a copy, not of the tuple */
-		copy = dict_copy(d, v);
+		copy = v ? dict_copy(d, v) : dict_copy_bytes(d, data, len);
 		slot->key.data = VARDATA_ANY((struct varlena *) DatumGetPointer(copy));
 		slot->code = d->nvalues;
 		d->values[d->nvalues++] = domain == 0 ? copy : (Datum) 0;
+		d->trimmed |= domain != 0;
 	}
 	if (ce)
 	{
@@ -295,4 +312,75 @@ GpuaggDictRegister(GpuaggDict *d, Datum value, bool bpchar)
 	if (v != raw)
 		pfree(v);
 	return shown << 32 | eq;
+}
+
+uint32
+GpuaggDictEncodeBytes(GpuaggDict *d, const char *data, int32 len)
+{
+	return dict_encode(d, NULL, data, len, 0);
+}
+
+uint32
+GpuaggDictCount(GpuaggDict *d)
+{
+	return d->nvalues;
+}
+
+/*
+ * The strings so far in code order, for a device's dictionary to start
+ * with (gpuagg_page.h): each a uint32 length, its bytes, zeros to a
+ * multiple of 4.  NULL when they take more than max bytes or a code is of
+ * trimmed bpchar bytes (code space 1, which no device codes).
+ */
+char *
+GpuaggDictSerialize(GpuaggDict *d, Size max, uint32 *bytes)
+{
+	Size		size = 0;
+	char	   *buf;
+
+	if (d->trimmed)
+		return NULL;
+	for (uint32 i = 0; i < d->nvalues; i++)
+		size += 4 + TYPEALIGN(4, VARSIZE_ANY_EXHDR(DatumGetPointer(d->values[i])));
+	if (size > max)
+		return NULL;
+	buf = palloc0(Max(size, 1));
+	size = 0;
+	for (uint32 i = 0; i < d->nvalues; i++)
+	{
+		struct varlena *v = (struct varlena *) DatumGetPointer(d->values[i]);
+		uint32		len = VARSIZE_ANY_EXHDR(v);
+
+		memcpy(buf + size, &len, 4);
+		memcpy(buf + size + 4, VARDATA_ANY(v), len);
+		size += 4 + TYPEALIGN(4, len);
+	}
+	*bytes = (uint32) size;
+	return buf;
+}
+
+/*
+ * The strings a device's dictionary added (GaResult): n of them, string i
+ * len[i] bytes at bytes + at[i], with codes first, first + 1, ...
+ */
+void
+GpuaggDictLoad(GpuaggDict *d, uint32 first, uint64 n, const uint32 *len,
+			   const uint64 *at, const char *bytes, uint64 nbytes)
+{
+	if (first != d->nvalues)
+		elog(ERROR, "gpuagg: the device's strings start at code %u, not %u",
+			 first, d->nvalues);
+	for (uint64 i = 0; i < n; i++)
+	{
+		uint32		code;
+
+		if ((i & 4095) == 0)
+			CHECK_FOR_INTERRUPTS();
+		if (at[i] > nbytes || len[i] > nbytes - at[i] || len[i] > MaxAllocSize - VARHDRSZ)
+			elog(ERROR, "gpuagg: the device's string " UINT64_FORMAT " lies outside its bytes", i);
+		code = dict_encode(d, NULL, bytes + at[i], (int32) len[i], 0);
+		if (code != first + i)
+			elog(ERROR, "gpuagg: the device coded one string twice (codes %u and " UINT64_FORMAT ")",
+				 code, first + i);
+	}
 }

@@ -24,4 +24,18 @@ extern uint64 GpuaggDictRegister(GpuaggDict *dict, Datum value, bool bpchar);
 /* The value with this (untrimmed) code. */
 extern Datum GpuaggDictValue(GpuaggDict *dict, uint32 code);
 
+/* The code of len bytes of text. */
+extern uint32 GpuaggDictEncodeBytes(GpuaggDict *dict, const char *data, int32 len);
+
+/* Codes given so far (the next code). */
+extern uint32 GpuaggDictCount(GpuaggDict *dict);
+
+/*
+ * Page form: the strings so far for a device's dictionary (NULL if they do
+ * not fit max bytes), and the strings it added, back in.
+ */
+extern char *GpuaggDictSerialize(GpuaggDict *dict, Size max, uint32 *bytes);
+extern void GpuaggDictLoad(GpuaggDict *dict, uint32 first, uint64 n, const uint32 *len,
+						   const uint64 *at, const char *bytes, uint64 nbytes);
+
 #endif							/* GPUAGG_DICT_H */

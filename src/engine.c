@@ -93,6 +93,7 @@ static struct
 	CUresult	(*MemcpyDtoH) (void *, CUdeviceptr, size_t);
 	CUresult	(*MemcpyHtoDAsync) (CUdeviceptr, const void *, size_t, CUstream);
 	CUresult	(*MemcpyDtoHAsync) (void *, CUdeviceptr, size_t, CUstream);
+	CUresult	(*MemcpyDtoDAsync) (CUdeviceptr, CUdeviceptr, size_t, CUstream);
 	CUresult	(*MemsetD8Async) (CUdeviceptr, unsigned char, size_t, CUstream);
 	CUresult	(*LaunchKernel) (CUfunction, unsigned int, unsigned int, unsigned int,
 								 unsigned int, unsigned int, unsigned int,
@@ -120,7 +121,8 @@ static const char *const cu_symbols[] = {
 	"cuModuleGetGlobal_v2", "cuFuncSetAttribute", "cuMemAlloc_v2",
 	"cuMemFree_v2", "cuMemHostRegister_v2", "cuMemHostUnregister",
 	"cuMemHostGetDevicePointer_v2",
-	"cuMemcpyDtoH_v2", "cuMemcpyHtoDAsync_v2", "cuMemcpyDtoHAsync_v2", "cuMemsetD8Async",
+	"cuMemcpyDtoH_v2", "cuMemcpyHtoDAsync_v2", "cuMemcpyDtoHAsync_v2",
+	"cuMemcpyDtoDAsync_v2", "cuMemsetD8Async",
 	"cuLaunchKernel", "cuStreamCreate", "cuStreamDestroy_v2",
 	"cuStreamWaitEvent", "cuStreamSynchronize", "cuEventCreate",
 	"cuEventDestroy_v2", "cuEventRecord", "cuEventQuery",
@@ -150,6 +152,8 @@ typedef struct EngineModule
 	CUfunction	fn_fold;
 	CUfunction	fn_pairs;
 	CUfunction	fn_deform;
+	CUfunction	fn_dict_seed;
+	CUfunction	fn_dict_rehash;
 	CUdeviceptr d_prog;
 	bool		busy;
 } EngineModule;
@@ -426,6 +430,8 @@ module_take(EngineGpu *gpu, char *err, size_t errlen)
 		MOD_CHECK(cu.ModuleGetFunction(&nm.fn_fold, nm.module, "gpuagg_distinct_fold"));
 		MOD_CHECK(cu.ModuleGetFunction(&nm.fn_pairs, nm.module, "gpuagg_distinct_pairs"));
 		MOD_CHECK(cu.ModuleGetFunction(&nm.fn_deform, nm.module, "gpuagg_deform_pages"));
+		MOD_CHECK(cu.ModuleGetFunction(&nm.fn_dict_seed, nm.module, "gpuagg_dict_seed"));
+		MOD_CHECK(cu.ModuleGetFunction(&nm.fn_dict_rehash, nm.module, "gpuagg_dict_rehash"));
 		MOD_CHECK(cu.ModuleGetGlobal(&nm.d_prog, &prog_size, nm.module, "gpuagg_prog"));
 		MOD_CHECK(cu.ModuleGetGlobal(&d_abi, &abi_size, nm.module, "gpuagg_abi_version"));
 		MOD_CHECK(cu.MemcpyDtoH(&abi, d_abi, sizeof(abi)));
@@ -508,8 +514,18 @@ struct GaEngineSession
 	uint64_t	out_bytes;
 	int			finish_stage;	/* 0, 1 timings taken, 2 result packed */
 	GaEngineShape shape;
-	CUdeviceptr part_addr[GA_PART_PAIRGROUP + 2 * GA_MAX_DISTINCT];
-	uint64_t	part_bytes[GA_PART_PAIRGROUP + 2 * GA_MAX_DISTINCT];
+	CUdeviceptr part_addr[GA_NPARTS];
+	uint64_t	part_bytes[GA_NPARTS];
+	/* page form with string columns: the string dictionary (gpuagg_page.h) */
+	uint32_t	nstringcols;	/* string columns the deformer codes */
+	void	   *seed;			/* the host's strings, args.nseed of them */
+	GaDict		dict;
+	CUdeviceptr d_dict;			/* its slots and by-code arrays */
+	uint64_t	dict_bytes;
+	CUdeviceptr d_arena;
+	bool		dict_ready;		/* made, and the host's strings in */
+	uint64_t	dict_n_bound;	/* codes there can be after the queued batches */
+	uint64_t	dict_b_bound;	/* arena bytes likewise */
 	uint64_t	rows_seen;		/* rows before the next batch, in scan order */
 	uint32_t	shared_cap;
 	uint32_t	smem_bytes;
@@ -689,6 +705,12 @@ read_counters(GaEngineSession *s, unsigned long long *out)
 	if ((err = wait_exec(s)) != GA_OK)
 		return err;
 	memcpy(out, s->counters_host, sizeof(unsigned long long) * GA_NCOUNTERS);
+	/*
+	 * A string the deformer could not read had no code: the rows since
+	 * mean nothing, their errors included; the host reads them again.
+	 */
+	if (out[GA_CNT_STRINGS_BACK] != 0)
+		return GA_ERR_STRING_BACK;
 	/* the error slot holds (row << 8 | code) of the earliest failing row */
 	if (out[GA_CNT_ERROR] == ~0ULL)
 		return GA_OK;
@@ -740,8 +762,193 @@ grow_table(GaEngineSession *s, GaTable *t, CUdeviceptr *base, uint64_t *bytes, u
 	return GA_OK;
 }
 
+/*---- the string dictionary of page form ----*/
+
+/*
+ * Zeroed slots and by-code arrays for a dictionary of cap slots, into d
+ * (its arena untouched); on failure nothing stays allocated.
+ */
+static int
+dict_alloc(GaEngineSession *s, uint64_t cap, GaDict *d, CUdeviceptr *base, uint64_t *bytes)
+{
+	uint64_t	size = 20 * cap;
+	int			err;
+	CUresult	r;
+
+	if ((err = device_alloc(s, base, size)) != GA_OK)
+		return err;
+	*bytes = size;
+	if ((r = cu.MemsetD8Async(*base, 0, size, s->s_exec)) != CUDA_SUCCESS)
+	{
+		device_free(s, base, size);
+		return session_fail(s, "cuMemsetD8Async", r);
+	}
+	d->cap = cap;
+	d->slot_code = (uint32_t *) *base;
+	d->slot_hash = (uint32_t *) (*base + 4 * cap);
+	d->str_at = (uint64_t *) (*base + 8 * cap);
+	d->str_len = (uint32_t *) (*base + 16 * cap);
+	d->counters = (unsigned long long *) s->d_counters;
+	return GA_OK;
+}
+
+/*
+ * Grow the dictionary to hold need_n codes at half load and need_bytes of
+ * strings; the old arrays stay until the new ones are filled, so a
+ * failure leaves it as it was.  No deform kernel may be running.
+ */
+static int
+grow_dict(GaEngineSession *s, uint64_t n, uint64_t used, uint64_t need_n, uint64_t need_bytes)
+{
+	int			err = GA_OK;
+	CUresult	r = CUDA_SUCCESS;
+	const char *what = "";
+
+#define GROW_CHECK(call) \
+	if (r == CUDA_SUCCESS && (r = (call)) != CUDA_SUCCESS) \
+		what = #call
+
+	if (2 * need_n > s->dict.cap)
+	{
+		GaDict		nd = s->dict;
+		CUdeviceptr base = 0;
+		uint64_t	bytes = 0;
+		void	   *params[2] = {&s->dict, &nd};
+
+		if ((err = dict_alloc(s, next_pow2(2.0 * need_n), &nd, &base, &bytes)) != GA_OK)
+			return err;
+		GROW_CHECK(cu.MemcpyDtoDAsync((CUdeviceptr) nd.str_at, (CUdeviceptr) s->dict.str_at,
+									  8 * n, s->s_exec));
+		GROW_CHECK(cu.MemcpyDtoDAsync((CUdeviceptr) nd.str_len, (CUdeviceptr) s->dict.str_len,
+									  4 * n, s->s_exec));
+		GROW_CHECK(cu.LaunchKernel(s->mod->fn_dict_rehash,
+								   (unsigned int) EMIN((s->dict.cap + GPUAGG_BLOCK - 1) / GPUAGG_BLOCK,
+													   (uint64_t) s->gpu->sm_count * 16),
+								   1, 1, GPUAGG_BLOCK, 1, 1, 0, s->s_exec, params, NULL));
+		err = r != CUDA_SUCCESS ? session_fail(s, what, r) : wait_exec(s);
+		if (err != GA_OK)
+		{
+			device_free(s, &base, bytes);
+			return err;
+		}
+		device_free(s, &s->d_dict, s->dict_bytes);
+		s->dict = nd;
+		s->d_dict = base;
+		s->dict_bytes = bytes;
+	}
+	if (need_bytes > s->dict.arena_cap)
+	{
+		uint64_t	cap = ALIGN16(EMAX(need_bytes, 2 * s->dict.arena_cap));
+		CUdeviceptr arena = 0;
+
+		if ((err = device_alloc(s, &arena, cap)) != GA_OK)
+			return err;
+		if (used > 0)
+			GROW_CHECK(cu.MemcpyDtoDAsync(arena, s->d_arena, used, s->s_exec));
+		err = r != CUDA_SUCCESS ? session_fail(s, what, r) : wait_exec(s);
+		if (err != GA_OK)
+		{
+			device_free(s, &arena, cap);
+			return err;
+		}
+		device_free(s, &s->d_arena, s->dict.arena_cap);
+		s->d_arena = arena;
+		s->dict.arena = (uint8_t *) arena;
+		s->dict.arena_cap = cap;
+	}
+#undef GROW_CHECK
+	return GA_OK;
+}
+
+/*
+ * The dictionary of a page-form session with string columns, made with
+ * room for a batch's strings, and the host's strings put in first.
+ */
+static int
+dict_start(GaEngineSession *s)
+{
+	CUdeviceptr seed = 0;
+	int			err;
+	CUresult	r = CUDA_SUCCESS;
+	const char *what = "";
+	unsigned long long counters[GA_NCOUNTERS];
+	void	   *params[3];
+
+	if (s->dict_ready)
+		return GA_OK;
+	if (!s->d_dict &&
+		(err = dict_alloc(s, next_pow2(2.0 * (s->args.nseed + (double) s->nstringcols *
+											   s->args.batch_rows)),
+						  &s->dict, &s->d_dict, &s->dict_bytes)) != GA_OK)
+		return err;
+	if (!s->d_arena)
+	{
+		uint64_t	cap = ALIGN16(s->args.seed_bytes + (uint64_t) s->nstringcols *
+								  s->args.max_pages * pages_blcksz);
+
+		if ((err = device_alloc(s, &s->d_arena, cap)) != GA_OK)
+			return err;
+		s->dict.arena = (uint8_t *) s->d_arena;
+		s->dict.arena_cap = cap;
+	}
+	if (s->args.nseed > 0)
+	{
+		if ((err = device_alloc(s, &seed, s->args.seed_bytes)) != GA_OK)
+			return err;
+		params[0] = &s->dict;
+		params[1] = &seed;
+		params[2] = &s->args.nseed;
+		if ((r = cu.MemcpyHtoDAsync(seed, s->seed, s->args.seed_bytes, s->s_exec)) != CUDA_SUCCESS)
+			what = "cuMemcpyHtoDAsync";
+		else if ((r = cu.LaunchKernel(s->mod->fn_dict_seed, 1, 1, 1, 1, 1, 1, 0, s->s_exec,
+									  params, NULL)) != CUDA_SUCCESS)
+			what = "cuLaunchKernel(gpuagg_dict_seed)";
+		err = r != CUDA_SUCCESS ? session_fail(s, what, r) : wait_exec(s);
+		device_free(s, &seed, s->args.seed_bytes);
+		if (err != GA_OK)
+			return err;
+	}
+	if ((err = read_counters(s, counters)) != GA_OK)
+		return err;
+	s->dict_n_bound = counters[GA_CNT_DICT_N];
+	s->dict_b_bound = counters[GA_CNT_DICT_BYTES];
+	s->dict_ready = true;
+	return GA_OK;
+}
+
+/*
+ * Room in the dictionary for every string of a batch of nrows rows on
+ * npages pages, whatever they hold: grown first (before anything of the
+ * batch is queued, so GA_NEED_MEMORY can repeat).
+ */
+static int
+dict_room(GaEngineSession *s, uint32_t nrows, uint32_t npages)
+{
+	uint64_t	add_n = (uint64_t) s->nstringcols * nrows;
+	uint64_t	add_b = (uint64_t) s->nstringcols * npages * pages_blcksz;
+	unsigned long long counters[GA_NCOUNTERS];
+	int			err;
+
+	if (2 * (s->dict_n_bound + add_n) <= s->dict.cap &&
+		s->dict_b_bound + add_b <= s->dict.arena_cap)
+		return GA_OK;
+	/* the deform kernels on the copy streams use it: let them end */
+	for (int b = 0; b < 2; b++)
+		if ((err = ga_engine_wait_buffer(s, b)) != GA_OK)
+			return err;
+	if ((err = read_counters(s, counters)) != GA_OK)
+		return err;
+	if ((err = grow_dict(s, counters[GA_CNT_DICT_N], counters[GA_CNT_DICT_BYTES],
+						 counters[GA_CNT_DICT_N] + add_n,
+						 counters[GA_CNT_DICT_BYTES] + add_b)) != GA_OK)
+		return err;
+	s->dict_n_bound = counters[GA_CNT_DICT_N];
+	s->dict_b_bound = counters[GA_CNT_DICT_BYTES];
+	return GA_OK;
+}
+
 GaEngineSession *
-ga_engine_open(const GaProgram *prog, const GaEngineArgs *args, void *host,
+ga_engine_open(const GaProgram *prog, const GaEngineArgs *args, const void *seed, void *host,
 			   uint64_t host_bytes, volatile uint32_t *cancel, char *err, size_t errlen)
 {
 	GaEngineSession *s;
@@ -773,10 +980,25 @@ ga_engine_open(const GaProgram *prog, const GaEngineArgs *args, void *host,
 	s->counters_host = (unsigned long long *) host;
 	s->buf[0] = (char *) host + GA_ENGINE_SCRATCH;
 	s->buf[1] = s->buf[0] + args->host_batch_bytes;
+	/* page form: the string columns the deformer codes in the dictionary */
+	for (uint32_t c = 0; c < prog->ncols && args->max_pages > 0; c++)
+		if (prog->cols[c].type == GA_T_TEXT && !prog->cols[c].pred)
+			s->nstringcols++;
+	if (s->nstringcols > 0 && args->seed_bytes > 0)
+	{
+		if (args->seed_bytes > GA_SEED_MAX || (s->seed = malloc(args->seed_bytes)) == NULL)
+		{
+			snprintf(err, errlen, "no room for the host's strings");
+			free(s);
+			return NULL;
+		}
+		memcpy(s->seed, seed, args->seed_bytes);
+	}
 
 	if (args->gpu < 0 || args->gpu >= ngpus)
 	{
 		snprintf(err, errlen, "there is no GPU %d", args->gpu);
+		free(s->seed);
 		free(s);
 		return NULL;
 	}
@@ -785,11 +1007,13 @@ ga_engine_open(const GaProgram *prog, const GaEngineArgs *args, void *host,
 	{
 		session_fail(s, "cuCtxSetCurrent", r);
 		snprintf(err, errlen, "%s", s->errbuf);
+		free(s->seed);
 		free(s);
 		return NULL;
 	}
 	if ((s->mod = module_take(s->gpu, err, errlen)) == NULL)
 	{
+		free(s->seed);
 		free(s);
 		return NULL;
 	}
@@ -894,6 +1118,8 @@ ga_engine_start(GaEngineSession *s)
 							   GA_CNT_DISTINCT + j, &s->sets.set[j], &s->d_set[j],
 							   &s->set_bytes[j])) != GA_OK)
 			return err;
+	if (s->nstringcols > 0 && (err = dict_start(s)) != GA_OK)
+		return err;
 	s->started = true;
 	return GA_OK;
 }
@@ -975,7 +1201,7 @@ page_batch(GaEngineSession *s, int b, const GaBatch *batch, GaBatch *dbatch)
 	uint64_t	npages = batch->npages;
 	uint32_t	npages32 = batch->npages;
 	unsigned int grid;
-	void	   *params[6];
+	void	   *params[7];
 	const uint32_t *const *arrays[3] = {&batch->pagelist, &batch->pagerows, &batch->pagevis};
 	const uint32_t **darrays[3] = {&dbatch->pagelist, &dbatch->pagerows, &dbatch->pagevis};
 	uint64_t	words[3] = {npages, npages, npages * GA_PAGE_VIS_WORDS};
@@ -1013,6 +1239,7 @@ page_batch(GaEngineSession *s, int b, const GaBatch *batch, GaBatch *dbatch)
 	params[3] = &pages_blcksz;
 	params[4] = &pages_count;
 	params[5] = &s->d_counters;
+	params[6] = &s->dict;
 	grid = (unsigned int) EMIN(npages32, (uint64_t) s->gpu->sm_count * 16);
 	CU_CHECK(s, cu.LaunchKernel(s->mod->fn_deform, EMAX(grid, 1), 1, 1, GPUAGG_PAGE_BLOCK, 1, 1,
 								pages_blcksz, s->s_copy[b], params, NULL));
@@ -1038,6 +1265,9 @@ ga_engine_add_batch(GaEngineSession *s, int b, const GaBatch *batch)
 		return GA_ERR_DEVICE;
 	}
 	if ((err = make_room(s, batch->nrows)) != GA_OK)
+		return err;
+	if (batch->pagelist && s->nstringcols > 0 &&
+		(err = dict_room(s, batch->nrows, batch->npages)) != GA_OK)
 		return err;
 
 	/* device buffer b is free once the kernel of two batches ago is done */
@@ -1086,6 +1316,11 @@ ga_engine_add_batch(GaEngineSession *s, int b, const GaBatch *batch)
 	s->groups_bound += batch->nrows;
 	for (uint32_t j = 0; j < s->prog.ndistinct; j++)
 		s->set_bound[j] += batch->nrows;
+	if (batch->pagelist)
+	{
+		s->dict_n_bound += (uint64_t) s->nstringcols * batch->nrows;
+		s->dict_b_bound += (uint64_t) s->nstringcols * batch->npages * pages_blcksz;
+	}
 
 	CU_CHECK(s, cu.StreamWaitEvent(s->s_exec, s->ev_copied[b], 0));
 	CU_CHECK(s, cu.EventRecord(s->ev_kstart[b], s->s_exec));
@@ -1271,6 +1506,22 @@ ga_engine_finish(GaEngineSession *s, GaEngineShape *shape)
 	/* errors of the fold and the pairs (internal) are in the counters */
 	if ((err = read_counters(s, counters)) != GA_OK)
 		return err;
+	if (s->dict_ready)
+	{
+		/* the strings the device coded after the host's */
+		uint64_t	first = s->args.nseed;
+		uint64_t	m = counters[GA_CNT_DICT_N] - first;
+
+		s->shape.nstrings = m;
+		s->shape.strings_first = (uint32_t) first;
+		s->shape.strbytes = counters[GA_CNT_DICT_BYTES];
+		s->part_addr[GA_PART_STRLEN] = (CUdeviceptr) (s->dict.str_len + first);
+		s->part_bytes[GA_PART_STRLEN] = 4 * m;
+		s->part_addr[GA_PART_STRAT] = (CUdeviceptr) (s->dict.str_at + first);
+		s->part_bytes[GA_PART_STRAT] = 8 * m;
+		s->part_addr[GA_PART_STRBYTES] = s->d_arena;
+		s->part_bytes[GA_PART_STRBYTES] = s->shape.strbytes;
+	}
 	s->shape.ngroups = n;
 	s->shape.rows_passed = counters[GA_CNT_PASSED];
 	s->shape.device_ms = s->kernel_ms;
@@ -1284,8 +1535,7 @@ int
 ga_engine_fetch(GaEngineSession *s, int part, uint64_t offset, uint64_t bytes, void *dst)
 {
 	CU_CURRENT(s);
-	if (s->finish_stage != 2 || part < 0 ||
-		part >= GA_PART_PAIRGROUP + 2 * GA_MAX_DISTINCT ||
+	if (s->finish_stage != 2 || part < 0 || part >= GA_NPARTS ||
 		offset + bytes > s->part_bytes[part])
 	{
 		snprintf(s->errbuf, sizeof(s->errbuf), "fetch of a result part that is not there");
@@ -1352,6 +1602,8 @@ ga_engine_close(GaEngineSession *s)
 	device_free(s, &s->d_out, s->out_bytes);
 	for (int j = 0; j < GA_MAX_DISTINCT; j++)
 		device_free(s, &s->d_set[j], s->set_bytes[j]);
+	device_free(s, &s->d_dict, s->dict_bytes);
+	device_free(s, &s->d_arena, s->dict.arena_cap);
 	device_free(s, &s->d_counters, sizeof(unsigned long long) * GA_NCOUNTERS);
 	if (s->ev_sync)
 		cu.EventDestroy(s->ev_sync);
@@ -1361,5 +1613,6 @@ ga_engine_close(GaEngineSession *s)
 		cu.MemHostUnregister(s->host);
 	if (s->mod)
 		module_give(s->mod);
+	free(s->seed);
 	free(s);
 }

@@ -58,6 +58,9 @@ typedef struct GaEngineArgs
 								 * address (a sticky error of the context) */
 	uint32_t	max_pages;		/* page form: pages a batch may refer to */
 	int			gpu;			/* the GPU to run on, 0 .. ga_engine_gpus() - 1 */
+	uint32_t	nseed;			/* page form with string columns: the strings */
+	uint32_t	seed_bytes;		/* of the host's dictionary, as dict.h's
+								 * GpuaggDictSerialize lays them out */
 } GaEngineArgs;
 
 /* What finish learned; the arrays are then fetched part by part. */
@@ -68,6 +71,9 @@ typedef struct GaEngineShape
 	uint64_t	rows_passed;
 	double		device_ms;
 	double		transfer_ms;
+	uint64_t	nstrings;		/* strings the device coded, from code */
+	uint32_t	strings_first;	/* strings_first on, */
+	uint64_t	strbytes;		/* and the bytes of its arena */
 } GaEngineShape;
 
 /* parts of the result for ga_engine_fetch */
@@ -76,6 +82,11 @@ typedef struct GaEngineShape
 #define GA_PART_STATES		2
 #define GA_PART_PAIRGROUP	3	/* + distinct set number * 2 */
 #define GA_PART_PAIRVALUE	4
+/* page form with string columns: the strings the device coded (GaResult) */
+#define GA_PART_STRLEN		(GA_PART_PAIRGROUP + 2 * GA_MAX_DISTINCT)
+#define GA_PART_STRAT		(GA_PART_STRLEN + 1)
+#define GA_PART_STRBYTES	(GA_PART_STRLEN + 2)
+#define GA_NPARTS			(GA_PART_STRLEN + 3)
 
 typedef struct GaEngineSession GaEngineSession;
 
@@ -93,11 +104,11 @@ extern int	ga_engine_broken(void);
 /*
  * host: page-aligned memory of host_bytes, laid out as GA_ENGINE_SCRATCH
  * bytes then buffer 0 then buffer 1 (each args->host_batch_bytes,
- * page-aligned).
+ * page-aligned).  seed: args->seed_bytes of the host's strings (copied).
  * cancel, if not NULL, is polled while waiting: non-zero stops the call.
  */
 extern GaEngineSession *ga_engine_open(const GaProgram *prog, const GaEngineArgs *args,
-									   void *host, uint64_t host_bytes,
+									   const void *seed, void *host, uint64_t host_bytes,
 									   volatile uint32_t *cancel,
 									   char *err, size_t errlen);
 extern int	ga_engine_start(GaEngineSession *s);

@@ -59,6 +59,9 @@ typedef struct GpuaggCounters
 	double		result_ms;
 	GpuaggDeviceStats stats;
 	uint64		ngroups;
+	uint64		strings_coded;	/* page form: strings the device coded */
+	uint64		column_reruns;	/* page form given up for a string the
+								 * device could not read */
 } GpuaggCounters;
 
 typedef struct GpuAggState
@@ -76,6 +79,7 @@ typedef struct GpuAggState
 	const GpuaggDevice *device;
 	bool		planned_cuda;	/* the plan chose the CUDA device */
 	char	   *fallback;		/* why the planned device was abandoned */
+	bool		no_pages;		/* page form given up (GA_ERR_STRING_BACK) */
 
 	/* set up by Begin */
 	GpuaggProgram *prog;
@@ -471,8 +475,20 @@ run_on_device(GpuAggState *st, char **why)
 
 	reader = GpuaggBatchBegin(rel, estate->es_snapshot, st->pscan, &st->blocklog, st->prog,
 							  st->batch_rows, st->dict,
-							  gpuagg_page_batches && dev->pages &&
+							  gpuagg_page_batches && dev->pages && !st->no_pages &&
 							  (dev != &GpuaggCudaDevice || GpuaggCudaPages()));
+	memset(&est, 0, sizeof(est));
+	/* page form with strings: the device's dictionary starts with ours */
+	if (GpuaggBatchPageStrings(reader))
+	{
+		est.seed = GpuaggDictSerialize(st->dict, GA_SEED_MAX, &est.seed_bytes);
+		est.nseed = GpuaggDictCount(st->dict);
+		if (est.seed == NULL)
+		{
+			est.nseed = 0;
+			GpuaggBatchNoPages(reader);
+		}
+	}
 	est.groups = st->est_groups;
 	est.batch_rows = st->batch_rows;
 	est.batch_bytes = GpuaggBatchBufferSize(reader);
@@ -578,8 +594,20 @@ run_on_device(GpuAggState *st, char **why)
 				 errdetail("%s", *why)));
 	if (err == GA_ERR_DEVICE)
 		return false;
+	if (err == GA_ERR_STRING_BACK)
+	{
+		*why = pstrdup("a string value the device could not read from the page");
+		st->no_pages = true;
+		return false;
+	}
 	if (err != GA_OK)
 		raise_device_error(err);
+	/* page form with strings: the device's strings continue our codes */
+	if (st->result.nstrings > 0)
+		GpuaggDictLoad(st->dict, st->result.strings_first, st->result.nstrings,
+					   st->result.strlen, st->result.strat, st->result.strbytes,
+					   st->result.nstrbytes);
+	st->counters.strings_coded += st->result.nstrings;
 	pick_string_extremes(st);
 	return true;
 }
@@ -608,6 +636,8 @@ run_aggregation(GpuAggState *st)
 	st->injected = false;
 	for (;;)
 	{
+		bool		had_pages = !st->no_pages;
+
 		MemoryContextReset(st->run_cxt);
 		memset(&st->result, 0, sizeof(st->result));
 		st->dict = GpuaggDictCreate(st->run_cxt);
@@ -616,6 +646,20 @@ run_aggregation(GpuAggState *st)
 		load_params(st);
 		if (run_on_device(st, &why))
 			break;
+		if (had_pages && st->no_pages)
+		{
+			/*
+			 * A compressed or TOASTed string in page form: the scan again
+			 * in column form on the same device, the host reading every
+			 * string.  The work so far does not count.
+			 */
+			double		waited = st->counters.stats.admission_ms - before.stats.admission_ms;
+
+			st->counters = before;
+			st->counters.stats.admission_ms += waited;
+			st->counters.column_reruns++;
+			continue;
+		}
 		if (st->device == &GpuaggCpuDevice && !st->injected)
 			elog(ERROR, "gpuagg: the CPU device failed: %s", why);
 		if (st->counters.stats.no_memory)
@@ -880,6 +924,8 @@ gpuagg_explain(CustomScanState *node, List *ancestors, ExplainState *es)
 			all.finish_ms += c->finish_ms;
 			all.result_ms += c->result_ms;
 			all.ngroups += c->ngroups;
+			all.strings_coded += c->strings_coded;
+			all.column_reruns += c->column_reruns;
 			all.stats.rows_in += c->stats.rows_in;
 			all.stats.rows_passed += c->stats.rows_passed;
 			all.stats.device_ms += c->stats.device_ms;
@@ -893,17 +939,24 @@ gpuagg_explain(CustomScanState *node, List *ancestors, ExplainState *es)
 			ExplainPropertyInteger("Page Batches", NULL, all.page_batches, es);
 			/*
 			 * Pages whose tuples' visibility the host checked (the others
-			 * are all-visible), and the bytes the device read from shared
-			 * buffers.  No tuple comes back to the host: page form is for
-			 * fixed-width values only, which are never compressed or
-			 * TOASTed.
+			 * are all-visible), the bytes the device read from shared
+			 * buffers, and the distinct strings the device coded itself.
 			 */
 			ExplainPropertyInteger("Pages", NULL, all.pages, es);
 			ExplainPropertyInteger("Pages Checked by Host", NULL,
 								   all.pages - all.pages_all_visible, es);
 			ExplainPropertyInteger("Page Bytes", "kB",
 								   (int64) (all.pages * (BLCKSZ / 1024)), es);
+			if (all.strings_coded > 0)
+				ExplainPropertyInteger("Strings Coded by Device", NULL, all.strings_coded, es);
 		}
+		/*
+		 * A string value the device could not read (compressed, TOASTed)
+		 * sends the whole scan back to the host: read again in column form.
+		 */
+		if (all.column_reruns > 0)
+			ExplainPropertyInteger("Scans Read Again in Column Form", NULL,
+								   all.column_reruns, es);
 		ExplainPropertyInteger("Rows In", NULL, all.stats.rows_in, es);
 		ExplainPropertyInteger("Rows Filtered", NULL,
 							   all.stats.rows_in - all.stats.rows_passed, es);

@@ -163,6 +163,7 @@ typedef struct ServiceCall
 	GaEngineArgs args;
 	uint64		host_off;		/* the engine's region in the segment */
 	uint64		host_bytes;
+	char		seed[GA_SEED_MAX];	/* the host's strings (args.seed_bytes) */
 } ServiceCall;
 
 #define CALL_BYTES		TYPEALIGN(8192, sizeof(ServiceCall))
@@ -214,7 +215,7 @@ run_call(ServiceCall *c, GaEngineSession **sp, char *host)
 	switch (c->op)
 	{
 		case OP_OPEN:
-			s = *sp = ga_engine_open(&c->prog, &c->args, host, c->host_bytes,
+			s = *sp = ga_engine_open(&c->prog, &c->args, c->seed, host, c->host_bytes,
 									 &c->cancel, c->err, sizeof(c->err));
 			if (s == NULL)
 			{
@@ -1045,6 +1046,15 @@ open_client(const GaProgram *prog, const GpuaggEstimate *est, MemoryContext cxt,
 	c->call->args.inject_fault = gpuagg_debug_inject_fault;
 	c->call->args.max_pages = est->max_pages;
 	c->call->args.gpu = gpu;
+	if (est->seed_bytes > GA_SEED_MAX)
+	{
+		*error = pstrdup("the query's strings do not fit the GPU service's call");
+		return NULL;
+	}
+	c->call->args.nseed = est->nseed;
+	c->call->args.seed_bytes = est->seed_bytes;
+	if (est->seed_bytes > 0)
+		memcpy(c->call->seed, est->seed, est->seed_bytes);
 	c->call->host_off = CALL_BYTES;
 	c->call->host_bytes = host_bytes;
 
@@ -1259,6 +1269,20 @@ cuda_finish(void *session, GaResult *result, GpuaggDeviceStats *stats)
 	stats->rows_passed += shape->rows_passed;
 	stats->device_ms += shape->device_ms;
 	stats->transfer_ms += shape->transfer_ms;
+	/* page form with strings: the strings its dictionary added */
+	result->nstrings = shape->nstrings;
+	result->strings_first = shape->strings_first;
+	result->nstrbytes = shape->strbytes;
+	if (shape->nstrings > 0)
+	{
+		result->strlen = MemoryContextAllocHuge(c->cxt, 4 * shape->nstrings);
+		result->strat = MemoryContextAllocHuge(c->cxt, 8 * shape->nstrings);
+		result->strbytes = MemoryContextAllocHuge(c->cxt, Max(shape->strbytes, 1));
+		if ((err = fetch(c, GA_PART_STRLEN, result->strlen, 4 * shape->nstrings)) != GA_OK ||
+			(err = fetch(c, GA_PART_STRAT, result->strat, 8 * shape->nstrings)) != GA_OK ||
+			(err = fetch(c, GA_PART_STRBYTES, result->strbytes, shape->strbytes)) != GA_OK)
+			return err;
+	}
 	n = shape->ngroups;
 	if (n == 0 && nk == 0)
 	{

@@ -24,7 +24,9 @@
 # (kind nvidia-h200-x2, when lent: gpuagg.devices() should list two rows and
 # a parallel query's processes spread over them), then b at 1e8 to see the
 # inline line-pointer count (serial Scan Time of i3, q3i: was 826 ms).
-# Usage: next.sh a|b|c|d|e|f|g.  Everything it writes goes under $OUT.
+#   h. the suite with page batches on, then q1 q2 q3 q7 (x, text keys the
+#      device codes from the pages) at 1e8.
+# Usage: next.sh a|b|c|d|e|f|g|h.  Everything it writes goes under $OUT.
 set -uo pipefail
 OUT=${OUT:-/tmp/next-out}
 mkdir -p "$OUT"
@@ -124,8 +126,24 @@ g)
 		--out "$OUT/groupby-int" >"$OUT/bench-groupby-int.log" 2>&1
 	grep "bench/run: groupby" "$OUT/bench-groupby-int.log"
 	;;
+h)
+	# strings from the pages (the device's own dictionary): the suite with
+	# page batches on, then db-benchmark's text-keyed queries at 1e8
+	pages_on
+	step "suite, page batches on"
+	timeout 220 bash test/gpu/run.sh >"$OUT/gpu.log" 2>&1
+	grep -E "^test |PASS|FAIL|passed|failed" "$OUT/gpu.log"
+	pages_off
+	step "groupby load"
+	N=1e8 K=100 JOBS=16 timeout 100 bash bench/gen/load.sh groupby >"$OUT/load-groupby.log" 2>&1
+	step "groupby over x (text keys), page batches"
+	timeout 240 bench/run --db postgres --suite groupby --engines native_8,gpuagg_cuda --reps 1 \
+		--timeout 60 --queries "${QUERIES:-q1|q2|q3|q7}" --set gpuagg.page_batches=on --analyze \
+		--out "$OUT/groupby" >"$OUT/bench-groupby.log" 2>&1
+	grep "bench/run: groupby" "$OUT/bench-groupby.log"
+	;;
 *)
-	echo "usage: $0 a|b|c|d|e|f|g" >&2
+	echo "usage: $0 a|b|c|d|e|f|g|h" >&2
 	exit 2
 	;;
 esac

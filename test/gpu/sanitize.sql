@@ -12,12 +12,19 @@ SELECT count(*), sum(v) FILTER (WHERE b), avg(f) FILTER (WHERE s > 3), var_pop(s
 SELECT s, b, count(*), min(v), max(x) FROM san GROUP BY s, b ORDER BY s, b LIMIT 3;
 SELECT sum(v / (k - 5)) FROM san;
 SELECT x / 1000003 AS g, sum(v) FROM san GROUP BY 1 ORDER BY 1 DESC LIMIT 2;
-ALTER TABLE san ADD COLUMN t text, ADD COLUMN c char(3);
-UPDATE san SET t = CASE WHEN v % 17 = 0 THEN NULL ELSE 'id' || (v % 1000) END, c = CASE WHEN v % 3 = 0 THEN 'a' ELSE 'ab' END;
+ALTER TABLE san ADD COLUMN t text, ADD COLUMN c char(3), ADD COLUMN u text;
+UPDATE san SET t = CASE WHEN v % 17 = 0 THEN NULL ELSE 'id' || (v % 1000) END, c = CASE WHEN v % 3 = 0 THEN 'a' ELSE 'ab' END, u = 'u' || v;
 -- pages with dead tuples, checked by the host
 EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF) SELECT s, count(*), sum(x), max(d), min(r) FROM san WHERE v > 5 GROUP BY s;
 SELECT t, c, count(*), sum(v), count(DISTINCT k), count(DISTINCT f) FROM san WHERE t <> 'id5' AND c IN ('a', 'ab ') GROUP BY t, c ORDER BY t, c LIMIT 3;
 SELECT count(DISTINCT t), count(DISTINCT v % 70000) FILTER (WHERE b), count(DISTINCT r) FROM san;
+-- strings the device codes from the pages (page form), its dictionary grown
+-- in small batches
+SELECT t, count(*), sum(v) FROM san WHERE t <> 'id5' GROUP BY t ORDER BY t LIMIT 3;
+SET gpuagg.batch_size = '64kB';
+SELECT u, count(*) FROM san GROUP BY u ORDER BY u LIMIT 2;
+SELECT count(DISTINCT t), min(t COLLATE "C") FROM san;
+RESET gpuagg.batch_size;
 SELECT k, count(DISTINCT v) FROM san GROUP BY k ORDER BY k LIMIT 2;
 SELECT k, min(t COLLATE "C"), max(t COLLATE "C"), count(DISTINCT t) FROM san WHERE t LIKE 'id1%' GROUP BY k ORDER BY k LIMIT 3;
 SELECT min(t COLLATE "C"), max(t COLLATE "C") FILTER (WHERE b) FROM san;

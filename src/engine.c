@@ -876,15 +876,19 @@ dict_start(GaEngineSession *s)
 
 	if (s->dict_ready)
 		return GA_OK;
+	/*
+	 * Room for the strings of a few batches at least, so that dict_room
+	 * looks at the counters (a wait for the kernels) seldom.
+	 */
 	if (!s->d_dict &&
-		(err = dict_alloc(s, next_pow2(2.0 * (s->args.nseed + (double) s->nstringcols *
+		(err = dict_alloc(s, next_pow2(4.0 * (s->args.nseed + (double) s->nstringcols *
 											   s->args.batch_rows)),
 						  &s->dict, &s->d_dict, &s->dict_bytes)) != GA_OK)
 		return err;
 	if (!s->d_arena)
 	{
-		uint64_t	cap = ALIGN16(s->args.seed_bytes + (uint64_t) s->nstringcols *
-								  s->args.max_pages * pages_blcksz);
+		uint64_t	cap = ALIGN16(s->args.seed_bytes +
+								  2 * (uint64_t) s->args.max_pages * pages_blcksz);
 
 		if ((err = device_alloc(s, &s->d_arena, cap)) != GA_OK)
 			return err;
@@ -918,14 +922,15 @@ dict_start(GaEngineSession *s)
 
 /*
  * Room in the dictionary for every string of a batch of nrows rows on
- * npages pages, whatever they hold: grown first (before anything of the
- * batch is queued, so GA_NEED_MEMORY can repeat).
+ * npages pages, whatever they hold (every string column a new string a
+ * row, their bytes no more than the pages'): grown first (before anything
+ * of the batch is queued, so GA_NEED_MEMORY can repeat).
  */
 static int
 dict_room(GaEngineSession *s, uint32_t nrows, uint32_t npages)
 {
 	uint64_t	add_n = (uint64_t) s->nstringcols * nrows;
-	uint64_t	add_b = (uint64_t) s->nstringcols * npages * pages_blcksz;
+	uint64_t	add_b = (uint64_t) npages * pages_blcksz;
 	unsigned long long counters[GA_NCOUNTERS];
 	int			err;
 
@@ -1319,7 +1324,7 @@ ga_engine_add_batch(GaEngineSession *s, int b, const GaBatch *batch)
 	if (batch->pagelist)
 	{
 		s->dict_n_bound += (uint64_t) s->nstringcols * batch->nrows;
-		s->dict_b_bound += (uint64_t) s->nstringcols * batch->npages * pages_blcksz;
+		s->dict_b_bound += (uint64_t) batch->npages * pages_blcksz;
 	}
 
 	CU_CHECK(s, cu.StreamWaitEvent(s->s_exec, s->ev_copied[b], 0));

@@ -148,6 +148,7 @@ struct GpuaggDict
 	Size		chunk_left;
 	DictCacheEntry *cache[2];	/* [CACHE_SIZE] per code space */
 	bool		trimmed;		/* a code of code space 1 was given */
+	bool		sealed;			/* a device's strings appended: no more codes */
 };
 
 GpuaggDict *
@@ -238,6 +239,9 @@ dict_encode(GpuaggDict *d, struct varlena *v, const char *data, int32 len,
 		if (ce->len == len && ce->w[0] == k.w[0] && ce->w[1] == k.w[1])
 			return ce->code;
 	}
+
+	if (d->sealed)
+		elog(ERROR, "gpuagg: a string coded after the device's strings came back");
 
 	/* most strings were seen before: the lighter lookup first */
 	slot = dictslot_lookup(d->table, k);
@@ -361,26 +365,43 @@ GpuaggDictSerialize(GpuaggDict *d, Size max, uint32 *bytes)
 
 /*
  * The strings a device's dictionary added (GaResult): n of them, string i
- * len[i] bytes at bytes + at[i], with codes first, first + 1, ...
+ * len[i] bytes at bytes + at[i], with codes first, first + 1, ...  They
+ * only have to be found by code from now on (the run codes nothing after
+ * its device finished), so they are appended, copied into one block, and
+ * the dictionary is sealed.
  */
 void
 GpuaggDictLoad(GpuaggDict *d, uint32 first, uint64 n, const uint32 *len,
 			   const uint64 *at, const char *bytes, uint64 nbytes)
 {
+	Size		total = 0;
+	char	   *block;
+
 	if (first != d->nvalues)
 		elog(ERROR, "gpuagg: the device's strings start at code %u, not %u",
 			 first, d->nvalues);
+	if (n > (uint64) PG_INT32_MAX - first)
+		ereport(ERROR,
+				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+				 errmsg("too many distinct strings for gpuagg")));
 	for (uint64 i = 0; i < n; i++)
 	{
-		uint32		code;
-
-		if ((i & 4095) == 0)
-			CHECK_FOR_INTERRUPTS();
 		if (at[i] > nbytes || len[i] > nbytes - at[i] || len[i] > MaxAllocSize - VARHDRSZ)
 			elog(ERROR, "gpuagg: the device's string " UINT64_FORMAT " lies outside its bytes", i);
-		code = dict_encode(d, NULL, bytes + at[i], (int32) len[i], 0);
-		if (code != first + i)
-			elog(ERROR, "gpuagg: the device coded one string twice (codes %u and " UINT64_FORMAT ")",
-				 code, first + i);
+		total += MAXALIGN(VARHDRSZ + (Size) len[i]);
 	}
+	if (d->nvalues + n > d->capacity)
+	{
+		d->capacity = d->nvalues + n;
+		d->values = repalloc_huge(d->values, sizeof(Datum) * (Size) d->capacity);
+	}
+	block = MemoryContextAllocHuge(d->cxt, Max(total, 1));
+	for (uint64 i = 0; i < n; i++)
+	{
+		SET_VARSIZE(block, VARHDRSZ + len[i]);
+		memcpy(VARDATA(block), bytes + at[i], len[i]);
+		d->values[d->nvalues++] = PointerGetDatum(block);
+		block += MAXALIGN(VARHDRSZ + (Size) len[i]);
+	}
+	d->sealed = true;
 }

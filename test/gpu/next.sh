@@ -26,7 +26,8 @@
 # inline line-pointer count (serial Scan Time of i3, q3i: was 826 ms).
 #   h. the suite with page batches on, then q1 q2 q3 q7 (x, text keys the
 #      device codes from the pages) at 1e8.
-# Usage: next.sh a|b|c|d|e|f|g|h.  Everything it writes goes under $OUT.
+#   i. q3 q7 at 1e8, then ClickBench Q5 Q6 Q9 Q13 Q17 Q31 at 1e8, page form.
+# Usage: next.sh a|b|c|d|e|f|g|h|i.  Everything it writes goes under $OUT.
 set -uo pipefail
 OUT=${OUT:-/tmp/next-out}
 mkdir -p "$OUT"
@@ -142,8 +143,27 @@ h)
 		--out "$OUT/groupby" >"$OUT/bench-groupby.log" 2>&1
 	grep "bench/run: groupby" "$OUT/bench-groupby.log"
 	;;
+i)
+	# the device's strings back by code (no second coding on the host):
+	# q3 q7 at 1e8, then ClickBench's string and many-group queries at 1e8
+	step "groupby load"
+	N=1e8 K=100 JOBS=16 timeout 100 bash bench/gen/load.sh groupby >"$OUT/load-groupby.log" 2>&1
+	step "groupby q3 q7, page batches"
+	timeout 100 bench/run --db postgres --suite groupby --engines native_8,gpuagg_cuda --reps 1 \
+		--timeout 60 --queries 'q3|q7' --set gpuagg.page_batches=on --analyze \
+		--out "$OUT/groupby" >"$OUT/bench-groupby.log" 2>&1
+	grep "bench/run: groupby" "$OUT/bench-groupby.log"
+	q "DROP TABLE x; DROP TABLE x_int"
+	step "hits load"
+	N=1e8 JOBS=16 timeout 130 bash bench/gen/load.sh hits >"$OUT/load-hits.log" 2>&1
+	step "clickbench, page batches"
+	timeout 300 bench/run --db postgres --suite clickbench --engines native_8,gpuagg_cuda --reps 1 \
+		--timeout 40 --queries "${QUERIES:-Q5|Q6|Q9|Q13|Q17|Q31}" --set gpuagg.page_batches=on --analyze \
+		--out "$OUT/clickbench" >"$OUT/bench-clickbench.log" 2>&1
+	grep "bench/run: clickbench" "$OUT/bench-clickbench.log"
+	;;
 *)
-	echo "usage: $0 a|b|c|d|e|f|g|h" >&2
+	echo "usage: $0 a|b|c|d|e|f|g|h|i" >&2
 	exit 2
 	;;
 esac

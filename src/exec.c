@@ -55,7 +55,8 @@ typedef struct GpuaggCounters
 	double		open_ms;		/* opening the device session, queue included */
 	double		scan_ms;
 	double		wait_ms;		/* blocked in calls to the device while scanning */
-	double		finish_ms;		/* the device's last work and the groups back */
+	double		finish_ms;		/* the device's last work, the groups back and
+								 * the strings it coded (page form) taken in */
 	double		result_ms;
 	GpuaggDeviceStats stats;
 	uint64		ngroups;
@@ -603,12 +604,14 @@ run_on_device(GpuAggState *st, char **why)
 	if (err != GA_OK)
 		raise_device_error(err);
 	/* page form with strings: the device's strings continue our codes */
+	INSTR_TIME_SET_CURRENT(t0);
 	if (st->result.nstrings > 0)
 		GpuaggDictLoad(st->dict, st->result.strings_first, st->result.nstrings,
 					   st->result.strlen, st->result.strat, st->result.strbytes,
 					   st->result.nstrbytes);
 	st->counters.strings_coded += st->result.nstrings;
 	pick_string_extremes(st);
+	st->counters.finish_ms += ms_since(t0);
 	return true;
 }
 

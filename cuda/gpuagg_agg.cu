@@ -758,21 +758,23 @@ gpuagg_deform_pages(GaBatch batch, GaTupleLayout layout, const uint8_t *shared,
 		for (uint32_t k = threadIdx.x; k < GA_PAGE_VIS_WORDS * 32; k += blockDim.x)
 		{
 			const uint8_t *tup;
-			uint32_t	row;
+			uint32_t	row,
+						len = 0;
+			int			got;
 
 			if (!(vis[k >> 5] & (1u << (k & 31))))
 				continue;
 			row = batch.pagerows[p] + ga_page_rank(vis, k);
-			tup = ga_page_tuple(page, blcksz, k);
-			/* not a tuple of the page: an internal error, not a fault */
-			if (tup == NULL || row >= batch.nrows)
-			{
+			tup = ga_page_tuple(page, blcksz, k, &len);
+			/* not a tuple of the page, or not one as its header says: an
+			 * internal error, never a read outside the page */
+			got = (tup == NULL || row >= batch.nrows) ? GA_DEFORM_BAD :
+				ga_deform_tuple(&layout, tup, len, row, (void *const *) batch.values,
+								(uint8_t *const *) batch.nulls, anynull, &dict);
+			if (got == GA_DEFORM_BAD)
 				atomicMin(&counters[GA_CNT_ERROR],
 						  (unsigned long long) ((GA_ROW_LAST << 8) | GA_ERR_INTERNAL));
-				continue;
-			}
-			if (!ga_deform_tuple(&layout, tup, row, (void *const *) batch.values,
-								 (uint8_t *const *) batch.nulls, anynull, &dict))
+			else if (got == GA_DEFORM_STRING)
 				atomicAdd(&counters[GA_CNT_STRINGS_BACK], 1ull);
 		}
 	}

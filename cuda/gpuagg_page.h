@@ -95,12 +95,13 @@ ga_read32(const uint8_t *p)
 #endif
 
 /*
- * The tuple line pointer k + 1 of a page points at, or NULL when it is not
- * a normal line pointer to a tuple inside the page (which the host, having
- * set its bit in the page's visibility bitmap, should never send).
+ * The tuple line pointer k + 1 of a page points at (*tuplen its bytes), or
+ * NULL when it is not a normal line pointer to a tuple inside the page
+ * (which the host, having set its bit in the page's visibility bitmap,
+ * should never send).
  */
 GA_HD const uint8_t *
-ga_page_tuple(const uint8_t *page, uint32_t blcksz, uint32_t k)
+ga_page_tuple(const uint8_t *page, uint32_t blcksz, uint32_t k, uint32_t *tuplen)
 {
 	uint32_t	lp;
 	uint32_t	off,
@@ -114,6 +115,7 @@ ga_page_tuple(const uint8_t *page, uint32_t blcksz, uint32_t k)
 	if (((lp >> GA_LP_FLAGS_SHIFT) & 3) != GA_LP_NORMAL || off < GA_PAGE_LINP_OFF ||
 		len < GA_TUP_BITS_OFF || off + len > blcksz)
 		return NULL;
+	*tuplen = len;
 	return page + off;
 }
 
@@ -290,35 +292,55 @@ ga_put_attr(const GaTupleLayout *L, int c, uint32_t row, void *const *values,
 	return ok;
 }
 
+/* What ga_deform_tuple found. */
+#define GA_DEFORM_OK		1
+#define GA_DEFORM_STRING	0	/* a string had no code (ga_string_code) */
+#define GA_DEFORM_BAD		(-1)	/* the tuple does not hold what its header
+									 * says: nothing past it was read */
+
 /*
- * Deform heap tuple tup (its HeapTupleHeader) into row `row' of the
- * columns, as slot_deform_heap_tuple does for attributes 1 .. L->natts.
- * Returns 0 when a string had no code in `strings' (ga_string_code).
+ * Deform heap tuple tup (its HeapTupleHeader, len bytes as its line pointer
+ * says) into row `row' of the columns, as slot_deform_heap_tuple does for
+ * attributes 1 .. L->natts.  Every read stays inside the tuple, whatever
+ * its bytes are.
  */
 GA_HD int
-ga_deform_tuple(const GaTupleLayout *L, const uint8_t *tup, uint32_t row,
+ga_deform_tuple(const GaTupleLayout *L, const uint8_t *tup, uint32_t len, uint32_t row,
 				void *const *values, uint8_t *const *nulls, uint8_t *anynull,
 				const void *strings)
 {
 	uint32_t	natts = ga_read16(tup + GA_TUP_INFOMASK2_OFF) & GA_TUP_NATTS_MASK;
 	int			hasnulls = (ga_read16(tup + GA_TUP_INFOMASK_OFF) & GA_TUP_HASNULL) != 0;
-	const uint8_t *tp = tup + tup[GA_TUP_HOFF_OFF];
+	uint32_t	hoff = tup[GA_TUP_HOFF_OFF];
+	const uint8_t *tp = tup + hoff;
 	const uint8_t *bp = tup + GA_TUP_BITS_OFF;
-	uint32_t	off = 0;
+	uint32_t	dlen,
+				off = 0;
 	int			slow = 0;
-	int			ok = 1;
+	int			ok = GA_DEFORM_OK;
+
+	/* the header, and the null bitmap's bytes the attributes read need */
+	if (hoff < GA_TUP_BITS_OFF || hoff > len ||
+		(hasnulls && GA_TUP_BITS_OFF + ((natts < L->natts ? natts : L->natts) + 7) / 8 > hoff))
+		return GA_DEFORM_BAD;
+	dlen = len - hoff;
 
 	/* no NULLs and every attribute read at a fixed offset (no strings) */
 	if (L->all_fixed && !hasnulls && natts >= L->natts)
 	{
 		for (uint32_t i = 0; i < L->natts; i++)
+		{
+			if ((uint32_t) L->attrs[i].fixoff + (uint32_t) L->attrs[i].len > dlen)
+				return GA_DEFORM_BAD;
 			for (int c = L->attrs[i].col; c >= 0; c = L->next_same[c])
 				ga_put(L, c, row, values, nulls, anynull, tp + L->attrs[i].fixoff, 0);
-		return 1;
+		}
+		return GA_DEFORM_OK;
 	}
 	for (uint32_t i = 0; i < L->natts; i++)
 	{
 		const GaAttr *a = &L->attrs[i];
+		uint32_t	size;
 
 		if (i >= natts || (hasnulls && !(bp[i >> 3] & (1 << (i & 7)))))
 		{
@@ -338,24 +360,37 @@ ga_deform_tuple(const GaTupleLayout *L, const uint8_t *tup, uint32_t row,
 		else if (a->len == -1)
 		{
 			/* a short (1-byte header) varlena is not aligned */
-			if (tp[off] == 0)
+			if (off < dlen && tp[off] == 0)
 				off = ga_align(off, a->align);
 		}
 		else
 			off = ga_align(off, a->align);
-		if (a->col >= 0)
-			ok &= ga_put_attr(L, a->col, row, values, nulls, anynull, tp + off, strings);
+		if (off >= dlen)
+			return GA_DEFORM_BAD;
 		if (a->len > 0)
-			off += a->len;
+			size = (uint32_t) a->len;
 		else if (a->len == -1)
-			off += ga_varsize_any(tp + off);
+		{
+			/* the header's bytes first, then what it says */
+			if (dlen - off < (tp[off] == 0x01 ? 2u : (tp[off] & 0x01) ? 1u : 4u))
+				return GA_DEFORM_BAD;
+			size = ga_varsize_any(tp + off);
+			if (size == 0)
+				return GA_DEFORM_BAD;
+		}
 		else
 		{
 			/* cstring: up to and past its terminating zero */
-			while (tp[off] != 0)
-				off++;
-			off++;
+			for (size = 0; off + size < dlen && tp[off + size] != 0; size++)
+				;
+			size++;
 		}
+		if (size > dlen - off)
+			return GA_DEFORM_BAD;
+		if (a->col >= 0 &&
+			!ga_put_attr(L, a->col, row, values, nulls, anynull, tp + off, strings))
+			ok = GA_DEFORM_STRING;
+		off += size;
 		if (a->len <= 0)
 			slow = 1;
 	}

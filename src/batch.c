@@ -802,8 +802,15 @@ fill_from_pages(GpuaggBatchReader *r, void **values, uint8 **nulls, bool *anynul
 			ItemId		lp = PageGetItemId(page, h->rs_vistuples[r->index]);
 
 			if (r->shared)
-				(void) ga_deform_tuple(&r->layout, (const uint8_t *) PageGetItem(page, lp), n,
-									   values, nulls, (uint8_t *) anynull, &r->hooks);
+			{
+				if (ga_deform_tuple(&r->layout, (const uint8_t *) PageGetItem(page, lp),
+									ItemIdGetLength(lp), n, values, nulls,
+									(uint8_t *) anynull, &r->hooks) == GA_DEFORM_BAD)
+					ereport(ERROR,
+							(errcode(ERRCODE_DATA_CORRUPTED),
+							 errmsg("gpuagg: a tuple of relation \"%s\" does not hold what its header says",
+									RelationGetRelationName(r->scan->rs_rd))));
+			}
 			else
 				deform_tuple(r, (HeapTupleHeader) PageGetItem(page, lp), n, values, nulls,
 							 anynull);

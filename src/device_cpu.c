@@ -254,15 +254,18 @@ deform_pages(CpuSession *s, const GaBatch *batch, GaBatch *out)
 		for (uint32 k = 0; k < GA_PAGE_VIS_WORDS * 32; k++)
 		{
 			const uint8_t *tup;
+			uint32_t	len = 0;
+			int			got;
 
 			if (!(vis[k >> 5] & (1u << (k & 31))))
 				continue;
 			/* not a tuple of the page, or past the batch: can't happen */
-			if ((tup = ga_page_tuple(page, BLCKSZ, k)) == NULL || row >= batch->nrows ||
+			if ((tup = ga_page_tuple(page, BLCKSZ, k, &len)) == NULL || row >= batch->nrows ||
 				row != batch->pagerows[i] + ga_page_rank(vis, k))
 				return GA_ERR_INTERNAL;
-			if (!ga_deform_tuple(L, tup, row++, values, nulls, anynull, &s->hooks))
-				return GA_ERR_STRING_BACK;
+			got = ga_deform_tuple(L, tup, len, row++, values, nulls, anynull, &s->hooks);
+			if (got != GA_DEFORM_OK)
+				return got == GA_DEFORM_STRING ? GA_ERR_STRING_BACK : GA_ERR_INTERNAL;
 		}
 	}
 	memset(out, 0, sizeof(GaBatch));

@@ -80,6 +80,55 @@ RESET client_min_messages;
 RESET gpuagg.debug_fail_batch;
 RESET gpuagg.batch_size;
 
+-- Many groups in page form: the workers only pin pages, for the leader's
+-- one device session, which holds every group once (no partial states, so
+-- count(DISTINCT) too), and the groups come from the leader
+SET gpuagg.page_batches = on;
+CREATE TABLE parfeed AS
+SELECT (i::int8 * 7919 % 150000)::int4 AS k, 's' || (i % 200000) AS s, i AS v, i / 7.0::float8 AS f
+  FROM generate_series(1, 600000) i;
+ANALYZE parfeed;
+SELECT regexp_replace(line, 'VRAM Estimate: \d+', 'VRAM Estimate: N') AS plan
+  FROM explain_stable('SELECT k, sum(v), count(*) FROM parfeed GROUP BY k') line;
+SELECT check_parallel('SELECT k, sum(v), count(*), max(f) FROM parfeed GROUP BY k');
+SELECT check_parallel('SELECT s, count(*), max(v), count(DISTINCT k) FROM parfeed GROUP BY s');
+SELECT check_parallel('SELECT k, min(s COLLATE "C"), count(*) FROM parfeed GROUP BY k HAVING count(*) > 4');
+-- the workers pinned every page once, the leader's device had every row
+CREATE FUNCTION fed_counts(q text, OUT workers int, OUT every_page_once bool,
+						   OUT every_row_once bool, OUT reread int)
+LANGUAGE sql AS $$
+	SELECT (g->>'Workers Launched')::int,
+		   (n->>'Pages')::bigint = pg_relation_size('parfeed') / 8192,
+		   (n->>'Rows In')::bigint = (SELECT count(*) FROM parfeed),
+		   coalesce((n->>'Scans Read Again in Column Form')::int, 0)
+	  FROM analyzed_plan(q) g, json_array_elements(g->'Plans') n
+$$;
+SELECT * FROM fed_counts('SELECT k, sum(v) FROM parfeed GROUP BY k');
+-- a device that fails: the leader reads the whole table again by itself
+SET gpuagg.batch_size = '64kB';
+SET gpuagg.debug_fail_batch = 3;
+SET client_min_messages = error;	-- the fallbacks' WARNINGs
+SELECT check_parallel('SELECT k, sum(v), count(*), max(f) FROM parfeed GROUP BY k');
+SELECT check_parallel('SELECT s, count(*), max(v), count(DISTINCT k) FROM parfeed GROUP BY s');
+RESET client_min_messages;
+RESET gpuagg.debug_fail_batch;
+RESET gpuagg.batch_size;
+-- no worker launched: the leader scans alone
+SET max_parallel_workers = 0;
+SELECT check_parallel('SELECT k, sum(v), count(*), max(f) FROM parfeed GROUP BY k');
+RESET max_parallel_workers;
+-- a string no device reads (compressed): the leader reads the whole table
+-- again in column form
+INSERT INTO parfeed SELECT 7, repeat('c', 3000 + i), i, 1 FROM generate_series(1, 5) i;
+SELECT check_parallel('SELECT s, count(*), max(v) FROM parfeed GROUP BY s');
+SELECT * FROM fed_counts('SELECT s, count(*) FROM parfeed GROUP BY s');
+-- without the leader taking part the plan is partial (or serial)
+SET parallel_leader_participation = off;
+SELECT check_parallel('SELECT k, sum(v), count(*) FROM parfeed GROUP BY k') LIKE '%same as native' AS same;
+RESET parallel_leader_participation;
+DROP TABLE parfeed;
+RESET gpuagg.page_batches;
+
 -- count(DISTINCT) cannot be combined from partial states: serial GpuAgg
 EXPLAIN (COSTS OFF) SELECT k, count(DISTINCT g) FROM par GROUP BY k;
 SELECT check_parallel('SELECT k, count(DISTINCT g), count(DISTINCT t) FROM par GROUP BY k');

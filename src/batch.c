@@ -107,6 +107,50 @@ static bool page_mode_possible(Relation rel, TableScanDesc scan);
 static bool page_form_possible(int batch_rows);
 static bool shared_deform_possible(GpuaggBatchReader *r);
 
+/*
+ * Pages one page-form batch may pin: two batches are pinned at once (the
+ * one the device reads, the one being filled), within a backend's fair
+ * share of the buffer pool (PostgreSQL 16's rule for pins held at once), so
+ * that concurrent scans never leave other backends without an unpinned
+ * buffer.
+ */
+static int
+page_batch_max_pages(void)
+{
+	return Max(1, Min(NBuffers / (MaxBackends + NUM_AUXILIARY_PROCS) / 2, 4096));
+}
+
+/*
+ * A page-form buffer: the pages' buffer ids, first rows and visibility
+ * bitmaps, the layout (for a device in another process), then room for the
+ * deformed columns at the column form's offsets.  Returns where the
+ * columns start: the bytes the scan writes.
+ */
+static Size
+page_refs_layout(int max_pages, int maxattno, Size *pagerows_off, Size *pagevis_off,
+				 Size *layout_off)
+{
+	*pagerows_off = TYPEALIGN(16, sizeof(uint32) * (Size) max_pages);
+	*pagevis_off = *pagerows_off + TYPEALIGN(16, sizeof(uint32) * (Size) max_pages);
+	*layout_off = *pagevis_off +
+		TYPEALIGN(16, sizeof(uint32) * GA_PAGE_VIS_WORDS * (Size) max_pages);
+	return TYPEALIGN(16, *layout_off + GA_LAYOUT_ATTRS_OFF +
+					 sizeof(GaAttr) * Max(maxattno, 1));
+}
+
+Size
+GpuaggBatchFeedBytes(const GaProgram *prog)
+{
+	int			maxattno = 0;
+	Size		a,
+				b,
+				c;
+
+	for (uint32 i = 0; i < prog->ncols; i++)
+		maxattno = Max(maxattno, prog->cols[i].attno);
+	return page_refs_layout(page_batch_max_pages(), maxattno, &a, &b, &c);
+}
+
 GpuaggBatchReader *
 GpuaggBatchBegin(Relation rel, Snapshot snapshot, ParallelTableScanDesc pscan,
 				 GpuaggBlockLog *log, const GpuaggProgram *hostprog, int batch_rows,
@@ -184,30 +228,12 @@ GpuaggBatchBegin(Relation rel, Snapshot snapshot, ParallelTableScanDesc pscan,
 			page_form_possible(batch_rows))
 		{
 			r->page_batches = true;
-
-			/*
-			 * Two batches pinned at once (the one the device reads, the one
-			 * being filled), within a backend's fair share of the buffer
-			 * pool (PostgreSQL 16's rule for pins held at once), so that
-			 * concurrent scans never leave other backends without an
-			 * unpinned buffer.
-			 */
-			r->max_pages = Max(1, Min(NBuffers / (MaxBackends + NUM_AUXILIARY_PROCS) / 2, 4096));
+			r->max_pages = page_batch_max_pages();
 			r->held = palloc(sizeof(Buffer) * r->max_pages);
 			r->sent = palloc(sizeof(Buffer) * r->max_pages);
-
-			/*
-			 * The buffer: the pages' buffer ids, first rows and visibility
-			 * bitmaps, the layout (for a device in another process), then
-			 * room for the deformed columns at the column form's offsets.
-			 */
 			r->pagelist_off = 0;
-			r->pagerows_off = TYPEALIGN(16, sizeof(uint32) * (Size) r->max_pages);
-			r->pagevis_off = r->pagerows_off + TYPEALIGN(16, sizeof(uint32) * (Size) r->max_pages);
-			r->layout_off = r->pagevis_off +
-				TYPEALIGN(16, sizeof(uint32) * GA_PAGE_VIS_WORDS * (Size) r->max_pages);
-			r->cols_off = TYPEALIGN(16, r->layout_off + GA_LAYOUT_ATTRS_OFF +
-									sizeof(GaAttr) * Max(r->maxattno, 1));
+			r->cols_off = page_refs_layout(r->max_pages, r->maxattno, &r->pagerows_off,
+										   &r->pagevis_off, &r->layout_off);
 			r->size += r->cols_off;
 		}
 	}
@@ -821,6 +847,48 @@ fill_from_pages(GpuaggBatchReader *r, void **values, uint8 **nulls, bool *anynul
 	return n;
 }
 
+/*
+ * The page-form batch of nrows rows on npages pages whose lists lie in buf:
+ * the layout written after them, the columns' places in the device's copy.
+ */
+static const GaBatch *
+page_batch_at(GpuaggBatchReader *r, char *buf, int nrows, int npages, uint64 *bytes)
+{
+	GaTupleLayout *L = (GaTupleLayout *) (buf + r->layout_off);
+
+	memset(&r->batch, 0, sizeof(GaBatch));
+	r->batch.nrows = nrows;
+	r->batch.pagelist = (const uint32_t *) (buf + r->pagelist_off);
+	r->batch.pagerows = (const uint32_t *) (buf + r->pagerows_off);
+	r->batch.pagevis = (const uint32_t *) (buf + r->pagevis_off);
+	r->batch.npages = npages;
+	r->batch.pages = BufferBlocks;
+	*L = r->layout;
+	L->attrs = (const GaAttr *) ((char *) L + GA_LAYOUT_ATTRS_OFF);
+	memcpy((char *) L->attrs, r->layout.attrs, sizeof(GaAttr) * r->layout.natts);
+	r->batch.layout = L;
+	/* where a device deforms the columns to */
+	for (uint32 c = 0; c < r->prog->ncols; c++)
+	{
+		r->batch.values[c] = buf + r->cols_off + r->valoff[c];
+		r->batch.nulls[c] = (const uint8 *) buf + r->cols_off + r->nulloff[c];
+	}
+	*bytes = (uint64) npages * sizeof(uint32) * (2 + GA_PAGE_VIS_WORDS);
+	return &r->batch;
+}
+
+const GaBatch *
+GpuaggBatchFromFeed(GpuaggBatchReader *r, char *buf, const char *refs, int nrows,
+					int npages, uint64 *bytes)
+{
+	Assert(r->page_batches && npages <= r->max_pages);
+	memcpy(buf + r->pagelist_off, refs + r->pagelist_off, sizeof(uint32) * npages);
+	memcpy(buf + r->pagerows_off, refs + r->pagerows_off, sizeof(uint32) * npages);
+	memcpy(buf + r->pagevis_off, refs + r->pagevis_off,
+		   sizeof(uint32) * GA_PAGE_VIS_WORDS * npages);
+	return page_batch_at(r, buf, nrows, npages, bytes);
+}
+
 const GaBatch *
 GpuaggBatchNext(GpuaggBatchReader *r, char *buf, uint64 *bytes)
 {
@@ -834,32 +902,11 @@ GpuaggBatchNext(GpuaggBatchReader *r, char *buf, uint64 *bytes)
 		return NULL;
 	if (r->page_batches)
 	{
-		GaTupleLayout *L = (GaTupleLayout *) (buf + r->layout_off);
-
 		n = fill_page_refs(r, (uint32 *) (buf + r->pagelist_off),
 						   (uint32 *) (buf + r->pagerows_off), (uint32 *) (buf + r->pagevis_off));
 		if (n == 0)
 			return NULL;		/* (and nothing newly pinned) */
-
-		memset(&r->batch, 0, sizeof(GaBatch));
-		r->batch.nrows = n;
-		r->batch.pagelist = (const uint32_t *) (buf + r->pagelist_off);
-		r->batch.pagerows = (const uint32_t *) (buf + r->pagerows_off);
-		r->batch.pagevis = (const uint32_t *) (buf + r->pagevis_off);
-		r->batch.npages = r->nheld;
-		r->batch.pages = BufferBlocks;
-		*L = r->layout;
-		L->attrs = (const GaAttr *) ((char *) L + GA_LAYOUT_ATTRS_OFF);
-		memcpy((char *) L->attrs, r->layout.attrs, sizeof(GaAttr) * r->layout.natts);
-		r->batch.layout = L;
-		/* where a device deforms the columns to */
-		for (uint32 c = 0; c < p->ncols; c++)
-		{
-			r->batch.values[c] = buf + r->cols_off + r->valoff[c];
-			r->batch.nulls[c] = (const uint8 *) buf + r->cols_off + r->nulloff[c];
-		}
-		*bytes = (uint64) r->nheld * sizeof(uint32) * (2 + GA_PAGE_VIS_WORDS);
-		return &r->batch;
+		return page_batch_at(r, buf, n, r->nheld, bytes);
 	}
 	for (uint32 c = 0; c < p->ncols; c++)
 	{

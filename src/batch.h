@@ -75,6 +75,16 @@ extern const GaBatch *GpuaggBatchNext(GpuaggBatchReader *reader, char *buf,
 extern void GpuaggBatchSent(GpuaggBatchReader *reader);
 /* Page form: the device is done with every batch's pages: unpin them. */
 extern void GpuaggBatchConsumed(GpuaggBatchReader *reader);
+/*
+ * Parallel page form fed to one device (exec.c): a worker's batches are
+ * their page lists in a buffer of GpuaggBatchFeedBytes (GpuaggBatchNext
+ * writes them, the worker keeping the pins); the leader's reader makes a
+ * batch of them in its device's buffer.
+ */
+extern Size GpuaggBatchFeedBytes(const GaProgram *prog);
+extern const GaBatch *GpuaggBatchFromFeed(GpuaggBatchReader *reader, char *buf,
+										  const char *refs, int nrows, int npages,
+										  uint64 *bytes);
 /* Page form: does the device code strings read from the pages? */
 extern bool GpuaggBatchPageStrings(GpuaggBatchReader *reader);
 /* Column form after all (before the first batch). */

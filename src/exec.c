@@ -30,8 +30,12 @@
 #include "miscadmin.h"
 #include "nodes/makefuncs.h"
 #include "nodes/nodeFuncs.h"
+#include "pgstat.h"
 #include "portability/instr_time.h"
+#include "postmaster/bgworker.h"
 #include "rewrite/rewriteManip.h"
+#include "storage/condition_variable.h"
+#include "storage/spin.h"
 #include "utils/builtins.h"
 #include "utils/float.h"
 #include "utils/memutils.h"
@@ -81,6 +85,12 @@ typedef struct GpuAggState
 	bool		planned_cuda;	/* the plan chose the CUDA device */
 	char	   *fallback;		/* why the planned device was abandoned */
 	bool		no_pages;		/* page form given up (GA_ERR_STRING_BACK) */
+	bool		feed;			/* parallel: the workers feed pages to the
+								 * leader's session (GPUAGG_PRIV_FEED) */
+	bool		feed_failed;	/* ... and that run failed: the leader reads
+								 * the whole table itself */
+	ParallelContext *pcxt;		/* the leader's, for its workers' count */
+	int			feed_next;		/* the worker to look at first */
 
 	/* set up by Begin */
 	GpuaggProgram *prog;
@@ -120,8 +130,52 @@ typedef struct GpuAggState
 typedef struct GpuaggSharedCounters
 {
 	int			nslots;
+	Size		feed_off;		/* fed GpuAgg: its GpuaggFeed, from here */
 	GpuaggCounters slot[FLEXIBLE_ARRAY_MEMBER];
 } GpuaggSharedCounters;
+
+/*
+ * A fed GpuAgg (GPUAGG_PRIV_FEED): each worker pins its share of the
+ * parallel scan's pages and puts the batch's page lists in its buffer (one
+ * batch at a time); the leader copies them into its device's buffer, sends
+ * them, and counts a worker's batch consumed once the device is done with
+ * its pages (its next add_batch, or finish, returned) -- only then does
+ * the worker unpin them.  The leader's device thus aggregates every group
+ * once, while the pinning is shared.
+ *
+ * A leader that cannot go on (its device failed, a string sent the scan
+ * back, or it takes no page form) sets stop, closes its session -- after
+ * which its device reads no page -- and sets drained; the workers unpin and
+ * return nothing, and the leader reads the whole table again by itself.
+ * The groups are emitted by the leader only, after every worker is at eof.
+ */
+typedef struct GpuaggFeeder
+{
+	uint64		published;		/* batches put in its buffer */
+	uint64		taken;			/* of them, copied by the leader */
+	uint64		consumed;		/* of them, done with by the leader's device */
+	int			nrows;			/* the buffer's batch */
+	int			npages;
+	bool		eof;			/* no more batches */
+} GpuaggFeeder;
+
+typedef struct GpuaggFeed
+{
+	slock_t		mutex;
+	ConditionVariable cv;
+	bool		stop;			/* the leader takes no more batches */
+	bool		drained;		/* ... and its device reads no page any more */
+	int			nfeeders;
+	Size		refs_bytes;		/* of a worker's buffer */
+	GpuaggFeeder feeder[FLEXIBLE_ARRAY_MEMBER];
+	/* then a buffer per worker */
+} GpuaggFeed;
+
+#define FEED_BUFFERS_OFF(n) \
+	TYPEALIGN(16, offsetof(GpuaggFeed, feeder) + sizeof(GpuaggFeeder) * (n))
+
+static GpuaggFeed *feed_of(GpuAggState *st);
+static char *feed_buffer(GpuaggFeed *f, int k);
 
 static void gpuagg_begin(CustomScanState *node, EState *estate, int eflags);
 static TupleTableSlot *gpuagg_exec(CustomScanState *node);
@@ -178,6 +232,8 @@ GpuaggCreateScanState(CustomScan *cscan)
 	st->est_groups = number_of(list_nth(priv, GPUAGG_PRIV_GROUPS));
 	st->vram_estimate = number_of(list_nth(priv, GPUAGG_PRIV_VRAM));
 	st->batch_rows = intVal(list_nth(priv, GPUAGG_PRIV_BATCHROWS));
+	st->feed = list_length(priv) > GPUAGG_PRIV_FEED &&
+		intVal(list_nth(priv, GPUAGG_PRIV_FEED)) != 0;
 	switch (intVal(list_nth(priv, GPUAGG_PRIV_DEVICE)))
 	{
 		case GPUAGG_DEVICE_CPU:
@@ -454,6 +510,198 @@ GpuaggExecInit(void)
 	RegisterSubXactCallback(exec_subxact_callback, NULL);
 }
 
+/*---- a fed GpuAgg (GpuaggFeed) ----*/
+
+/* Wait, checking for interrupts, until cond (read under the feed's lock). */
+#define FEED_WAIT(f, cond) \
+	do { \
+		for (;;) \
+		{ \
+			bool		ok_; \
+			SpinLockAcquire(&(f)->mutex); \
+			ok_ = (cond); \
+			SpinLockRelease(&(f)->mutex); \
+			if (ok_) \
+				break; \
+			ConditionVariableTimedSleep(&(f)->cv, 100, PG_WAIT_EXTENSION); \
+		} \
+		ConditionVariableCancelSleep(); \
+	} while (0)
+
+/*
+ * A worker of a fed GpuAgg: its share of the parallel scan's pages pinned,
+ * a batch at a time, for the leader's device; returns when the leader's
+ * device is done with all of them (and they are unpinned).
+ */
+static void
+feed_pages(GpuAggState *st)
+{
+	GpuaggFeed *f = feed_of(st);
+	int			me = ParallelWorkerNumber;
+	GpuaggFeeder *fd;
+	GpuaggBatchReader *reader;
+	const GaBatch *batch;
+	uint64		bytes,
+				pages,
+				all_visible;
+	instr_time	t0;
+
+	if (f == NULL || me < 0 || me >= f->nfeeders)
+		elog(ERROR, "gpuagg: a parallel worker of a fed GpuAgg has no feed");
+	fd = &f->feeder[me];
+	reader = GpuaggBatchBegin(st->css.ss.ss_currentRelation, st->css.ss.ps.state->es_snapshot,
+							  st->pscan, &st->blocklog, st->prog, st->batch_rows, st->dict, true);
+	/* (no page form here: then no blocks either, the others take them) */
+	while (GpuaggBatchMaxPages(reader) > 0)
+	{
+		/* its buffer free (the leader took the batch in it), or no more */
+		INSTR_TIME_SET_CURRENT(t0);
+		FEED_WAIT(f, fd->taken == fd->published || f->stop);
+		st->counters.wait_ms += ms_since(t0);
+		if (f->stop)
+			break;
+		INSTR_TIME_SET_CURRENT(t0);
+		batch = GpuaggBatchNext(reader, feed_buffer(f, me), &bytes);
+		st->counters.scan_ms += ms_since(t0);
+		if (batch == NULL)
+			break;
+		SpinLockAcquire(&f->mutex);
+		fd->nrows = batch->nrows;
+		fd->npages = batch->npages;
+		fd->published++;
+		SpinLockRelease(&f->mutex);
+		ConditionVariableBroadcast(&f->cv);
+
+		/* its previous batch's pages, once the device is done with them, go */
+		INSTR_TIME_SET_CURRENT(t0);
+		FEED_WAIT(f, fd->consumed + 1 >= fd->published || f->stop);
+		st->counters.wait_ms += ms_since(t0);
+		if (f->stop)
+			break;
+		GpuaggBatchSent(reader);
+	}
+	SpinLockAcquire(&f->mutex);
+	fd->eof = true;
+	SpinLockRelease(&f->mutex);
+	ConditionVariableBroadcast(&f->cv);
+	/* every page the leader's device may still read stays pinned till then */
+	FEED_WAIT(f, fd->consumed >= fd->published || f->drained);
+	GpuaggBatchPageCounts(reader, &pages, &all_visible);
+	st->counters.pages += pages;
+	st->counters.pages_all_visible += all_visible;
+	GpuaggBatchEnd(reader);
+}
+
+/* The leader's device is done with the pages of worker k's oldest batch. */
+static void
+feed_consumed(GpuAggState *st, int k)
+{
+	GpuaggFeed *f = feed_of(st);
+
+	if (k < 0)
+		return;
+	SpinLockAcquire(&f->mutex);
+	f->feeder[k].consumed++;
+	SpinLockRelease(&f->mutex);
+	ConditionVariableBroadcast(&f->cv);
+}
+
+/*
+ * The leader takes no more batches and its device reads no page (its
+ * session is closed, finished, or never opened): the workers stop and
+ * unpin everything.
+ */
+static void
+feed_stop(GpuAggState *st)
+{
+	GpuaggFeed *f = feed_of(st);
+
+	if (f == NULL)
+		return;
+	SpinLockAcquire(&f->mutex);
+	f->stop = true;
+	f->drained = true;
+	SpinLockRelease(&f->mutex);
+	ConditionVariableBroadcast(&f->cv);
+}
+
+/*
+ * The leader's next batch from its workers, made in buf (*from: whose), or
+ * NULL once every worker is at eof with nothing left.  A worker that
+ * stopped before eof either never fed (it counts as at eof) or left pages
+ * the device may have read unpinned: an ERROR (its own ERROR, if it had
+ * one, comes first, with the interrupts the wait checks).
+ */
+static const GaBatch *
+take_fed_batch(GpuAggState *st, GpuaggBatchReader *reader, char *buf, uint64 *bytes, int *from)
+{
+	GpuaggFeed *f = feed_of(st);
+	int			n = Min(f->nfeeders, st->pcxt->nworkers_launched);
+	const GaBatch *batch = NULL;
+
+	for (;;)
+	{
+		int			k = -1,
+					nrows = 0,
+					npages = 0;
+		bool		all_eof = true;
+
+		SpinLockAcquire(&f->mutex);
+		for (int i = 0; i < n && k < 0; i++)
+		{
+			int			j = (st->feed_next + i) % n;
+			GpuaggFeeder *fd = &f->feeder[j];
+
+			if (fd->published > fd->taken)
+			{
+				k = j;
+				nrows = fd->nrows;
+				npages = fd->npages;
+			}
+			else if (!fd->eof)
+				all_eof = false;
+		}
+		SpinLockRelease(&f->mutex);
+		if (k >= 0)
+		{
+			batch = GpuaggBatchFromFeed(reader, buf, feed_buffer(f, k), nrows, npages, bytes);
+			SpinLockAcquire(&f->mutex);
+			f->feeder[k].taken++;
+			SpinLockRelease(&f->mutex);
+			ConditionVariableBroadcast(&f->cv);
+			st->feed_next = k + 1;
+			*from = k;
+			break;
+		}
+		if (all_eof)
+			break;
+		for (int j = 0; j < n; j++)
+		{
+			pid_t		pid;
+			bool		gone;
+
+			if (st->pcxt->worker[j].bgwhandle == NULL ||
+				GetBackgroundWorkerPid(st->pcxt->worker[j].bgwhandle, &pid) != BGWH_STOPPED)
+				continue;
+			SpinLockAcquire(&f->mutex);
+			gone = !f->feeder[j].eof;
+			if (gone && f->feeder[j].published == 0)
+			{
+				f->feeder[j].eof = true;
+				gone = false;
+			}
+			SpinLockRelease(&f->mutex);
+			if (gone)
+				ereport(ERROR,
+						(errcode(ERRCODE_INTERNAL_ERROR),
+						 errmsg("gpuagg: parallel worker %d stopped while it fed pages", j)));
+		}
+		ConditionVariableTimedSleep(&f->cv, 10, PG_WAIT_EXTENSION);
+	}
+	ConditionVariableCancelSleep();
+	return batch;
+}
+
 /*
  * One run of the scan through the current device.  Returns false when the
  * device itself failed (GA_ERR_DEVICE), with *why set; SQL errors the
@@ -473,11 +721,35 @@ run_on_device(GpuAggState *st, char **why)
 	int			err = GA_OK;
 	bool		reader_skip = false;
 	bool		replayable;
+	bool		pages_ok = gpuagg_page_batches && dev->pages && !st->no_pages &&
+		(dev != &GpuaggCudaDevice || GpuaggCudaPages());
 
-	reader = GpuaggBatchBegin(rel, estate->es_snapshot, st->pscan, &st->blocklog, st->prog,
-							  st->batch_rows, st->dict,
-							  gpuagg_page_batches && dev->pages && !st->no_pages &&
-							  (dev != &GpuaggCudaDevice || GpuaggCudaPages()));
+	/*
+	 * A fed GpuAgg's leader takes its workers' batches (its own reader only
+	 * lays them out); without workers it reads the parallel scan alone, and
+	 * after a failed run, or without page form, the whole table.
+	 */
+	bool		fed = st->feed && !st->feed_failed && st->pcxt &&
+		st->pcxt->nworkers_launched > 0 && pages_ok;
+	int			from = -1,
+				prev_from = -1;
+
+	if (st->feed && !fed && !st->feed_failed && st->pcxt &&
+		st->pcxt->nworkers_launched > 0)
+	{
+		st->feed_failed = true;
+		feed_stop(st);
+	}
+	reader = GpuaggBatchBegin(rel, estate->es_snapshot,
+							  fed || st->feed_failed ? NULL : st->pscan, &st->blocklog,
+							  st->prog, st->batch_rows, st->dict, pages_ok);
+	if (fed && GpuaggBatchMaxPages(reader) == 0)
+	{
+		/* no page form after all: the leader reads the whole table */
+		fed = false;
+		st->feed_failed = true;
+		feed_stop(st);
+	}
 	memset(&est, 0, sizeof(est));
 	/* page form with strings: the device's dictionary starts with ours */
 	if (GpuaggBatchPageStrings(reader))
@@ -488,6 +760,12 @@ run_on_device(GpuAggState *st, char **why)
 		{
 			est.nseed = 0;
 			GpuaggBatchNoPages(reader);
+			if (fed)
+			{
+				fed = false;
+				st->feed_failed = true;
+				feed_stop(st);
+			}
 		}
 	}
 	est.groups = st->est_groups;
@@ -504,6 +782,11 @@ run_on_device(GpuAggState *st, char **why)
 	if (st->session == NULL)
 	{
 		GpuaggBatchEnd(reader);
+		if (fed)
+		{
+			st->feed_failed = true;
+			feed_stop(st);
+		}
 		return false;
 	}
 	st->close_cb.func = close_session;
@@ -514,7 +797,7 @@ run_on_device(GpuAggState *st, char **why)
 	if (st->gating_state &&
 		!ExecQual(st->gating_state, st->css.ss.ps.ps_ExprContext))
 		reader_skip = true;
-	while (!reader_skip && !GpuaggBatchDone(reader))
+	while (!reader_skip && (fed || !GpuaggBatchDone(reader)))
 	{
 		char	   *buf;
 
@@ -528,7 +811,8 @@ run_on_device(GpuAggState *st, char **why)
 			break;
 		}
 		INSTR_TIME_SET_CURRENT(t0);
-		batch = GpuaggBatchNext(reader, buf, &bytes);
+		batch = fed ? take_fed_batch(st, reader, buf, &bytes, &from) :
+			GpuaggBatchNext(reader, buf, &bytes);
 		st->counters.scan_ms += ms_since(t0);
 		if (batch == NULL)
 			break;
@@ -552,10 +836,17 @@ run_on_device(GpuAggState *st, char **why)
 		{
 			/*
 			 * The device reads this batch's pages while the next one is
-			 * filled; it is done with the previous batch's, which go.
+			 * filled; it is done with the previous batch's, which go (a
+			 * worker's: it unpins them).
 			 */
 			pages_in_flight = st;
-			GpuaggBatchSent(reader);
+			if (fed)
+			{
+				feed_consumed(st, prev_from);
+				prev_from = from;
+			}
+			else
+				GpuaggBatchSent(reader);
 			st->counters.page_batches++;
 		}
 	}
@@ -586,6 +877,14 @@ run_on_device(GpuAggState *st, char **why)
 		close_session(st);
 	pages_in_flight = NULL;
 	GpuaggBatchEnd(reader);
+	if (fed && err == GA_OK)
+		feed_consumed(st, prev_from);
+	else if (fed)
+	{
+		/* the workers' blocks are theirs: the next run reads the whole table */
+		st->feed_failed = true;
+		feed_stop(st);
+	}
 	/* a parallel scan runs again only where it can read its blocks again */
 	if (err == GA_ERR_DEVICE && !replayable)
 		ereport(ERROR,
@@ -637,6 +936,20 @@ run_aggregation(GpuAggState *st)
 	st->blocklog.have_worker = false;
 	st->blocklog.cxt = st->css.ss.ps.state->es_query_cxt;
 	st->injected = false;
+	/* a fed GpuAgg's worker pins pages for the leader and returns nothing */
+	if (st->feed && IsParallelWorker())
+	{
+		MemoryContextReset(st->run_cxt);
+		memset(&st->result, 0, sizeof(st->result));
+		st->dict = GpuaggDictCreate(st->run_cxt);
+		feed_pages(st);
+		if (st->shared && ParallelWorkerNumber < st->shared->nslots)
+			st->shared->slot[ParallelWorkerNumber] = st->counters;
+		st->next_group = 0;
+		st->done = true;
+		MemoryContextSwitchTo(old);
+		return;
+	}
 	for (;;)
 	{
 		bool		had_pages = !st->no_pages;
@@ -801,12 +1114,66 @@ gpuagg_rescan(CustomScanState *node)
 #define DSM_HEADER	MAXALIGN(sizeof(Size))
 
 static Size
+counters_bytes(int nworkers)
+{
+	return MAXALIGN(offsetof(GpuaggSharedCounters, slot) +
+					sizeof(GpuaggCounters) * Max(nworkers, 1));
+}
+
+/* A fed GpuAgg's state and workers' buffers. */
+static Size
+feed_bytes(GpuAggState *st, int nworkers)
+{
+	if (!st->feed)
+		return 0;
+	return FEED_BUFFERS_OFF(nworkers) +
+		TYPEALIGN(16, GpuaggBatchFeedBytes(&st->prog->ga)) * nworkers + 16;
+}
+
+static Size
 gpuagg_estimate_dsm(CustomScanState *node, ParallelContext *pcxt)
 {
+	GpuAggState *st = (GpuAggState *) node;
+
 	return DSM_HEADER +
 		MAXALIGN(table_parallelscan_estimate(node->ss.ss_currentRelation,
 											 node->ss.ps.state->es_snapshot)) +
-		offsetof(GpuaggSharedCounters, slot) + sizeof(GpuaggCounters) * Max(pcxt->nworkers, 1);
+		counters_bytes(pcxt->nworkers) + feed_bytes(st, pcxt->nworkers);
+}
+
+static GpuaggFeed *
+feed_of(GpuAggState *st)
+{
+	if (st->shared == NULL || st->shared->feed_off == 0)
+		return NULL;
+	return (GpuaggFeed *) ((char *) st->shared + st->shared->feed_off);
+}
+
+static char *
+feed_buffer(GpuaggFeed *f, int k)
+{
+	return (char *) TYPEALIGN(16, (char *) f + FEED_BUFFERS_OFF(f->nfeeders)) +
+		(Size) k * f->refs_bytes;
+}
+
+/* A fresh feed, nobody fed yet (the counters are reset with it). */
+static void
+feed_reset(GpuAggState *st, int nworkers)
+{
+	GpuaggFeed *f;
+
+	memset(st->shared, 0, offsetof(GpuaggSharedCounters, slot) +
+		   sizeof(GpuaggCounters) * Max(nworkers, 1));
+	st->shared->nslots = nworkers;
+	if (!st->feed)
+		return;
+	st->shared->feed_off = counters_bytes(nworkers);
+	f = feed_of(st);
+	memset(f, 0, offsetof(GpuaggFeed, feeder) + sizeof(GpuaggFeeder) * nworkers);
+	SpinLockInit(&f->mutex);
+	ConditionVariableInit(&f->cv);
+	f->nfeeders = nworkers;
+	f->refs_bytes = TYPEALIGN(16, GpuaggBatchFeedBytes(&st->prog->ga));
 }
 
 static void
@@ -822,16 +1189,21 @@ gpuagg_initialize_dsm(CustomScanState *node, ParallelContext *pcxt, void *coordi
 	table_parallelscan_initialize(node->ss.ss_currentRelation, st->pscan,
 								  node->ss.ps.state->es_snapshot);
 	st->shared = (GpuaggSharedCounters *) ((char *) coordinate + off);
-	memset(st->shared, 0, offsetof(GpuaggSharedCounters, slot) +
-		   sizeof(GpuaggCounters) * Max(pcxt->nworkers, 1));
-	st->shared->nslots = pcxt->nworkers;
+	st->pcxt = pcxt;
+	feed_reset(st, pcxt->nworkers);
 }
 
 static void
 gpuagg_reinitialize_dsm(CustomScanState *node, ParallelContext *pcxt, void *coordinate)
 {
+	GpuAggState *st = (GpuAggState *) node;
+
 	table_parallelscan_reinitialize(node->ss.ss_currentRelation,
 									(ParallelTableScanDesc) ((char *) coordinate + DSM_HEADER));
+	st->pcxt = pcxt;
+	/* a fed GpuAgg starts its feed anew (its workers are new) */
+	if (st->feed && st->shared)
+		feed_reset(st, pcxt->nworkers);
 }
 
 static void
@@ -882,7 +1254,9 @@ gpuagg_explain(CustomScanState *node, List *ancestors, ExplainState *es)
 	context = set_deparse_context_plan(es->deparse_cxt, node->ss.ps.plan,
 									   ancestors);
 	ExplainPropertyText("Device", st->device->name, es);
-	if (st->css.ss.ps.plan->parallel_aware)
+	if (st->feed)
+		ExplainPropertyText("Aggregation", "in the leader, its workers pinning pages for it", es);
+	else if (st->css.ss.ps.plan->parallel_aware)
 		ExplainPropertyText("Aggregation", "partial, in each process", es);
 	if (st->fallback)
 		ExplainPropertyText("Device Fallback", st->fallback, es);

@@ -61,6 +61,8 @@ extern const CustomScanMethods GpuaggScanMethods;
 									 * after the program's parameters) */
 #define GPUAGG_PRIV_PARAMS		10	/* List of Param the program reads (path
 									 * only: the plan's custom_exprs) */
+#define GPUAGG_PRIV_FEED		11	/* Integer: 1 when parallel workers only
+									 * feed pages to the leader's session */
 
 /* exec.c */
 extern Node *GpuaggCreateScanState(CustomScan *cscan);

@@ -281,14 +281,15 @@ path_has_gpuagg(Path *path)
 }
 
 /*
- * Will the scan send page-form batches to the GPU (gpuagg.page_batches, a
- * program reading no strings, the CUDA device)?  The executor decides in the
- * end (the GPU service must have mapped shared buffers).
+ * Will the scan send page-form batches (gpuagg.page_batches, a program
+ * reading no bpchar or LIKE column)?  The executor decides in the end (for
+ * CUDA, the GPU service must have mapped shared buffers).
  */
 static bool
 page_form_planned(const GaProgram *p, int device)
 {
-	if (!gpuagg_page_batches || device != GPUAGG_DEVICE_CUDA)
+	(void) device;				/* both devices take them */
+	if (!gpuagg_page_batches)
 		return false;
 	for (uint32 c = 0; c < p->ncols; c++)
 		if (GpuaggColumnFromHost(&p->cols[c]))
@@ -311,11 +312,14 @@ parallel_divisor(int workers)
  * Build the GpuAgg path for this grouping, or return the reason why not.
  * partial: the parallel-aware partial path in output_rel, the partially
  * grouped rel, under Gather and Finalize Aggregate added to grouped_rel.
+ * feed: the parallel-aware path in page form whose workers only pin pages
+ * for the leader's one device session, which aggregates everything (many
+ * groups, which every process would otherwise return), under a Gather.
  */
 static const char *
 try_gpuagg_path(PlannerInfo *root, RelOptInfo *input_rel,
 				RelOptInfo *output_rel, RelOptInfo *grouped_rel,
-				GroupPathExtraData *extra, bool partial)
+				GroupPathExtraData *extra, bool partial, bool feed)
 {
 	Query	   *parse = root->parse;
 	RangeTblEntry *rte;
@@ -412,7 +416,11 @@ try_gpuagg_path(PlannerInfo *root, RelOptInfo *input_rel,
 		return reason;
 	if (!choose_device(&device, &reason))
 		return reason;
-	if (partial)
+	if (feed && !page_form_planned(&prog->ga, device))
+		return "parallel GpuAgg fed pages: no page form";
+	if (feed && !parallel_leader_participation)
+		return "parallel GpuAgg fed pages: parallel_leader_participation is off";
+	if (partial || feed)
 	{
 		if (!gpuagg_parallel)
 			return "parallel GpuAgg: gpuagg.parallel is off";
@@ -421,7 +429,7 @@ try_gpuagg_path(PlannerInfo *root, RelOptInfo *input_rel,
 		if (!input_rel->consider_parallel || input_rel->partial_pathlist == NIL ||
 			!grouped_rel->consider_parallel)
 			return "parallel GpuAgg: no parallel scan of the table";
-		if (parse->groupClause != NIL && !(extra->flags & GROUPING_CAN_USE_HASH))
+		if (partial && parse->groupClause != NIL && !(extra->flags & GROUPING_CAN_USE_HASH))
 			return "parallel GpuAgg: the group keys cannot be hashed";
 		workers = ((Path *) linitial(input_rel->partial_pathlist))->parallel_workers;
 		if (workers < 1)
@@ -464,38 +472,44 @@ try_gpuagg_path(PlannerInfo *root, RelOptInfo *input_rel,
 	/*
 	 * Many groups in page form: every process would return nearly all of
 	 * them, and the leader combines them all on one core (1M groups over
-	 * 100M rows on the H200 host: 4.5 s in parallel, 1.6 s in one process,
-	 * whose host work -- pinning pages -- is small).  Programs that read
-	 * strings keep the parallel plan: their host work (the dictionary) is
-	 * what the processes share.
+	 * 100M rows on the H200 host: 4.5 s in parallel, 1.6 s in one process).
+	 * That is what the fed path is for: the workers pin pages for the
+	 * leader's session, which holds every group once.
 	 */
-	if (partial && page_form_planned(&prog->ga, device) &&
-		estimate_num_groups(root, keys, input_rel->rows / divisor, NULL, NULL) > 100000)
-		return "parallel GpuAgg: over 100,000 groups a process in page form";
+	if ((partial || feed) && page_form_planned(&prog->ga, device) &&
+		(estimate_num_groups(root, keys, input_rel->rows / divisor, NULL, NULL) > 100000) != feed)
+		return feed ? "parallel GpuAgg fed pages: few groups a process (partial aggregation it is)" :
+			"parallel GpuAgg: over 100,000 groups a process in page form";
 	vram = vram_estimate(&prog->ga, groups, pairs, batch_rows);
-	/* in parallel, every process holds its own tables */
-	if (vram * (workers + 1) > (double) gpuagg_vram_budget * 1024.0 * 1024.0)
+	/* in parallel, every process holds its own tables (fed: the leader only) */
+	if (vram * (partial ? workers + 1 : 1) > (double) gpuagg_vram_budget * 1024.0 * 1024.0)
 		return psprintf("estimated device memory %.0f MB exceeds gpuagg.vram_budget (%d MB)",
-						vram * (workers + 1) / (1024.0 * 1024.0), gpuagg_vram_budget);
+						vram * (partial ? workers + 1 : 1) / (1024.0 * 1024.0), gpuagg_vram_budget);
 
 	/*
 	 * Cost: the pages are still read on the host; per row we pay moving it
 	 * to the device and aggregating it, per batch a transfer, and each group
 	 * is returned as a tuple.  All of it happens before the first tuple.
+	 * Fed, the processes share the pages, the leader's device the rest.
 	 */
-	cost = gpuagg_startup_cost +
-		(seq_page_cost * input_rel->pages +
-		 rows * gpuagg_tuple_cost +
-		 ceil(rows / batch_rows) * gpuagg_batch_cost) / divisor +
-		groups * cpu_tuple_cost;
+	if (feed)
+		cost = gpuagg_startup_cost + seq_page_cost * input_rel->pages / divisor +
+			rows * gpuagg_tuple_cost + ceil(rows / batch_rows) * gpuagg_batch_cost +
+			groups * cpu_tuple_cost;
+	else
+		cost = gpuagg_startup_cost +
+			(seq_page_cost * input_rel->pages +
+			 rows * gpuagg_tuple_cost +
+			 ceil(rows / batch_rows) * gpuagg_batch_cost) / divisor +
+			groups * cpu_tuple_cost;
 
 	cpath = makeNode(CustomPath);
 	cpath->path.pathtype = T_CustomScan;
 	cpath->path.parent = output_rel;
 	cpath->path.pathtarget = output_rel->reltarget;
 	cpath->path.param_info = NULL;
-	cpath->path.parallel_aware = partial;
-	cpath->path.parallel_safe = partial;
+	cpath->path.parallel_aware = partial || feed;
+	cpath->path.parallel_safe = partial || feed;
 	cpath->path.parallel_workers = workers;
 	cpath->path.rows = groups;
 	/* each process returns the groups of its share */
@@ -518,7 +532,24 @@ try_gpuagg_path(PlannerInfo *root, RelOptInfo *input_rel,
 	cpath->custom_private = lappend(cpath->custom_private, makeInteger(device));
 	cpath->custom_private = lappend(cpath->custom_private, gating);
 	cpath->custom_private = lappend(cpath->custom_private, prog->params);
+	cpath->custom_private = lappend(cpath->custom_private, makeInteger(feed ? 1 : 0));
 	cpath->methods = &GpuaggPathMethods;
+
+	if (feed)
+	{
+		Path	   *gather;
+
+		/*
+		 * The groups come from the leader's own copy of the scan, not
+		 * through the workers' tuple queues: Gather costs its setup only.
+		 */
+		gather = (Path *) create_gather_path(root, output_rel, &cpath->path,
+											 output_rel->reltarget, NULL, &groups);
+		gather->startup_cost = cpath->path.startup_cost + parallel_setup_cost;
+		gather->total_cost = cpath->path.total_cost + parallel_setup_cost;
+		add_path(output_rel, gather);
+		return NULL;
+	}
 
 	if (partial)
 	{
@@ -571,12 +602,16 @@ gpuagg_create_upper_paths(PlannerInfo *root, UpperRelationKind stage,
 	if (!extension_installed())
 		return;
 
-	reason = try_gpuagg_path(root, input_rel, output_rel, output_rel, gextra, false);
+	reason = try_gpuagg_path(root, input_rel, output_rel, output_rel, gextra, false, false);
 	if (reason)
 	{
 		report_fallback(reason);
 		return;
 	}
+	/* workers pinning pages for the leader's device (the serial path's rival) */
+	reason = try_gpuagg_path(root, input_rel, output_rel, output_rel, gextra, false, true);
+	if (reason)
+		elog(DEBUG1, "gpuagg: %s", reason);
 
 	/*
 	 * The parallel variant, where PostgreSQL built a partially grouped rel
@@ -592,7 +627,7 @@ gpuagg_create_upper_paths(PlannerInfo *root, UpperRelationKind stage,
 			reason = "parallel GpuAgg: PostgreSQL planned no partial aggregation";
 		else
 			reason = try_gpuagg_path(root, input_rel, partial_rel, output_rel,
-									 gextra, true);
+									 gextra, true, false);
 		if (reason)
 			elog(DEBUG1, "gpuagg: %s", reason);
 	}

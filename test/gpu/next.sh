@@ -27,7 +27,9 @@
 #   h. the suite with page batches on, then q1 q2 q3 q7 (x, text keys the
 #      device codes from the pages) at 1e8.
 #   i. q3 q7 at 1e8, then ClickBench Q5 Q6 Q9 Q13 Q17 Q31 at 1e8, page form.
-# Usage: next.sh a|b|c|d|e|f|g|h|i.  Everything it writes goes under $OUT.
+#   j. the suite with page batches on, then q1 q2 q3 q7 q3i q7i at 1e8 (the
+#      fed plan for the many-group ones).
+# Usage: next.sh a|b|c|d|e|f|g|h|i|j.  Everything it writes goes under $OUT.
 set -uo pipefail
 OUT=${OUT:-/tmp/next-out}
 mkdir -p "$OUT"
@@ -162,8 +164,25 @@ i)
 		--out "$OUT/clickbench" >"$OUT/bench-clickbench.log" 2>&1
 	grep "bench/run: clickbench" "$OUT/bench-clickbench.log"
 	;;
+j)
+	# the fed parallel plan (workers pin pages for the leader's session):
+	# the suite with page batches on, then db-benchmark's many-group and
+	# text queries at 1e8 (x and x_int)
+	pages_on
+	step "suite, page batches on"
+	timeout 220 bash test/gpu/run.sh >"$OUT/gpu.log" 2>&1
+	grep -E "^test |PASS|FAIL|passed|failed" "$OUT/gpu.log"
+	pages_off
+	step "groupby load"
+	N=1e8 K=100 JOBS=16 timeout 100 bash bench/gen/load.sh groupby >"$OUT/load-groupby.log" 2>&1
+	step "groupby, page batches"
+	timeout 250 bench/run --db postgres --suite groupby --engines native_8,gpuagg_cuda --reps 1 \
+		--timeout 60 --queries "${QUERIES:-q1|q2|q3|q7|q3i|q7i}" --set gpuagg.page_batches=on --analyze \
+		--out "$OUT/groupby" >"$OUT/bench-groupby.log" 2>&1
+	grep "bench/run: groupby" "$OUT/bench-groupby.log"
+	;;
 *)
-	echo "usage: $0 a|b|c|d|e|f|g|h|i" >&2
+	echo "usage: $0 a|b|c|d|e|f|g|h|i|j" >&2
 	exit 2
 	;;
 esac

@@ -734,10 +734,11 @@ run_on_device(GpuAggState *st, char **why)
 	int			from = -1,
 				prev_from = -1;
 
-	if (st->feed && !fed && !st->feed_failed && st->pcxt &&
-		st->pcxt->nworkers_launched > 0)
+	if (st->feed && !fed)
 	{
-		st->feed_failed = true;
+		/* (its workers, if any, unpin what they took and return nothing) */
+		if (st->pcxt && st->pcxt->nworkers_launched > 0)
+			st->feed_failed = true;
 		feed_stop(st);
 	}
 	reader = GpuaggBatchBegin(rel, estate->es_snapshot,

@@ -29,7 +29,9 @@
 #   i. q3 q7 at 1e8, then ClickBench Q5 Q6 Q9 Q13 Q17 Q31 at 1e8, page form.
 #   j. the suite with page batches on, then q1 q2 q3 q7 q3i q7i at 1e8 (the
 #      fed plan for the many-group ones).
-# Usage: next.sh a|b|c|d|e|f|g|h|i|j.  Everything it writes goes under $OUT.
+#   k. test/gpu/fed.sh (the fed plan timed on both devices), then ClickBench
+#      Q5 Q6 Q9 Q13 Q17 Q31 at 1e8 in page form.
+# Usage: next.sh a|b|c|d|e|f|g|h|i|j|k.  Everything it writes goes under $OUT.
 set -uo pipefail
 OUT=${OUT:-/tmp/next-out}
 mkdir -p "$OUT"
@@ -181,8 +183,25 @@ j)
 		--out "$OUT/groupby" >"$OUT/bench-groupby.log" 2>&1
 	grep "bench/run: groupby" "$OUT/bench-groupby.log"
 	;;
+k)
+	# the fed plan's timing as the regression test runs it (its parallel
+	# test took 118 s here, 13 s on a CI-like machine), then ClickBench's
+	# string and many-group queries at 1e8
+	step "fed"
+	pages_on
+	timeout 120 bash test/gpu/fed.sh >"$OUT/fed.log" 2>&1
+	cat "$OUT/fed.log"
+	pages_off
+	step "hits load"
+	N=1e8 JOBS=16 timeout 130 bash bench/gen/load.sh hits >"$OUT/load-hits.log" 2>&1
+	step "clickbench, page batches"
+	timeout 210 bench/run --db postgres --suite clickbench --engines native_8,gpuagg_cuda --reps 1 \
+		--timeout 30 --queries "${QUERIES:-Q5|Q6|Q9|Q13|Q17|Q31}" --set gpuagg.page_batches=on --analyze \
+		--out "$OUT/clickbench" >"$OUT/bench-clickbench.log" 2>&1
+	grep "bench/run: clickbench" "$OUT/bench-clickbench.log"
+	;;
 *)
-	echo "usage: $0 a|b|c|d|e|f|g|h|i|j" >&2
+	echo "usage: $0 a|b|c|d|e|f|g|h|i|j|k" >&2
 	exit 2
 	;;
 esac

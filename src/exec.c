@@ -626,6 +626,18 @@ feed_stop(GpuAggState *st)
 }
 
 /*
+ * A fed run that does not go on: the workers stop and unpin, and the leader
+ * reads the whole table itself from now on (the blocks its workers took
+ * are theirs).
+ */
+static void
+feed_give_up(GpuAggState *st)
+{
+	st->feed_failed = true;
+	feed_stop(st);
+}
+
+/*
  * The leader's next batch from its workers, made in buf (*from: whose), or
  * NULL once every worker is at eof with nothing left.  A worker that
  * stopped before eof either never fed (it counts as at eof) or left pages
@@ -726,8 +738,8 @@ run_on_device(GpuAggState *st, char **why)
 
 	/*
 	 * A fed GpuAgg's leader takes its workers' batches (its own reader only
-	 * lays them out); without workers it reads the parallel scan alone, and
-	 * after a failed run, or without page form, the whole table.
+	 * lays them out); without workers, after a failed run, or without page
+	 * form, it reads the whole table itself.
 	 */
 	bool		fed = st->feed && !st->feed_failed && st->pcxt &&
 		st->pcxt->nworkers_launched > 0 && pages_ok;
@@ -735,21 +747,15 @@ run_on_device(GpuAggState *st, char **why)
 				prev_from = -1;
 
 	if (st->feed && !fed)
-	{
-		/* (its workers, if any, unpin what they took and return nothing) */
-		if (st->pcxt && st->pcxt->nworkers_launched > 0)
-			st->feed_failed = true;
-		feed_stop(st);
-	}
+		feed_give_up(st);		/* (its workers, if any, return nothing) */
 	reader = GpuaggBatchBegin(rel, estate->es_snapshot,
 							  fed || st->feed_failed ? NULL : st->pscan, &st->blocklog,
 							  st->prog, st->batch_rows, st->dict, pages_ok);
 	if (fed && GpuaggBatchMaxPages(reader) == 0)
 	{
-		/* no page form after all: the leader reads the whole table */
+		/* no page form after all */
 		fed = false;
-		st->feed_failed = true;
-		feed_stop(st);
+		feed_give_up(st);
 	}
 	memset(&est, 0, sizeof(est));
 	/* page form with strings: the device's dictionary starts with ours */
@@ -764,8 +770,7 @@ run_on_device(GpuAggState *st, char **why)
 			if (fed)
 			{
 				fed = false;
-				st->feed_failed = true;
-				feed_stop(st);
+				feed_give_up(st);
 			}
 		}
 	}
@@ -784,10 +789,7 @@ run_on_device(GpuAggState *st, char **why)
 	{
 		GpuaggBatchEnd(reader);
 		if (fed)
-		{
-			st->feed_failed = true;
-			feed_stop(st);
-		}
+			feed_give_up(st);
 		return false;
 	}
 	st->close_cb.func = close_session;
@@ -881,11 +883,7 @@ run_on_device(GpuAggState *st, char **why)
 	if (fed && err == GA_OK)
 		feed_consumed(st, prev_from);
 	else if (fed)
-	{
-		/* the workers' blocks are theirs: the next run reads the whole table */
-		st->feed_failed = true;
-		feed_stop(st);
-	}
+		feed_give_up(st);
 	/* a parallel scan runs again only where it can read its blocks again */
 	if (err == GA_ERR_DEVICE && !replayable)
 		ereport(ERROR,

@@ -17,21 +17,21 @@
 #   f. the suite with page batches on, the ints suite at 1e8 (3 runs each; i4,
 #      47x with one run, left out),
 #      db-benchmark q10 at 1e7 rows (no warm-up);
-#   g. the suite with page batches on, then q1i q2i q3i q7i (x_int) at 1e8.
+#   g. the suite with page batches on, then q1i q2i q3i q7i (x_int) at 1e8;
+#   j. the suite with page batches on, then q1 q2 q3 q7 q3i q7i at 1e8 (the
+#      fed plan for the many-group ones; QUERIES picks others);
+#   k. test/gpu/fed.sh (the fed plan timed on both devices), then ClickBench
+#      Q5 Q6 Q9 Q13 Q17 Q31 at 1e8 in page form (QUERIES picks others).
 # Done on 2026-12-03 (test/gpu/results, bench/results/2026-12-03-h200): a, e,
 # b (before and after 852a7e1), c (q10's native run cut by the time limit),
-# f at bc09ccd and g at 1a7cafe.  Next: g's first half on a host with two GPUs
-# (kind nvidia-h200-x2, when lent: gpuagg.devices() should list two rows and
-# a parallel query's processes spread over them), then b at 1e8 to see the
-# inline line-pointer count (serial Scan Time of i3, q3i: was 826 ms).
-#   h. the suite with page batches on, then q1 q2 q3 q7 (x, text keys the
-#      device codes from the pages) at 1e8.
-#   i. q3 q7 at 1e8, then ClickBench Q5 Q6 Q9 Q13 Q17 Q31 at 1e8, page form.
-#   j. the suite with page batches on, then q1 q2 q3 q7 q3i q7i at 1e8 (the
-#      fed plan for the many-group ones).
-#   k. test/gpu/fed.sh (the fed plan timed on both devices), then ClickBench
-#      Q5 Q6 Q9 Q13 Q17 Q31 at 1e8 in page form.
-# Usage: next.sh a|b|c|d|e|f|g|h|i|j|k.  Everything it writes goes under $OUT.
+# f at bc09ccd, g at 1a7cafe, j at 2299ee3, k at bffe753 (its fed.sh ran
+# natively: no extension then; ClickBench cut by the time limit after Q17).
+# Next: k with TIMEOUT=60 (ClickBench's native runs take up to
+# 17 s) and QUERIES='Q5|Q6|Q9|Q13|Q31'; g's first half on a host with two
+# GPUs (kind nvidia-h200-x2, when lent: gpuagg.devices() should list two rows
+# and a parallel query's processes spread over them); b at 1e8 for the
+# inline line-pointer count.
+# Usage: next.sh a|b|c|d|e|f|g|j|k.  Everything it writes goes under $OUT.
 set -uo pipefail
 OUT=${OUT:-/tmp/next-out}
 mkdir -p "$OUT"
@@ -131,41 +131,6 @@ g)
 		--out "$OUT/groupby-int" >"$OUT/bench-groupby-int.log" 2>&1
 	grep "bench/run: groupby" "$OUT/bench-groupby-int.log"
 	;;
-h)
-	# strings from the pages (the device's own dictionary): the suite with
-	# page batches on, then db-benchmark's text-keyed queries at 1e8
-	pages_on
-	step "suite, page batches on"
-	timeout 220 bash test/gpu/run.sh >"$OUT/gpu.log" 2>&1
-	grep -E "^test |PASS|FAIL|passed|failed" "$OUT/gpu.log"
-	pages_off
-	step "groupby load"
-	N=1e8 K=100 JOBS=16 timeout 100 bash bench/gen/load.sh groupby >"$OUT/load-groupby.log" 2>&1
-	step "groupby over x (text keys), page batches"
-	timeout 240 bench/run --db postgres --suite groupby --engines native_8,gpuagg_cuda --reps 1 \
-		--timeout 60 --queries "${QUERIES:-q1|q2|q3|q7}" --set gpuagg.page_batches=on --analyze \
-		--out "$OUT/groupby" >"$OUT/bench-groupby.log" 2>&1
-	grep "bench/run: groupby" "$OUT/bench-groupby.log"
-	;;
-i)
-	# the device's strings back by code (no second coding on the host):
-	# q3 q7 at 1e8, then ClickBench's string and many-group queries at 1e8
-	step "groupby load"
-	N=1e8 K=100 JOBS=16 timeout 100 bash bench/gen/load.sh groupby >"$OUT/load-groupby.log" 2>&1
-	step "groupby q3 q7, page batches"
-	timeout 100 bench/run --db postgres --suite groupby --engines native_8,gpuagg_cuda --reps 1 \
-		--timeout 60 --queries 'q3|q7' --set gpuagg.page_batches=on --analyze \
-		--out "$OUT/groupby" >"$OUT/bench-groupby.log" 2>&1
-	grep "bench/run: groupby" "$OUT/bench-groupby.log"
-	q "DROP TABLE x; DROP TABLE x_int"
-	step "hits load"
-	N=1e8 JOBS=16 timeout 130 bash bench/gen/load.sh hits >"$OUT/load-hits.log" 2>&1
-	step "clickbench, page batches"
-	timeout 300 bench/run --db postgres --suite clickbench --engines native_8,gpuagg_cuda --reps 1 \
-		--timeout 40 --queries "${QUERIES:-Q5|Q6|Q9|Q13|Q17|Q31}" --set gpuagg.page_batches=on --analyze \
-		--out "$OUT/clickbench" >"$OUT/bench-clickbench.log" 2>&1
-	grep "bench/run: clickbench" "$OUT/bench-clickbench.log"
-	;;
 j)
 	# the fed parallel plan (workers pin pages for the leader's session):
 	# the suite with page batches on, then db-benchmark's many-group and
@@ -196,12 +161,12 @@ k)
 	N=1e8 JOBS=16 timeout 130 bash bench/gen/load.sh hits >"$OUT/load-hits.log" 2>&1
 	step "clickbench, page batches"
 	timeout 210 bench/run --db postgres --suite clickbench --engines native_8,gpuagg_cuda --reps 1 \
-		--timeout 30 --queries "${QUERIES:-Q5|Q6|Q9|Q13|Q17|Q31}" --set gpuagg.page_batches=on --analyze \
+		--timeout "${TIMEOUT:-30}" --queries "${QUERIES:-Q5|Q6|Q9|Q13|Q17|Q31}" --set gpuagg.page_batches=on --analyze \
 		--out "$OUT/clickbench" >"$OUT/bench-clickbench.log" 2>&1
 	grep "bench/run: clickbench" "$OUT/bench-clickbench.log"
 	;;
 *)
-	echo "usage: $0 a|b|c|d|e|f|g|h|i|j|k" >&2
+	echo "usage: $0 a|b|c|d|e|f|g|j|k" >&2
 	exit 2
 	;;
 esac

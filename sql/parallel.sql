@@ -127,6 +127,23 @@ SELECT * FROM fed_counts('SELECT s, count(*) FROM parfeed GROUP BY s');
 SET parallel_leader_participation = off;
 SELECT check_parallel('SELECT k, sum(v), count(*) FROM parfeed GROUP BY k HAVING sum(v) % 53 = 0') LIKE '%same as native' AS same;
 RESET parallel_leader_participation;
+-- a fed plan made with the leader taking part, run without it (a cached
+-- plan): worker 0 reads the whole table and returns the groups
+SET plan_cache_mode = force_generic_plan;
+PREPARE fed AS
+SELECT md5(string_agg(r::text, ',' ORDER BY r::text)) FROM (SELECT k, sum(v), count(*) FROM parfeed GROUP BY k) r;
+SELECT regexp_replace(line, 'VRAM Estimate: \d+', 'VRAM Estimate: N') AS plan
+  FROM explain_stable('EXECUTE fed') line;
+EXECUTE fed \gset with_leader_
+SET parallel_leader_participation = off;
+EXECUTE fed \gset without_leader_
+RESET parallel_leader_participation;
+RESET plan_cache_mode;
+SET gpuagg.enabled = off;
+SELECT md5(string_agg(r::text, ',' ORDER BY r::text)) FROM (SELECT k, sum(v), count(*) FROM parfeed GROUP BY k) r \gset native_
+RESET gpuagg.enabled;
+SELECT :'with_leader_md5' = :'native_md5' AS with_leader, :'without_leader_md5' = :'native_md5' AS without_leader;
+DEALLOCATE fed;
 DROP TABLE parfeed;
 RESET gpuagg.page_batches;
 

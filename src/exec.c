@@ -30,6 +30,7 @@
 #include "miscadmin.h"
 #include "nodes/makefuncs.h"
 #include "nodes/nodeFuncs.h"
+#include "optimizer/optimizer.h"
 #include "pgstat.h"
 #include "portability/instr_time.h"
 #include "postmaster/bgworker.h"
@@ -165,6 +166,9 @@ typedef struct GpuaggFeed
 	ConditionVariable cv;
 	bool		stop;			/* the leader takes no more batches */
 	bool		drained;		/* ... and its device reads no page any more */
+	bool		leaderless;		/* parallel_leader_participation was off when
+								 * the plan ran: worker 0 reads the whole
+								 * table and returns the groups */
 	int			nfeeders;
 	Size		refs_bytes;		/* of a worker's buffer */
 	GpuaggFeeder feeder[FLEXIBLE_ARRAY_MEMBER];
@@ -549,6 +553,9 @@ feed_pages(GpuAggState *st)
 	if (f == NULL || me < 0 || me >= f->nfeeders)
 		elog(ERROR, "gpuagg: a parallel worker of a fed GpuAgg has no feed");
 	fd = &f->feeder[me];
+	/* no leader to feed: worker 0 reads the whole table (run_aggregation) */
+	if (f->leaderless)
+		return;
 	reader = GpuaggBatchBegin(st->css.ss.ss_currentRelation, st->css.ss.ps.state->es_snapshot,
 							  st->pscan, &st->blocklog, st->prog, st->batch_rows, st->dict, true);
 	/* (no page form here: then no blocks either, the others take them) */
@@ -687,6 +694,8 @@ take_fed_batch(GpuAggState *st, GpuaggBatchReader *reader, char *buf, uint64 *by
 		}
 		if (all_eof)
 			break;
+		/* a worker's ERROR first, before one that stopped counts as done */
+		CHECK_FOR_INTERRUPTS();
 		for (int j = 0; j < n; j++)
 		{
 			pid_t		pid;
@@ -881,7 +890,7 @@ run_on_device(GpuAggState *st, char **why)
 	pages_in_flight = NULL;
 	GpuaggBatchEnd(reader);
 	if (fed && err == GA_OK)
-		feed_consumed(st, prev_from);
+		feed_stop(st);			/* the device reads no page any more */
 	else if (fed)
 		feed_give_up(st);
 	/* a parallel scan runs again only where it can read its blocks again */
@@ -935,8 +944,14 @@ run_aggregation(GpuAggState *st)
 	st->blocklog.have_worker = false;
 	st->blocklog.cxt = st->css.ss.ps.state->es_query_cxt;
 	st->injected = false;
-	/* a fed GpuAgg's worker pins pages for the leader and returns nothing */
-	if (st->feed && IsParallelWorker())
+	/*
+	 * A fed GpuAgg's worker pins pages for the leader and returns nothing;
+	 * without the leader, worker 0 does what the leader would have done.
+	 */
+	if (st->feed && IsParallelWorker() && feed_of(st) && feed_of(st)->leaderless &&
+		ParallelWorkerNumber == 0)
+		st->feed_failed = true;
+	else if (st->feed && IsParallelWorker())
 	{
 		MemoryContextReset(st->run_cxt);
 		memset(&st->result, 0, sizeof(st->result));
@@ -1090,9 +1105,14 @@ gpuagg_rescan(CustomScanState *node)
 {
 	GpuAggState *st = (GpuAggState *) node;
 
-	if (st->done && node->ss.ps.chgParam == NULL)
+	if (st->done && node->ss.ps.chgParam == NULL && !st->feed)
 	{
-		/* same parameters: the groups are still right */
+		/*
+		 * Same parameters: the groups are still right.  (Not for a fed
+		 * GpuAgg, whose new workers wait for the leader to take their
+		 * pages; Gather's rescan parameter makes a parallel node run again
+		 * anyway.)
+		 */
 		st->next_group = 0;
 		return;
 	}
@@ -1173,6 +1193,8 @@ feed_reset(GpuAggState *st, int nworkers)
 	ConditionVariableInit(&f->cv);
 	f->nfeeders = nworkers;
 	f->refs_bytes = TYPEALIGN(16, GpuaggBatchFeedBytes(&st->prog->ga));
+	/* (Gather reads the same setting when it decides to run this node) */
+	f->leaderless = !parallel_leader_participation;
 }
 
 static void

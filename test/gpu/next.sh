@@ -40,13 +40,28 @@ step() { echo "== $1 ($(( $(date +%s) - s )) s)"; }
 q() { psql -X -q -At -d postgres -c "$1"; }
 pages_on() { q "ALTER SYSTEM SET gpuagg.page_batches = on" && q "SELECT pg_reload_conf()" >/dev/null && sleep 3; }
 pages_off() { q "ALTER SYSTEM RESET gpuagg.page_batches" && q "SELECT pg_reload_conf()" >/dev/null && sleep 3; }
-case "${1:-}" in
-a)
+# the whole suite with page batches on server-wide, within $1 seconds
+suite() {
 	pages_on
 	step "suite, page batches on"
-	timeout 220 bash test/gpu/run.sh >"$OUT/gpu.log" 2>&1
-	grep -E "^test |PASS|FAIL|passed" "$OUT/gpu.log"
+	timeout "$1" bash test/gpu/run.sh >"$OUT/gpu.log" 2>&1
+	grep -E "^test |PASS|FAIL|passed|failed" "$OUT/gpu.log"
 	pages_off
+}
+# db-benchmark's tables at 1e8, then queries $1 in page form against native
+# with 8 workers, into $OUT/$2
+groupby_pages() {
+	step "groupby load"
+	N=1e8 K=100 JOBS=16 timeout 100 bash bench/gen/load.sh groupby >"$OUT/load-groupby.log" 2>&1
+	step "groupby $1, page batches"
+	timeout 250 bench/run --db postgres --suite groupby --engines native_8,gpuagg_cuda --reps 1 \
+		--timeout 60 --queries "$1" --set gpuagg.page_batches=on --analyze \
+		--out "$OUT/$2" >"$OUT/bench-$2.log" 2>&1
+	grep "bench/run: groupby" "$OUT/bench-$2.log"
+}
+case "${1:-}" in
+a)
+	suite 220
 	step "pages"
 	PARTS=134 ROWS=100000000 timeout 330 bash test/gpu/pages.sh >"$OUT/pages.log" 2>&1
 	grep -E "PASS|FAIL|failed|ms|Time|scans" "$OUT/pages.log"
@@ -118,35 +133,15 @@ f)
 g)
 	# the suite again (parallel fail-over now reads its blocks again), then
 	# db-benchmark's int-keyed queries at 1e8 in page form
-	pages_on
-	step "suite, page batches on"
-	timeout 200 bash test/gpu/run.sh >"$OUT/gpu.log" 2>&1
-	grep -E "^test |PASS|FAIL|passed|failed" "$OUT/gpu.log"
-	pages_off
-	step "groupby load"
-	N=1e8 K=100 JOBS=16 timeout 100 bash bench/gen/load.sh groupby >"$OUT/load-groupby.log" 2>&1
-	step "groupby over x_int, page batches"
-	timeout 200 bench/run --db postgres --suite groupby --engines native_8,gpuagg_cuda --reps 1 \
-		--timeout 60 --queries 'q1i|q2i|q3i|q7i' --set gpuagg.page_batches=on --analyze \
-		--out "$OUT/groupby-int" >"$OUT/bench-groupby-int.log" 2>&1
-	grep "bench/run: groupby" "$OUT/bench-groupby-int.log"
+	suite 200
+	groupby_pages 'q1i|q2i|q3i|q7i' groupby-int
 	;;
 j)
 	# the fed parallel plan (workers pin pages for the leader's session):
 	# the suite with page batches on, then db-benchmark's many-group and
 	# text queries at 1e8 (x and x_int)
-	pages_on
-	step "suite, page batches on"
-	timeout 220 bash test/gpu/run.sh >"$OUT/gpu.log" 2>&1
-	grep -E "^test |PASS|FAIL|passed|failed" "$OUT/gpu.log"
-	pages_off
-	step "groupby load"
-	N=1e8 K=100 JOBS=16 timeout 100 bash bench/gen/load.sh groupby >"$OUT/load-groupby.log" 2>&1
-	step "groupby, page batches"
-	timeout 250 bench/run --db postgres --suite groupby --engines native_8,gpuagg_cuda --reps 1 \
-		--timeout 60 --queries "${QUERIES:-q1|q2|q3|q7|q3i|q7i}" --set gpuagg.page_batches=on --analyze \
-		--out "$OUT/groupby" >"$OUT/bench-groupby.log" 2>&1
-	grep "bench/run: groupby" "$OUT/bench-groupby.log"
+	suite 220
+	groupby_pages "${QUERIES:-q1|q2|q3|q7|q3i|q7i}" groupby
 	;;
 k)
 	# the fed plan's timing as the regression test runs it (its parallel

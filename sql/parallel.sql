@@ -24,14 +24,10 @@ ANALYZE par;
 
 -- is q planned as parallel GpuAgg, and does it answer as natively?
 CREATE FUNCTION check_parallel(q text) RETURNS text
-LANGUAGE plpgsql AS $$
-DECLARE
-	plan json;
-BEGIN
-	EXECUTE 'EXPLAIN (FORMAT JSON, COSTS OFF) ' || q INTO plan;
-	RETURN CASE WHEN plan::text LIKE '%"Parallel Aware": true%' THEN 'parallel, ' ELSE 'serial, ' END
-		|| check_offload(q);
-END $$;
+LANGUAGE sql AS $$
+	SELECT CASE WHEN plan_text(q) LIKE '%"Parallel Aware": true%' THEN 'parallel, ' ELSE 'serial, ' END
+		|| check_offload(q)
+$$;
 
 EXPLAIN (COSTS OFF) SELECT k, count(*), sum(i8), avg(f8) FROM par GROUP BY k;
 SELECT check_parallel('SELECT k, count(*), count(g), sum(g), avg(g), sum(i8), avg(i8), min(f4), max(f8), sum(f4), avg(f8), stddev(g), variance(i8), var_pop(f8), bool_and(b), bool_or(b), min(d), max(d) FROM par GROUP BY k');

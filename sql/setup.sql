@@ -54,13 +54,10 @@ END $$;
 CREATE FUNCTION check_offload(q text) RETURNS text
 LANGUAGE plpgsql AS $$
 DECLARE
-	plan json;
-	offloaded bool;
+	is_offloaded bool := offloaded(q);
 	gpu text[];
 	native text[];
 BEGIN
-	EXECUTE 'EXPLAIN (FORMAT JSON, COSTS OFF) ' || q INTO plan;
-	offloaded := plan::text LIKE '%"Custom Plan Provider": "GpuAgg"%';
 	EXECUTE 'SELECT array_agg(r::text ORDER BY r::text) FROM (' || q || ') r'
 		INTO gpu;
 	-- a serial native plan sums floats in the same order as the device
@@ -75,7 +72,7 @@ BEGIN
 		gpu := ARRAY(SELECT round_floats(x) FROM unnest(gpu) x ORDER BY 1);
 		native := ARRAY(SELECT round_floats(x) FROM unnest(native) x ORDER BY 1);
 	END IF;
-	IF NOT offloaded THEN
+	IF NOT is_offloaded THEN
 		RETURN 'NOT OFFLOADED';
 	ELSIF gpu IS NOT DISTINCT FROM native THEN
 		RETURN 'offloaded, same as native';
@@ -84,15 +81,21 @@ BEGIN
 	END IF;
 END $$;
 
--- Is q planned with GpuAgg?
-CREATE FUNCTION offloaded(q text) RETURNS bool
+-- q's plan, as EXPLAIN (FORMAT JSON) text
+CREATE FUNCTION plan_text(q text) RETURNS text
 LANGUAGE plpgsql AS $$
 DECLARE
 	plan json;
 BEGIN
 	EXECUTE 'EXPLAIN (FORMAT JSON, COSTS OFF) ' || q INTO plan;
-	RETURN plan::text LIKE '%"Custom Plan Provider": "GpuAgg"%';
+	RETURN plan::text;
 END $$;
+
+-- Is q planned with GpuAgg?
+CREATE FUNCTION offloaded(q text) RETURNS bool
+LANGUAGE sql AS $$
+	SELECT plan_text(q) LIKE '%"Custom Plan Provider": "GpuAgg"%'
+$$;
 
 -- Run q offloaded and natively and report the SQLSTATE each raised.
 CREATE FUNCTION check_error(q text) RETURNS text

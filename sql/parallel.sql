@@ -144,8 +144,21 @@ DROP TABLE parfeed;
 RESET gpuagg.page_batches;
 
 -- count(DISTINCT) cannot be combined from partial states: serial GpuAgg
+-- in column form
+SET gpuagg.page_batches = off;
 EXPLAIN (COSTS OFF) SELECT k, count(DISTINCT g) FROM par GROUP BY k;
 SELECT check_parallel('SELECT k, count(DISTINCT g), count(DISTINCT t) FROM par GROUP BY k');
+-- in page form it is fed, however few the groups: no partial plan to prefer
+SET gpuagg.page_batches = on;
+EXPLAIN (COSTS OFF) SELECT k, count(DISTINCT g) FROM par GROUP BY k;
+SELECT check_parallel('SELECT k, count(DISTINCT g), count(DISTINCT t) FROM par GROUP BY k');
+SELECT check_parallel('SELECT count(DISTINCT i8), count(*) FROM par WHERE k <> 3');
+-- gpuagg.fed_groups = 0 feeds every parallel page-form scan
+SET gpuagg.fed_groups = 0;
+EXPLAIN (COSTS OFF) SELECT k, count(*), sum(i8), avg(f8) FROM par GROUP BY k;
+SELECT check_parallel('SELECT k, count(*), sum(i8), min(f8), count(DISTINCT t) FROM par WHERE t <> ''w5'' GROUP BY k');
+RESET gpuagg.fed_groups;
+RESET gpuagg.page_batches;
 -- gpuagg.parallel = off: serial GpuAgg
 SET gpuagg.parallel = off;
 EXPLAIN (COSTS OFF) SELECT k, count(*), sum(i8), avg(f8) FROM par GROUP BY k;

@@ -36,6 +36,7 @@ int			gpuagg_vram_budget = 8192;
 bool		gpuagg_force_offload = false;
 bool		gpuagg_log_fallback = false;
 bool		gpuagg_parallel = true;
+int			gpuagg_fed_groups = 100000;
 int			gpuagg_device_memory_limit = 0;
 int			gpuagg_admission_timeout = 10000;
 int			gpuagg_batch_size = 16384;
@@ -135,6 +136,20 @@ _PG_init(void)
 							 PGC_USERSET,
 							 0,
 							 NULL, NULL, NULL);
+
+	DefineCustomIntVariable("gpuagg.fed_groups",
+							"Groups a parallel process would return, above which GpuAgg in page form feeds one device session.",
+							"Where each process's share of the table would hold more groups "
+							"than this, the workers only pin pages for the leader's device "
+							"session, which aggregates every group once; otherwise each "
+							"process aggregates its share and a Finalize Aggregate combines "
+							"them.  0: always fed.",
+							&gpuagg_fed_groups,
+							100000,
+							0, INT_MAX,
+							PGC_USERSET,
+							0,
+							NULL, NULL, NULL);
 
 	DefineCustomIntVariable("gpuagg.device_memory_limit",
 							"GPU memory all offloaded queries together may reserve on one GPU.",

@@ -26,6 +26,7 @@ extern int	gpuagg_vram_budget;		/* MB */
 extern bool gpuagg_force_offload;
 extern bool gpuagg_log_fallback;
 extern bool gpuagg_parallel;
+extern int	gpuagg_fed_groups;
 extern int	gpuagg_device_memory_limit;	/* MB, 0: 75 % of the GPU's memory */
 extern int	gpuagg_admission_timeout;	/* ms */
 extern int	gpuagg_batch_size;		/* kB */

@@ -308,6 +308,13 @@ parallel_divisor(int workers)
 	return divisor;
 }
 
+/* Whether PostgreSQL can plan this grouping's partial aggregation. */
+static bool
+partial_possible(GroupPathExtraData *extra)
+{
+	return (extra->flags & GROUPING_CAN_PARTIAL_AGG) && extra->partial_costs_set;
+}
+
 /*
  * Build the GpuAgg path for this grouping, or return the reason why not.
  * partial: the parallel-aware partial path in output_rel, the partially
@@ -474,12 +481,15 @@ try_gpuagg_path(PlannerInfo *root, RelOptInfo *input_rel,
 	 * them, and the leader combines them all on one core (1M groups over
 	 * 100M rows on the H200 host: 4.5 s in parallel, 1.6 s in one process).
 	 * That is what the fed path is for: the workers pin pages for the
-	 * leader's session, which holds every group once.
+	 * leader's session, which holds every group once.  Where PostgreSQL
+	 * cannot aggregate partially (count(DISTINCT)), fed is the only
+	 * parallel plan, whatever the groups: one process pinning every page
+	 * costs about a microsecond a page.
 	 */
-	if ((partial || feed) && page_form_planned(&prog->ga, device) &&
-		(estimate_num_groups(root, keys, input_rel->rows / divisor, NULL, NULL) > 100000) != feed)
-		return feed ? "parallel GpuAgg fed pages: few groups a process (partial aggregation it is)" :
-			"parallel GpuAgg: over 100,000 groups a process in page form";
+	if ((partial || (feed && partial_possible(extra))) && page_form_planned(&prog->ga, device) &&
+		(estimate_num_groups(root, keys, input_rel->rows / divisor, NULL, NULL) > gpuagg_fed_groups) != feed)
+		return feed ? "parallel GpuAgg fed pages: no more groups a process than gpuagg.fed_groups (partial aggregation it is)" :
+			"parallel GpuAgg: more groups a process than gpuagg.fed_groups in page form (fed it is)";
 	vram = vram_estimate(&prog->ga, groups, pairs, batch_rows);
 	/* in parallel, every process holds its own tables (fed: the leader only) */
 	if (vram * (partial ? workers + 1 : 1) > (double) gpuagg_vram_budget * 1024.0 * 1024.0)
@@ -618,7 +628,7 @@ gpuagg_create_upper_paths(PlannerInfo *root, UpperRelationKind stage,
 	 * (its target holds the partial Aggrefs the Finalize node combines).
 	 * Why it is not offered matters less: at DEBUG1 only.
 	 */
-	if ((gextra->flags & GROUPING_CAN_PARTIAL_AGG) && gextra->partial_costs_set)
+	if (partial_possible(gextra))
 	{
 		RelOptInfo *partial_rel = fetch_upper_rel(root, UPPERREL_PARTIAL_GROUP_AGG,
 												  output_rel->relids);

@@ -21,7 +21,10 @@
 #   j. the suite with page batches on, then q1 q2 q3 q7 q3i q7i at 1e8 (the
 #      fed plan for the many-group ones; QUERIES picks others);
 #   k. test/gpu/fed.sh (the fed plan timed on both devices), then ClickBench
-#      Q5 Q6 Q9 Q13 Q17 Q31 at 1e8 in page form (QUERIES picks others).
+#      Q5 Q6 Q9 Q13 Q17 Q31 at 1e8 in page form (QUERIES picks others);
+#   l. the suite, then fed against partial plans where groups are few:
+#      q1 q2 at 1e8 (against native) and again with gpuagg.fed_groups = 0,
+#      the five PG-Strom queries both ways (GpuAgg only).
 # Done on 2026-12-03 (test/gpu/results, bench/results/2026-12-03-h200): a, e,
 # b (before and after 852a7e1), c (q10's native run cut by the time limit),
 # f at bc09ccd, g at 1a7cafe, j at 2299ee3, k at bffe753 (its fed.sh ran
@@ -31,7 +34,7 @@
 # GPUs (kind nvidia-h200-x2, when lent: gpuagg.devices() should list two rows
 # and a parallel query's processes spread over them); b at 1e8 for the
 # inline line-pointer count.
-# Usage: next.sh a|b|c|d|e|f|g|j|k.  Everything it writes goes under $OUT.
+# Usage: next.sh a|b|c|d|e|f|g|j|k|l.  Everything it writes goes under $OUT.
 set -uo pipefail
 OUT=${OUT:-/tmp/next-out}
 mkdir -p "$OUT"
@@ -160,11 +163,33 @@ k)
 		--out "$OUT/clickbench" >"$OUT/bench-clickbench.log" 2>&1
 	grep "bench/run: clickbench" "$OUT/bench-clickbench.log"
 	;;
+l)
+	# the suite, then the fed plan against the partial one where groups are
+	# few (gpuagg.fed_groups = 0 feeds every page-form parallel scan): q1 q2
+	# at 1e8, and the five PG-Strom queries (i4, count(DISTINCT), now fed)
+	suite 220
+	groupby_pages 'q1|q2' groupby
+	step "q1 q2 fed"
+	timeout 60 bench/run --db postgres --suite groupby --engines gpuagg_cuda --reps 3 --timeout 30 \
+		--queries 'q1|q2' --set gpuagg.page_batches=on --set gpuagg.fed_groups=0 --analyze \
+		--out "$OUT/groupby-fed" >"$OUT/bench-groupby-fed.log" 2>&1
+	grep "bench/run: groupby" "$OUT/bench-groupby-fed.log"
+	q "DROP TABLE x, x_int"
+	step "ints load"
+	N=1e8 JOBS=16 timeout 100 bash bench/gen/load.sh ints >"$OUT/load-ints.log" 2>&1
+	for f in 100000 0; do
+		step "ints, fed_groups $f"
+		timeout 60 bench/run --db postgres --suite ints --engines gpuagg_cuda --reps 3 --timeout 30 \
+			--set gpuagg.page_batches=on --set gpuagg.fed_groups=$f --analyze \
+			--out "$OUT/ints-fed$f" >"$OUT/bench-ints-fed$f.log" 2>&1
+		grep "bench/run: ints" "$OUT/bench-ints-fed$f.log"
+	done
+	;;
 *)
-	echo "usage: $0 a|b|c|d|e|f|g|j|k" >&2
+	echo "usage: $0 a|b|c|d|e|f|g|j|k|l" >&2
 	exit 2
 	;;
 esac
 step "done"
-for d in groupby groupby-q10 groupby-int clickbench ints ints-serial; do [ -d "$OUT/$d" ] && (cd "$OUT" && tar czf "$d.tgz" "$d" && rm -rf "$d"); done
+for d in groupby groupby-q10 groupby-int groupby-fed clickbench ints ints-serial ints-fed100000 ints-fed0; do [ -d "$OUT/$d" ] && (cd "$OUT" && tar czf "$d.tgz" "$d" && rm -rf "$d"); done
 exit 0

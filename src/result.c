@@ -28,6 +28,7 @@
 #include "libpq/pqformat.h"
 #include "utils/array.h"
 #include "utils/float.h"
+#include "utils/fmgroids.h"
 #include "utils/fmgrprotos.h"
 #include "utils/syscache.h"
 
@@ -60,6 +61,13 @@ GpuaggFinalInit(GpuaggFinal *fin, Aggref *aggref, const GaAgg *agg,
 	fin->has_final = OidIsValid(form->aggfinalfn) && !fin->partial;
 	if (fin->has_final)
 		fmgr_info_cxt(form->aggfinalfn, &fin->finalfn, cxt);
+	/*
+	 * avg(float4/float8) is float8_avg over {N, Sx, Sxx}: NULL for no
+	 * input, else Sx / N.  Done here without building the array for it (a
+	 * million groups' arrays and calls cost 0.1 s).
+	 */
+	fin->avg_f8 = fin->has_final && form->aggfinalfn == F_FLOAT8_AVG &&
+		agg->kind == GA_AGG_ACCUM_F8;
 	fin->has_deserial = (form->aggtranstype == INTERNALOID) && !fin->partial;
 	if (fin->has_deserial)
 	{
@@ -312,6 +320,12 @@ GpuaggFinalize(GpuaggFinal *fin, const GaResult *res, uint64 g, Node *aggstate,
 	for (int i = 0; i < nslots; i++)
 		st[i] = res->states[(Size) (fin->agg->slot + i) * res->ngroups + g];
 
+	if (fin->avg_f8)
+	{
+		check_float_overflow(st[3]);
+		*isnull = (slot_f8(st[0]) == 0.0);
+		return *isnull ? (Datum) 0 : Float8GetDatum(slot_f8(st[1]) / slot_f8(st[0]));
+	}
 	value = transition_value(fin, st, isnull);
 
 	if (fin->has_deserial && !*isnull)

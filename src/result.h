@@ -21,6 +21,7 @@ typedef struct GpuaggFinal
 	const GaAgg *agg;
 	Oid			transtype;
 	bool		has_final;
+	bool		avg_f8;			/* float8_avg: Sx / N computed here */
 	FmgrInfo	finalfn;
 	bool		has_deserial;
 	FmgrInfo	deserialfn;

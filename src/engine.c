@@ -489,6 +489,9 @@ struct GaEngineSession
 	uint64_t	host_bytes;
 	bool		registered;
 	unsigned long long *counters_host;	/* in the host region's scratch */
+	unsigned long long *snap[2];	/* the counters after buffer b's last kernel */
+	uint64_t	queued_rows[2]; /* rows of the last batch in buffer b */
+	uint64_t	queued_pages[2];	/* and its pages */
 	char	   *buf[2];
 	CUstream	s_exec;
 	CUstream	s_copy[2];
@@ -943,9 +946,10 @@ dict_room(GaEngineSession *s, uint32_t nrows, uint32_t npages)
 			return err;
 	if ((err = read_counters(s, counters)) != GA_OK)
 		return err;
+	/* (room for the next batch too, as make_room) */
 	if ((err = grow_dict(s, counters[GA_CNT_DICT_N], counters[GA_CNT_DICT_BYTES],
-						 counters[GA_CNT_DICT_N] + add_n,
-						 counters[GA_CNT_DICT_BYTES] + add_b)) != GA_OK)
+						 counters[GA_CNT_DICT_N] + 2 * add_n,
+						 counters[GA_CNT_DICT_BYTES] + 2 * add_b)) != GA_OK)
 		return err;
 	s->dict_n_bound = counters[GA_CNT_DICT_N];
 	s->dict_b_bound = counters[GA_CNT_DICT_BYTES];
@@ -983,6 +987,8 @@ ga_engine_open(const GaProgram *prog, const GaEngineArgs *args, const void *seed
 	s->host = host;
 	s->host_bytes = host_bytes;
 	s->counters_host = (unsigned long long *) host;
+	s->snap[0] = s->counters_host + GA_NCOUNTERS;
+	s->snap[1] = s->snap[0] + GA_NCOUNTERS;
 	s->buf[0] = (char *) host + GA_ENGINE_SCRATCH;
 	s->buf[1] = s->buf[0] + args->host_batch_bytes;
 	/* page form: the string columns the deformer codes in the dictionary */
@@ -1154,6 +1160,35 @@ ga_engine_wait_buffer(GaEngineSession *s, int b)
 	return GA_OK;
 }
 
+_Static_assert(3 * GA_NCOUNTERS * sizeof(unsigned long long) <= GA_ENGINE_SCRATCH,
+			   "the counters and their two copies fit the host region's scratch");
+
+/*
+ * The kernel of buffer b's last batch is done, and with it the copy of the
+ * counters it left: groups, distinct entries and strings there can be are
+ * those plus the batch queued since in the other buffer (every row of it
+ * new).  That bound is as sure as the one the batches add up, and much
+ * tighter, so make_room and dict_room seldom wait for the kernels to read
+ * the counters themselves (a wait a batch left one session's GPU idle
+ * while its host made the next batch).
+ */
+static void
+tighten_bounds(GaEngineSession *s, int b)
+{
+	const unsigned long long *c = s->snap[b];
+	uint64_t	rows = s->queued_rows[1 - b];
+
+	s->groups_bound = EMIN(s->groups_bound, c[GA_CNT_GROUPS] + rows);
+	for (uint32_t j = 0; j < s->prog.ndistinct; j++)
+		s->set_bound[j] = EMIN(s->set_bound[j], c[GA_CNT_DISTINCT + j] + rows);
+	if (s->dict_ready)
+	{
+		s->dict_n_bound = EMIN(s->dict_n_bound, c[GA_CNT_DICT_N] + s->nstringcols * rows);
+		s->dict_b_bound = EMIN(s->dict_b_bound,
+							   c[GA_CNT_DICT_BYTES] + s->queued_pages[1 - b] * pages_blcksz);
+	}
+}
+
 /*
  * No table may pass half load, whatever the batch holds: grow them first
  * (before anything of the batch is queued, so GA_NEED_MEMORY can repeat).
@@ -1173,14 +1208,15 @@ make_room(GaEngineSession *s, uint32_t nrows)
 		return GA_OK;
 	if ((err = read_counters(s, counters)) != GA_OK)
 		return err;
-	bound = counters[GA_CNT_GROUPS] + nrows;
+	/* room for this batch and the next: tighten_bounds then keeps up */
+	bound = counters[GA_CNT_GROUPS] + 2 * (uint64_t) nrows;
 	if (2 * bound > s->table.cap &&
 		(err = grow_table(s, &s->table, &s->d_table, &s->table_bytes, bound)) != GA_OK)
 		return err;
 	s->groups_bound = counters[GA_CNT_GROUPS];
 	for (uint32_t j = 0; j < s->prog.ndistinct; j++)
 	{
-		bound = counters[GA_CNT_DISTINCT + j] + nrows;
+		bound = counters[GA_CNT_DISTINCT + j] + 2 * (uint64_t) nrows;
 		if (2 * bound > s->sets.set[j].cap &&
 			(err = grow_table(s, &s->sets.set[j], &s->d_set[j],
 							  &s->set_bytes[j], bound)) != GA_OK)
@@ -1269,13 +1305,10 @@ ga_engine_add_batch(GaEngineSession *s, int b, const GaBatch *batch)
 				 "a page-form batch has more pages than announced");
 		return GA_ERR_DEVICE;
 	}
-	if ((err = make_room(s, batch->nrows)) != GA_OK)
-		return err;
-	if (batch->pagelist && s->nstringcols > 0 &&
-		(err = dict_room(s, batch->nrows, batch->npages)) != GA_OK)
-		return err;
-
-	/* device buffer b is free once the kernel of two batches ago is done */
+	/*
+	 * Device buffer b is free once the kernel of two batches ago is done;
+	 * the counters it left say how much room the tables need.
+	 */
 	if (s->kernel_pending[b])
 	{
 		float		ms = 0;
@@ -1285,7 +1318,13 @@ ga_engine_add_batch(GaEngineSession *s, int b, const GaBatch *batch)
 		if (cu.EventElapsedTime(&ms, s->ev_kstart[b], s->ev_consumed[b]) == CUDA_SUCCESS)
 			s->kernel_ms += ms;
 		s->kernel_pending[b] = false;
+		tighten_bounds(s, b);
 	}
+	if ((err = make_room(s, batch->nrows)) != GA_OK)
+		return err;
+	if (batch->pagelist && s->nstringcols > 0 &&
+		(err = dict_room(s, batch->nrows, batch->npages)) != GA_OK)
+		return err;
 
 	/* columns to the device on this buffer's copy stream */
 	CU_CHECK(s, cu.EventRecord(s->ev_copystart[b], s->s_copy[b]));
@@ -1321,6 +1360,8 @@ ga_engine_add_batch(GaEngineSession *s, int b, const GaBatch *batch)
 	s->groups_bound += batch->nrows;
 	for (uint32_t j = 0; j < s->prog.ndistinct; j++)
 		s->set_bound[j] += batch->nrows;
+	s->queued_rows[b] = batch->nrows;
+	s->queued_pages[b] = batch->pagelist ? batch->npages : 0;
 	if (batch->pagelist)
 	{
 		s->dict_n_bound += (uint64_t) s->nstringcols * batch->nrows;
@@ -1341,6 +1382,9 @@ ga_engine_add_batch(GaEngineSession *s, int b, const GaBatch *batch)
 	grid = EMIN(grid, (unsigned int) s->gpu->sm_count * (s->shared_cap ? 2 : 16));
 	CU_CHECK(s, cu.LaunchKernel(s->mod->fn_aggregate, EMAX(grid, 1), 1, 1, GPUAGG_BLOCK, 1, 1,
 								s->smem_bytes, s->s_exec, params, NULL));
+	/* the counters as this batch leaves them, in hand with ev_consumed[b] */
+	CU_CHECK(s, cu.MemcpyDtoHAsync(s->snap[b], s->d_counters,
+								   sizeof(unsigned long long) * GA_NCOUNTERS, s->s_exec));
 	CU_CHECK(s, cu.EventRecord(s->ev_consumed[b], s->s_exec));
 	s->kernel_pending[b] = true;
 	s->rows_seen += batch->nrows;

@@ -32,7 +32,7 @@
 #define GA_ENGINE_MAX_GPUS	16	/* GPUs the engine uses, at most */
 
 /* the host region a session's batches are laid out in */
-#define GA_ENGINE_SCRATCH	4096	/* counters, then the two buffers */
+#define GA_ENGINE_SCRATCH	4096	/* counters (and a copy a buffer), then the two buffers */
 
 typedef struct GaEngineDevice
 {

@@ -24,7 +24,9 @@
 #      Q5 Q6 Q9 Q13 Q17 Q31 at 1e8 in page form (QUERIES picks others);
 #   l. the suite, then fed against partial plans where groups are few:
 #      q1 q2 at 1e8 (against native) and again with gpuagg.fed_groups = 0,
-#      the five PG-Strom queries both ways (GpuAgg only).
+#      the five PG-Strom queries both ways (GpuAgg only);
+#   m. the suite, q1 q2 q3 q7 and the five PG-Strom queries against native,
+#      the few-group ones fed too.
 # Done on 2026-12-03 (test/gpu/results, bench/results/2026-12-03-h200): a, e,
 # b (before and after 852a7e1), c (q10's native run cut by the time limit),
 # f at bc09ccd, g at 1a7cafe, j at 2299ee3, k at bffe753 (its fed.sh ran
@@ -34,7 +36,7 @@
 # GPUs (kind nvidia-h200-x2, when lent: gpuagg.devices() should list two rows
 # and a parallel query's processes spread over them); b at 1e8 for the
 # inline line-pointer count.
-# Usage: next.sh a|b|c|d|e|f|g|j|k|l.  Everything it writes goes under $OUT.
+# Usage: next.sh a|b|c|d|e|f|g|j|k|l|m.  Everything it writes goes under $OUT.
 set -uo pipefail
 OUT=${OUT:-/tmp/next-out}
 mkdir -p "$OUT"
@@ -185,8 +187,32 @@ l)
 		grep "bench/run: ints" "$OUT/bench-ints-fed$f.log"
 	done
 	;;
+m)
+	# the engine's counters read without a wait a batch (b0eeff1): the
+	# suite, then q1 q2 q3 q7 and the five PG-Strom queries against native,
+	# and the few-group ones fed as well
+	suite 200
+	groupby_pages 'q1|q2|q3|q7' groupby
+	step "q1 q2 fed"
+	timeout 40 bench/run --db postgres --suite groupby --engines gpuagg_cuda --reps 3 --timeout 20 \
+		--queries 'q1|q2' --set gpuagg.page_batches=on --set gpuagg.fed_groups=0 --analyze \
+		--out "$OUT/groupby-fed" >"$OUT/bench-groupby-fed.log" 2>&1
+	grep "bench/run: groupby" "$OUT/bench-groupby-fed.log"
+	q "DROP TABLE x, x_int"
+	step "ints load"
+	N=1e8 JOBS=16 timeout 60 bash bench/gen/load.sh ints >"$OUT/load-ints.log" 2>&1
+	step "ints"
+	timeout 90 bench/run --db postgres --suite ints --engines native_8,gpuagg_cuda --reps 1 --timeout 30 \
+		--set gpuagg.page_batches=on --analyze --out "$OUT/ints" >"$OUT/bench-ints.log" 2>&1
+	grep "bench/run: ints" "$OUT/bench-ints.log"
+	step "ints fed"
+	timeout 40 bench/run --db postgres --suite ints --engines gpuagg_cuda --reps 3 --timeout 20 \
+		--queries 'i1|i2|i5' --set gpuagg.page_batches=on --set gpuagg.fed_groups=0 --analyze \
+		--out "$OUT/ints-fed0" >"$OUT/bench-ints-fed0.log" 2>&1
+	grep "bench/run: ints" "$OUT/bench-ints-fed0.log"
+	;;
 *)
-	echo "usage: $0 a|b|c|d|e|f|g|j|k|l" >&2
+	echo "usage: $0 a|b|c|d|e|f|g|j|k|l|m" >&2
 	exit 2
 	;;
 esac

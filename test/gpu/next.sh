@@ -26,7 +26,8 @@
 #      q1 q2 at 1e8 (against native) and again with gpuagg.fed_groups = 0,
 #      the five PG-Strom queries both ways (GpuAgg only);
 #   m. the suite, q1 q2 q3 q7 and the five PG-Strom queries against native,
-#      the few-group ones fed too.
+#      the few-group ones fed too;
+#   n. ClickBench at 1e8 against native (60 s timeout), Q13 fed too.
 # Done on 2026-12-03 (test/gpu/results, bench/results/2026-12-03-h200): a, e,
 # b (before and after 852a7e1), c (q10's native run cut by the time limit),
 # f at bc09ccd, g at 1a7cafe, j at 2299ee3, k at bffe753 (its fed.sh ran
@@ -36,7 +37,7 @@
 # GPUs (kind nvidia-h200-x2, when lent: gpuagg.devices() should list two rows
 # and a parallel query's processes spread over them); b at 1e8 for the
 # inline line-pointer count.
-# Usage: next.sh a|b|c|d|e|f|g|j|k|l|m.  Everything it writes goes under $OUT.
+# Usage: next.sh a|b|c|d|e|f|g|j|k|l|m|n.  Everything it writes goes under $OUT.
 set -uo pipefail
 OUT=${OUT:-/tmp/next-out}
 mkdir -p "$OUT"
@@ -211,11 +212,30 @@ m)
 		--out "$OUT/ints-fed0" >"$OUT/bench-ints-fed0.log" 2>&1
 	grep "bench/run: ints" "$OUT/bench-ints-fed0.log"
 	;;
+n)
+	# ClickBench at 1e8 in page form against native with a timeout native
+	# keeps (its runs take up to 20 s), then Q13 fed (its planner estimate
+	# of the groups is 1000 times too low, which picked the partial plan)
+	step "hits load"
+	N=1e8 JOBS=16 timeout 130 bash bench/gen/load.sh hits >"$OUT/load-hits.log" 2>&1
+	step "clickbench, page batches"
+	timeout 300 bench/run --db postgres --suite clickbench --engines native_8,gpuagg_cuda --reps 1 \
+		--timeout 60 --queries "${QUERIES:-Q2|Q3|Q5|Q6|Q8|Q9|Q13|Q16|Q31|Q43}" --set gpuagg.page_batches=on --analyze \
+		--out "$OUT/clickbench" >"$OUT/bench-clickbench.log" 2>&1
+	grep "bench/run: clickbench" "$OUT/bench-clickbench.log"
+	step "Q13 fed"
+	timeout 60 bench/run --db postgres --suite clickbench --engines gpuagg_cuda --reps 3 --timeout 30 \
+		--queries 'Q13' --set gpuagg.page_batches=on --set gpuagg.fed_groups=0 --analyze \
+		--out "$OUT/clickbench-fed" >"$OUT/bench-clickbench-fed.log" 2>&1
+	grep "bench/run: clickbench" "$OUT/bench-clickbench-fed.log"
+	;;
 *)
-	echo "usage: $0 a|b|c|d|e|f|g|j|k|l|m" >&2
+	echo "usage: $0 a|b|c|d|e|f|g|j|k|l|m|n" >&2
 	exit 2
 	;;
 esac
 step "done"
-for d in groupby groupby-q10 groupby-int groupby-fed clickbench ints ints-serial ints-fed100000 ints-fed0; do [ -d "$OUT/$d" ] && (cd "$OUT" && tar czf "$d.tgz" "$d" && rm -rf "$d"); done
+for d in groupby groupby-q10 groupby-int groupby-fed clickbench clickbench-fed ints ints-serial ints-fed100000 ints-fed0; do [ -d "$OUT/$d" ] && (cd "$OUT" && tar czf "$d.tgz" "$d" && rm -rf "$d"); done
+# what comes back is a few files: the logs in one
+(cd "$OUT" && ls *.log >/dev/null 2>&1 && tar czf logs.tgz *.log && rm -f load-*.log postgres.log)
 exit 0

@@ -27,7 +27,11 @@
 #      the five PG-Strom queries both ways (GpuAgg only);
 #   m. the suite, q1 q2 q3 q7 and the five PG-Strom queries against native,
 #      the few-group ones fed too;
-#   n. ClickBench at 1e8 against native (60 s timeout), Q13 fed too.
+#   n. ClickBench at 1e8 against native (60 s timeout), Q13 fed too (it ran
+#      in column form: page batches were never on in the server's
+#      configuration);
+#   o. ClickBench in page form: Q5 Q6 Q9 GpuAgg only, Q2 Q8 Q43 Q13 against
+#      native, Q13 fed.
 # Done on 2026-12-03 (test/gpu/results, bench/results/2026-12-03-h200): a, e,
 # b (before and after 852a7e1), c (q10's native run cut by the time limit),
 # f at bc09ccd, g at 1a7cafe, j at 2299ee3, k at bffe753 (its fed.sh ran
@@ -37,7 +41,7 @@
 # GPUs (kind nvidia-h200-x2, when lent: gpuagg.devices() should list two rows
 # and a parallel query's processes spread over them); b at 1e8 for the
 # inline line-pointer count.
-# Usage: next.sh a|b|c|d|e|f|g|j|k|l|m|n.  Everything it writes goes under $OUT.
+# Usage: next.sh a|b|c|d|e|f|g|j|k|l|m|n|o.  Everything it writes goes under $OUT.
 set -uo pipefail
 OUT=${OUT:-/tmp/next-out}
 mkdir -p "$OUT"
@@ -229,13 +233,38 @@ n)
 		--out "$OUT/clickbench-fed" >"$OUT/bench-clickbench-fed.log" 2>&1
 	grep "bench/run: clickbench" "$OUT/bench-clickbench-fed.log"
 	;;
+o)
+	# n again in page form (n left gpuagg.page_batches off in the server's
+	# configuration, so the GPU service never mapped shared buffers and
+	# every query ran in column form): the queries whose native time n
+	# measured GpuAgg only, the others against native, then Q13 fed
+	pages_on
+	step "hits load"
+	N=1e8 JOBS=16 timeout 100 bash bench/gen/load.sh hits >"$OUT/load-hits.log" 2>&1
+	step "clickbench Q5 Q6 Q9, page batches"
+	timeout 60 bench/run --db postgres --suite clickbench --engines gpuagg_cuda --reps 1 \
+		--timeout 30 --queries 'Q5|Q6|Q9' --set gpuagg.page_batches=on --analyze \
+		--out "$OUT/clickbench-gpu" >"$OUT/bench-clickbench-gpu.log" 2>&1
+	grep "bench/run: clickbench" "$OUT/bench-clickbench-gpu.log"
+	step "clickbench, page batches"
+	timeout 110 bench/run --db postgres --suite clickbench --engines native_8,gpuagg_cuda --reps 1 \
+		--timeout 40 --queries 'Q2|Q8|Q43|Q13' --set gpuagg.page_batches=on --analyze \
+		--out "$OUT/clickbench" >"$OUT/bench-clickbench.log" 2>&1
+	grep "bench/run: clickbench" "$OUT/bench-clickbench.log"
+	step "Q13 fed"
+	timeout 40 bench/run --db postgres --suite clickbench --engines gpuagg_cuda --reps 3 --timeout 20 \
+		--queries 'Q13' --set gpuagg.page_batches=on --set gpuagg.fed_groups=0 --analyze \
+		--out "$OUT/clickbench-fed" >"$OUT/bench-clickbench-fed.log" 2>&1
+	grep "bench/run: clickbench" "$OUT/bench-clickbench-fed.log"
+	pages_off
+	;;
 *)
-	echo "usage: $0 a|b|c|d|e|f|g|j|k|l|m|n" >&2
+	echo "usage: $0 a|b|c|d|e|f|g|j|k|l|m|n|o" >&2
 	exit 2
 	;;
 esac
 step "done"
-for d in groupby groupby-q10 groupby-int groupby-fed clickbench clickbench-fed ints ints-serial ints-fed100000 ints-fed0; do [ -d "$OUT/$d" ] && (cd "$OUT" && tar czf "$d.tgz" "$d" && rm -rf "$d"); done
+for d in groupby groupby-q10 groupby-int groupby-fed clickbench clickbench-gpu clickbench-fed ints ints-serial ints-fed100000 ints-fed0; do [ -d "$OUT/$d" ] && (cd "$OUT" && tar czf "$d.tgz" "$d" && rm -rf "$d"); done
 # what comes back is a few files: the logs in one
 (cd "$OUT" && ls *.log >/dev/null 2>&1 && tar czf logs.tgz *.log && rm -f load-*.log postgres.log)
 exit 0

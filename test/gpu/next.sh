@@ -27,21 +27,21 @@
 #      the five PG-Strom queries both ways (GpuAgg only);
 #   m. the suite, q1 q2 q3 q7 and the five PG-Strom queries against native,
 #      the few-group ones fed too;
-#   n. ClickBench at 1e8 against native (60 s timeout), Q13 fed too (it ran
-#      in column form: page batches were never on in the server's
-#      configuration);
 #   o. ClickBench in page form: Q5 Q6 Q9 GpuAgg only, Q2 Q8 Q43 Q13 against
-#      native, Q13 fed.
+#      native, Q13 fed (a part n before it, which ran ClickBench against
+#      native without page batches in the server's configuration, so in
+#      column form, is gone).
 # Done on 2026-12-03 (test/gpu/results, bench/results/2026-12-03-h200): a, e,
 # b (before and after 852a7e1), c (q10's native run cut by the time limit),
 # f at bc09ccd, g at 1a7cafe, j at 2299ee3, k at bffe753 (its fed.sh ran
 # natively: no extension then; ClickBench cut by the time limit after Q17).
-# Next: k with TIMEOUT=60 (ClickBench's native runs take up to
-# 17 s) and QUERIES='Q5|Q6|Q9|Q13|Q31'; g's first half on a host with two
-# GPUs (kind nvidia-h200-x2, when lent: gpuagg.devices() should list two rows
-# and a parallel query's processes spread over them); b at 1e8 for the
-# inline line-pointer count.
-# Usage: next.sh a|b|c|d|e|f|g|j|k|l|m|n|o.  Everything it writes goes under $OUT.
+# Later that day: l at d6091aa, m at a7ee6bd, o at 9926598.
+# Next: the rest of ClickBench (Q16 Q17 Q31 Q33) against native with o's
+# QUERIES; g's first half on a host with two GPUs (kind nvidia-h200-x2, when
+# lent: gpuagg.devices() should list two rows and a parallel query's
+# processes spread over them); pg_test_timing on the host (what a
+# clock_gettime costs there: the result loop times each group).
+# Usage: next.sh a|b|c|d|e|f|g|j|k|l|m|o.  Everything it writes goes under $OUT.
 set -uo pipefail
 OUT=${OUT:-/tmp/next-out}
 mkdir -p "$OUT"
@@ -57,6 +57,14 @@ suite() {
 	timeout "$1" bash test/gpu/run.sh >"$OUT/gpu.log" 2>&1
 	grep -E "^test |PASS|FAIL|passed|failed" "$OUT/gpu.log"
 	pages_off
+}
+# bench_run NAME LIMIT ARGS...: bench/run on this server with ARGS, within
+# LIMIT seconds, into $OUT/NAME; its lines of timings printed
+bench_run() {
+	local name=$1 limit=$2
+	shift 2
+	timeout "$limit" bench/run --db postgres "$@" --out "$OUT/$name" >"$OUT/bench-$name.log" 2>&1
+	grep "bench/run: [a-z]*\." "$OUT/bench-$name.log"
 }
 # db-benchmark's tables at 1e8, then queries $1 in page form against native
 # with 8 workers, into $OUT/$2
@@ -177,19 +185,15 @@ l)
 	suite 220
 	groupby_pages 'q1|q2' groupby
 	step "q1 q2 fed"
-	timeout 60 bench/run --db postgres --suite groupby --engines gpuagg_cuda --reps 3 --timeout 30 \
-		--queries 'q1|q2' --set gpuagg.page_batches=on --set gpuagg.fed_groups=0 --analyze \
-		--out "$OUT/groupby-fed" >"$OUT/bench-groupby-fed.log" 2>&1
-	grep "bench/run: groupby" "$OUT/bench-groupby-fed.log"
+	bench_run groupby-fed 60 --suite groupby --engines gpuagg_cuda --reps 3 --timeout 30 \
+		--queries 'q1|q2' --set gpuagg.page_batches=on --set gpuagg.fed_groups=0 --analyze
 	q "DROP TABLE x, x_int"
 	step "ints load"
 	N=1e8 JOBS=16 timeout 100 bash bench/gen/load.sh ints >"$OUT/load-ints.log" 2>&1
 	for f in 100000 0; do
 		step "ints, fed_groups $f"
-		timeout 60 bench/run --db postgres --suite ints --engines gpuagg_cuda --reps 3 --timeout 30 \
-			--set gpuagg.page_batches=on --set gpuagg.fed_groups=$f --analyze \
-			--out "$OUT/ints-fed$f" >"$OUT/bench-ints-fed$f.log" 2>&1
-		grep "bench/run: ints" "$OUT/bench-ints-fed$f.log"
+		bench_run ints-fed$f 60 --suite ints --engines gpuagg_cuda --reps 3 --timeout 30 \
+			--set gpuagg.page_batches=on --set gpuagg.fed_groups=$f --analyze
 	done
 	;;
 m)
@@ -199,67 +203,39 @@ m)
 	suite 200
 	groupby_pages 'q1|q2|q3|q7' groupby
 	step "q1 q2 fed"
-	timeout 40 bench/run --db postgres --suite groupby --engines gpuagg_cuda --reps 3 --timeout 20 \
-		--queries 'q1|q2' --set gpuagg.page_batches=on --set gpuagg.fed_groups=0 --analyze \
-		--out "$OUT/groupby-fed" >"$OUT/bench-groupby-fed.log" 2>&1
-	grep "bench/run: groupby" "$OUT/bench-groupby-fed.log"
+	bench_run groupby-fed 40 --suite groupby --engines gpuagg_cuda --reps 3 --timeout 20 \
+		--queries 'q1|q2' --set gpuagg.page_batches=on --set gpuagg.fed_groups=0 --analyze
 	q "DROP TABLE x, x_int"
 	step "ints load"
 	N=1e8 JOBS=16 timeout 60 bash bench/gen/load.sh ints >"$OUT/load-ints.log" 2>&1
 	step "ints"
-	timeout 90 bench/run --db postgres --suite ints --engines native_8,gpuagg_cuda --reps 1 --timeout 30 \
-		--set gpuagg.page_batches=on --analyze --out "$OUT/ints" >"$OUT/bench-ints.log" 2>&1
-	grep "bench/run: ints" "$OUT/bench-ints.log"
+	bench_run ints 90 --suite ints --engines native_8,gpuagg_cuda --reps 1 --timeout 30 \
+		--set gpuagg.page_batches=on --analyze
 	step "ints fed"
-	timeout 40 bench/run --db postgres --suite ints --engines gpuagg_cuda --reps 3 --timeout 20 \
-		--queries 'i1|i2|i5' --set gpuagg.page_batches=on --set gpuagg.fed_groups=0 --analyze \
-		--out "$OUT/ints-fed0" >"$OUT/bench-ints-fed0.log" 2>&1
-	grep "bench/run: ints" "$OUT/bench-ints-fed0.log"
-	;;
-n)
-	# ClickBench at 1e8 in page form against native with a timeout native
-	# keeps (its runs take up to 20 s), then Q13 fed (its planner estimate
-	# of the groups is 1000 times too low, which picked the partial plan)
-	step "hits load"
-	N=1e8 JOBS=16 timeout 130 bash bench/gen/load.sh hits >"$OUT/load-hits.log" 2>&1
-	step "clickbench, page batches"
-	timeout 300 bench/run --db postgres --suite clickbench --engines native_8,gpuagg_cuda --reps 1 \
-		--timeout 60 --queries "${QUERIES:-Q2|Q3|Q5|Q6|Q8|Q9|Q13|Q16|Q31|Q43}" --set gpuagg.page_batches=on --analyze \
-		--out "$OUT/clickbench" >"$OUT/bench-clickbench.log" 2>&1
-	grep "bench/run: clickbench" "$OUT/bench-clickbench.log"
-	step "Q13 fed"
-	timeout 60 bench/run --db postgres --suite clickbench --engines gpuagg_cuda --reps 3 --timeout 30 \
-		--queries 'Q13' --set gpuagg.page_batches=on --set gpuagg.fed_groups=0 --analyze \
-		--out "$OUT/clickbench-fed" >"$OUT/bench-clickbench-fed.log" 2>&1
-	grep "bench/run: clickbench" "$OUT/bench-clickbench-fed.log"
+	bench_run ints-fed0 40 --suite ints --engines gpuagg_cuda --reps 3 --timeout 20 \
+		--queries 'i1|i2|i5' --set gpuagg.page_batches=on --set gpuagg.fed_groups=0 --analyze
 	;;
 o)
-	# n again in page form (n left gpuagg.page_batches off in the server's
-	# configuration, so the GPU service never mapped shared buffers and
-	# every query ran in column form): the queries whose native time n
-	# measured GpuAgg only, the others against native, then Q13 fed
+	# ClickBench in page form: Q5 Q6 Q9 (native takes 34 s or more on them;
+	# QUERIES_GPU) GpuAgg only, Q2 Q8 Q43 Q13 (QUERIES) against native, then
+	# Q13 fed (its planner estimate of the groups is 1000 times too low,
+	# which picks the partial plan)
 	pages_on
 	step "hits load"
 	N=1e8 JOBS=16 timeout 100 bash bench/gen/load.sh hits >"$OUT/load-hits.log" 2>&1
-	step "clickbench Q5 Q6 Q9, page batches"
-	timeout 60 bench/run --db postgres --suite clickbench --engines gpuagg_cuda --reps 1 \
-		--timeout 30 --queries 'Q5|Q6|Q9' --set gpuagg.page_batches=on --analyze \
-		--out "$OUT/clickbench-gpu" >"$OUT/bench-clickbench-gpu.log" 2>&1
-	grep "bench/run: clickbench" "$OUT/bench-clickbench-gpu.log"
+	step "clickbench GpuAgg only, page batches"
+	bench_run clickbench-gpu 60 --suite clickbench --engines gpuagg_cuda --reps 1 --timeout 30 \
+		--queries "${QUERIES_GPU:-Q5|Q6|Q9}" --set gpuagg.page_batches=on --analyze
 	step "clickbench, page batches"
-	timeout 110 bench/run --db postgres --suite clickbench --engines native_8,gpuagg_cuda --reps 1 \
-		--timeout 40 --queries 'Q2|Q8|Q43|Q13' --set gpuagg.page_batches=on --analyze \
-		--out "$OUT/clickbench" >"$OUT/bench-clickbench.log" 2>&1
-	grep "bench/run: clickbench" "$OUT/bench-clickbench.log"
+	bench_run clickbench "${TIMEOUT:-110}" --suite clickbench --engines native_8,gpuagg_cuda --reps 1 \
+		--timeout 40 --queries "${QUERIES:-Q2|Q8|Q43|Q13}" --set gpuagg.page_batches=on --analyze
 	step "Q13 fed"
-	timeout 40 bench/run --db postgres --suite clickbench --engines gpuagg_cuda --reps 3 --timeout 20 \
-		--queries 'Q13' --set gpuagg.page_batches=on --set gpuagg.fed_groups=0 --analyze \
-		--out "$OUT/clickbench-fed" >"$OUT/bench-clickbench-fed.log" 2>&1
-	grep "bench/run: clickbench" "$OUT/bench-clickbench-fed.log"
+	bench_run clickbench-fed 40 --suite clickbench --engines gpuagg_cuda --reps 3 --timeout 20 \
+		--queries 'Q13' --set gpuagg.page_batches=on --set gpuagg.fed_groups=0 --analyze
 	pages_off
 	;;
 *)
-	echo "usage: $0 a|b|c|d|e|f|g|j|k|l|m|n|o" >&2
+	echo "usage: $0 a|b|c|d|e|f|g|j|k|l|m|o" >&2
 	exit 2
 	;;
 esac

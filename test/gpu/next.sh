@@ -30,7 +30,9 @@
 #   o. ClickBench in page form: Q5 Q6 Q9 GpuAgg only, Q2 Q8 Q43 Q13 against
 #      native, Q13 fed (a part n before it, which ran ClickBench against
 #      native without page batches in the server's configuration, so in
-#      column form, is gone).
+#      column form, is gone);
+#   p. pg_test_timing (what a clock reading costs on the host), then the
+#      suite with page batches on.
 # Done on 2026-12-03 (test/gpu/results, bench/results/2026-12-03-h200): a, e,
 # b (before and after 852a7e1), c (q10's native run cut by the time limit),
 # f at bc09ccd, g at 1a7cafe, j at 2299ee3, k at bffe753 (its fed.sh ran
@@ -39,9 +41,9 @@
 # Next: the rest of ClickBench (Q16 Q17 Q31 Q33) against native with o's
 # QUERIES; g's first half on a host with two GPUs (kind nvidia-h200-x2, when
 # lent: gpuagg.devices() should list two rows and a parallel query's
-# processes spread over them); pg_test_timing on the host (what a
-# clock_gettime costs there: the result loop times each group).
-# Usage: next.sh a|b|c|d|e|f|g|j|k|l|m|o.  Everything it writes goes under $OUT.
+# processes spread over them); p (what a clock reading costs there: the
+# result loop times each group).
+# Usage: next.sh a|b|c|d|e|f|g|j|k|l|m|o|p.  Everything it writes goes under $OUT.
 set -uo pipefail
 OUT=${OUT:-/tmp/next-out}
 mkdir -p "$OUT"
@@ -234,8 +236,15 @@ o)
 		--queries 'Q13' --set gpuagg.page_batches=on --set gpuagg.fed_groups=0 --analyze
 	pages_off
 	;;
+p)
+	# what a clock reading costs on the host (the result loop reads the
+	# clock twice a group: ~200 ns a group there, 46 here), then the suite
+	step "pg_test_timing"
+	"$("${PG_CONFIG:-pg_config}" --bindir)/pg_test_timing" -d 3 | head -8
+	suite 220
+	;;
 *)
-	echo "usage: $0 a|b|c|d|e|f|g|j|k|l|m|o" >&2
+	echo "usage: $0 a|b|c|d|e|f|g|j|k|l|m|o|p" >&2
 	exit 2
 	;;
 esac

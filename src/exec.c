@@ -514,6 +514,18 @@ GpuaggExecInit(void)
 	RegisterSubXactCallback(exec_subxact_callback, NULL);
 }
 
+/* The pages a reader referred to (page form; none in column form), counted. */
+static void
+count_pages(GpuAggState *st, GpuaggBatchReader *reader)
+{
+	uint64		pages,
+				all_visible;
+
+	GpuaggBatchPageCounts(reader, &pages, &all_visible);
+	st->counters.pages += pages;
+	st->counters.pages_all_visible += all_visible;
+}
+
 /*---- a fed GpuAgg (GpuaggFeed) ----*/
 
 /* Wait, checking for interrupts, until cond (read under the feed's lock). */
@@ -545,9 +557,7 @@ feed_pages(GpuAggState *st)
 	GpuaggFeeder *fd;
 	GpuaggBatchReader *reader;
 	const GaBatch *batch;
-	uint64		bytes,
-				pages,
-				all_visible;
+	uint64		bytes;
 	instr_time	t0;
 
 	if (f == NULL || me < 0 || me >= f->nfeeders)
@@ -593,9 +603,7 @@ feed_pages(GpuAggState *st)
 	ConditionVariableBroadcast(&f->cv);
 	/* every page the leader's device may still read stays pinned till then */
 	FEED_WAIT(f, fd->consumed >= fd->published || f->drained);
-	GpuaggBatchPageCounts(reader, &pages, &all_visible);
-	st->counters.pages += pages;
-	st->counters.pages_all_visible += all_visible;
+	count_pages(st, reader);
 	GpuaggBatchEnd(reader);
 }
 
@@ -721,6 +729,38 @@ take_fed_batch(GpuAggState *st, GpuaggBatchReader *reader, char *buf, uint64 *by
 	}
 	ConditionVariableCancelSleep();
 	return batch;
+}
+
+/* A new run: nothing of the last one (its groups, its strings) is kept. */
+static void
+start_run(GpuAggState *st)
+{
+	MemoryContextReset(st->run_cxt);
+	memset(&st->result, 0, sizeof(st->result));
+	st->dict = GpuaggDictCreate(st->run_cxt);
+}
+
+/* A run given up: its work does not count, its wait for device memory does. */
+static void
+discard_run(GpuAggState *st, const GpuaggCounters *before)
+{
+	double		waited = st->counters.stats.admission_ms - before->stats.admission_ms;
+
+	st->counters = *before;
+	st->counters.stats.admission_ms += waited;
+}
+
+/*
+ * The run is done and its groups may go out; a parallel worker leaves its
+ * counters for the leader's EXPLAIN ANALYZE.
+ */
+static void
+end_run(GpuAggState *st)
+{
+	if (st->shared && IsParallelWorker() && ParallelWorkerNumber < st->shared->nslots)
+		st->shared->slot[ParallelWorkerNumber] = st->counters;
+	st->next_group = 0;
+	st->done = true;
 }
 
 /*
@@ -862,15 +902,7 @@ run_on_device(GpuAggState *st, char **why)
 			st->counters.page_batches++;
 		}
 	}
-	{
-		uint64		pages,
-					all_visible;
-
-		/* page form's pages (none in column form) */
-		GpuaggBatchPageCounts(reader, &pages, &all_visible);
-		st->counters.pages += pages;
-		st->counters.pages_all_visible += all_visible;
-	}
+	count_pages(st, reader);
 	if (err == GA_OK)
 	{
 		INSTR_TIME_SET_CURRENT(t0);
@@ -953,14 +985,9 @@ run_aggregation(GpuAggState *st)
 		st->feed_failed = true;
 	else if (st->feed && IsParallelWorker())
 	{
-		MemoryContextReset(st->run_cxt);
-		memset(&st->result, 0, sizeof(st->result));
-		st->dict = GpuaggDictCreate(st->run_cxt);
+		start_run(st);
 		feed_pages(st);
-		if (st->shared && ParallelWorkerNumber < st->shared->nslots)
-			st->shared->slot[ParallelWorkerNumber] = st->counters;
-		st->next_group = 0;
-		st->done = true;
+		end_run(st);
 		MemoryContextSwitchTo(old);
 		return;
 	}
@@ -968,9 +995,7 @@ run_aggregation(GpuAggState *st)
 	{
 		bool		had_pages = !st->no_pages;
 
-		MemoryContextReset(st->run_cxt);
-		memset(&st->result, 0, sizeof(st->result));
-		st->dict = GpuaggDictCreate(st->run_cxt);
+		start_run(st);
 		for (uint32 a = 0; a < st->prog->ga.naggs; a++)
 			st->finals[a].dict = st->dict;
 		load_params(st);
@@ -983,10 +1008,7 @@ run_aggregation(GpuAggState *st)
 			 * in column form on the same device, the host reading every
 			 * string.  The work so far does not count.
 			 */
-			double		waited = st->counters.stats.admission_ms - before.stats.admission_ms;
-
-			st->counters = before;
-			st->counters.stats.admission_ms += waited;
+			discard_run(st, &before);
 			st->counters.column_reruns++;
 			continue;
 		}
@@ -1009,13 +1031,7 @@ run_aggregation(GpuAggState *st)
 					  GSTAT_FALLBACKS_DEVICE, 1);
 		st->fallback = MemoryContextStrdup(st->css.ss.ps.state->es_query_cxt, why);
 		st->device = &GpuaggCpuDevice;
-		/* the failed run's work does not count; its wait for device memory does */
-		{
-			double		waited = st->counters.stats.admission_ms - before.stats.admission_ms;
-
-			st->counters = before;
-			st->counters.stats.admission_ms += waited;
-		}
+		discard_run(st, &before);
 	}
 	GpuaggStatCount(st->device == &GpuaggCpuDevice ? GPUAGG_STAT_CPU : GPUAGG_STAT_CUDA);
 	st->counters.ngroups += st->result.ngroups;
@@ -1029,11 +1045,7 @@ run_aggregation(GpuAggState *st)
 	add_ms(GSTAT_SCAN_US, st->counters.scan_ms - before.scan_ms);
 	add_ms(GSTAT_TRANSFER_US, st->counters.stats.transfer_ms - before.stats.transfer_ms);
 	add_ms(GSTAT_DEVICE_US, st->counters.stats.device_ms - before.stats.device_ms);
-	/* a parallel worker's share, for the leader's EXPLAIN ANALYZE */
-	if (st->shared && IsParallelWorker() && ParallelWorkerNumber < st->shared->nslots)
-		st->shared->slot[ParallelWorkerNumber] = st->counters;
-	st->next_group = 0;
-	st->done = true;
+	end_run(st);
 	MemoryContextSwitchTo(old);
 }
 
@@ -1181,8 +1193,7 @@ feed_reset(GpuAggState *st, int nworkers)
 {
 	GpuaggFeed *f;
 
-	memset(st->shared, 0, offsetof(GpuaggSharedCounters, slot) +
-		   sizeof(GpuaggCounters) * Max(nworkers, 1));
+	memset(st->shared, 0, counters_bytes(nworkers));
 	st->shared->nslots = nworkers;
 	if (!st->feed)
 		return;

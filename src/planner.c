@@ -286,9 +286,8 @@ path_has_gpuagg(Path *path)
  * CUDA, the GPU service must have mapped shared buffers).
  */
 static bool
-page_form_planned(const GaProgram *p, int device)
+page_form_planned(const GaProgram *p)
 {
-	(void) device;				/* both devices take them */
 	if (!gpuagg_page_batches)
 		return false;
 	for (uint32 c = 0; c < p->ncols; c++)
@@ -423,7 +422,7 @@ try_gpuagg_path(PlannerInfo *root, RelOptInfo *input_rel,
 		return reason;
 	if (!choose_device(&device, &reason))
 		return reason;
-	if (feed && !page_form_planned(&prog->ga, device))
+	if (feed && !page_form_planned(&prog->ga))
 		return "parallel GpuAgg fed pages: no page form";
 	if (feed && !parallel_leader_participation)
 		return "parallel GpuAgg fed pages: parallel_leader_participation is off";
@@ -448,7 +447,7 @@ try_gpuagg_path(PlannerInfo *root, RelOptInfo *input_rel,
 		 * a large table gets every worker allowed, not the few that
 		 * PostgreSQL's logarithmic rule gives a scan (6 for 5 GB).
 		 */
-		if (page_form_planned(&prog->ga, device) && input_rel->pages >= 8192 * (BlockNumber) workers)
+		if (page_form_planned(&prog->ga) && input_rel->pages >= 8192 * (BlockNumber) workers)
 			workers = Max(workers, Min(max_parallel_workers_per_gather,
 									   (int) (input_rel->pages / 8192)));
 		divisor = parallel_divisor(workers);
@@ -486,7 +485,7 @@ try_gpuagg_path(PlannerInfo *root, RelOptInfo *input_rel,
 	 * parallel plan, whatever the groups: one process pinning every page
 	 * costs about a microsecond a page.
 	 */
-	if ((partial || (feed && partial_possible(extra))) && page_form_planned(&prog->ga, device) &&
+	if ((partial || (feed && partial_possible(extra))) && page_form_planned(&prog->ga) &&
 		(estimate_num_groups(root, keys, input_rel->rows / divisor, NULL, NULL) > gpuagg_fed_groups) != feed)
 		return feed ? "parallel GpuAgg fed pages: no more groups a process than gpuagg.fed_groups (partial aggregation it is)" :
 			"parallel GpuAgg: more groups a process than gpuagg.fed_groups in page form (fed it is)";
@@ -502,16 +501,10 @@ try_gpuagg_path(PlannerInfo *root, RelOptInfo *input_rel,
 	 * is returned as a tuple.  All of it happens before the first tuple.
 	 * Fed, the processes share the pages, the leader's device the rest.
 	 */
-	if (feed)
-		cost = gpuagg_startup_cost + seq_page_cost * input_rel->pages / divisor +
-			rows * gpuagg_tuple_cost + ceil(rows / batch_rows) * gpuagg_batch_cost +
-			groups * cpu_tuple_cost;
-	else
-		cost = gpuagg_startup_cost +
-			(seq_page_cost * input_rel->pages +
-			 rows * gpuagg_tuple_cost +
-			 ceil(rows / batch_rows) * gpuagg_batch_cost) / divisor +
-			groups * cpu_tuple_cost;
+	cost = gpuagg_startup_cost + seq_page_cost * input_rel->pages / divisor +
+		(rows * gpuagg_tuple_cost + ceil(rows / batch_rows) * gpuagg_batch_cost) /
+		(feed ? 1.0 : divisor) +
+		groups * cpu_tuple_cost;
 
 	cpath = makeNode(CustomPath);
 	cpath->path.pathtype = T_CustomScan;

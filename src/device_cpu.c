@@ -304,20 +304,10 @@ cpu_open(const GaProgram *prog, const GpuaggEstimate *est, MemoryContext cxt,
 	if (est->max_pages > 0)
 	{
 		/* the host's strings first, so that they keep their codes */
-		Size		at = 0;
-
 		s->strings = GpuaggDictCreate(cxt);
 		s->hooks.code = cpu_string_code;
 		s->hooks.arg = s;
-		for (uint32 i = 0; i < est->nseed; i++)
-		{
-			uint32		len;
-
-			memcpy(&len, est->seed + at, 4);
-			if (GpuaggDictEncodeBytes(s->strings, est->seed + at + 4, (int32) len) != i)
-				elog(ERROR, "gpuagg: the host's strings repeat a string");
-			at += 4 + TYPEALIGN(4, len);
-		}
+		GpuaggDictDeserialize(s->strings, est->seed, est->nseed);
 		s->nseed = est->nseed;
 	}
 	MemoryContextSwitchTo(old);

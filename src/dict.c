@@ -364,6 +364,27 @@ GpuaggDictSerialize(GpuaggDict *d, Size max, uint32 *bytes)
 }
 
 /*
+ * The nseed strings GpuaggDictSerialize laid out in seed, coded in order
+ * into an empty dictionary (a CPU device's own, which so gives them the
+ * codes the host gave them).
+ */
+void
+GpuaggDictDeserialize(GpuaggDict *d, const char *seed, uint32 nseed)
+{
+	Size		at = 0;
+
+	for (uint32 i = 0; i < nseed; i++)
+	{
+		uint32		len;
+
+		memcpy(&len, seed + at, 4);
+		if (GpuaggDictEncodeBytes(d, seed + at + 4, (int32) len) != i)
+			elog(ERROR, "gpuagg: the host's strings repeat a string");
+		at += 4 + TYPEALIGN(4, len);
+	}
+}
+
+/*
  * The strings a device's dictionary added (GaResult): n of them, string i
  * len[i] bytes at bytes + at[i], with codes first, first + 1, ...  They
  * only have to be found by code from now on (the run codes nothing after

@@ -32,9 +32,11 @@ extern uint32 GpuaggDictCount(GpuaggDict *dict);
 
 /*
  * Page form: the strings so far for a device's dictionary (NULL if they do
- * not fit max bytes), and the strings it added, back in.
+ * not fit max bytes), read back by a CPU device, and the strings a device
+ * added, back in.
  */
 extern char *GpuaggDictSerialize(GpuaggDict *dict, Size max, uint32 *bytes);
+extern void GpuaggDictDeserialize(GpuaggDict *dict, const char *seed, uint32 nseed);
 extern void GpuaggDictLoad(GpuaggDict *dict, uint32 first, uint64 n, const uint32 *len,
 						   const uint64 *at, const char *bytes, uint64 nbytes);
 

@@ -32,7 +32,8 @@
 #      native without page batches in the server's configuration, so in
 #      column form, is gone);
 #   p. pg_test_timing (what a clock reading costs on the host), then the
-#      suite with page batches on.
+#      suite with page batches on;
+#   q. p, then db-benchmark q4 q5 at 1e8 in page form against native.
 # Done on 2026-12-03 (test/gpu/results, bench/results/2026-12-03-h200): a, e,
 # b (before and after 852a7e1), c (q10's native run cut by the time limit),
 # f at bc09ccd, g at 1a7cafe, j at 2299ee3, k at bffe753 (its fed.sh ran
@@ -43,7 +44,7 @@
 # lent: gpuagg.devices() should list two rows and a parallel query's
 # processes spread over them); p (what a clock reading costs there: the
 # result loop times each group).
-# Usage: next.sh a|b|c|d|e|f|g|j|k|l|m|o|p.  Everything it writes goes under $OUT.
+# Usage: next.sh a|b|c|d|e|f|g|j|k|l|m|o|p|q.  Everything it writes goes under $OUT.
 set -uo pipefail
 OUT=${OUT:-/tmp/next-out}
 mkdir -p "$OUT"
@@ -243,8 +244,14 @@ p)
 	"$("${PG_CONFIG:-pg_config}" --bindir)/pg_test_timing" -d 3 | head -8
 	suite 220
 	;;
+q)
+	step "pg_test_timing"
+	"$("${PG_CONFIG:-pg_config}" --bindir)/pg_test_timing" -d 3 | head -8
+	suite 220
+	groupby_pages 'q4|q5' groupby
+	;;
 *)
-	echo "usage: $0 a|b|c|d|e|f|g|j|k|l|m|o|p" >&2
+	echo "usage: $0 a|b|c|d|e|f|g|j|k|l|m|o|p|q" >&2
 	exit 2
 	;;
 esac

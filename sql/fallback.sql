@@ -86,6 +86,22 @@ INSERT INTO fbm SELECT i, i FROM generate_series(2, 50000) i;
 SELECT check_offload('SELECT k, sum(v) FROM fbm GROUP BY k');
 SELECT count(*), sum(s) FROM (SELECT k, sum(v) AS s FROM fbm GROUP BY k) q;
 
+-- a budget that holds the planner's estimate (the groups and a batch's
+-- room) but not the room for two batches the CUDA engine grows its table
+-- to: it grows for one batch only, and nothing falls back
+CREATE TABLE fbb (g int4, v int8);
+INSERT INTO fbb SELECT i % 10, i FROM generate_series(1, 100000) i;
+ANALYZE fbb;
+SET max_parallel_workers_per_gather = 0;
+SET gpuagg.batch_size = '64kB';
+SET gpuagg.vram_budget = '2MB';
+SELECT device_fallbacks AS fallbacks_before FROM gpuagg.backend_stats() \gset
+SELECT check_offload('SELECT g, sum(v), count(*) FROM fbb GROUP BY g');
+SELECT device_fallbacks = :fallbacks_before AS no_fallback FROM gpuagg.backend_stats();
+RESET gpuagg.vram_budget;
+RESET gpuagg.batch_size;
+RESET max_parallel_workers_per_gather;
+
 -- gpuagg.enabled is the kill switch
 SET gpuagg.enabled = off;
 EXPLAIN (COSTS OFF) SELECT k, sum(v) FROM fb GROUP BY k;

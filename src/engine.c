@@ -635,6 +635,13 @@ device_alloc(GaEngineSession *s, CUdeviceptr *p, uint64_t bytes)
 	return GA_OK;
 }
 
+/* Would bytes more stay within gpuagg.vram_budget? */
+static bool
+within_budget(const GaEngineSession *s, uint64_t bytes)
+{
+	return (double) (s->vram_used + bytes) <= s->args.vram_budget;
+}
+
 static void
 device_free(GaEngineSession *s, CUdeviceptr *p, uint64_t bytes)
 {
@@ -651,6 +658,12 @@ device_free(GaEngineSession *s, CUdeviceptr *p, uint64_t bytes)
  * whose entries are counted in counter count_at, laid out as GaTable
  * describes.
  */
+static uint64_t
+table_size(uint64_t cap, uint32_t nk, uint32_t ns)
+{
+	return ALIGN16(12 * cap) + 8 * cap * (nk + ns) + ALIGN16(cap * nk + 1);
+}
+
 static int
 table_alloc(GaEngineSession *s, uint64_t cap, uint32_t nk, uint32_t ns, uint32_t count_at,
 			GaTable *t, CUdeviceptr *base, uint64_t *bytes)
@@ -660,7 +673,7 @@ table_alloc(GaEngineSession *s, uint64_t cap, uint32_t nk, uint32_t ns, uint32_t
 	int			err;
 	CUresult	r;
 
-	size = ALIGN16(12 * cap) + 8 * cap * (nk + ns) + ALIGN16(cap * nk + 1);
+	size = table_size(cap, nk, ns);
 	err = device_alloc(s, base, size);
 	if (err)
 		return err;
@@ -697,6 +710,22 @@ next_pow2(double x)
 	return p;
 }
 
+/*
+ * The error a copy of the counters reports.  A string the deformer could
+ * not read had no code: the rows since mean nothing, their errors
+ * included; the host reads them again.
+ */
+static int
+counters_error(const unsigned long long *c)
+{
+	if (c[GA_CNT_STRINGS_BACK] != 0)
+		return GA_ERR_STRING_BACK;
+	/* the error slot holds (row << 8 | code) of the earliest failing row */
+	if (c[GA_CNT_ERROR] == ~0ULL)
+		return GA_OK;
+	return (int) (c[GA_CNT_ERROR] & 0xff);
+}
+
 /* Bring the counters back; their error, if any, is returned. */
 static int
 read_counters(GaEngineSession *s, unsigned long long *out)
@@ -708,16 +737,7 @@ read_counters(GaEngineSession *s, unsigned long long *out)
 	if ((err = wait_exec(s)) != GA_OK)
 		return err;
 	memcpy(out, s->counters_host, sizeof(unsigned long long) * GA_NCOUNTERS);
-	/*
-	 * A string the deformer could not read had no code: the rows since
-	 * mean nothing, their errors included; the host reads them again.
-	 */
-	if (out[GA_CNT_STRINGS_BACK] != 0)
-		return GA_ERR_STRING_BACK;
-	/* the error slot holds (row << 8 | code) of the earliest failing row */
-	if (out[GA_CNT_ERROR] == ~0ULL)
-		return GA_OK;
-	return (int) (out[GA_CNT_ERROR] & 0xff);
+	return counters_error(out);
 }
 
 /* Blocks for a kernel with a thread per slot of table t (grid-stride). */
@@ -767,6 +787,12 @@ grow_table(GaEngineSession *s, GaTable *t, CUdeviceptr *base, uint64_t *bytes, u
 
 /*---- the string dictionary of page form ----*/
 
+static uint64_t
+dict_size(uint64_t cap)
+{
+	return 20 * cap;
+}
+
 /*
  * Zeroed slots and by-code arrays for a dictionary of cap slots, into d
  * (its arena untouched); on failure nothing stays allocated.
@@ -774,7 +800,7 @@ grow_table(GaEngineSession *s, GaTable *t, CUdeviceptr *base, uint64_t *bytes, u
 static int
 dict_alloc(GaEngineSession *s, uint64_t cap, GaDict *d, CUdeviceptr *base, uint64_t *bytes)
 {
-	uint64_t	size = 20 * cap;
+	uint64_t	size = dict_size(cap);
 	int			err;
 	CUresult	r;
 
@@ -793,6 +819,19 @@ dict_alloc(GaEngineSession *s, uint64_t cap, GaDict *d, CUdeviceptr *base, uint6
 	d->str_len = (uint32_t *) (*base + 16 * cap);
 	d->counters = (unsigned long long *) s->d_counters;
 	return GA_OK;
+}
+
+/* Device memory grow_dict would take for need_n codes and need_bytes */
+static uint64_t
+dict_growth(const GaEngineSession *s, uint64_t need_n, uint64_t need_bytes)
+{
+	uint64_t	bytes = 0;
+
+	if (2 * need_n > s->dict.cap)
+		bytes += dict_size(next_pow2(2.0 * need_n));
+	if (need_bytes > s->dict.arena_cap)
+		bytes += ALIGN16(EMAX(need_bytes, 2 * s->dict.arena_cap));
+	return bytes;
 }
 
 /*
@@ -934,6 +973,9 @@ dict_room(GaEngineSession *s, uint32_t nrows, uint32_t npages)
 {
 	uint64_t	add_n = (uint64_t) s->nstringcols * nrows;
 	uint64_t	add_b = (uint64_t) npages * pages_blcksz;
+	uint64_t	n;
+	uint64_t	used;
+	uint64_t	k;
 	unsigned long long counters[GA_NCOUNTERS];
 	int			err;
 
@@ -946,10 +988,11 @@ dict_room(GaEngineSession *s, uint32_t nrows, uint32_t npages)
 			return err;
 	if ((err = read_counters(s, counters)) != GA_OK)
 		return err;
-	/* (room for the next batch too, as make_room) */
-	if ((err = grow_dict(s, counters[GA_CNT_DICT_N], counters[GA_CNT_DICT_BYTES],
-						 counters[GA_CNT_DICT_N] + 2 * add_n,
-						 counters[GA_CNT_DICT_BYTES] + 2 * add_b)) != GA_OK)
+	/* room for the next batch too where the budget allows, as make_room */
+	n = counters[GA_CNT_DICT_N];
+	used = counters[GA_CNT_DICT_BYTES];
+	k = within_budget(s, dict_growth(s, n + 2 * add_n, used + 2 * add_b)) ? 2 : 1;
+	if ((err = grow_dict(s, n, used, n + k * add_n, used + k * add_b)) != GA_OK)
 		return err;
 	s->dict_n_bound = counters[GA_CNT_DICT_N];
 	s->dict_b_bound = counters[GA_CNT_DICT_BYTES];
@@ -1172,7 +1215,7 @@ _Static_assert(3 * GA_NCOUNTERS * sizeof(unsigned long long) <= GA_ENGINE_SCRATC
  * the counters themselves (a wait a batch left one session's GPU idle
  * while its host made the next batch).
  */
-static void
+static int
 tighten_bounds(GaEngineSession *s, int b)
 {
 	const unsigned long long *c = s->snap[b];
@@ -1187,6 +1230,27 @@ tighten_bounds(GaEngineSession *s, int b)
 		s->dict_b_bound = EMIN(s->dict_b_bound,
 							   c[GA_CNT_DICT_BYTES] + s->queued_pages[1 - b] * pages_blcksz);
 	}
+	/* a row's error, or a string sent back, is known now, not at the end */
+	return counters_error(c);
+}
+
+/*
+ * The entries table t must hold at half load after a batch of nrows rows
+ * when it has n now: room for this batch and the next, so that
+ * tighten_bounds keeps up without a wait a batch, where that stays within
+ * gpuagg.vram_budget (planner.c's estimate counts one batch's room);
+ * otherwise room for this batch only, and the next batch reads the
+ * counters again.
+ */
+static uint64_t
+room_bound(const GaEngineSession *s, const GaTable *t, uint64_t n, uint32_t nrows)
+{
+	uint64_t	two = n + 2 * (uint64_t) nrows;
+
+	if (2 * two > t->cap &&
+		!within_budget(s, table_size(next_pow2(2.0 * two), t->nkeys, t->nslots)))
+		return n + nrows;
+	return two;
 }
 
 /*
@@ -1208,15 +1272,14 @@ make_room(GaEngineSession *s, uint32_t nrows)
 		return GA_OK;
 	if ((err = read_counters(s, counters)) != GA_OK)
 		return err;
-	/* room for this batch and the next: tighten_bounds then keeps up */
-	bound = counters[GA_CNT_GROUPS] + 2 * (uint64_t) nrows;
+	bound = room_bound(s, &s->table, counters[GA_CNT_GROUPS], nrows);
 	if (2 * bound > s->table.cap &&
 		(err = grow_table(s, &s->table, &s->d_table, &s->table_bytes, bound)) != GA_OK)
 		return err;
 	s->groups_bound = counters[GA_CNT_GROUPS];
 	for (uint32_t j = 0; j < s->prog.ndistinct; j++)
 	{
-		bound = counters[GA_CNT_DISTINCT + j] + 2 * (uint64_t) nrows;
+		bound = room_bound(s, &s->sets.set[j], counters[GA_CNT_DISTINCT + j], nrows);
 		if (2 * bound > s->sets.set[j].cap &&
 			(err = grow_table(s, &s->sets.set[j], &s->d_set[j],
 							  &s->set_bytes[j], bound)) != GA_OK)
@@ -1318,7 +1381,8 @@ ga_engine_add_batch(GaEngineSession *s, int b, const GaBatch *batch)
 		if (cu.EventElapsedTime(&ms, s->ev_kstart[b], s->ev_consumed[b]) == CUDA_SUCCESS)
 			s->kernel_ms += ms;
 		s->kernel_pending[b] = false;
-		tighten_bounds(s, b);
+		if ((err = tighten_bounds(s, b)) != GA_OK)
+			return err;
 	}
 	if ((err = make_room(s, batch->nrows)) != GA_OK)
 		return err;

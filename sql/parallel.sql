@@ -10,6 +10,9 @@ SET min_parallel_table_scan_size = 0;
 SET max_parallel_workers_per_gather = 2;
 -- a dear scan makes splitting it worth it on a small table
 SET gpuagg.tuple_cost = 10;
+-- partial plans where groups are few on either device (the default feeds
+-- every parallel page-form scan on CUDA: tested below)
+SET gpuagg.fed_groups = 100000;
 
 CREATE TABLE par (k int4, g int4, i2 int2, i8 int8, f4 float4, f8 float8, b bool, t text, c char(3), d date);
 INSERT INTO par
@@ -157,7 +160,13 @@ SELECT check_parallel('SELECT count(DISTINCT i8), count(*) FROM par WHERE k <> 3
 SET gpuagg.fed_groups = 0;
 EXPLAIN (COSTS OFF) SELECT k, count(*), sum(i8), avg(f8) FROM par GROUP BY k;
 SELECT check_parallel('SELECT k, count(*), sum(i8), min(f8), count(DISTINCT t) FROM par WHERE t <> ''w5'' GROUP BY k');
+-- the default, -1: fed on CUDA, partial (these few groups) on the CPU device
 RESET gpuagg.fed_groups;
+SELECT current_setting('gpuagg.fed_groups') AS fed_groups,
+	   (plan_text('SELECT k, count(*), sum(i8) FROM par GROUP BY k') LIKE '%Finalize%') =
+	   (current_setting('gpuagg.device') = 'cpu') AS partial_on_cpu_only;
+SELECT check_parallel('SELECT k, count(*), sum(i8), avg(f8) FROM par GROUP BY k');
+SET gpuagg.fed_groups = 100000;
 RESET gpuagg.page_batches;
 -- gpuagg.parallel = off: serial GpuAgg
 SET gpuagg.parallel = off;

@@ -36,7 +36,7 @@ int			gpuagg_vram_budget = 8192;
 bool		gpuagg_force_offload = false;
 bool		gpuagg_log_fallback = false;
 bool		gpuagg_parallel = true;
-int			gpuagg_fed_groups = 100000;
+int			gpuagg_fed_groups = -1;
 int			gpuagg_device_memory_limit = 0;
 int			gpuagg_admission_timeout = 10000;
 int			gpuagg_batch_size = 16384;
@@ -143,10 +143,11 @@ _PG_init(void)
 							"than this, the workers only pin pages for the leader's device "
 							"session, which aggregates every group once; otherwise each "
 							"process aggregates its share and a Finalize Aggregate combines "
-							"them.  0: always fed.",
+							"them.  0: always fed; -1: always on CUDA, 100000 on the "
+							"CPU device.",
 							&gpuagg_fed_groups,
-							100000,
-							0, INT_MAX,
+							-1,
+							-1, INT_MAX,
 							PGC_USERSET,
 							0,
 							NULL, NULL, NULL);

@@ -261,6 +261,23 @@ choose_device(int *device, const char **reason)
 	}
 }
 
+/*
+ * Groups a process would return above which a parallel page-form GpuAgg is
+ * fed (gpuagg.fed_groups).  Its default, -1, means: always on CUDA, where
+ * the leader's one device session keeps up with the workers pinning pages
+ * and fed and partial plans measure alike with few groups (so a group
+ * estimate far too low, as ClickBench's Q13 gets, costs nothing); above
+ * 100,000 on the CPU device, whose fed leader would aggregate every row on
+ * its one core.
+ */
+static double
+fed_groups(int device)
+{
+	if (gpuagg_fed_groups >= 0)
+		return gpuagg_fed_groups;
+	return device == GPUAGG_DEVICE_CUDA ? 0 : 100000;
+}
+
 /* Does this path aggregate in a GpuAgg node (maybe under Gather, Sort)? */
 static bool
 path_has_gpuagg(Path *path)
@@ -486,7 +503,8 @@ try_gpuagg_path(PlannerInfo *root, RelOptInfo *input_rel,
 	 * costs about a microsecond a page.
 	 */
 	if ((partial || (feed && partial_possible(extra))) && page_form_planned(&prog->ga) &&
-		(estimate_num_groups(root, keys, input_rel->rows / divisor, NULL, NULL) > gpuagg_fed_groups) != feed)
+		(estimate_num_groups(root, keys, input_rel->rows / divisor, NULL, NULL) >
+		 fed_groups(device)) != feed)
 		return feed ? "parallel GpuAgg fed pages: no more groups a process than gpuagg.fed_groups (partial aggregation it is)" :
 			"parallel GpuAgg: more groups a process than gpuagg.fed_groups in page form (fed it is)";
 	vram = vram_estimate(&prog->ga, groups, pairs, batch_rows);

@@ -18,8 +18,8 @@ SELECT is((SELECT boot_val FROM pg_settings WHERE name = 'gpuagg.log_fallback'),
 	'gpuagg.log_fallback defaults to off');
 SELECT is((SELECT boot_val FROM pg_settings WHERE name = 'gpuagg.parallel'), 'on',
 	'gpuagg.parallel defaults to on');
-SELECT is((SELECT boot_val FROM pg_settings WHERE name = 'gpuagg.fed_groups'), '100000',
-	'gpuagg.fed_groups defaults to 100000');
+SELECT is((SELECT boot_val FROM pg_settings WHERE name = 'gpuagg.fed_groups'), '-1',
+	'gpuagg.fed_groups defaults to -1 (by device)');
 SELECT is((SELECT boot_val || ' ' || unit FROM pg_settings WHERE name = 'gpuagg.device_memory_limit'),
 	'0 MB', 'gpuagg.device_memory_limit defaults to 0 (three quarters of the GPU)');
 SELECT is((SELECT context FROM pg_settings WHERE name = 'gpuagg.device_memory_limit'),
@@ -94,8 +94,8 @@ SELECT throws_ok('SET gpuagg.enabled = ''maybe''', '22023', NULL,
 	'non-boolean gpuagg.enabled is rejected');
 SELECT throws_ok('SET gpuagg.force_offload = 2', '22023', NULL,
 	'non-boolean gpuagg.force_offload is rejected');
-SELECT throws_ok('SET gpuagg.fed_groups = -1', '22023', NULL,
-	'negative gpuagg.fed_groups is rejected');
+SELECT throws_ok('SET gpuagg.fed_groups = -2', '22023', NULL,
+	'gpuagg.fed_groups below -1 is rejected');
 SELECT throws_ok('SET gpuagg.startup_cost = -1', '22023', NULL,
 	'negative gpuagg.startup_cost is rejected');
 SELECT throws_ok('SET gpuagg.tuple_cost = -0.5', '22023', NULL,

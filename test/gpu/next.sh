@@ -33,7 +33,7 @@
 #      column form, is gone);
 #   p. pg_test_timing (what a clock reading costs on the host), then the
 #      suite with page batches on;
-#   q. p, then db-benchmark q4 q5 at 1e8 in page form against native.
+#   q. p, then db-benchmark q1 q2 q4 q5 at 1e8 in page form against native.
 # Done on 2026-12-03 (test/gpu/results, bench/results/2026-12-03-h200): a, e,
 # b (before and after 852a7e1), c (q10's native run cut by the time limit),
 # f at bc09ccd, g at 1a7cafe, j at 2299ee3, k at bffe753 (its fed.sh ran
@@ -248,7 +248,7 @@ q)
 	step "pg_test_timing"
 	"$("${PG_CONFIG:-pg_config}" --bindir)/pg_test_timing" -d 3 | head -8
 	suite 220
-	groupby_pages 'q4|q5' groupby
+	groupby_pages 'q1|q2|q4|q5' groupby
 	;;
 *)
 	echo "usage: $0 a|b|c|d|e|f|g|j|k|l|m|o|p|q" >&2

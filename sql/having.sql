@@ -30,3 +30,60 @@ SELECT check_offload('WITH agg AS (SELECT k, sum(v) AS s FROM hv GROUP BY k) SEL
 SELECT check_offload('SELECT 1 AS one, k, count(*) FROM hv GROUP BY 1, 2');
 
 DROP TABLE hv;
+
+-- ORDER BY a count LIMIT n straight above: the node returns only the
+-- groups whose count reaches the n-th (ties kept), the Sort and Limit
+-- above pick exactly as from all of them
+CREATE TABLE tn (k int4, s text, v int4);
+INSERT INTO tn SELECT (i % 1000) * (i % 7) % 2000, 'w' || (i % 613),
+	   CASE WHEN i % 9 = 0 THEN NULL ELSE i END
+  FROM generate_series(1, 60000) i;
+ANALYZE tn;
+SET gpuagg.page_batches = off;
+SELECT explain_stable('SELECT k, count(*) FROM tn GROUP BY k ORDER BY count(*) DESC, k LIMIT 5');
+SELECT explain_stable('SELECT k, count(*) FROM tn GROUP BY k ORDER BY count(*) DESC, k LIMIT 5', true);
+RESET gpuagg.page_batches;
+SELECT k, count(*) FROM tn GROUP BY k ORDER BY count(*) DESC, k LIMIT 5;
+SELECT check_offload('SELECT k, count(*) FROM tn GROUP BY k ORDER BY count(*) DESC, k LIMIT 5');
+-- ascending, count(x) skipping NULLs, an alias
+SELECT check_offload('SELECT s, count(v) AS c FROM tn GROUP BY s ORDER BY c, s LIMIT 7');
+-- OFFSET, ties at the n-th, more than there are groups, the count only in ORDER BY
+SELECT check_offload('SELECT k, count(*) FROM tn GROUP BY k ORDER BY count(*) DESC, k LIMIT 4 OFFSET 3');
+SELECT check_offload('SELECT k, count(*) FROM tn GROUP BY k ORDER BY count(*) DESC FETCH FIRST 3 ROWS WITH TIES');
+SELECT check_offload('SELECT k, count(*) FROM tn GROUP BY k ORDER BY count(*) DESC, k LIMIT 100000');
+SELECT check_offload('SELECT k FROM tn GROUP BY k ORDER BY count(*) DESC, k LIMIT 5');
+SELECT check_offload('SELECT s, k % 3, count(*), sum(v) FROM tn WHERE v > 100 GROUP BY 1, 2 ORDER BY 3 DESC, 1, 2 LIMIT 10');
+-- no top-N where something between filters or reorders the groups, or the
+-- first key is not a count
+SELECT q, plan_text(q) LIKE '%Top-N%' AS top_n, check_offload(q)
+  FROM (VALUES ('SELECT k, count(*) FROM tn GROUP BY k HAVING sum(v) > 1000 ORDER BY count(*) DESC, k LIMIT 5'),
+			   ('SELECT k, count(*), rank() OVER (ORDER BY k) FROM tn GROUP BY k ORDER BY count(*) DESC, k LIMIT 5'),
+			   ('SELECT DISTINCT count(*) FROM tn GROUP BY k ORDER BY count(*) DESC LIMIT 5'),
+			   ('SELECT k, sum(v) FROM tn GROUP BY k ORDER BY sum(v) DESC, k LIMIT 5'),
+			   ('SELECT k, count(DISTINCT s) FROM tn GROUP BY k ORDER BY count(DISTINCT s) DESC, k LIMIT 5'),
+			   ('SELECT k, count(*) FROM tn GROUP BY k ORDER BY k LIMIT 5')) t(q);
+-- a LIMIT only known at execution: no top-N
+SET plan_cache_mode = force_generic_plan;
+PREPARE tnp(int) AS SELECT k, count(*) FROM tn GROUP BY k ORDER BY count(*) DESC, k LIMIT $1;
+SELECT plan_text('EXECUTE tnp(5)') LIKE '%Top-N%' AS top_n;
+EXECUTE tnp(3);
+DEALLOCATE tnp;
+RESET plan_cache_mode;
+-- in the leader of a fed parallel GpuAgg
+SET gpuagg.page_batches = on;
+SET gpuagg.fed_groups = 0;
+SET parallel_setup_cost = 0;
+SET parallel_tuple_cost = 0;
+SET min_parallel_table_scan_size = 0;
+SET max_parallel_workers_per_gather = 2;
+SET gpuagg.tuple_cost = 10;
+SELECT plan_text(q) LIKE '%Top-N%' AND plan_text(q) LIKE '%Gather%' AS fed_top_n, check_offload(q)
+  FROM (VALUES ('SELECT s, count(*) FROM tn GROUP BY s ORDER BY count(*) DESC, s LIMIT 6')) t(q);
+RESET gpuagg.tuple_cost;
+RESET max_parallel_workers_per_gather;
+RESET min_parallel_table_scan_size;
+RESET parallel_tuple_cost;
+RESET parallel_setup_cost;
+RESET gpuagg.fed_groups;
+RESET gpuagg.page_batches;
+DROP TABLE tn;

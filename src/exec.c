@@ -27,6 +27,7 @@
 #include "executor/executor.h"
 #include "access/parallel.h"
 #include "access/xact.h"
+#include "lib/binaryheap.h"
 #include "miscadmin.h"
 #include "nodes/makefuncs.h"
 #include "nodes/nodeFuncs.h"
@@ -68,6 +69,7 @@ typedef struct GpuaggCounters
 	uint64		strings_coded;	/* page form: strings the device coded */
 	uint64		column_reruns;	/* page form given up for a string the
 								 * device could not read */
+	uint64		groups_returned;	/* under a top-N (GPUAGG_PRIV_TOPN) */
 } GpuaggCounters;
 
 typedef struct GpuAggState
@@ -92,6 +94,9 @@ typedef struct GpuAggState
 								 * the whole table itself */
 	ParallelContext *pcxt;		/* the leader's, for its workers' count */
 	int			feed_next;		/* the worker to look at first */
+	int			topn;			/* ORDER BY a count LIMIT topn above, or 0 */
+	int			topn_agg;		/* ... that count's aggregate */
+	bool		topn_desc;		/* ... DESC: the largest counts */
 
 	/* set up by Begin */
 	GpuaggProgram *prog;
@@ -116,6 +121,8 @@ typedef struct GpuAggState
 	bool		done;			/* aggregation finished, groups in result */
 	GaResult	result;
 	uint64		next_group;
+	const uint64 *topn_count;	/* the run's counts, when a top-N bounds */
+	uint64		topn_bound;		/* ... the groups it returns */
 
 	/* shown by EXPLAIN ANALYZE, summed over runs */
 	GpuaggCounters counters;
@@ -238,6 +245,14 @@ GpuaggCreateScanState(CustomScan *cscan)
 	st->batch_rows = intVal(list_nth(priv, GPUAGG_PRIV_BATCHROWS));
 	st->feed = list_length(priv) > GPUAGG_PRIV_FEED &&
 		intVal(list_nth(priv, GPUAGG_PRIV_FEED)) != 0;
+	if (list_length(priv) > GPUAGG_PRIV_TOPN && list_nth(priv, GPUAGG_PRIV_TOPN) != NIL)
+	{
+		List	   *topn = list_nth(priv, GPUAGG_PRIV_TOPN);
+
+		st->topn = intVal(linitial(topn));
+		st->topn_agg = intVal(lsecond(topn));
+		st->topn_desc = intVal(lthird(topn)) != 0;
+	}
 	switch (intVal(list_nth(priv, GPUAGG_PRIV_DEVICE)))
 	{
 		case GPUAGG_DEVICE_CPU:
@@ -750,6 +765,74 @@ discard_run(GpuAggState *st, const GpuaggCounters *before)
 	st->counters.stats.admission_ms += waited;
 }
 
+StaticAssertDecl(SIZEOF_DATUM == 8, "a count fits a Datum");
+
+/* binaryheap's top is its "largest": the smallest count kept, or largest */
+static int
+top_is_smallest(Datum a, Datum b, void *arg)
+{
+	return a < b ? 1 : a > b ? -1 : 0;
+}
+
+static int
+top_is_largest(Datum a, Datum b, void *arg)
+{
+	return a > b ? 1 : a < b ? -1 : 0;
+}
+
+static inline bool
+topn_keeps(const GpuAggState *st, uint64 g)
+{
+	return st->topn_desc ? st->topn_count[g] >= st->topn_bound :
+		st->topn_count[g] <= st->topn_bound;
+}
+
+/*
+ * Under ORDER BY a count LIMIT n (GPUAGG_PRIV_TOPN), of many groups only
+ * those whose count reaches the n-th largest (smallest) need go out, ties
+ * included: the Sort and Limit above pick from them exactly as from all.
+ * One pass with a heap of the n counts best so far; the bound is its top.
+ */
+static void
+topn_bound(GpuAggState *st)
+{
+	const GaResult *res = &st->result;
+	uint64		n = (uint64) st->topn;
+	uint64		kept = 0;
+	uint64		top;
+	binaryheap *heap;
+
+	st->topn_count = NULL;
+	if (st->topn <= 0)
+		return;
+	if (res->ngroups <= n)
+	{
+		st->counters.groups_returned += res->ngroups;
+		return;
+	}
+	st->topn_count = res->states + (Size) st->prog->ga.aggs[st->topn_agg].slot * res->ngroups;
+	heap = binaryheap_allocate(st->topn, st->topn_desc ? top_is_smallest : top_is_largest, NULL);
+	for (uint64 g = 0; g < n; g++)
+		binaryheap_add_unordered(heap, (Datum) st->topn_count[g]);
+	binaryheap_build(heap);
+	top = (uint64) binaryheap_first(heap);
+	for (uint64 g = n; g < res->ngroups; g++)
+	{
+		uint64		c = st->topn_count[g];
+
+		if (st->topn_desc ? c > top : c < top)
+		{
+			binaryheap_replace_first(heap, (Datum) c);
+			top = (uint64) binaryheap_first(heap);
+		}
+	}
+	binaryheap_free(heap);
+	st->topn_bound = top;
+	for (uint64 g = 0; g < res->ngroups; g++)
+		kept += topn_keeps(st, g);
+	st->counters.groups_returned += kept;
+}
+
 /*
  * The run is done and its groups may go out; a parallel worker leaves its
  * counters for the leader's EXPLAIN ANALYZE.
@@ -757,6 +840,7 @@ discard_run(GpuAggState *st, const GpuaggCounters *before)
 static void
 end_run(GpuAggState *st)
 {
+	topn_bound(st);
 	if (st->shared && IsParallelWorker() && ParallelWorkerNumber < st->shared->nslots)
 		st->shared->slot[ParallelWorkerNumber] = st->counters;
 	st->next_group = 0;
@@ -1065,6 +1149,9 @@ gpuagg_next(ScanState *node)
 		run_aggregation(st);
 
 	ExecClearTuple(slot);
+	if (st->topn_count)
+		while (st->next_group < st->result.ngroups && !topn_keeps(st, st->next_group))
+			st->next_group++;
 	if (st->next_group >= st->result.ngroups)
 		return slot;
 	g = st->next_group++;
@@ -1318,6 +1405,12 @@ gpuagg_explain(CustomScanState *node, List *ancestors, ExplainState *es)
 	foreach(lc, st->aggrefs)
 		items = lappend(items, deparse(st, lfirst(lc), context, useprefix));
 	ExplainPropertyList("GPU Aggregates", items, es);
+	if (st->topn > 0)
+		ExplainPropertyText("GPU Top-N",
+							psprintf("%s %s, %d groups and their ties",
+									 deparse(st, list_nth(st->aggrefs, st->topn_agg),
+											 context, useprefix),
+									 st->topn_desc ? "DESC" : "ASC", st->topn), es);
 	ExplainPropertyInteger("VRAM Estimate", "kB",
 						   (int64) ceil(st->vram_estimate / 1024.0), es);
 
@@ -1341,6 +1434,7 @@ gpuagg_explain(CustomScanState *node, List *ancestors, ExplainState *es)
 			all.finish_ms += c->finish_ms;
 			all.result_ms += c->result_ms;
 			all.ngroups += c->ngroups;
+			all.groups_returned += c->groups_returned;
 			all.strings_coded += c->strings_coded;
 			all.column_reruns += c->column_reruns;
 			all.stats.rows_in += c->stats.rows_in;
@@ -1378,6 +1472,8 @@ gpuagg_explain(CustomScanState *node, List *ancestors, ExplainState *es)
 		ExplainPropertyInteger("Rows Filtered", NULL,
 							   all.stats.rows_in - all.stats.rows_passed, es);
 		ExplainPropertyInteger("Groups", NULL, all.ngroups, es);
+		if (st->topn > 0)
+			ExplainPropertyInteger("Groups Returned", NULL, all.groups_returned, es);
 		ExplainPropertyInteger("Bytes To Device", "kB",
 							   (int64) ((all.bytes_in + 1023) / 1024), es);
 		if (es->timing)

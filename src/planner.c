@@ -27,6 +27,7 @@
 
 #include "access/htup_details.h"
 #include "catalog/pg_class.h"
+#include "catalog/pg_opfamily.h"
 #include "commands/extension.h"
 #include "nodes/nodeFuncs.h"
 #include "optimizer/cost.h"
@@ -35,6 +36,7 @@
 #include "optimizer/planner.h"
 #include "optimizer/tlist.h"
 #include "parser/parsetree.h"
+#include "utils/lsyscache.h"
 #include "utils/selfuncs.h"
 #include "utils/syscache.h"
 
@@ -332,6 +334,75 @@ partial_possible(GroupPathExtraData *extra)
 }
 
 /*
+ * The rows LIMIT and OFFSET constants let out (their sum), or -1 (no
+ * LIMIT, or one known only at execution).  PostgreSQL's root->limit_tuples
+ * is -1 wherever there is grouping: it bounds the scan's rows.
+ */
+static double
+const_limit(Query *parse)
+{
+	Const	   *count = (Const *) parse->limitCount;
+	Const	   *offset = (Const *) parse->limitOffset;
+	double		n;
+
+	if (count == NULL || !IsA(count, Const) || count->constisnull ||
+		count->consttype != INT8OID)
+		return -1;
+	n = (double) DatumGetInt64(count->constvalue);
+	if (offset != NULL)
+	{
+		if (!IsA(offset, Const) || offset->consttype != INT8OID)
+			return -1;
+		if (!offset->constisnull)
+			n += (double) Max(DatumGetInt64(offset->constvalue), 0);
+	}
+	return n;
+}
+
+/*
+ * ORDER BY count(...) LIMIT n straight over the grouping (nothing between
+ * them that filters or multiplies groups: HAVING, window functions,
+ * DISTINCT): the GpuAgg node need return only the groups whose count
+ * reaches the n-th largest (DESC) or smallest (ASC), ties all kept; the
+ * Sort and Limit above still order them exactly, by every sort key, and
+ * pick.  As (n, the aggregate's index, descending), or NIL.
+ */
+static List *
+topn_for(PlannerInfo *root, List *aggrefs, const GpuaggProgram *prog,
+		 GroupPathExtraData *extra)
+{
+	Query	   *parse = root->parse;
+	SortGroupClause *sortcl;
+	TargetEntry *tle;
+	Oid			opfamily;
+	Oid			opcintype;
+	int16		strategy;
+	ListCell   *lc;
+
+	double		limit = const_limit(parse);
+
+	if (parse->sortClause == NIL || limit <= 0 || limit > 1000000.0 ||
+		extra->havingQual != NULL || parse->hasWindowFuncs ||
+		parse->distinctClause != NIL || parse->hasTargetSRFs)
+		return NIL;
+	sortcl = linitial_node(SortGroupClause, parse->sortClause);
+	tle = get_sortgroupclause_tle(sortcl, parse->targetList);
+	if (!get_ordering_op_properties(sortcl->sortop, &opfamily, &opcintype, &strategy) ||
+		opcintype != INT8OID || opfamily != INTEGER_BTREE_FAM_OID)
+		return NIL;
+	foreach(lc, aggrefs)
+	{
+		const GaAgg *ag = &prog->ga.aggs[foreach_current_index(lc)];
+
+		if (ag->kind == GA_AGG_COUNT && ag->distinct < 0 && equal(lfirst(lc), tle->expr))
+			return list_make3(makeInteger((int) limit),
+							  makeInteger(foreach_current_index(lc)),
+							  makeInteger(strategy == BTGreaterStrategyNumber ? 1 : 0));
+	}
+	return NIL;
+}
+
+/*
  * Build the GpuAgg path for this grouping, or return the reason why not.
  * partial: the parallel-aware partial path in output_rel, the partially
  * grouped rel, under Gather and Finalize Aggregate added to grouped_rel.
@@ -363,6 +434,7 @@ try_gpuagg_path(PlannerInfo *root, RelOptInfo *input_rel,
 	double		divisor = 1.0;
 	CustomPath *cpath;
 	Cost		cost;
+	List	   *topn;
 	ListCell   *lc;
 
 	if (parse->commandType != CMD_SELECT)
@@ -554,6 +626,14 @@ try_gpuagg_path(PlannerInfo *root, RelOptInfo *input_rel,
 	cpath->custom_private = lappend(cpath->custom_private, gating);
 	cpath->custom_private = lappend(cpath->custom_private, prog->params);
 	cpath->custom_private = lappend(cpath->custom_private, makeInteger(feed ? 1 : 0));
+	topn = partial ? NIL : topn_for(root, cxt.aggrefs, prog, extra);
+	cpath->custom_private = lappend(cpath->custom_private, topn);
+	if (topn != NIL)
+	{
+		/* the n groups and the few tied with the n-th */
+		cpath->path.rows = Min(groups, intVal(linitial(topn)));
+		groups = cpath->path.rows;
+	}
 	cpath->methods = &GpuaggPathMethods;
 
 	if (feed)

@@ -567,6 +567,10 @@ BEGIN
 			-- every other query in page form; every third fails over after
 			-- its first batch (each process reads its blocks again)
 			PERFORM set_config('gpuagg.page_batches', CASE WHEN i % 2 = 0 THEN 'on' ELSE 'off' END, true);
+			-- of those, every other one fed (the workers pinning pages for
+			-- the leader's session), the rest partial where groups are few,
+			-- on either device (the default feeds all on CUDA)
+			PERFORM set_config('gpuagg.fed_groups', CASE WHEN i % 4 = 0 THEN '0' ELSE '100000' END, true);
 			PERFORM set_config('gpuagg.debug_fail_batch', CASE WHEN i % 3 = 0 THEN '1' ELSE '0' END, true);
 		END IF;
 		BEGIN
@@ -642,7 +646,8 @@ SELECT queries, offloaded, errors_both >= 250 AS many_errors_compared, mismatche
 
 -- Parallel GpuAgg: each process aggregates its blocks, Finalize Aggregate
 -- combines the partial states (count(DISTINCT) queries stay serial); half
--- of the queries in page form, a third failing over mid-scan.  The
+-- of the queries in page form, half of those fed, a third failing over
+-- mid-scan.  The
 -- partial sums of floats add in another order and which process meets an
 -- error first varies, so there float values are compared masked and two
 -- errors need not be the same one; everything else exactly.

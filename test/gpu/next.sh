@@ -34,8 +34,9 @@
 #   p. pg_test_timing (what a clock reading costs on the host), then the
 #      suite with page batches on;
 #   q. p, then db-benchmark q1 q2 q4 q5 at 1e8 in page form against native;
-#   r. the five PG-Strom queries at 1e8 against native, then ClickBench Q13
-#      Q16 Q31 against native (QUERIES picks others), in page form.
+#   r. the suite's setup, having and differential (no sanitizers), the five
+#      PG-Strom queries at 1e8 against native, then ClickBench Q13 Q16 Q31
+#      against native (QUERIES picks others), in page form.
 # Done on 2026-12-03 (test/gpu/results, bench/results/2026-12-03-h200): a, e,
 # b (before and after 852a7e1), c (q10's native run cut by the time limit),
 # f at bc09ccd, g at 1a7cafe, j at 2299ee3, k at bffe753 (its fed.sh ran
@@ -253,6 +254,10 @@ q)
 	groupby_pages 'q1|q2|q4|q5' groupby
 	;;
 r)
+	pages_on
+	step "suite: setup having differential"
+	TESTS="setup having differential" SANITIZE=0 timeout 120 bash test/gpu/run.sh >"$OUT/gpu.log" 2>&1
+	grep -E "^test |PASS|FAIL|passed|failed" "$OUT/gpu.log"
 	step "ints load"
 	N=1e8 JOBS=16 timeout 100 bash bench/gen/load.sh ints >"$OUT/load-ints.log" 2>&1
 	pages_on

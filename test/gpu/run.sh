@@ -10,6 +10,7 @@
 #   3. compute-sanitizer memcheck and initcheck over a representative set of
 #      offloaded queries (test/gpu/sanitize.sql), in a single-user backend of
 #      a second, throw-away cluster.
+# TESTS="setup ..." runs only those pg_regress tests; SANITIZE=0 skips 3.
 # The last line is "N passed, N failed"; the exit status is non-zero on any
 # failure.
 set -uo pipefail
@@ -33,7 +34,8 @@ work=$(mktemp -d /tmp/gpuagg-gpu.XXXXXX)
 cp -r sql expected "$work/"
 sed -i 's/Device: cpu$/Device: cuda/' "$work"/expected/*.out
 chmod -R a+rwX "$work"
-tests=$(make -s --no-print-directory PG_CONFIG="$PG_CONFIG" print-regress)
+# TESTS: a part of the suite (setup first), when a call has no time for all
+tests=${TESTS:-$(make -s --no-print-directory PG_CONFIG="$PG_CONFIG" print-regress)}
 GPUAGG_TEST_DEVICE=cuda "$PG_REGRESS" --inputdir="$work" --outputdir="$work" \
 	--bindir="$BINDIR" --dbname=gpuagg_regress --encoding=UTF8 $tests
 status=$?
@@ -44,7 +46,9 @@ fi
 result $status "pg_regress ($tests) with gpuagg.device = cuda"
 
 echo "==== compute-sanitizer"
-if command -v compute-sanitizer >/dev/null; then
+if [ "${SANITIZE:-1}" = 0 ]; then
+	echo "skipped (SANITIZE=0)"
+elif command -v compute-sanitizer >/dev/null; then
 	sdata=/tmp/gpuagg-sanitize
 	rm -rf "$sdata"
 	mkdir -p "$sdata" && chown postgres "$sdata"

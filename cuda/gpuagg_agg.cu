@@ -48,6 +48,7 @@ struct GaView
 	uint64_t   *keys;
 	uint8_t    *keynulls;
 	uint64_t   *states;
+	bool		block;			/* a block's shared table: fences of block scope */
 };
 
 static __device__ __forceinline__ uint32_t
@@ -70,19 +71,79 @@ report(const GaTable &t, uint64_t row, int err)
 /* errors found after the rows (merging partial states) rank last */
 #define GA_ROW_LAST		(UINT64_MAX >> 8)
 
+/*
+ * Order a table's writes before what follows: for a block's shared table
+ * only its threads look, and a fence of block scope is much cheaper than
+ * one of device scope (three a row on the few-groups path).
+ */
 static __device__ __forceinline__ void
-slot_lock(uint32_t *l)
+table_fence(bool block)
 {
-	while (atomicCAS(l, 0u, 1u) != 0u)
-		;
-	__threadfence();
+	if (block)
+		__threadfence_block();
+	else
+		__threadfence();
 }
 
 static __device__ __forceinline__ void
-slot_unlock(uint32_t *l)
+slot_lock(uint32_t *l, bool block)
 {
-	__threadfence();
+	while (atomicCAS(l, 0u, 1u) != 0u)
+		;
+	table_fence(block);
+}
+
+static __device__ __forceinline__ void
+slot_unlock(uint32_t *l, bool block)
+{
+	table_fence(block);
 	atomicExch(l, 0u);
+}
+
+/*
+ * count, and sum/avg of integers (n and a 64- or 128-bit sum), fold with
+ * atomic adds alone: a 128-bit sum adds its low word, then the high word
+ * with the carry that add made, which sums exactly in any order.  Where
+ * every aggregate of the program is of these kinds, rows and merges take
+ * no lock (a lock a row on a hundred groups serialized a block's threads).
+ */
+static __device__ __forceinline__ bool
+lockfree_kind(int kind)
+{
+	return kind == GA_AGG_COUNT || kind == GA_AGG_SUM_I64 || kind == GA_AGG_SUM_I128;
+}
+
+static __device__ __forceinline__ void
+atomic_add128(uint64_t *lo, uint64_t *hi, uint64_t add_lo, uint64_t add_hi)
+{
+	unsigned long long old = atomicAdd((unsigned long long *) lo, (unsigned long long) add_lo);
+
+	add_hi += (old + add_lo < old);
+	if (add_hi)
+		atomicAdd((unsigned long long *) hi, (unsigned long long) add_hi);
+}
+
+/* ga_agg_combine of a lockfree_kind, n rows' state src into dst, atomically */
+static __device__ void
+atomic_combine(const GaAgg *ag, uint64_t *dst, uint64_t ds, const uint64_t *src, uint64_t ss)
+{
+	atomicAdd((unsigned long long *) dst, (unsigned long long) src[0]);
+	if (ag->kind == GA_AGG_SUM_I64)
+		atomicAdd((unsigned long long *) (dst + ds), (unsigned long long) src[ss]);
+	else if (ag->kind == GA_AGG_SUM_I128)
+		atomic_add128(dst + ds, dst + 2 * ds, src[ss], src[2 * ss]);
+}
+
+/* ga_agg_update of a lockfree_kind, one row's value v, atomically */
+static __device__ void
+atomic_update(const GaAgg *ag, uint64_t *st, uint64_t stride, GaDatum v)
+{
+	atomicAdd((unsigned long long *) st, 1ull);
+	if (ag->kind == GA_AGG_SUM_I64)
+		atomicAdd((unsigned long long *) (st + stride), (unsigned long long) v.i);
+	else if (ag->kind == GA_AGG_SUM_I128)
+		atomic_add128(st + stride, st + 2 * stride, (uint64_t) v.i,
+					  v.i < 0 ? ~(uint64_t) 0 : 0);
 }
 
 /*
@@ -113,7 +174,7 @@ find_slot(const GaView &v, const GaDatum *key, const uint8_t *knull, uint32_t h,
 					keynulls[k * v.cap + i] = knull[k];
 				}
 				((volatile uint32_t *) v.hash)[i] = h;
-				__threadfence();
+				table_fence(v.block);
 				atomicExch(&v.ctrl[i], 2u);
 				if (ngroups)
 					atomicAdd(ngroups, 1ull);
@@ -123,7 +184,7 @@ find_slot(const GaView &v, const GaDatum *key, const uint8_t *knull, uint32_t h,
 		}
 		while (c == 1)
 			c = vload32(&v.ctrl[i]);
-		__threadfence();
+		table_fence(v.block);
 		if (vload32(&v.hash[i]) != h)
 			continue;
 		same = true;
@@ -162,6 +223,7 @@ shared_view(unsigned char *smem, uint64_t cap, uint32_t nkeys, uint32_t nslots)
 	s.hash = (uint32_t *) p;
 	p += 4 * cap;
 	s.keynulls = (uint8_t *) p;
+	s.block = true;
 	return s;
 }
 
@@ -215,7 +277,10 @@ gpuagg_aggregate(GaBatch batch, GaTable t, uint32_t shared_cap, uint64_t row_bas
 	/* a plain aggregate has one group: each thread folds its rows privately */
 	uint64_t	priv[GA_MAX_SLOTS];
 	bool		have_priv = false;
+	bool		lockfree = true;
 
+	for (uint32_t a = 0; a < naggs; a++)
+		lockfree &= lockfree_kind(p->aggs[a].kind);
 	if (threadIdx.x == 0)
 		block_passed = 0;
 	if (nkeys == 0)
@@ -242,6 +307,7 @@ gpuagg_aggregate(GaBatch batch, GaTable t, uint32_t shared_cap, uint64_t row_bas
 		volatile uint64_t *st;
 		uint64_t	stride;
 		uint32_t   *lk;
+		bool		in_block = false;
 
 		if (p->where.reg >= 0)
 		{
@@ -339,6 +405,7 @@ gpuagg_aggregate(GaBatch batch, GaTable t, uint32_t shared_cap, uint64_t row_bas
 			st = s.states + slot;
 			stride = shared_cap;
 			lk = &s.lock[slot];
+			in_block = true;
 		}
 		else
 		{
@@ -359,7 +426,16 @@ gpuagg_aggregate(GaBatch batch, GaTable t, uint32_t shared_cap, uint64_t row_bas
 		 */
 		if (!any)
 			continue;
-		slot_lock(lk);
+		if (lockfree)
+		{
+			for (uint32_t a = 0; a < naggs; a++)
+				if (use[a])
+					atomic_update(&p->aggs[a],
+								  (uint64_t *) st + (uint64_t) p->aggs[a].slot * stride,
+								  stride, vals[a]);
+			continue;
+		}
+		slot_lock(lk, in_block);
 		for (uint32_t a = 0; a < naggs; a++)
 		{
 			if (!use[a])
@@ -369,7 +445,7 @@ gpuagg_aggregate(GaBatch batch, GaTable t, uint32_t shared_cap, uint64_t row_bas
 			if (err)
 				report(t, row_base + row, err);
 		}
-		slot_unlock(lk);
+		slot_unlock(lk, in_block);
 	}
 
 	if (have_priv)
@@ -379,6 +455,7 @@ gpuagg_aggregate(GaBatch batch, GaTable t, uint32_t shared_cap, uint64_t row_bas
 		uint64_t	stride;
 		uint32_t   *lk;
 		int64_t		slot = -1;
+		bool		slot_in_block = false;
 
 		if (shared_cap > 0)
 			slot = find_slot(s, key, knull, 0, 0, NULL, shared_cap);
@@ -387,6 +464,7 @@ gpuagg_aggregate(GaBatch batch, GaTable t, uint32_t shared_cap, uint64_t row_bas
 			st = s.states + slot;
 			stride = shared_cap;
 			lk = &s.lock[slot];
+			slot_in_block = true;
 		}
 		else
 		{
@@ -397,9 +475,15 @@ gpuagg_aggregate(GaBatch batch, GaTable t, uint32_t shared_cap, uint64_t row_bas
 		}
 		if (slot < 0)
 			report(t, GA_ROW_LAST, GA_ERR_INTERNAL);
+		else if (lockfree)
+		{
+			for (uint32_t a = 0; a < naggs; a++)
+				atomic_combine(&p->aggs[a], (uint64_t *) st + (uint64_t) p->aggs[a].slot * stride,
+							   stride, priv + p->aggs[a].slot, 1);
+		}
 		else
 		{
-			slot_lock(lk);
+			slot_lock(lk, slot_in_block);
 			for (uint32_t a = 0; a < naggs; a++)
 			{
 				const GaAgg *ag = &p->aggs[a];
@@ -409,7 +493,7 @@ gpuagg_aggregate(GaBatch batch, GaTable t, uint32_t shared_cap, uint64_t row_bas
 				if (err)
 					report(t, GA_ROW_LAST, err);
 			}
-			slot_unlock(lk);
+			slot_unlock(lk, slot_in_block);
 		}
 	}
 
@@ -438,7 +522,18 @@ gpuagg_aggregate(GaBatch batch, GaTable t, uint32_t shared_cap, uint64_t row_bas
 			report(t, GA_ROW_LAST, GA_ERR_INTERNAL);
 			continue;
 		}
-		slot_lock(&g.lock[gi]);
+		if (lockfree)
+		{
+			for (uint32_t a = 0; a < naggs; a++)
+			{
+				const GaAgg *ag = &p->aggs[a];
+
+				atomic_combine(ag, g.states + (uint64_t) ag->slot * g.cap + gi, g.cap,
+							   s.states + (uint64_t) ag->slot * shared_cap + i, shared_cap);
+			}
+			continue;
+		}
+		slot_lock(&g.lock[gi], false);
 		for (uint32_t a = 0; a < naggs; a++)
 		{
 			const GaAgg *ag = &p->aggs[a];
@@ -450,7 +545,7 @@ gpuagg_aggregate(GaBatch batch, GaTable t, uint32_t shared_cap, uint64_t row_bas
 			if (err)
 				report(t, GA_ROW_LAST, err);
 		}
-		slot_unlock(&g.lock[gi]);
+		slot_unlock(&g.lock[gi], false);
 	}
 }
 

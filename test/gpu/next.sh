@@ -34,9 +34,9 @@
 #   p. pg_test_timing (what a clock reading costs on the host), then the
 #      suite with page batches on;
 #   q. p, then db-benchmark q1 q2 q4 q5 at 1e8 in page form against native;
-#   r. the suite's setup, having and differential (no sanitizers), the five
-#      PG-Strom queries at 1e8 against native, then ClickBench Q13 Q16 Q31
-#      against native (QUERIES picks others), in page form.
+#   r. ClickBench Q13 Q16 Q31 (top-N over many groups) against native
+#      (QUERIES picks others), in page form;
+#   s. the suite, then the five PG-Strom queries at 1e8 against native.
 # Done on 2026-12-03 (test/gpu/results, bench/results/2026-12-03-h200): a, e,
 # b (before and after 852a7e1), c (q10's native run cut by the time limit),
 # f at bc09ccd, g at 1a7cafe, j at 2299ee3, k at bffe753 (its fed.sh ran
@@ -47,7 +47,7 @@
 # lent: gpuagg.devices() should list two rows and a parallel query's
 # processes spread over them); p (what a clock reading costs there: the
 # result loop times each group).
-# Usage: next.sh a|b|c|d|e|f|g|j|k|l|m|o|p|q|r.  Everything it writes goes under $OUT.
+# Usage: next.sh a|b|c|d|e|f|g|j|k|l|m|o|p|q|r|s.  Everything it writes goes under $OUT.
 set -uo pipefail
 OUT=${OUT:-/tmp/next-out}
 mkdir -p "$OUT"
@@ -254,16 +254,8 @@ q)
 	groupby_pages 'q1|q2|q4|q5' groupby
 	;;
 r)
+	# ClickBench's top-N queries (ORDER BY count(*) DESC LIMIT 10: GPU Top-N)
 	pages_on
-	step "suite: setup having differential"
-	TESTS="setup having differential" SANITIZE=0 timeout 120 bash test/gpu/run.sh >"$OUT/gpu.log" 2>&1
-	grep -E "^test |PASS|FAIL|passed|failed" "$OUT/gpu.log"
-	step "ints load"
-	N=1e8 JOBS=16 timeout 100 bash bench/gen/load.sh ints >"$OUT/load-ints.log" 2>&1
-	pages_on
-	step "ints, page batches"
-	bench_run ints 200 --suite ints --engines native_8,gpuagg_cuda --reps 1 --timeout 20 \
-		--set gpuagg.page_batches=on --analyze
 	step "hits load"
 	N=1e8 JOBS=16 timeout 100 bash bench/gen/load.sh hits >"$OUT/load-hits.log" 2>&1
 	step "clickbench, page batches"
@@ -271,8 +263,18 @@ r)
 		--timeout 30 --queries "${QUERIES:-Q13|Q16|Q31}" --set gpuagg.page_batches=on --analyze
 	pages_off
 	;;
+s)
+	suite 220
+	step "ints load"
+	N=1e8 JOBS=16 timeout 100 bash bench/gen/load.sh ints >"$OUT/load-ints.log" 2>&1
+	pages_on
+	step "ints, page batches"
+	bench_run ints 200 --suite ints --engines native_8,gpuagg_cuda --reps 1 --timeout 20 \
+		--set gpuagg.page_batches=on --analyze
+	pages_off
+	;;
 *)
-	echo "usage: $0 a|b|c|d|e|f|g|j|k|l|m|o|p|q|r" >&2
+	echo "usage: $0 a|b|c|d|e|f|g|j|k|l|m|o|p|q|r|s" >&2
 	exit 2
 	;;
 esac

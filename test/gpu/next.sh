@@ -36,7 +36,8 @@
 #   q. p, then db-benchmark q1 q2 q4 q5 at 1e8 in page form against native;
 #   r. ClickBench Q13 Q16 Q31 (top-N over many groups) against native
 #      (QUERIES picks others), in page form;
-#   s. the suite, then the five PG-Strom queries at 1e8 against native.
+#   s. the suite, then the five PG-Strom queries at 1e8 against native;
+#   t. db-benchmark q1 q2 q4 at 1e8 in page form against native.
 # Done on 2026-12-03 (test/gpu/results, bench/results/2026-12-03-h200): a, e,
 # b (before and after 852a7e1), c (q10's native run cut by the time limit),
 # f at bc09ccd, g at 1a7cafe, j at 2299ee3, k at bffe753 (its fed.sh ran
@@ -47,7 +48,7 @@
 # lent: gpuagg.devices() should list two rows and a parallel query's
 # processes spread over them); p (what a clock reading costs there: the
 # result loop times each group).
-# Usage: next.sh a|b|c|d|e|f|g|j|k|l|m|o|p|q|r|s.  Everything it writes goes under $OUT.
+# Usage: next.sh a|b|c|d|e|f|g|j|k|l|m|o|p|q|r|s|t.  Everything it writes goes under $OUT.
 set -uo pipefail
 OUT=${OUT:-/tmp/next-out}
 mkdir -p "$OUT"
@@ -263,6 +264,11 @@ r)
 		--timeout 30 --queries "${QUERIES:-Q13|Q16|Q31}" --set gpuagg.page_batches=on --analyze
 	pages_off
 	;;
+t)
+	pages_on
+	groupby_pages 'q1|q2|q4' groupby
+	pages_off
+	;;
 s)
 	suite 220
 	step "ints load"
@@ -274,7 +280,7 @@ s)
 	pages_off
 	;;
 *)
-	echo "usage: $0 a|b|c|d|e|f|g|j|k|l|m|o|p|q|r|s" >&2
+	echo "usage: $0 a|b|c|d|e|f|g|j|k|l|m|o|p|q|r|s|t" >&2
 	exit 2
 	;;
 esac

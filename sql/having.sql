@@ -62,6 +62,21 @@ SELECT q, plan_text(q) LIKE '%Top-N%' AS top_n, check_offload(q)
 			   ('SELECT k, sum(v) FROM tn GROUP BY k ORDER BY sum(v) DESC, k LIMIT 5'),
 			   ('SELECT k, count(DISTINCT s) FROM tn GROUP BY k ORDER BY count(DISTINCT s) DESC, k LIMIT 5'),
 			   ('SELECT k, count(*) FROM tn GROUP BY k ORDER BY k LIMIT 5')) t(q);
+-- an error a left-out group would raise is still raised: no top-N with an
+-- expression over the aggregates (a native plan computes it for every
+-- group below its Sort), and every group out when one's float sum overflowed
+INSERT INTO tn VALUES (-1, 'zero', 0);
+SELECT plan_text('SELECT k, count(*), 100 / min(v) FROM tn GROUP BY k ORDER BY count(*) DESC, k LIMIT 5') LIKE '%Top-N%' AS top_n;
+SELECT check_error('SELECT k, count(*), 100 / min(v) FROM tn GROUP BY k ORDER BY count(*) DESC, k LIMIT 5');
+SELECT check_error('SELECT k, count(*), sum(v)::int2 FROM tn GROUP BY k ORDER BY count(*) DESC, k LIMIT 5');
+CREATE TABLE tnf (k int4, f float8);
+INSERT INTO tnf SELECT 1, 1.0 FROM generate_series(1, 100);
+INSERT INTO tnf VALUES (2, 1e308), (2, 1e308);
+ANALYZE tnf;
+SELECT plan_text('SELECT k, count(*), sum(f) FROM tnf GROUP BY k ORDER BY count(*) DESC, k LIMIT 1') LIKE '%Top-N%' AS top_n;
+SELECT check_error('SELECT k, count(*), sum(f) FROM tnf GROUP BY k ORDER BY count(*) DESC, k LIMIT 1');
+SELECT check_error('SELECT k, count(*), avg(f) FROM tnf GROUP BY k ORDER BY count(*) DESC, k LIMIT 1');
+DROP TABLE tnf;
 -- a LIMIT only known at execution: no top-N
 SET plan_cache_mode = force_generic_plan;
 PREPARE tnp(int) AS SELECT k, count(*) FROM tn GROUP BY k ORDER BY count(*) DESC, k LIMIT $1;

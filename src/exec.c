@@ -805,7 +805,8 @@ topn_bound(GpuAggState *st)
 	st->topn_count = NULL;
 	if (st->topn <= 0)
 		return;
-	if (res->ngroups <= n)
+	/* a group's overflow error is raised when it is finished: all go out */
+	if (res->ngroups <= n || GpuaggAnyFloatOverflow(&st->prog->ga, res))
 	{
 		st->counters.groups_returned += res->ngroups;
 		return;

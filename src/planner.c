@@ -270,14 +270,16 @@ choose_device(int *device, const char **reason)
  * and fed and partial plans measure alike with few groups (so a group
  * estimate far too low, as ClickBench's Q13 gets, costs nothing); above
  * 100,000 on the CPU device, whose fed leader would aggregate every row on
- * its one core.
+ * its one core, and where parallel_leader_participation is off (no fed
+ * plan then).
  */
 static double
 fed_groups(int device)
 {
 	if (gpuagg_fed_groups >= 0)
 		return gpuagg_fed_groups;
-	return device == GPUAGG_DEVICE_CUDA ? 0 : 100000;
+	/* (no fed plan without the leader: partial where groups are few) */
+	return device == GPUAGG_DEVICE_CUDA && parallel_leader_participation ? 0 : 100000;
 }
 
 /* Does this path aggregate in a GpuAgg node (maybe under Gather, Sort)? */
@@ -368,8 +370,8 @@ const_limit(Query *parse)
  * pick.  As (n, the aggregate's index, descending), or NIL.
  */
 static List *
-topn_for(PlannerInfo *root, List *aggrefs, const GpuaggProgram *prog,
-		 GroupPathExtraData *extra)
+topn_for(PlannerInfo *root, List *aggrefs, List *keys, List *outputs,
+		 const GpuaggProgram *prog, GroupPathExtraData *extra)
 {
 	Query	   *parse = root->parse;
 	SortGroupClause *sortcl;
@@ -385,6 +387,19 @@ topn_for(PlannerInfo *root, List *aggrefs, const GpuaggProgram *prog,
 		extra->havingQual != NULL || parse->hasWindowFuncs ||
 		parse->distinctClause != NIL || parse->hasTargetSRFs)
 		return NIL;
+
+	/*
+	 * Nothing computed per group that could fail for a group left out (an
+	 * expression over the aggregates, a SubPlan): a native plan computes
+	 * such cheap expressions below its Sort, for every group.
+	 */
+	foreach(lc, outputs)
+	{
+		Node	   *e = lfirst(lc);
+
+		if (!IsA(e, Aggref) && !IsA(e, Const) && !list_member(keys, e))
+			return NIL;
+	}
 	sortcl = linitial_node(SortGroupClause, parse->sortClause);
 	tle = get_sortgroupclause_tle(sortcl, parse->targetList);
 	if (!get_ordering_op_properties(sortcl->sortop, &opfamily, &opcintype, &strategy) ||
@@ -626,7 +641,8 @@ try_gpuagg_path(PlannerInfo *root, RelOptInfo *input_rel,
 	cpath->custom_private = lappend(cpath->custom_private, gating);
 	cpath->custom_private = lappend(cpath->custom_private, prog->params);
 	cpath->custom_private = lappend(cpath->custom_private, makeInteger(feed ? 1 : 0));
-	topn = partial ? NIL : topn_for(root, cxt.aggrefs, prog, extra);
+	topn = partial ? NIL : topn_for(root, cxt.aggrefs, keys, output_rel->reltarget->exprs,
+									prog, extra);
 	cpath->custom_private = lappend(cpath->custom_private, topn);
 	if (topn != NIL)
 	{

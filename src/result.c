@@ -214,6 +214,31 @@ check_float_overflow(uint64 flags)
 }
 
 /*
+ * Would finishing some group raise check_float_overflow's error?  (A
+ * GPU Top-N must then let every group out: the error is the query's.)
+ */
+bool
+GpuaggAnyFloatOverflow(const GaProgram *prog, const GaResult *res)
+{
+	for (uint32 a = 0; a < prog->naggs; a++)
+	{
+		const GaAgg *ag = &prog->aggs[a];
+		const uint64 *flags;
+
+		if (ag->kind == GA_AGG_SUM_F4 || ag->kind == GA_AGG_SUM_F8)
+			flags = res->states + (Size) (ag->slot + 2) * res->ngroups;
+		else if (ag->kind == GA_AGG_ACCUM_F8)
+			flags = res->states + (Size) (ag->slot + 3) * res->ngroups;
+		else
+			continue;
+		for (uint64 g = 0; g < res->ngroups; g++)
+			if ((flags[g] & GA_FLAG_OVERFLOW) && !(flags[g] & GA_FLAG_NONFINITE))
+				return true;
+	}
+	return false;
+}
+
+/*
  * PostgreSQL's transition value for one group: a plain Datum of the
  * transition type, or for `internal' states the serialized form.
  */

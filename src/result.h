@@ -39,6 +39,9 @@ extern void GpuaggFinalInit(GpuaggFinal *fin, Aggref *aggref, const GaAgg *agg,
 extern Datum GpuaggFinalize(GpuaggFinal *fin, const GaResult *res, uint64 g,
 							Node *aggstate, bool *isnull);
 
+/* Would finishing some group of res raise a float overflow error? */
+extern bool GpuaggAnyFloatOverflow(const GaProgram *prog, const GaResult *res);
+
 /* A group key as a Datum of its PostgreSQL type (strings: from dict). */
 extern Datum GpuaggKeyDatum(GaDatum v, int type, GpuaggDict *dict);
 

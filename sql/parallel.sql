@@ -166,6 +166,10 @@ SELECT current_setting('gpuagg.fed_groups') AS fed_groups,
 	   (plan_text('SELECT k, count(*), sum(i8) FROM par GROUP BY k') LIKE '%Finalize%') =
 	   (current_setting('gpuagg.device') = 'cpu') AS partial_on_cpu_only;
 SELECT check_parallel('SELECT k, count(*), sum(i8), avg(f8) FROM par GROUP BY k');
+-- without the leader there is no fed plan: partial on either device
+SET parallel_leader_participation = off;
+SELECT plan_text('SELECT k, count(*), sum(i8) FROM par GROUP BY k') LIKE '%Finalize%' AS partial_without_leader;
+RESET parallel_leader_participation;
 SET gpuagg.fed_groups = 100000;
 RESET gpuagg.page_batches;
 -- gpuagg.parallel = off: serial GpuAgg

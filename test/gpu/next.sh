@@ -37,7 +37,8 @@
 #   r. ClickBench Q13 Q16 Q31 (top-N over many groups) against native
 #      (QUERIES picks others), in page form;
 #   s. the suite, then the five PG-Strom queries at 1e8 against native;
-#   t. db-benchmark q1 q2 q4 at 1e8 in page form against native.
+#   t. db-benchmark q1 q2 q4 at 1e8 in page form against native;
+#   u. the suite's setup, having, parallel and differential (no sanitizers).
 # Done on 2026-12-03 (test/gpu/results, bench/results/2026-12-03-h200): a, e,
 # b (before and after 852a7e1), c (q10's native run cut by the time limit),
 # f at bc09ccd, g at 1a7cafe, j at 2299ee3, k at bffe753 (its fed.sh ran
@@ -48,7 +49,7 @@
 # lent: gpuagg.devices() should list two rows and a parallel query's
 # processes spread over them); p (what a clock reading costs there: the
 # result loop times each group).
-# Usage: next.sh a|b|c|d|e|f|g|j|k|l|m|o|p|q|r|s|t.  Everything it writes goes under $OUT.
+# Usage: next.sh a|b|c|d|e|f|g|j|k|l|m|o|p|q|r|s|t|u.  Everything it writes goes under $OUT.
 set -uo pipefail
 OUT=${OUT:-/tmp/next-out}
 mkdir -p "$OUT"
@@ -264,6 +265,13 @@ r)
 		--timeout 30 --queries "${QUERIES:-Q13|Q16|Q31}" --set gpuagg.page_batches=on --analyze
 	pages_off
 	;;
+u)
+	pages_on
+	step "suite: setup having parallel differential"
+	TESTS="setup having parallel differential" SANITIZE=0 timeout 150 bash test/gpu/run.sh >"$OUT/gpu.log" 2>&1
+	grep -E "^test |PASS|FAIL|passed|failed" "$OUT/gpu.log"
+	pages_off
+	;;
 t)
 	pages_on
 	groupby_pages 'q1|q2|q4' groupby
@@ -280,7 +288,7 @@ s)
 	pages_off
 	;;
 *)
-	echo "usage: $0 a|b|c|d|e|f|g|j|k|l|m|o|p|q|r|s|t" >&2
+	echo "usage: $0 a|b|c|d|e|f|g|j|k|l|m|o|p|q|r|s|t|u" >&2
 	exit 2
 	;;
 esac

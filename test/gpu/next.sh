@@ -43,12 +43,13 @@
 # b (before and after 852a7e1), c (q10's native run cut by the time limit),
 # f at bc09ccd, g at 1a7cafe, j at 2299ee3, k at bffe753 (its fed.sh ran
 # natively: no extension then; ClickBench cut by the time limit after Q17).
-# Later that day: l at d6091aa, m at a7ee6bd, o at 9926598.
-# Next: the rest of ClickBench (Q16 Q17 Q31 Q33) against native with o's
-# QUERIES; g's first half on a host with two GPUs (kind nvidia-h200-x2, when
-# lent: gpuagg.devices() should list two rows and a parallel query's
-# processes spread over them); p (what a clock reading costs there: the
-# result loop times each group).
+# Later that day: l at d6091aa, m at a7ee6bd, o at 9926598; then q at
+# 82d7f83, s, r, t and r with QUERIES="Q17|Q33" at ed46ecf, u at 837cb17.
+# Next: Q33 with gpuagg.vram_budget raised (24.6 GB estimated); q4 and i2
+# (avg of floats, the slot lock a row) once their kernel path changes; g's
+# first half on a host with two GPUs (kind nvidia-h200-x2, when lent:
+# gpuagg.devices() should list two rows and a parallel query's processes
+# spread over them).
 # Usage: next.sh a|b|c|d|e|f|g|j|k|l|m|o|p|q|r|s|t|u.  Everything it writes goes under $OUT.
 set -uo pipefail
 OUT=${OUT:-/tmp/next-out}

@@ -201,20 +201,31 @@ slot_f8(uint64 slot)
 	return v;
 }
 
-/*
- * A device that adds floats out of order notes an overflow instead of
- * raising it (cuda/gpuagg_eval.h); it is raised here when finite inputs
- * alone overflowed.
- */
-static void
-check_float_overflow(uint64 flags)
+/* Did finite inputs alone overflow a float state with these flags? */
+static bool
+float_overflowed(uint64 flags)
 {
-	if ((flags & GA_FLAG_OVERFLOW) && !(flags & GA_FLAG_NONFINITE))
-		float_overflow_error();
+	return (flags & GA_FLAG_OVERFLOW) && !(flags & GA_FLAG_NONFINITE);
+}
+
+/* The state slot of a float aggregate's flags, or -1 for other kinds. */
+static int
+float_flags_slot(int kind)
+{
+	switch (kind)
+	{
+		case GA_AGG_SUM_F4:
+		case GA_AGG_SUM_F8:
+			return 2;
+		case GA_AGG_ACCUM_F8:
+			return 3;
+		default:
+			return -1;
+	}
 }
 
 /*
- * Would finishing some group raise check_float_overflow's error?  (A
+ * Would finishing some group raise GpuaggFinalize's overflow error?  (A
  * GPU Top-N must then let every group out: the error is the query's.)
  */
 bool
@@ -223,16 +234,14 @@ GpuaggAnyFloatOverflow(const GaProgram *prog, const GaResult *res)
 	for (uint32 a = 0; a < prog->naggs; a++)
 	{
 		const GaAgg *ag = &prog->aggs[a];
+		int			f = float_flags_slot(ag->kind);
 		const uint64 *flags;
 
-		if (ag->kind == GA_AGG_SUM_F4 || ag->kind == GA_AGG_SUM_F8)
-			flags = res->states + (Size) (ag->slot + 2) * res->ngroups;
-		else if (ag->kind == GA_AGG_ACCUM_F8)
-			flags = res->states + (Size) (ag->slot + 3) * res->ngroups;
-		else
+		if (f < 0)
 			continue;
+		flags = res->states + (Size) (ag->slot + f) * res->ngroups;
 		for (uint64 g = 0; g < res->ngroups; g++)
-			if ((flags[g] & GA_FLAG_OVERFLOW) && !(flags[g] & GA_FLAG_NONFINITE))
+			if (float_overflowed(flags[g]))
 				return true;
 	}
 	return false;
@@ -300,15 +309,12 @@ transition_value(GpuaggFinal *fin, const uint64 *st, bool *isnull)
 			pq_sendint64(&buf, 0);
 			return PointerGetDatum(pq_endtypsend(&buf));
 		case GA_AGG_SUM_F4:
-			check_float_overflow(st[2]);
 			*isnull = (st[0] == 0);
 			return Float4GetDatum((float4) slot_f8(st[1]));
 		case GA_AGG_SUM_F8:
-			check_float_overflow(st[2]);
 			*isnull = (st[0] == 0);
 			return Float8GetDatum(slot_f8(st[1]));
 		case GA_AGG_ACCUM_F8:
-			check_float_overflow(st[3]);
 			elems[0] = Float8GetDatum(slot_f8(st[0]));
 			elems[1] = Float8GetDatum(slot_f8(st[1]));
 			elems[2] = Float8GetDatum(slot_f8(st[2]));
@@ -340,14 +346,21 @@ GpuaggFinalize(GpuaggFinal *fin, const GaResult *res, uint64 g, Node *aggstate,
 {
 	uint64		st[GA_MAX_SLOTS];
 	int			nslots = ga_agg_nslots(fin->agg->kind);
+	int			f = float_flags_slot(fin->agg->kind);
 	Datum		value;
 
 	for (int i = 0; i < nslots; i++)
 		st[i] = res->states[(Size) (fin->agg->slot + i) * res->ngroups + g];
 
+	/*
+	 * A device that adds floats out of order notes an overflow instead of
+	 * raising it (cuda/gpuagg_eval.h); it is raised here when finite
+	 * inputs alone overflowed.
+	 */
+	if (f >= 0 && float_overflowed(st[f]))
+		float_overflow_error();
 	if (fin->avg_f8)
 	{
-		check_float_overflow(st[3]);
 		*isnull = (slot_f8(st[0]) == 0.0);
 		return *isnull ? (Datum) 0 : Float8GetDatum(slot_f8(st[1]) / slot_f8(st[0]));
 	}

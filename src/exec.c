@@ -97,6 +97,7 @@ typedef struct GpuAggState
 	int			topn;			/* ORDER BY a count LIMIT topn above, or 0 */
 	int			topn_agg;		/* ... that count's aggregate */
 	bool		topn_desc;		/* ... DESC: the largest counts */
+	binaryheap_comparator topn_worse;	/* ... > 0: count a ranks after b */
 
 	/* set up by Begin */
 	GpuaggProgram *prog;
@@ -187,6 +188,8 @@ typedef struct GpuaggFeed
 
 static GpuaggFeed *feed_of(GpuAggState *st);
 static char *feed_buffer(GpuaggFeed *f, int k);
+static int	count_worse_desc(Datum a, Datum b, void *arg);
+static int	count_worse_asc(Datum a, Datum b, void *arg);
 
 static void gpuagg_begin(CustomScanState *node, EState *estate, int eflags);
 static TupleTableSlot *gpuagg_exec(CustomScanState *node);
@@ -252,6 +255,7 @@ GpuaggCreateScanState(CustomScan *cscan)
 		st->topn = intVal(linitial(topn));
 		st->topn_agg = intVal(lsecond(topn));
 		st->topn_desc = intVal(lthird(topn)) != 0;
+		st->topn_worse = st->topn_desc ? count_worse_desc : count_worse_asc;
 	}
 	switch (intVal(list_nth(priv, GPUAGG_PRIV_DEVICE)))
 	{
@@ -765,26 +769,25 @@ discard_run(GpuAggState *st, const GpuaggCounters *before)
 	st->counters.stats.admission_ms += waited;
 }
 
+static inline bool
+topn_keeps(const GpuAggState *st, uint64 g)
+{
+	return st->topn_worse((Datum) st->topn_count[g], (Datum) st->topn_bound, NULL) <= 0;
+}
+
 StaticAssertDecl(SIZEOF_DATUM == 8, "a count fits a Datum");
 
-/* binaryheap's top is its "largest": the smallest count kept, or largest */
+/* Top-N's order of counts, as binaryheap compares: > 0 when a ranks after b */
 static int
-top_is_smallest(Datum a, Datum b, void *arg)
+count_worse_desc(Datum a, Datum b, void *arg)
 {
 	return a < b ? 1 : a > b ? -1 : 0;
 }
 
 static int
-top_is_largest(Datum a, Datum b, void *arg)
+count_worse_asc(Datum a, Datum b, void *arg)
 {
 	return a > b ? 1 : a < b ? -1 : 0;
-}
-
-static inline bool
-topn_keeps(const GpuAggState *st, uint64 g)
-{
-	return st->topn_desc ? st->topn_count[g] >= st->topn_bound :
-		st->topn_count[g] <= st->topn_bound;
 }
 
 /*
@@ -812,7 +815,8 @@ topn_bound(GpuAggState *st)
 		return;
 	}
 	st->topn_count = res->states + (Size) st->prog->ga.aggs[st->topn_agg].slot * res->ngroups;
-	heap = binaryheap_allocate(st->topn, st->topn_desc ? top_is_smallest : top_is_largest, NULL);
+	/* the heap's top is the count ranking last of those kept */
+	heap = binaryheap_allocate(st->topn, st->topn_worse, NULL);
 	for (uint64 g = 0; g < n; g++)
 		binaryheap_add_unordered(heap, (Datum) st->topn_count[g]);
 	binaryheap_build(heap);
@@ -821,7 +825,7 @@ topn_bound(GpuAggState *st)
 	{
 		uint64		c = st->topn_count[g];
 
-		if (st->topn_desc ? c > top : c < top)
+		if (st->topn_worse((Datum) top, (Datum) c, NULL) > 0)
 		{
 			binaryheap_replace_first(heap, (Datum) c);
 			top = (uint64) binaryheap_first(heap);

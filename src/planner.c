@@ -379,9 +379,8 @@ topn_for(PlannerInfo *root, List *aggrefs, List *keys, List *outputs,
 	Oid			opfamily;
 	Oid			opcintype;
 	int16		strategy;
-	ListCell   *lc;
-
 	double		limit = const_limit(parse);
+	ListCell   *lc;
 
 	if (parse->sortClause == NIL || limit <= 0 || limit > 1000000.0 ||
 		extra->havingQual != NULL || parse->hasWindowFuncs ||

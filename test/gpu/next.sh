@@ -60,9 +60,10 @@ q() { psql -X -q -At -d postgres -c "$1"; }
 pages_on() { q "ALTER SYSTEM SET gpuagg.page_batches = on" && q "SELECT pg_reload_conf()" >/dev/null && sleep 3; }
 pages_off() { q "ALTER SYSTEM RESET gpuagg.page_batches" && q "SELECT pg_reload_conf()" >/dev/null && sleep 3; }
 # the whole suite with page batches on server-wide, within $1 seconds
+# (run.sh's TESTS and SANITIZE, when set, pick a part)
 suite() {
 	pages_on
-	step "suite, page batches on"
+	step "suite, page batches on${TESTS:+: $TESTS}"
 	timeout "$1" bash test/gpu/run.sh >"$OUT/gpu.log" 2>&1
 	grep -E "^test |PASS|FAIL|passed|failed" "$OUT/gpu.log"
 	pages_off
@@ -243,18 +244,13 @@ o)
 		--queries 'Q13' --set gpuagg.page_batches=on --set gpuagg.fed_groups=0 --analyze
 	pages_off
 	;;
-p)
-	# what a clock reading costs on the host (the result loop reads the
+p | q)
+	# what a clock reading costs on the host (the result loop read the
 	# clock twice a group: ~200 ns a group there, 46 here), then the suite
 	step "pg_test_timing"
 	"$("${PG_CONFIG:-pg_config}" --bindir)/pg_test_timing" -d 3 | head -8
 	suite 220
-	;;
-q)
-	step "pg_test_timing"
-	"$("${PG_CONFIG:-pg_config}" --bindir)/pg_test_timing" -d 3 | head -8
-	suite 220
-	groupby_pages 'q1|q2|q4|q5' groupby
+	[ "$1" = q ] && groupby_pages 'q1|q2|q4|q5' groupby
 	;;
 r)
 	# ClickBench's top-N queries (ORDER BY count(*) DESC LIMIT 10: GPU Top-N)
@@ -267,11 +263,7 @@ r)
 	pages_off
 	;;
 u)
-	pages_on
-	step "suite: setup having parallel differential"
-	TESTS="setup having parallel differential" SANITIZE=0 timeout 150 bash test/gpu/run.sh >"$OUT/gpu.log" 2>&1
-	grep -E "^test |PASS|FAIL|passed|failed" "$OUT/gpu.log"
-	pages_off
+	TESTS="setup having parallel differential" SANITIZE=0 suite 150
 	;;
 t)
 	pages_on

@@ -68,6 +68,12 @@ suite() {
 	grep -E "^test |PASS|FAIL|passed|failed" "$OUT/gpu.log"
 	pages_off
 }
+# load SUITE LIMIT [N]: bench/gen/load.sh SUITE at N rows (1e8) within
+# LIMIT seconds
+load() {
+	step "$1 load"
+	N=${3:-1e8} JOBS=16 timeout "$2" bash bench/gen/load.sh "$1" >"$OUT/load-$1.log" 2>&1
+}
 # bench_run NAME LIMIT ARGS...: bench/run on this server with ARGS, within
 # LIMIT seconds, into $OUT/NAME; its lines of timings printed
 bench_run() {
@@ -76,11 +82,17 @@ bench_run() {
 	timeout "$limit" bench/run --db postgres "$@" --out "$OUT/$name" >"$OUT/bench-$name.log" 2>&1
 	grep "bench/run: [a-z]*\." "$OUT/bench-$name.log"
 }
+# db-benchmark q1 q2 fed (gpuagg.fed_groups = 0), GpuAgg only, best of 3,
+# within $1 seconds, $2 a query, into $OUT/groupby-fed
+fed_q1_q2() {
+	step "q1 q2 fed"
+	bench_run groupby-fed "$1" --suite groupby --engines gpuagg_cuda --reps 3 --timeout "$2" \
+		--queries 'q1|q2' --set gpuagg.page_batches=on --set gpuagg.fed_groups=0 --analyze
+}
 # db-benchmark's tables at 1e8, then queries $1 in page form against native
 # with 8 workers, into $OUT/$2
 groupby_pages() {
-	step "groupby load"
-	N=1e8 K=100 JOBS=16 timeout 100 bash bench/gen/load.sh groupby >"$OUT/load-groupby.log" 2>&1
+	load groupby 100
 	step "groupby $1, page batches"
 	timeout 250 bench/run --db postgres --suite groupby --engines native_8,gpuagg_cuda --reps 1 \
 		--timeout 60 --queries "$1" --set gpuagg.page_batches=on --analyze \
@@ -95,8 +107,7 @@ a)
 	grep -E "PASS|FAIL|failed|ms|Time|scans" "$OUT/pages.log"
 	;;
 b)
-	step "ints load"
-	N=1e8 JOBS=16 timeout 100 bash bench/gen/load.sh ints >"$OUT/load-ints.log" 2>&1
+	load ints 100
 	pages_on
 	step "ints"
 	timeout 200 bench/run --db postgres --suite ints --engines native_8,gpuagg_cuda --reps 1 \
@@ -115,8 +126,7 @@ e)
 	grep -E "PASS|FAIL|failed|median|sessions" "$OUT/service.log"
 	;;
 c)
-	step "groupby load"
-	N=1e8 K=100 JOBS=16 timeout 110 bash bench/gen/load.sh groupby >"$OUT/load-groupby.log" 2>&1
+	load groupby 110
 	step "groupby q7"
 	timeout 100 bench/run --db postgres --suite groupby --engines gpuagg_cuda,native_8 --reps 1 \
 		--timeout 60 --queries 'q7' --analyze --out "$OUT/groupby" >"$OUT/bench-groupby.log" 2>&1
@@ -128,8 +138,7 @@ c)
 	grep "bench/run: groupby" "$OUT/bench-groupby-q10.log"
 	;;
 d)
-	step "hits load"
-	N=1e8 JOBS=16 timeout 120 bash bench/gen/load.sh hits >"$OUT/load-hits.log" 2>&1
+	load hits 120
 	step "clickbench"
 	timeout 400 bench/run --db postgres --suite clickbench --engines gpuagg_cuda,native_8 --reps 1 \
 		--timeout 90 --queries 'Q9|Q6|Q5' --analyze --out "$OUT/clickbench" >"$OUT/bench-clickbench.log" 2>&1
@@ -144,15 +153,14 @@ f)
 	grep -E "^test |PASS|FAIL|passed|failed" "$OUT/gpu.log"
 	q "SELECT device, name, memory_limit_mb, queries_running FROM gpuagg.devices()"
 	pages_off
-	step "ints load"
-	N=1e8 JOBS=16 timeout 100 bash bench/gen/load.sh ints >"$OUT/load-ints.log" 2>&1
+	load ints 100
 	step "ints"
 	timeout 150 bench/run --db postgres --suite ints --engines native_8,gpuagg_cuda --reps 3 --queries 'i1|i2|i3|i5' \
 		--timeout 40 --set gpuagg.page_batches=on --analyze --out "$OUT/ints" >"$OUT/bench-ints.log" 2>&1
 	grep "bench/run: ints" "$OUT/bench-ints.log"
 	q "DROP TABLE t_ints"
+	load groupby 60 1e7
 	step "q10 at 1e7"
-	N=1e7 K=100 JOBS=16 timeout 60 bash bench/gen/load.sh groupby >"$OUT/load-groupby.log" 2>&1
 	timeout 150 bench/run --db postgres --suite groupby --engines gpuagg_cuda,native_8 --reps 1 \
 		--no-warmup --timeout 60 --queries 'q10' --analyze --out "$OUT/groupby-q10" \
 		>"$OUT/bench-groupby-q10.log" 2>&1
@@ -180,8 +188,7 @@ k)
 	timeout 120 bash test/gpu/fed.sh >"$OUT/fed.log" 2>&1
 	cat "$OUT/fed.log"
 	pages_off
-	step "hits load"
-	N=1e8 JOBS=16 timeout 130 bash bench/gen/load.sh hits >"$OUT/load-hits.log" 2>&1
+	load hits 130
 	step "clickbench, page batches"
 	timeout 210 bench/run --db postgres --suite clickbench --engines native_8,gpuagg_cuda --reps 1 \
 		--timeout "${TIMEOUT:-30}" --queries "${QUERIES:-Q5|Q6|Q9|Q13|Q17|Q31}" --set gpuagg.page_batches=on --analyze \
@@ -194,12 +201,9 @@ l)
 	# at 1e8, and the five PG-Strom queries (i4, count(DISTINCT), now fed)
 	suite 220
 	groupby_pages 'q1|q2' groupby
-	step "q1 q2 fed"
-	bench_run groupby-fed 60 --suite groupby --engines gpuagg_cuda --reps 3 --timeout 30 \
-		--queries 'q1|q2' --set gpuagg.page_batches=on --set gpuagg.fed_groups=0 --analyze
+	fed_q1_q2 60 30
 	q "DROP TABLE x, x_int"
-	step "ints load"
-	N=1e8 JOBS=16 timeout 100 bash bench/gen/load.sh ints >"$OUT/load-ints.log" 2>&1
+	load ints 100
 	for f in 100000 0; do
 		step "ints, fed_groups $f"
 		bench_run ints-fed$f 60 --suite ints --engines gpuagg_cuda --reps 3 --timeout 30 \
@@ -212,12 +216,9 @@ m)
 	# and the few-group ones fed as well
 	suite 200
 	groupby_pages 'q1|q2|q3|q7' groupby
-	step "q1 q2 fed"
-	bench_run groupby-fed 40 --suite groupby --engines gpuagg_cuda --reps 3 --timeout 20 \
-		--queries 'q1|q2' --set gpuagg.page_batches=on --set gpuagg.fed_groups=0 --analyze
+	fed_q1_q2 40 20
 	q "DROP TABLE x, x_int"
-	step "ints load"
-	N=1e8 JOBS=16 timeout 60 bash bench/gen/load.sh ints >"$OUT/load-ints.log" 2>&1
+	load ints 60
 	step "ints"
 	bench_run ints 90 --suite ints --engines native_8,gpuagg_cuda --reps 1 --timeout 30 \
 		--set gpuagg.page_batches=on --analyze
@@ -231,8 +232,7 @@ o)
 	# Q13 fed (its planner estimate of the groups is 1000 times too low,
 	# which picks the partial plan)
 	pages_on
-	step "hits load"
-	N=1e8 JOBS=16 timeout 100 bash bench/gen/load.sh hits >"$OUT/load-hits.log" 2>&1
+	load hits 100
 	step "clickbench GpuAgg only, page batches"
 	bench_run clickbench-gpu 60 --suite clickbench --engines gpuagg_cuda --reps 1 --timeout 30 \
 		--queries "${QUERIES_GPU:-Q5|Q6|Q9}" --set gpuagg.page_batches=on --analyze
@@ -255,8 +255,7 @@ p | q)
 r)
 	# ClickBench's top-N queries (ORDER BY count(*) DESC LIMIT 10: GPU Top-N)
 	pages_on
-	step "hits load"
-	N=1e8 JOBS=16 timeout 100 bash bench/gen/load.sh hits >"$OUT/load-hits.log" 2>&1
+	load hits 100
 	step "clickbench, page batches"
 	bench_run clickbench "${TIMEOUT:-250}" --suite clickbench --engines native_8,gpuagg_cuda --reps 1 \
 		--timeout 30 --queries "${QUERIES:-Q13|Q16|Q31}" --set gpuagg.page_batches=on --analyze
@@ -272,8 +271,7 @@ t)
 	;;
 s)
 	suite 220
-	step "ints load"
-	N=1e8 JOBS=16 timeout 100 bash bench/gen/load.sh ints >"$OUT/load-ints.log" 2>&1
+	load ints 100
 	pages_on
 	step "ints, page batches"
 	bench_run ints 200 --suite ints --engines native_8,gpuagg_cuda --reps 1 --timeout 20 \

@@ -103,9 +103,10 @@ slot_unlock(uint32_t *l, bool block)
 /*
  * count, and sum/avg of integers (n and a 64- or 128-bit sum), fold with
  * atomic adds alone: a 128-bit sum adds its low word, then the high word
- * with the carry that add made, which sums exactly in any order.  Where
- * every aggregate of the program is of these kinds, rows and merges take
- * no lock (a lock a row on a hundred groups serialized a block's threads).
+ * with the carry that add made, which sums exactly in any order.  Their
+ * states are always written so, by rows and merges alike, and take no lock
+ * (a lock a row on a hundred groups serialized a block's threads); the
+ * other kinds fold under the slot's lock.
  */
 static __device__ __forceinline__ bool
 lockfree_kind(int kind)
@@ -132,18 +133,6 @@ atomic_combine(const GaAgg *ag, uint64_t *dst, uint64_t ds, const uint64_t *src,
 		atomicAdd((unsigned long long *) (dst + ds), (unsigned long long) src[ss]);
 	else if (ag->kind == GA_AGG_SUM_I128)
 		atomic_add128(dst + ds, dst + 2 * ds, src[ss], src[2 * ss]);
-}
-
-/* ga_agg_update of a lockfree_kind, one row's value v, atomically */
-static __device__ void
-atomic_update(const GaAgg *ag, uint64_t *st, uint64_t stride, GaDatum v)
-{
-	atomicAdd((unsigned long long *) st, 1ull);
-	if (ag->kind == GA_AGG_SUM_I64)
-		atomicAdd((unsigned long long *) (st + stride), (unsigned long long) v.i);
-	else if (ag->kind == GA_AGG_SUM_I128)
-		atomic_add128(st + stride, st + 2 * stride, (uint64_t) v.i,
-					  v.i < 0 ? ~(uint64_t) 0 : 0);
 }
 
 /*
@@ -204,6 +193,15 @@ find_slot(const GaView &v, const GaDatum *key, const uint8_t *knull, uint32_t h,
 	return -1;
 }
 
+/* A global table's arrays (fences of device scope). */
+static __device__ GaView
+table_view(const GaTable &t)
+{
+	GaView		v = {t.cap, t.ctrl, t.lock, t.hash, t.keys, t.keynulls, t.states, false};
+
+	return v;
+}
+
 /* Shared-memory table layout for cap slots (the host sizes it the same). */
 static __device__ GaView
 shared_view(unsigned char *smem, uint64_t cap, uint32_t nkeys, uint32_t nslots)
@@ -227,6 +225,32 @@ shared_view(unsigned char *smem, uint64_t cap, uint32_t nkeys, uint32_t nslots)
 	return s;
 }
 
+/*
+ * Fold src, the state of n rows of every aggregate (stride ss), into slot i
+ * of table v: the lock-free kinds atomically, the others under the slot's
+ * lock, taken only when the program has such aggregates.
+ */
+static __device__ void
+merge_states(const GaProgram *p, const GaTable &t, const GaView &v, uint64_t i,
+			 const uint64_t *src, uint64_t ss, bool locked)
+{
+	if (locked)
+		slot_lock(&v.lock[i], v.block);
+	for (uint32_t a = 0; a < p->naggs; a++)
+	{
+		const GaAgg *ag = &p->aggs[a];
+		uint64_t   *dst = v.states + (uint64_t) ag->slot * v.cap + i;
+		int			err;
+
+		if (lockfree_kind(ag->kind))
+			atomic_combine(ag, dst, v.cap, src + (uint64_t) ag->slot * ss, ss);
+		else if ((err = ga_agg_combine(ag, dst, v.cap, src + (uint64_t) ag->slot * ss, ss)))
+			report(t, GA_ROW_LAST, err);
+	}
+	if (locked)
+		slot_unlock(&v.lock[i], v.block);
+}
+
 /* Hash of a group's keys, before folding to 32 bits. */
 static __device__ __forceinline__ uint64_t
 key_hash(const GaDatum *key, const uint8_t *knull, uint32_t nkeys)
@@ -245,7 +269,7 @@ distinct_insert(const GaDistinctSets &sets, const GaTable &t, const GaAgg *ag,
 				GaDatum *key, uint8_t *knull, uint64_t hh, GaDatum v, uint64_t row)
 {
 	const GaTable &d = sets.set[ag->distinct];
-	GaView		dv = {d.cap, d.ctrl, d.lock, d.hash, d.keys, d.keynulls, d.states};
+	GaView		dv = table_view(d);
 	uint32_t	nkeys = d.nkeys - 1;
 
 	/* the value is the set's last key, stored canonical: -0 is 0, one NaN */
@@ -256,31 +280,261 @@ distinct_insert(const GaDistinctSets &sets, const GaTable &t, const GaAgg *ag,
 		report(t, row, GA_ERR_INTERNAL);
 }
 
+/* What one thread of gpuagg_aggregate works with, besides its row. */
+typedef struct GaRowCtx
+{
+	const GaBatch *batch;
+	const GaTable *t;
+	const GaDistinctSets *sets;
+	GaView		g;				/* the global table */
+	GaView		s;				/* the block's table, when shared_cap > 0 */
+	uint64_t   *priv;			/* the one group's state, without keys */
+	bool		have_priv;
+	unsigned long long passed;
+} GaRowCtx;
+
+/*
+ * One row as far as the lock: WHERE, keys, FILTERs and arguments (into
+ * vals and use), count(DISTINCT) values into their sets, the one group's
+ * state, and the group's slot with its lock-free states folded.  Returns
+ * the slot of the row's group when states of locked kinds are left to fold
+ * (in the block's table when *in_block), else -1.
+ */
+static __device__ __forceinline__ int64_t
+row_to_slot(GaRowCtx *c, uint32_t row, uint64_t grow, GaDatum *vals, uint8_t *use,
+			bool *in_block)
+{
+	const GaProgram *p = &gpuagg_prog;
+	const uint32_t nkeys = p->nkeys;
+	const uint32_t naggs = p->naggs;
+	const GaView *v = &c->g;
+	GaDatum		regs[GA_MAX_REGS];
+	uint8_t		nulls[GA_MAX_REGS];
+	GaDatum		key[GA_MAX_KEYS + 1];	/* + a distinct set's value */
+	uint8_t		knull[GA_MAX_KEYS + 1];
+	uint64_t	hh = 0;
+	uint32_t	h;
+	bool		any;
+	int			err;
+	int64_t		slot = -1;
+
+	if (p->where.reg >= 0)
+	{
+		err = ga_eval(p, &p->where, c->batch, row, regs, nulls);
+		if (err)
+		{
+			report(*c->t, grow, err);
+			return -1;
+		}
+		if (nulls[p->where.reg] || !regs[p->where.reg].i)
+			return -1;
+	}
+	c->passed++;
+
+	if (nkeys > 0)
+	{
+		err = ga_eval(p, &p->keyseg, c->batch, row, regs, nulls);
+		if (err)
+		{
+			report(*c->t, grow, err);
+			return -1;
+		}
+		for (uint32_t k = 0; k < nkeys; k++)
+		{
+			int			r = p->keyreg[k];
+
+			knull[k] = nulls[r];
+			key[k].u = 0;
+			if (!knull[k])
+				key[k] = regs[r];	/* a group keeps its first value */
+		}
+		hh = key_hash(key, knull, nkeys);
+	}
+	h = (uint32_t) (hh ^ (hh >> 32));
+
+	/* FILTERs and arguments first, so the lock is held only to update */
+	err = GA_OK;
+	for (uint32_t a = 0; a < naggs && err == GA_OK; a++)
+	{
+		const GaAgg *ag = &p->aggs[a];
+
+		use[a] = 0;
+		if (ag->filter.reg >= 0)
+		{
+			err = ga_eval(p, &ag->filter, c->batch, row, regs, nulls);
+			if (err || nulls[ag->filter.reg] || !regs[ag->filter.reg].i)
+				continue;
+		}
+		vals[a].u = 0;
+		if (ag->arg.reg >= 0)
+		{
+			err = ga_eval(p, &ag->arg, c->batch, row, regs, nulls);
+			if (err || nulls[ag->arg.reg])
+				continue;
+			vals[a] = regs[ag->arg.reg];
+		}
+		use[a] = 1;
+	}
+	if (err)
+	{
+		report(*c->t, grow, err);
+		return -1;
+	}
+
+	/* count(DISTINCT): into the sets, counted at the end */
+	any = false;
+	for (uint32_t a = 0; a < naggs; a++)
+	{
+		if (use[a] && p->aggs[a].distinct >= 0)
+		{
+			distinct_insert(*c->sets, *c->t, &p->aggs[a], key, knull, hh, vals[a], grow);
+			use[a] = 0;
+		}
+		any |= use[a];
+	}
+
+	if (nkeys == 0)
+	{
+		for (uint32_t a = 0; a < naggs; a++)
+		{
+			if (!use[a])
+				continue;
+			err = ga_agg_update(&p->aggs[a], c->priv + p->aggs[a].slot, 1, vals[a]);
+			if (err)
+				report(*c->t, grow, err);
+		}
+		c->have_priv = true;
+		return -1;
+	}
+
+	if (c->s.cap > 0)
+	{
+		slot = find_slot(c->s, key, knull, h, nkeys, NULL, c->s.cap);
+		if (slot >= 0)
+			v = &c->s;
+	}
+	if (slot < 0)
+	{
+		slot = find_slot(c->g, key, knull, h, nkeys, &c->t->counters[GA_CNT_GROUPS], c->g.cap);
+		if (slot < 0)
+		{
+			report(*c->t, grow, GA_ERR_INTERNAL);
+			return -1;
+		}
+	}
+	*in_block = v->block;
+
+	/*
+	 * The group exists now (count(DISTINCT) folds into it at the end); only
+	 * a row with states of locked kinds to fold goes on to the lock, which
+	 * matters for a hot group whose rows only feed distinct sets.
+	 */
+	if (!any)
+		return -1;
+	any = false;
+	for (uint32_t a = 0; a < naggs; a++)
+	{
+		const GaAgg *ag = &p->aggs[a];
+
+		if (!use[a])
+			continue;
+		if (lockfree_kind(ag->kind))
+		{
+			uint64_t	one[3] = {1, (uint64_t) vals[a].i, vals[a].i < 0 ? ~(uint64_t) 0 : 0};
+
+			atomic_combine(ag, v->states + (uint64_t) ag->slot * v->cap + slot, v->cap,
+						   one, 1);
+			use[a] = 0;
+		}
+		any |= use[a];
+	}
+	return any ? slot : -1;
+}
+
+/*
+ * The locked states of the rows a warp holds, a slot at a time: the lanes
+ * whose rows share a slot (__match_any_sync) hand their values to the
+ * first of them, which folds them in lane order under the slot's lock,
+ * taken once.  Lanes of one warp no longer spin on each other's locks (a
+ * hundred groups put several of a warp's rows in one slot).  Every lane of
+ * the warp calls this: it is where the warp meets.
+ */
+static __device__ void
+warp_fold(const GaRowCtx *c, int64_t slot, bool in_block, const GaDatum *vals,
+		  const uint8_t *use, uint64_t grow)
+{
+	const GaProgram *p = &gpuagg_prog;
+	const uint32_t lane = threadIdx.x & 31;
+	const GaView *v = in_block ? &c->s : &c->g;
+	unsigned long long label = slot < 0 ? (1ull << 63) | lane :
+		((uint64_t) slot << 1) | (in_block ? 1 : 0);
+	uint32_t	peers = __match_any_sync(0xffffffffu, label);
+	uint32_t	lead = __ffs(peers) - 1;
+
+	if (slot < 0)
+		return;
+	if (lane == lead)
+		slot_lock(&v->lock[slot], v->block);
+	for (uint32_t m = peers; m != 0; m &= m - 1)
+	{
+		int			src = __ffs(m) - 1;
+		uint64_t	r = __shfl_sync(peers, grow, src);
+
+		for (uint32_t a = 0; a < p->naggs; a++)
+		{
+			const GaAgg *ag = &p->aggs[a];
+			GaDatum		x;
+			int			u;
+			int			err;
+
+			if (lockfree_kind(ag->kind))
+				continue;
+			x.u = __shfl_sync(peers, vals[a].u, src);
+			u = __shfl_sync(peers, (int) use[a], src);
+			if (lane != lead || !u)
+				continue;
+			err = ga_agg_update(ag, v->states + (uint64_t) ag->slot * v->cap + slot, v->cap, x);
+			if (err)
+				report(*c->t, r, err);
+		}
+	}
+	if (lane == lead)
+		slot_unlock(&v->lock[slot], v->block);
+}
+
+/*
+ * Rows are taken a warp's 32 at a time (the block is whole warps), so that
+ * the warp meets in warp_fold once a round.
+ */
 extern "C" __global__ void
-gpuagg_aggregate(GaBatch batch, GaTable t, uint32_t shared_cap, uint64_t row_base,
-				 GaDistinctSets sets)
+gpuagg_aggregate(const __grid_constant__ GaBatch batch, const __grid_constant__ GaTable t,
+				 uint32_t shared_cap, uint64_t row_base,
+				 const __grid_constant__ GaDistinctSets sets)
 {
 	extern __shared__ __align__(16) unsigned char smem[];
 	__shared__ unsigned long long block_passed;
 	const GaProgram *p = &gpuagg_prog;
 	const uint32_t nkeys = p->nkeys;
-	const uint32_t naggs = p->naggs;
-	GaView		g = {t.cap, t.ctrl, t.lock, t.hash, t.keys, t.keynulls, t.states};
-	GaView		s = {0};
-	GaDatum		regs[GA_MAX_REGS];
-	uint8_t		nulls[GA_MAX_REGS];
-	GaDatum		key[GA_MAX_KEYS + 1];	/* + a distinct set's value */
-	uint8_t		knull[GA_MAX_KEYS + 1];
 	GaDatum		vals[GA_MAX_AGGS];
 	uint8_t		use[GA_MAX_AGGS];
-	unsigned long long passed = 0;
+	GaDatum		key[GA_MAX_KEYS];
+	uint8_t		knull[GA_MAX_KEYS];
 	/* a plain aggregate has one group: each thread folds its rows privately */
 	uint64_t	priv[GA_MAX_SLOTS];
-	bool		have_priv = false;
-	bool		lockfree = true;
+	GaRowCtx	c;
+	bool		locked = false;
 
-	for (uint32_t a = 0; a < naggs; a++)
-		lockfree &= lockfree_kind(p->aggs[a].kind);
+	c.batch = &batch;
+	c.t = &t;
+	c.sets = &sets;
+	c.g = table_view(t);
+	c.s = table_view(t);
+	c.s.cap = 0;
+	c.priv = priv;
+	c.have_priv = false;
+	c.passed = 0;
+	for (uint32_t a = 0; a < p->naggs; a++)
+		locked |= !lockfree_kind(p->aggs[a].kind);
 	if (threadIdx.x == 0)
 		block_passed = 0;
 	if (nkeys == 0)
@@ -290,214 +544,45 @@ gpuagg_aggregate(GaBatch batch, GaTable t, uint32_t shared_cap, uint64_t row_bas
 	{
 		uint64_t	words = (ga_slot_bytes(nkeys, p->nslots) * shared_cap + 3) / 4;
 
-		s = shared_view(smem, shared_cap, nkeys, p->nslots);
+		c.s = shared_view(smem, shared_cap, nkeys, p->nslots);
 		for (uint64_t w = threadIdx.x; w < words; w += blockDim.x)
 			((uint32_t *) smem)[w] = 0;
 	}
 	__syncthreads();
 
-	for (uint32_t row = blockIdx.x * blockDim.x + threadIdx.x; row < batch.nrows;
-		 row += gridDim.x * blockDim.x)
+	for (uint32_t base = blockIdx.x * blockDim.x + (threadIdx.x & ~31u); base < batch.nrows;
+		 base += gridDim.x * blockDim.x)
 	{
-		uint64_t	hh = 0;
-		uint32_t	h;
-		bool		any;
-		int			err = GA_OK;
-		int64_t		slot = -1;
-		volatile uint64_t *st;
-		uint64_t	stride;
-		uint32_t   *lk;
+		uint32_t	row = base + (threadIdx.x & 31);
 		bool		in_block = false;
+		int64_t		slot = -1;
 
-		if (p->where.reg >= 0)
-		{
-			err = ga_eval(p, &p->where, &batch, row, regs, nulls);
-			if (err)
-			{
-				report(t, row_base + row, err);
-				continue;
-			}
-			if (nulls[p->where.reg] || !regs[p->where.reg].i)
-				continue;
-		}
-		passed++;
-
-		if (nkeys > 0)
-		{
-			err = ga_eval(p, &p->keyseg, &batch, row, regs, nulls);
-			if (err)
-			{
-				report(t, row_base + row, err);
-				continue;
-			}
-			for (uint32_t k = 0; k < nkeys; k++)
-			{
-				int			r = p->keyreg[k];
-
-				knull[k] = nulls[r];
-				key[k].u = 0;
-				if (!knull[k])
-					key[k] = regs[r];	/* a group keeps its first value */
-			}
-			hh = key_hash(key, knull, nkeys);
-		}
-		h = (uint32_t) (hh ^ (hh >> 32));
-
-		/* FILTERs and arguments first, so the lock is held only to update */
-		for (uint32_t a = 0; a < naggs && err == GA_OK; a++)
-		{
-			const GaAgg *ag = &p->aggs[a];
-
-			use[a] = 0;
-			if (ag->filter.reg >= 0)
-			{
-				err = ga_eval(p, &ag->filter, &batch, row, regs, nulls);
-				if (err || nulls[ag->filter.reg] || !regs[ag->filter.reg].i)
-					continue;
-			}
-			vals[a].u = 0;
-			if (ag->arg.reg >= 0)
-			{
-				err = ga_eval(p, &ag->arg, &batch, row, regs, nulls);
-				if (err || nulls[ag->arg.reg])
-					continue;
-				vals[a] = regs[ag->arg.reg];
-			}
-			use[a] = 1;
-		}
-		if (err)
-		{
-			report(t, row_base + row, err);
-			continue;
-		}
-
-		/* count(DISTINCT): into the sets, counted at the end */
-		any = false;
-		for (uint32_t a = 0; a < naggs; a++)
-		{
-			if (use[a] && p->aggs[a].distinct >= 0)
-			{
-				distinct_insert(sets, t, &p->aggs[a], key, knull, hh, vals[a],
-								row_base + row);
-				use[a] = 0;
-			}
-			any |= use[a];
-		}
-
-		if (nkeys == 0)
-		{
-			for (uint32_t a = 0; a < naggs; a++)
-			{
-				if (!use[a])
-					continue;
-				err = ga_agg_update(&p->aggs[a], priv + p->aggs[a].slot, 1, vals[a]);
-				if (err)
-					report(t, row_base + row, err);
-			}
-			have_priv = true;
-			continue;
-		}
-
-		if (shared_cap > 0)
-			slot = find_slot(s, key, knull, h, nkeys, NULL, shared_cap);
-		if (slot >= 0)
-		{
-			st = s.states + slot;
-			stride = shared_cap;
-			lk = &s.lock[slot];
-			in_block = true;
-		}
-		else
-		{
-			slot = find_slot(g, key, knull, h, nkeys, &t.counters[GA_CNT_GROUPS], g.cap);
-			if (slot < 0)
-			{
-				report(t, row_base + row, GA_ERR_INTERNAL);
-				continue;
-			}
-			st = g.states + slot;
-			stride = g.cap;
-			lk = &g.lock[slot];
-		}
-		/*
-		 * The group exists now (count(DISTINCT) folds into it at the end);
-		 * a row with no state to update takes no lock, which matters for a
-		 * hot group whose rows only feed distinct sets.
-		 */
-		if (!any)
-			continue;
-		if (lockfree)
-		{
-			for (uint32_t a = 0; a < naggs; a++)
-				if (use[a])
-					atomic_update(&p->aggs[a],
-								  (uint64_t *) st + (uint64_t) p->aggs[a].slot * stride,
-								  stride, vals[a]);
-			continue;
-		}
-		slot_lock(lk, in_block);
-		for (uint32_t a = 0; a < naggs; a++)
-		{
-			if (!use[a])
-				continue;
-			err = ga_agg_update(&p->aggs[a], st + (uint64_t) p->aggs[a].slot * stride,
-								stride, vals[a]);
-			if (err)
-				report(t, row_base + row, err);
-		}
-		slot_unlock(lk, in_block);
+		if (row < batch.nrows)
+			slot = row_to_slot(&c, row, row_base + row, vals, use, &in_block);
+		if (locked && nkeys > 0)
+			warp_fold(&c, slot, in_block, vals, use, row_base + row);
 	}
 
-	if (have_priv)
+	if (c.have_priv)
 	{
 		/* the thread's share of the one group, into the block's or the global slot */
-		volatile uint64_t *st;
-		uint64_t	stride;
-		uint32_t   *lk;
+		const GaView *v = &c.s;
 		int64_t		slot = -1;
-		bool		slot_in_block = false;
 
 		if (shared_cap > 0)
-			slot = find_slot(s, key, knull, 0, 0, NULL, shared_cap);
-		if (slot >= 0)
+			slot = find_slot(c.s, key, knull, 0, 0, NULL, shared_cap);
+		if (slot < 0)
 		{
-			st = s.states + slot;
-			stride = shared_cap;
-			lk = &s.lock[slot];
-			slot_in_block = true;
-		}
-		else
-		{
-			slot = find_slot(g, key, knull, 0, 0, &t.counters[GA_CNT_GROUPS], g.cap);
-			st = g.states + (slot < 0 ? 0 : slot);
-			stride = g.cap;
-			lk = &g.lock[slot < 0 ? 0 : slot];
+			v = &c.g;
+			slot = find_slot(c.g, key, knull, 0, 0, &t.counters[GA_CNT_GROUPS], c.g.cap);
 		}
 		if (slot < 0)
 			report(t, GA_ROW_LAST, GA_ERR_INTERNAL);
-		else if (lockfree)
-		{
-			for (uint32_t a = 0; a < naggs; a++)
-				atomic_combine(&p->aggs[a], (uint64_t *) st + (uint64_t) p->aggs[a].slot * stride,
-							   stride, priv + p->aggs[a].slot, 1);
-		}
 		else
-		{
-			slot_lock(lk, slot_in_block);
-			for (uint32_t a = 0; a < naggs; a++)
-			{
-				const GaAgg *ag = &p->aggs[a];
-				int			err = ga_agg_combine(ag, st + (uint64_t) ag->slot * stride, stride,
-												 priv + ag->slot, 1);
-
-				if (err)
-					report(t, GA_ROW_LAST, err);
-			}
-			slot_unlock(lk, slot_in_block);
-		}
+			merge_states(p, t, *v, slot, priv, 1, locked);
 	}
 
-	atomicAdd(&block_passed, passed);
+	atomicAdd(&block_passed, c.passed);
 	__syncthreads();
 	if (threadIdx.x == 0)
 		atomicAdd(&t.counters[GA_CNT_PASSED], block_passed);
@@ -509,43 +594,18 @@ gpuagg_aggregate(GaBatch batch, GaTable t, uint32_t shared_cap, uint64_t row_bas
 	{
 		int64_t		gi;
 
-		if (s.ctrl[i] != 2)
+		if (c.s.ctrl[i] != 2)
 			continue;
 		for (uint32_t k = 0; k < nkeys; k++)
 		{
-			key[k].u = s.keys[k * shared_cap + i];
-			knull[k] = s.keynulls[k * shared_cap + i];
+			key[k].u = c.s.keys[k * shared_cap + i];
+			knull[k] = c.s.keynulls[k * shared_cap + i];
 		}
-		gi = find_slot(g, key, knull, s.hash[i], nkeys, &t.counters[GA_CNT_GROUPS], g.cap);
+		gi = find_slot(c.g, key, knull, c.s.hash[i], nkeys, &t.counters[GA_CNT_GROUPS], c.g.cap);
 		if (gi < 0)
-		{
 			report(t, GA_ROW_LAST, GA_ERR_INTERNAL);
-			continue;
-		}
-		if (lockfree)
-		{
-			for (uint32_t a = 0; a < naggs; a++)
-			{
-				const GaAgg *ag = &p->aggs[a];
-
-				atomic_combine(ag, g.states + (uint64_t) ag->slot * g.cap + gi, g.cap,
-							   s.states + (uint64_t) ag->slot * shared_cap + i, shared_cap);
-			}
-			continue;
-		}
-		slot_lock(&g.lock[gi], false);
-		for (uint32_t a = 0; a < naggs; a++)
-		{
-			const GaAgg *ag = &p->aggs[a];
-			int			err = ga_agg_combine(ag, g.states + (uint64_t) ag->slot * g.cap + gi,
-											 g.cap,
-											 s.states + (uint64_t) ag->slot * shared_cap + i,
-											 shared_cap);
-
-			if (err)
-				report(t, GA_ROW_LAST, err);
-		}
-		slot_unlock(&g.lock[gi], false);
+		else
+			merge_states(p, t, c.g, gi, c.s.states + i, shared_cap, locked);
 	}
 }
 
@@ -553,7 +613,7 @@ gpuagg_aggregate(GaBatch batch, GaTable t, uint32_t shared_cap, uint64_t row_bas
 extern "C" __global__ void
 gpuagg_rehash(GaTable o, GaTable n)
 {
-	GaView		nv = {n.cap, n.ctrl, n.lock, n.hash, n.keys, n.keynulls, n.states};
+	GaView		nv = table_view(n);
 	GaDatum		key[GA_MAX_KEYS + 1];
 	uint8_t		knull[GA_MAX_KEYS + 1];
 
@@ -620,7 +680,7 @@ gpuagg_compact(GaTable t, uint64_t *keys, uint8_t *keynulls, uint64_t *states,
 static __device__ int64_t
 set_entry_group(const GaTable &d, const GaTable &t, uint64_t i)
 {
-	GaView		g = {t.cap, t.ctrl, t.lock, t.hash, t.keys, t.keynulls, t.states};
+	GaView		g = table_view(t);
 	GaDatum		key[GA_MAX_KEYS];
 	uint8_t		knull[GA_MAX_KEYS];
 	uint64_t	hh;

@@ -700,12 +700,16 @@ table_alloc(GaEngineSession *s, uint64_t cap, uint32_t nk, uint32_t ns, uint32_t
 	return GA_OK;
 }
 
+/*
+ * Slots of a table (or dictionary) that holds need entries at half load: a
+ * power of two, 1024 at least
+ */
 static uint64_t
-next_pow2(double x)
+half_load_cap(double need)
 {
 	uint64_t	p = 1024;
 
-	while ((double) p < x)
+	while ((double) p < 2.0 * need)
 		p <<= 1;
 	return p;
 }
@@ -763,7 +767,7 @@ grow_table(GaEngineSession *s, GaTable *t, CUdeviceptr *base, uint64_t *bytes, u
 	int			err;
 	CUresult	r;
 
-	err = table_alloc(s, next_pow2(2.0 * need), t->nkeys, t->nslots, t->count_at,
+	err = table_alloc(s, half_load_cap(need), t->nkeys, t->nslots, t->count_at,
 					  &nt, &nbase, &nbytes);
 	if (err)
 		return err;
@@ -821,6 +825,13 @@ dict_alloc(GaEngineSession *s, uint64_t cap, GaDict *d, CUdeviceptr *base, uint6
 	return GA_OK;
 }
 
+/* The arena grow_dict makes for need_bytes of strings: at least doubled */
+static uint64_t
+arena_growth(const GaEngineSession *s, uint64_t need_bytes)
+{
+	return ALIGN16(EMAX(need_bytes, 2 * s->dict.arena_cap));
+}
+
 /* Device memory grow_dict would take for need_n codes and need_bytes */
 static uint64_t
 dict_growth(const GaEngineSession *s, uint64_t need_n, uint64_t need_bytes)
@@ -828,9 +839,9 @@ dict_growth(const GaEngineSession *s, uint64_t need_n, uint64_t need_bytes)
 	uint64_t	bytes = 0;
 
 	if (2 * need_n > s->dict.cap)
-		bytes += dict_size(next_pow2(2.0 * need_n));
+		bytes += dict_size(half_load_cap(need_n));
 	if (need_bytes > s->dict.arena_cap)
-		bytes += ALIGN16(EMAX(need_bytes, 2 * s->dict.arena_cap));
+		bytes += arena_growth(s, need_bytes);
 	return bytes;
 }
 
@@ -857,7 +868,7 @@ grow_dict(GaEngineSession *s, uint64_t n, uint64_t used, uint64_t need_n, uint64
 		uint64_t	bytes = 0;
 		void	   *params[2] = {&s->dict, &nd};
 
-		if ((err = dict_alloc(s, next_pow2(2.0 * need_n), &nd, &base, &bytes)) != GA_OK)
+		if ((err = dict_alloc(s, half_load_cap(need_n), &nd, &base, &bytes)) != GA_OK)
 			return err;
 		GROW_CHECK(cu.MemcpyDtoDAsync((CUdeviceptr) nd.str_at, (CUdeviceptr) s->dict.str_at,
 									  8 * n, s->s_exec));
@@ -880,7 +891,7 @@ grow_dict(GaEngineSession *s, uint64_t n, uint64_t used, uint64_t need_n, uint64
 	}
 	if (need_bytes > s->dict.arena_cap)
 	{
-		uint64_t	cap = ALIGN16(EMAX(need_bytes, 2 * s->dict.arena_cap));
+		uint64_t	cap = arena_growth(s, need_bytes);
 		CUdeviceptr arena = 0;
 
 		if ((err = device_alloc(s, &arena, cap)) != GA_OK)
@@ -923,8 +934,8 @@ dict_start(GaEngineSession *s)
 	 * looks at the counters (a wait for the kernels) seldom.
 	 */
 	if (!s->d_dict &&
-		(err = dict_alloc(s, next_pow2(4.0 * (s->args.nseed + (double) s->nstringcols *
-											   s->args.batch_rows)),
+		(err = dict_alloc(s, half_load_cap(2.0 * (s->args.nseed + (double) s->nstringcols *
+												   s->args.batch_rows)),
 						  &s->dict, &s->d_dict, &s->dict_bytes)) != GA_OK)
 		return err;
 	if (!s->d_arena)
@@ -994,8 +1005,8 @@ dict_room(GaEngineSession *s, uint32_t nrows, uint32_t npages)
 	k = within_budget(s, dict_growth(s, n + 2 * add_n, used + 2 * add_b)) ? 2 : 1;
 	if ((err = grow_dict(s, n, used, n + k * add_n, used + k * add_b)) != GA_OK)
 		return err;
-	s->dict_n_bound = counters[GA_CNT_DICT_N];
-	s->dict_b_bound = counters[GA_CNT_DICT_BYTES];
+	s->dict_n_bound = n;
+	s->dict_b_bound = used;
 	return GA_OK;
 }
 
@@ -1155,7 +1166,7 @@ ga_engine_start(GaEngineSession *s)
 									 0xff, sizeof(unsigned long long), s->s_exec));
 	}
 	if (!s->d_table &&
-		(err = table_alloc(s, next_pow2(2.0 * (s->args.groups + s->args.batch_rows)),
+		(err = table_alloc(s, half_load_cap(s->args.groups + s->args.batch_rows),
 						   prog->nkeys, prog->nslots, GA_CNT_GROUPS,
 						   &s->table, &s->d_table, &s->table_bytes)) != GA_OK)
 		return err;
@@ -1168,7 +1179,7 @@ ga_engine_start(GaEngineSession *s)
 	 */
 	for (uint32_t j = 0; j < prog->ndistinct; j++)
 		if (!s->d_set[j] &&
-			(err = table_alloc(s, next_pow2(2.0 * (s->args.batch_rows + 1.0)), prog->nkeys + 1, 0,
+			(err = table_alloc(s, half_load_cap(s->args.batch_rows + 1.0), prog->nkeys + 1, 0,
 							   GA_CNT_DISTINCT + j, &s->sets.set[j], &s->d_set[j],
 							   &s->set_bytes[j])) != GA_OK)
 			return err;
@@ -1248,7 +1259,7 @@ room_bound(const GaEngineSession *s, const GaTable *t, uint64_t n, uint32_t nrow
 	uint64_t	two = n + 2 * (uint64_t) nrows;
 
 	if (2 * two > t->cap &&
-		!within_budget(s, table_size(next_pow2(2.0 * two), t->nkeys, t->nslots)))
+		!within_budget(s, table_size(half_load_cap(two), t->nkeys, t->nslots)))
 		return n + nrows;
 	return two;
 }

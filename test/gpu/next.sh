@@ -35,7 +35,8 @@
 #      suite with page batches on;
 #   q. p, then db-benchmark q1 q2 q4 q5 at 1e8 in page form against native;
 #   r. ClickBench Q13 Q16 Q31 (top-N over many groups) against native
-#      (QUERIES picks others), in page form;
+#      (QUERIES picks others, VRAM_BUDGET sets gpuagg.vram_budget), in page
+#      form;
 #   s. the suite, then the five PG-Strom queries at 1e8 against native;
 #   t. db-benchmark q1 q2 q4 at 1e8 in page form against native;
 #   u. the suite's setup, having, parallel and differential (no sanitizers).
@@ -258,7 +259,8 @@ r)
 	load hits 100
 	step "clickbench, page batches"
 	bench_run clickbench "${TIMEOUT:-250}" --suite clickbench --engines native_8,gpuagg_cuda --reps 1 \
-		--timeout 30 --queries "${QUERIES:-Q13|Q16|Q31}" --set gpuagg.page_batches=on --analyze
+		--timeout 30 --queries "${QUERIES:-Q13|Q16|Q31}" --set gpuagg.page_batches=on \
+		--set gpuagg.vram_budget="${VRAM_BUDGET:-8GB}" --analyze
 	pages_off
 	;;
 u)

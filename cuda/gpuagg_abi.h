@@ -44,7 +44,7 @@
 #define GA_HD static inline
 #endif
 
-#define GA_ABI_VERSION		6
+#define GA_ABI_VERSION		7
 
 /*
  * Words of a page's visibility bitmap in a page-form batch: room for
@@ -60,6 +60,8 @@
 #define GA_MAX_CONSTS		1024
 #define GA_MAX_REGS			64
 #define GA_MAX_SLOTS		256
+/* threads a block of the table kernels (gpuagg_aggregate's launch bounds) */
+#define GA_BLOCK			256
 #define GA_MAX_DISTINCT		8	/* count(DISTINCT) aggregates */
 #define GA_SEED_MAX			(64 * 1024)	/* page form: bytes of the host's strings
 										 * a device's dictionary starts with */
@@ -240,6 +242,17 @@ ga_agg_nslots(int kind)
 		default:
 			return 0;
 	}
+}
+
+/*
+ * count, and sum/avg of integers (n and a 64- or 128-bit sum): states the
+ * CUDA kernels fold with atomic adds alone; the other kinds fold under a
+ * lock, or in state a warp of its own holds.
+ */
+GA_HD bool
+ga_agg_lockfree(int kind)
+{
+	return kind == GA_AGG_COUNT || kind == GA_AGG_SUM_I64 || kind == GA_AGG_SUM_I128;
 }
 
 typedef struct GaAgg

@@ -101,19 +101,13 @@ slot_unlock(uint32_t *l, bool block)
 }
 
 /*
- * count, and sum/avg of integers (n and a 64- or 128-bit sum), fold with
- * atomic adds alone: a 128-bit sum adds its low word, then the high word
- * with the carry that add made, which sums exactly in any order.  Their
- * states are always written so, by rows and merges alike, and take no lock
- * (a lock a row on a hundred groups serialized a block's threads); the
- * other kinds fold under the slot's lock.
+ * The ga_agg_lockfree kinds fold with atomic adds alone: a 128-bit sum adds
+ * its low word, then the high word with the carry that add made, which
+ * sums exactly in any order.  Their states are always written so, by rows
+ * and merges alike, and take no lock (a lock a row on a hundred groups
+ * serialized a block's threads); the other kinds fold under the slot's
+ * lock, or in the warp's copy of the block's table (warp_fold).
  */
-static __device__ __forceinline__ bool
-lockfree_kind(int kind)
-{
-	return kind == GA_AGG_COUNT || kind == GA_AGG_SUM_I64 || kind == GA_AGG_SUM_I128;
-}
-
 static __device__ __forceinline__ void
 atomic_add128(uint64_t *lo, uint64_t *hi, uint64_t add_lo, uint64_t add_hi)
 {
@@ -202,12 +196,14 @@ table_view(const GaTable &t)
 	return v;
 }
 
-/* Shared-memory table layout for cap slots (the host sizes it the same). */
+/*
+ * A table of cap slots packed from p: a block's table in shared memory, or
+ * a merge table (the host sizes them the same: ga_slot_bytes a slot).
+ */
 static __device__ GaView
-shared_view(unsigned char *smem, uint64_t cap, uint32_t nkeys, uint32_t nslots)
+packed_view(unsigned char *p, uint64_t cap, uint32_t nkeys, uint32_t nslots, bool block)
 {
 	GaView		s;
-	unsigned char *p = smem;
 
 	s.cap = cap;
 	s.states = (uint64_t *) p;
@@ -221,34 +217,54 @@ shared_view(unsigned char *smem, uint64_t cap, uint32_t nkeys, uint32_t nslots)
 	s.hash = (uint32_t *) p;
 	p += 4 * cap;
 	s.keynulls = (uint8_t *) p;
-	s.block = true;
+	s.block = block;
 	return s;
 }
 
 /*
- * Fold src, the state of n rows of every aggregate (stride ss), into slot i
- * of table v: the lock-free kinds atomically, the others under the slot's
- * lock, taken only when the program has such aggregates.
+ * Merge table r of the nmerge at merge, each of cap slots.  Where few
+ * groups have states of locked kinds, block b merges its table into merge
+ * table b % nmerge rather than all blocks into the global table: 264
+ * blocks a batch in turn on a hundred global locks took 0.6 s of q4's
+ * 1e8 rows (bench/micro/accum_f8.cu), 32 tables 3 ms.
+ * gpuagg_merge_fold adds them into the global table at the end.
+ */
+static __device__ GaView
+merge_view(unsigned char *merge, uint32_t r, uint64_t cap)
+{
+	const GaProgram *p = &gpuagg_prog;
+
+	return packed_view(merge + (uint64_t) r * ga_slot_bytes(p->nkeys, p->nslots) * cap,
+					   cap, p->nkeys, p->nslots, false);
+}
+
+/*
+ * Fold src, the state of n rows of every aggregate (stride ss): the
+ * lock-free kinds into slot fi of table f atomically, the others into slot
+ * li of table l under that slot's lock, taken only when the program has
+ * such aggregates.  f and l are one table but where a merge table takes
+ * the locked states.
  */
 static __device__ void
-merge_states(const GaProgram *p, const GaTable &t, const GaView &v, uint64_t i,
-			 const uint64_t *src, uint64_t ss, bool locked)
+merge_states(const GaProgram *p, const GaTable &t, const GaView &f, uint64_t fi,
+			 const GaView &l, uint64_t li, const uint64_t *src, uint64_t ss, bool locked)
 {
 	if (locked)
-		slot_lock(&v.lock[i], v.block);
+		slot_lock(&l.lock[li], l.block);
 	for (uint32_t a = 0; a < p->naggs; a++)
 	{
 		const GaAgg *ag = &p->aggs[a];
-		uint64_t   *dst = v.states + (uint64_t) ag->slot * v.cap + i;
+		const uint64_t *from = src + (uint64_t) ag->slot * ss;
 		int			err;
 
-		if (lockfree_kind(ag->kind))
-			atomic_combine(ag, dst, v.cap, src + (uint64_t) ag->slot * ss, ss);
-		else if ((err = ga_agg_combine(ag, dst, v.cap, src + (uint64_t) ag->slot * ss, ss)))
+		if (ga_agg_lockfree(ag->kind))
+			atomic_combine(ag, f.states + (uint64_t) ag->slot * f.cap + fi, f.cap, from, ss);
+		else if ((err = ga_agg_combine(ag, l.states + (uint64_t) ag->slot * l.cap + li, l.cap,
+									   from, ss)))
 			report(t, GA_ROW_LAST, err);
 	}
 	if (locked)
-		slot_unlock(&v.lock[i], v.block);
+		slot_unlock(&l.lock[li], l.block);
 }
 
 /* Hash of a group's keys, before folding to 32 bits. */
@@ -288,6 +304,8 @@ typedef struct GaRowCtx
 	const GaDistinctSets *sets;
 	GaView		g;				/* the global table */
 	GaView		s;				/* the block's table, when shared_cap > 0 */
+	uint64_t   *w;				/* the warp's copy of its locked states, or NULL */
+	uint32_t	warp_words;		/* their words a slot */
 	uint64_t   *priv;			/* the one group's state, without keys */
 	bool		have_priv;
 	unsigned long long passed;
@@ -438,7 +456,7 @@ row_to_slot(GaRowCtx *c, uint32_t row, uint64_t grow, GaDatum *vals, uint8_t *us
 
 		if (!use[a])
 			continue;
-		if (lockfree_kind(ag->kind))
+		if (ga_agg_lockfree(ag->kind))
 		{
 			uint64_t	one[3] = {1, (uint64_t) vals[a].i, vals[a].i < 0 ? ~(uint64_t) 0 : 0};
 
@@ -452,12 +470,24 @@ row_to_slot(GaRowCtx *c, uint32_t row, uint64_t grow, GaDatum *vals, uint8_t *us
 }
 
 /*
+ * Does aggregate ag fold under a lock (or in a warp's copy)?  Its words
+ * there, when it does: the locked aggregates' states one after another.
+ */
+static __device__ __forceinline__ bool
+locked_agg(const GaAgg *ag)
+{
+	return !ga_agg_lockfree(ag->kind) && ag->distinct < 0;
+}
+
+/*
  * The locked states of the rows a warp holds, a slot at a time: the lanes
  * whose rows share a slot (__match_any_sync) hand their values to the
- * first of them, which folds them in lane order under the slot's lock,
- * taken once.  Lanes of one warp no longer spin on each other's locks (a
- * hundred groups put several of a warp's rows in one slot).  Every lane of
- * the warp calls this: it is where the warp meets.
+ * first of them, which folds them in lane order, into the warp's copy of
+ * the states where the block's table has one (no lock: the warp alone
+ * writes it), else under the slot's lock, taken once.  Lanes of one warp
+ * never spin on each other's locks (a hundred groups put several of a
+ * warp's rows in one slot).  Every lane of the warp calls this: it is
+ * where the warp meets.
  */
 static __device__ void
 warp_fold(const GaRowCtx *c, int64_t slot, bool in_block, const GaDatum *vals,
@@ -470,46 +500,92 @@ warp_fold(const GaRowCtx *c, int64_t slot, bool in_block, const GaDatum *vals,
 		((uint64_t) slot << 1) | (in_block ? 1 : 0);
 	uint32_t	peers = __match_any_sync(0xffffffffu, label);
 	uint32_t	lead = __ffs(peers) - 1;
+	bool		own = in_block && c->w != NULL;
 
 	if (slot < 0)
 		return;
-	if (lane == lead)
+	if (lane == lead && !own)
 		slot_lock(&v->lock[slot], v->block);
 	for (uint32_t m = peers; m != 0; m &= m - 1)
 	{
 		int			src = __ffs(m) - 1;
 		uint64_t	r = __shfl_sync(peers, grow, src);
+		uint64_t	off = 0;
 
 		for (uint32_t a = 0; a < p->naggs; a++)
 		{
 			const GaAgg *ag = &p->aggs[a];
+			uint64_t   *st;
 			GaDatum		x;
 			int			u;
 			int			err;
 
-			if (lockfree_kind(ag->kind))
+			if (!locked_agg(ag))
 				continue;
+			st = own ? c->w + off * v->cap + slot :
+				v->states + (uint64_t) ag->slot * v->cap + slot;
+			off += ga_agg_nslots(ag->kind);
 			x.u = __shfl_sync(peers, vals[a].u, src);
 			u = __shfl_sync(peers, (int) use[a], src);
 			if (lane != lead || !u)
 				continue;
-			err = ga_agg_update(ag, v->states + (uint64_t) ag->slot * v->cap + slot, v->cap, x);
+			err = ga_agg_update(ag, st, v->cap, x);
 			if (err)
 				report(*c->t, r, err);
 		}
 	}
-	if (lane == lead)
+	if (lane == lead && !own)
 		slot_unlock(&v->lock[slot], v->block);
 }
 
 /*
- * Rows are taken a warp's 32 at a time (the block is whole warps), so that
- * the warp meets in warp_fold once a round.
+ * The warps' copies of the locked states into the block's table, a slot a
+ * thread; after every row of the block.
  */
-extern "C" __global__ void
+static __device__ void
+fold_warp_copies(const GaRowCtx *c, const uint64_t *copies)
+{
+	const GaProgram *p = &gpuagg_prog;
+	const GaView &s = c->s;
+
+	for (uint32_t i = threadIdx.x; i < s.cap; i += blockDim.x)
+	{
+		if (s.ctrl[i] != 2)
+			continue;
+		for (uint32_t w = 0; w < blockDim.x / 32; w++)
+		{
+			const uint64_t *copy = copies + (uint64_t) w * c->warp_words * s.cap;
+			uint64_t	off = 0;
+
+			for (uint32_t a = 0; a < p->naggs; a++)
+			{
+				const GaAgg *ag = &p->aggs[a];
+				int			err;
+
+				if (!locked_agg(ag))
+					continue;
+				err = ga_agg_combine(ag, s.states + (uint64_t) ag->slot * s.cap + i, s.cap,
+									 copy + off * s.cap + i, s.cap);
+				if (err)
+					report(*c->t, GA_ROW_LAST, err);
+				off += ga_agg_nslots(ag->kind);
+			}
+		}
+	}
+}
+
+/*
+ * Rows are taken a warp's 32 at a time (the block is whole warps), so that
+ * the warp meets in warp_fold once a round.  warp_words > 0: after the
+ * block's table in shared memory, each warp's copy of the locked states,
+ * warp_words a slot (engine.c's shared_table).
+ */
+/* three blocks an SM where shared memory allows: 85 registers a thread */
+extern "C" __global__ void __launch_bounds__(GA_BLOCK, 3)
 gpuagg_aggregate(const __grid_constant__ GaBatch batch, const __grid_constant__ GaTable t,
 				 uint32_t shared_cap, uint64_t row_base,
-				 const __grid_constant__ GaDistinctSets sets)
+				 const __grid_constant__ GaDistinctSets sets, uint32_t warp_words,
+				 unsigned char *merge, uint32_t nmerge)
 {
 	extern __shared__ __align__(16) unsigned char smem[];
 	__shared__ unsigned long long block_passed;
@@ -530,11 +606,13 @@ gpuagg_aggregate(const __grid_constant__ GaBatch batch, const __grid_constant__ 
 	c.g = table_view(t);
 	c.s = table_view(t);
 	c.s.cap = 0;
+	c.w = NULL;
+	c.warp_words = warp_words;
 	c.priv = priv;
 	c.have_priv = false;
 	c.passed = 0;
 	for (uint32_t a = 0; a < p->naggs; a++)
-		locked |= !lockfree_kind(p->aggs[a].kind);
+		locked |= locked_agg(&p->aggs[a]);
 	if (threadIdx.x == 0)
 		block_passed = 0;
 	if (nkeys == 0)
@@ -542,9 +620,14 @@ gpuagg_aggregate(const __grid_constant__ GaBatch batch, const __grid_constant__ 
 			priv[k] = 0;
 	if (shared_cap > 0)
 	{
-		uint64_t	words = (ga_slot_bytes(nkeys, p->nslots) * shared_cap + 3) / 4;
+		uint64_t	table = ga_slot_bytes(nkeys, p->nslots) * shared_cap;
+		uint64_t	words = (table + 8 * (uint64_t) warp_words * shared_cap *
+							 (blockDim.x / 32) + 3) / 4;
 
-		c.s = shared_view(smem, shared_cap, nkeys, p->nslots);
+		c.s = packed_view(smem, shared_cap, nkeys, p->nslots, true);
+		if (warp_words > 0 && nkeys > 0)
+			c.w = (uint64_t *) (smem + table) +
+				(uint64_t) (threadIdx.x / 32) * warp_words * shared_cap;
 		for (uint64_t w = threadIdx.x; w < words; w += blockDim.x)
 			((uint32_t *) smem)[w] = 0;
 	}
@@ -560,7 +643,11 @@ gpuagg_aggregate(const __grid_constant__ GaBatch batch, const __grid_constant__ 
 		if (row < batch.nrows)
 			slot = row_to_slot(&c, row, row_base + row, vals, use, &in_block);
 		if (locked && nkeys > 0)
+		{
 			warp_fold(&c, slot, in_block, vals, use, row_base + row);
+			/* a warp's copy: this round's folds seen by the next's lanes */
+			__syncwarp();
+		}
 	}
 
 	if (c.have_priv)
@@ -579,7 +666,7 @@ gpuagg_aggregate(const __grid_constant__ GaBatch batch, const __grid_constant__ 
 		if (slot < 0)
 			report(t, GA_ROW_LAST, GA_ERR_INTERNAL);
 		else
-			merge_states(p, t, *v, slot, priv, 1, locked);
+			merge_states(p, t, *v, slot, *v, slot, priv, 1, locked);
 	}
 
 	atomicAdd(&block_passed, c.passed);
@@ -588,11 +675,23 @@ gpuagg_aggregate(const __grid_constant__ GaBatch batch, const __grid_constant__ 
 		atomicAdd(&t.counters[GA_CNT_PASSED], block_passed);
 	if (shared_cap == 0)
 		return;
+	if (c.w != NULL)
+	{
+		fold_warp_copies(&c, (const uint64_t *) (smem + ga_slot_bytes(nkeys, p->nslots) *
+												 shared_cap));
+		__syncthreads();
+	}
 
-	/* merge the block's partial states into the global table */
+	/*
+	 * merge the block's partial states into the global table (the group
+	 * made and counted there), those of locked kinds into a merge table
+	 * where there are some and it has room
+	 */
 	for (uint32_t i = threadIdx.x; i < shared_cap; i += blockDim.x)
 	{
-		int64_t		gi;
+		GaView		m = c.g;
+		int64_t		gi,
+					mi = -1;
 
 		if (c.s.ctrl[i] != 2)
 			continue;
@@ -603,9 +702,70 @@ gpuagg_aggregate(const __grid_constant__ GaBatch batch, const __grid_constant__ 
 		}
 		gi = find_slot(c.g, key, knull, c.s.hash[i], nkeys, &t.counters[GA_CNT_GROUPS], c.g.cap);
 		if (gi < 0)
+		{
 			report(t, GA_ROW_LAST, GA_ERR_INTERNAL);
-		else
-			merge_states(p, t, c.g, gi, c.s.states + i, shared_cap, locked);
+			continue;
+		}
+		if (locked && nmerge > 0)
+		{
+			m = merge_view(merge, blockIdx.x % nmerge, shared_cap);
+			mi = find_slot(m, key, knull, c.s.hash[i], nkeys, NULL, shared_cap);
+		}
+		if (mi < 0)
+		{
+			m = c.g;
+			mi = gi;
+		}
+		merge_states(p, t, c.g, gi, m, mi, c.s.states + i, shared_cap, locked);
+	}
+}
+
+/*
+ * The merge tables' states of locked kinds into the global table, whose
+ * groups they all are; after the last batch.
+ */
+extern "C" __global__ void
+gpuagg_merge_fold(GaTable t, unsigned char *merge, uint32_t cap, uint32_t nmerge)
+{
+	const GaProgram *p = &gpuagg_prog;
+	GaView		g = table_view(t);
+	GaDatum		key[GA_MAX_KEYS];
+	uint8_t		knull[GA_MAX_KEYS];
+
+	for (uint64_t e = blockIdx.x * (uint64_t) blockDim.x + threadIdx.x;
+		 e < (uint64_t) nmerge * cap; e += (uint64_t) gridDim.x * blockDim.x)
+	{
+		GaView		m = merge_view(merge, (uint32_t) (e / cap), cap);
+		uint64_t	i = e % cap;
+		int64_t		gi;
+
+		if (m.ctrl[i] != 2)
+			continue;
+		for (uint32_t k = 0; k < p->nkeys; k++)
+		{
+			key[k].u = m.keys[k * cap + i];
+			knull[k] = m.keynulls[k * cap + i];
+		}
+		gi = find_slot(g, key, knull, m.hash[i], p->nkeys, &t.counters[GA_CNT_GROUPS], g.cap);
+		if (gi < 0)
+		{
+			report(t, GA_ROW_LAST, GA_ERR_INTERNAL);
+			continue;
+		}
+		slot_lock(&g.lock[gi], false);
+		for (uint32_t a = 0; a < p->naggs; a++)
+		{
+			const GaAgg *ag = &p->aggs[a];
+			int			err;
+
+			if (!locked_agg(ag))
+				continue;
+			err = ga_agg_combine(ag, g.states + (uint64_t) ag->slot * g.cap + gi, g.cap,
+								 m.states + (uint64_t) ag->slot * cap + i, cap);
+			if (err)
+				report(t, GA_ROW_LAST, err);
+		}
+		slot_unlock(&g.lock[gi], false);
 	}
 }
 

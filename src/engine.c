@@ -132,9 +132,11 @@ static const char *const cu_symbols[] = {
 _Static_assert(sizeof(cu_symbols) / sizeof(cu_symbols[0]) * sizeof(void *) == sizeof(cu),
 			   "every driver entry point has a symbol name");
 
-#define GPUAGG_BLOCK		256
+#define GPUAGG_BLOCK		GA_BLOCK
 #define GPUAGG_PAGE_BLOCK	128	/* gpuagg_deform_pages: threads a page */
 #define SHARED_GROUPS_MAX	2048
+/* merge tables a block's table with locked states merges into (b % NMERGE) */
+#define NMERGE				32
 #define POOL_MAX			128
 #define ALIGN16(x)			(((x) + 15) & ~(uint64_t) 15)
 #define EMIN(a, b)			((a) < (b) ? (a) : (b))
@@ -149,6 +151,7 @@ typedef struct EngineModule
 	CUfunction	fn_aggregate;
 	CUfunction	fn_rehash;
 	CUfunction	fn_compact;
+	CUfunction	fn_merge_fold;
 	CUfunction	fn_fold;
 	CUfunction	fn_pairs;
 	CUfunction	fn_deform;
@@ -427,6 +430,7 @@ module_take(EngineGpu *gpu, char *err, size_t errlen)
 		MOD_CHECK(cu.ModuleGetFunction(&nm.fn_aggregate, nm.module, "gpuagg_aggregate"));
 		MOD_CHECK(cu.ModuleGetFunction(&nm.fn_rehash, nm.module, "gpuagg_rehash"));
 		MOD_CHECK(cu.ModuleGetFunction(&nm.fn_compact, nm.module, "gpuagg_compact"));
+		MOD_CHECK(cu.ModuleGetFunction(&nm.fn_merge_fold, nm.module, "gpuagg_merge_fold"));
 		MOD_CHECK(cu.ModuleGetFunction(&nm.fn_fold, nm.module, "gpuagg_distinct_fold"));
 		MOD_CHECK(cu.ModuleGetFunction(&nm.fn_pairs, nm.module, "gpuagg_distinct_pairs"));
 		MOD_CHECK(cu.ModuleGetFunction(&nm.fn_deform, nm.module, "gpuagg_deform_pages"));
@@ -531,6 +535,11 @@ struct GaEngineSession
 	uint64_t	dict_b_bound;	/* arena bytes likewise */
 	uint64_t	rows_seen;		/* rows before the next batch, in scan order */
 	uint32_t	shared_cap;
+	uint32_t	warp_words;		/* shared_table's warp copies: words a slot */
+	bool		locked_aggs;	/* aggregates that fold under a lock */
+	CUdeviceptr d_merge;		/* NMERGE merge tables of shared_cap slots */
+	uint64_t	merge_bytes;
+	uint32_t	nmerge;
 	uint32_t	smem_bytes;
 	uint64_t	vram_used;
 	uint64_t	need;
@@ -974,6 +983,57 @@ dict_start(GaEngineSession *s)
 }
 
 /*
+ * Few groups: each block of gpuagg_aggregate aggregates in a table in
+ * shared memory first, 4 slots a group (256 at least) where they fit.
+ * Where the program has aggregates that fold under a lock (floats, min,
+ * max), each warp of the block gets their states in a copy of its own
+ * (warp_words a slot), where its lanes fold without a lock, where two
+ * blocks of an SM fit so (2 * 96 kB on an H200: 256 slots of avg(float8)
+ * and two sums with a key); the block adds the copies up at its end.
+ * Locks on a hundred slots were most of q4's kernel time.
+ */
+static void
+shared_table(GaEngineSession *s)
+{
+	const GaProgram *prog = &s->prog;
+	uint64_t	slot_bytes = ga_slot_bytes(prog->nkeys, prog->nslots);
+	uint64_t	cap = 256;
+	uint32_t	words = 0;
+
+	if (s->args.groups > SHARED_GROUPS_MAX)
+		return;
+	for (uint32_t a = 0; a < prog->naggs; a++)
+		if (!ga_agg_lockfree(prog->aggs[a].kind) && prog->aggs[a].distinct < 0)
+			words += ga_agg_nslots(prog->aggs[a].kind);
+	s->locked_aggs = words > 0;
+	if (words > 0 && prog->nkeys > 0)
+	{
+		uint64_t	copies = 8 * (uint64_t) words * (GPUAGG_BLOCK / 32);
+
+		for (cap = 128; cap < 2 * s->args.groups; cap <<= 1)
+			;
+		cap = EMAX(cap, 256);
+		if (cap * (slot_bytes + copies) + 16 <= (uint64_t) s->gpu->smem_optin / 2)
+		{
+			s->shared_cap = (uint32_t) cap;
+			s->warp_words = words;
+			s->smem_bytes = (uint32_t) (cap * (slot_bytes + copies) + 16);
+			return;
+		}
+		cap = 256;
+	}
+	while (cap < 4 * s->args.groups && cap < 2 * SHARED_GROUPS_MAX)
+		cap <<= 1;
+	while (cap >= 128 && cap * slot_bytes + 16 > (uint64_t) s->gpu->smem_optin)
+		cap >>= 1;
+	if (cap >= 128)
+	{
+		s->shared_cap = (uint32_t) cap;
+		s->smem_bytes = (uint32_t) (cap * slot_bytes + 16);
+	}
+}
+
+/*
  * Room in the dictionary for every string of a batch of nrows rows on
  * npages pages, whatever they hold (every string column a new string a
  * row, their bytes no more than the pages'): grown first (before anything
@@ -1017,7 +1077,6 @@ ga_engine_open(const GaProgram *prog, const GaEngineArgs *args, const void *seed
 	GaEngineSession *s;
 	CUresult	r = CUDA_SUCCESS;
 	const char *what = "";
-	uint64_t	slot_bytes;
 
 	if (!engine_ready || broken)
 	{
@@ -1122,22 +1181,7 @@ ga_engine_open(const GaProgram *prog, const GaEngineArgs *args, const void *seed
 		return NULL;
 	}
 
-	/* few groups: each block aggregates in shared memory first */
-	slot_bytes = ga_slot_bytes(prog->nkeys, prog->nslots);
-	if (args->groups <= SHARED_GROUPS_MAX)
-	{
-		uint64_t	cap = 256;
-
-		while (cap < 4 * args->groups && cap < 2 * SHARED_GROUPS_MAX)
-			cap <<= 1;
-		while (cap >= 128 && cap * slot_bytes + 16 > (uint64_t) s->gpu->smem_optin)
-			cap >>= 1;
-		if (cap >= 128)
-		{
-			s->shared_cap = (uint32_t) cap;
-			s->smem_bytes = (uint32_t) (cap * slot_bytes + 16);
-		}
-	}
+	shared_table(s);
 	return s;
 }
 
@@ -1183,6 +1227,17 @@ ga_engine_start(GaEngineSession *s)
 							   GA_CNT_DISTINCT + j, &s->sets.set[j], &s->d_set[j],
 							   &s->set_bytes[j])) != GA_OK)
 			return err;
+	/* the blocks' tables merge their locked states into merge tables */
+	if (!s->d_merge && s->shared_cap > 0 && s->locked_aggs)
+	{
+		uint64_t	bytes = NMERGE * s->shared_cap * ga_slot_bytes(prog->nkeys, prog->nslots);
+
+		if ((err = device_alloc(s, &s->d_merge, bytes)) != GA_OK)
+			return err;
+		s->merge_bytes = bytes;
+		CU_CHECK(s, cu.MemsetD8Async(s->d_merge, 0, bytes, s->s_exec));
+		s->nmerge = NMERGE;
+	}
 	if (s->nstringcols > 0 && (err = dict_start(s)) != GA_OK)
 		return err;
 	s->started = true;
@@ -1366,7 +1421,7 @@ ga_engine_add_batch(GaEngineSession *s, int b, const GaBatch *batch)
 {
 	GaBatch		dbatch = *batch;
 	GaTable		table;
-	void	   *params[5];
+	void	   *params[8];
 	unsigned int grid;
 	int			err;
 
@@ -1453,6 +1508,9 @@ ga_engine_add_batch(GaEngineSession *s, int b, const GaBatch *batch)
 	params[2] = &s->shared_cap;
 	params[3] = &s->rows_seen;
 	params[4] = &s->sets;
+	params[5] = &s->warp_words;
+	params[6] = &s->d_merge;
+	params[7] = &s->nmerge;
 	grid = (batch->nrows + GPUAGG_BLOCK - 1) / GPUAGG_BLOCK;
 	grid = EMIN(grid, (unsigned int) s->gpu->sm_count * (s->shared_cap ? 2 : 16));
 	CU_CHECK(s, cu.LaunchKernel(s->mod->fn_aggregate, EMAX(grid, 1), 1, 1, GPUAGG_BLOCK, 1, 1,
@@ -1535,6 +1593,17 @@ ga_engine_finish(GaEngineSession *s, GaEngineShape *shape)
 		if ((err = device_alloc(s, &s->d_out, bytes)) != GA_OK)
 			return err;
 		s->out_bytes = bytes;
+	}
+
+	/* the merge tables' locked states into their groups */
+	if (s->nmerge > 0)
+	{
+		void	   *params[4] = {&s->table, &s->d_merge, &s->shared_cap, &s->nmerge};
+		uint64_t	entries = (uint64_t) s->nmerge * s->shared_cap;
+
+		CU_CHECK(s, cu.LaunchKernel(s->mod->fn_merge_fold,
+									(unsigned int) ((entries + GPUAGG_BLOCK - 1) / GPUAGG_BLOCK),
+									1, 1, GPUAGG_BLOCK, 1, 1, 0, s->s_exec, params, NULL));
 	}
 
 	/* count(DISTINCT): each set's entries into their groups' counts */
@@ -1723,6 +1792,7 @@ ga_engine_close(GaEngineSession *s)
 		device_free(s, &s->d_buf[b], s->args.batch_bytes);
 	}
 	device_free(s, &s->d_table, s->table_bytes);
+	device_free(s, &s->d_merge, s->merge_bytes);
 	device_free(s, &s->d_out, s->out_bytes);
 	for (int j = 0; j < GA_MAX_DISTINCT; j++)
 		device_free(s, &s->d_set[j], s->set_bytes[j]);

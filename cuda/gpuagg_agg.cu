@@ -106,7 +106,7 @@ slot_unlock(uint32_t *l, bool block)
  * sums exactly in any order.  Their states are always written so, by rows
  * and merges alike, and take no lock (a lock a row on a hundred groups
  * serialized a block's threads); the other kinds fold under the slot's
- * lock, or in the warp's copy of the block's table (warp_fold).
+ * lock.
  */
 static __device__ __forceinline__ void
 atomic_add128(uint64_t *lo, uint64_t *hi, uint64_t add_lo, uint64_t add_hi)
@@ -304,23 +304,29 @@ typedef struct GaRowCtx
 	const GaDistinctSets *sets;
 	GaView		g;				/* the global table */
 	GaView		s;				/* the block's table, when shared_cap > 0 */
-	uint64_t   *w;				/* the warp's copy of its locked states, or NULL */
-	uint32_t	warp_words;		/* their words a slot */
 	uint64_t   *priv;			/* the one group's state, without keys */
 	bool		have_priv;
 	unsigned long long passed;
 } GaRowCtx;
 
 /*
- * One row as far as the lock: WHERE, keys, FILTERs and arguments (into
- * vals and use), count(DISTINCT) values into their sets, the one group's
- * state, and the group's slot with its lock-free states folded.  Returns
- * the slot of the row's group when states of locked kinds are left to fold
- * (in the block's table when *in_block), else -1.
+ * Does aggregate ag fold under a lock?  Not count(DISTINCT) nor min/max of
+ * strings, whose values go to distinct sets.
  */
-static __device__ __forceinline__ int64_t
-row_to_slot(GaRowCtx *c, uint32_t row, uint64_t grow, GaDatum *vals, uint8_t *use,
-			bool *in_block)
+static __device__ __forceinline__ bool
+locked_agg(const GaAgg *ag)
+{
+	return !ga_agg_lockfree(ag->kind) && ag->distinct < 0;
+}
+
+/*
+ * Fold one row: WHERE, keys, FILTERs and arguments (all before the lock),
+ * count(DISTINCT) values into their sets, into the one group's private
+ * state or the group's slot, in the block's table or the global one: the
+ * lock-free states atomically, the others under the slot's lock.
+ */
+static __device__ __forceinline__ void
+fold_row(GaRowCtx *c, uint32_t row, uint64_t grow)
 {
 	const GaProgram *p = &gpuagg_prog;
 	const uint32_t nkeys = p->nkeys;
@@ -328,6 +334,8 @@ row_to_slot(GaRowCtx *c, uint32_t row, uint64_t grow, GaDatum *vals, uint8_t *us
 	const GaView *v = &c->g;
 	GaDatum		regs[GA_MAX_REGS];
 	uint8_t		nulls[GA_MAX_REGS];
+	GaDatum		vals[GA_MAX_AGGS];
+	uint8_t		use[GA_MAX_AGGS];
 	GaDatum		key[GA_MAX_KEYS + 1];	/* + a distinct set's value */
 	uint8_t		knull[GA_MAX_KEYS + 1];
 	uint64_t	hh = 0;
@@ -342,10 +350,10 @@ row_to_slot(GaRowCtx *c, uint32_t row, uint64_t grow, GaDatum *vals, uint8_t *us
 		if (err)
 		{
 			report(*c->t, grow, err);
-			return -1;
+			return;
 		}
 		if (nulls[p->where.reg] || !regs[p->where.reg].i)
-			return -1;
+			return;
 	}
 	c->passed++;
 
@@ -355,7 +363,7 @@ row_to_slot(GaRowCtx *c, uint32_t row, uint64_t grow, GaDatum *vals, uint8_t *us
 		if (err)
 		{
 			report(*c->t, grow, err);
-			return -1;
+			return;
 		}
 		for (uint32_t k = 0; k < nkeys; k++)
 		{
@@ -396,7 +404,7 @@ row_to_slot(GaRowCtx *c, uint32_t row, uint64_t grow, GaDatum *vals, uint8_t *us
 	if (err)
 	{
 		report(*c->t, grow, err);
-		return -1;
+		return;
 	}
 
 	/* count(DISTINCT): into the sets, counted at the end */
@@ -422,7 +430,7 @@ row_to_slot(GaRowCtx *c, uint32_t row, uint64_t grow, GaDatum *vals, uint8_t *us
 				report(*c->t, grow, err);
 		}
 		c->have_priv = true;
-		return -1;
+		return;
 	}
 
 	if (c->s.cap > 0)
@@ -437,18 +445,17 @@ row_to_slot(GaRowCtx *c, uint32_t row, uint64_t grow, GaDatum *vals, uint8_t *us
 		if (slot < 0)
 		{
 			report(*c->t, grow, GA_ERR_INTERNAL);
-			return -1;
+			return;
 		}
 	}
-	*in_block = v->block;
 
 	/*
 	 * The group exists now (count(DISTINCT) folds into it at the end); only
-	 * a row with states of locked kinds to fold goes on to the lock, which
+	 * a row with states of locked kinds to fold takes the lock, which
 	 * matters for a hot group whose rows only feed distinct sets.
 	 */
 	if (!any)
-		return -1;
+		return;
 	any = false;
 	for (uint32_t a = 0; a < naggs; a++)
 	{
@@ -466,133 +473,36 @@ row_to_slot(GaRowCtx *c, uint32_t row, uint64_t grow, GaDatum *vals, uint8_t *us
 		}
 		any |= use[a];
 	}
-	return any ? slot : -1;
-}
-
-/*
- * Does aggregate ag fold under a lock (or in a warp's copy)?  Its words
- * there, when it does: the locked aggregates' states one after another.
- */
-static __device__ __forceinline__ bool
-locked_agg(const GaAgg *ag)
-{
-	return !ga_agg_lockfree(ag->kind) && ag->distinct < 0;
-}
-
-/*
- * The locked states of the rows a warp holds, a slot at a time: the lanes
- * whose rows share a slot (__match_any_sync) hand their values to the
- * first of them, which folds them in lane order, into the warp's copy of
- * the states where the block's table has one (no lock: the warp alone
- * writes it), else under the slot's lock, taken once.  Lanes of one warp
- * never spin on each other's locks (a hundred groups put several of a
- * warp's rows in one slot).  Every lane of the warp calls this: it is
- * where the warp meets.
- */
-static __device__ void
-warp_fold(const GaRowCtx *c, int64_t slot, bool in_block, const GaDatum *vals,
-		  const uint8_t *use, uint64_t grow)
-{
-	const GaProgram *p = &gpuagg_prog;
-	const uint32_t lane = threadIdx.x & 31;
-	const GaView *v = in_block ? &c->s : &c->g;
-	unsigned long long label = slot < 0 ? (1ull << 63) | lane :
-		((uint64_t) slot << 1) | (in_block ? 1 : 0);
-	uint32_t	peers = __match_any_sync(0xffffffffu, label);
-	uint32_t	lead = __ffs(peers) - 1;
-	bool		own = in_block && c->w != NULL;
-
-	if (slot < 0)
+	if (!any)
 		return;
-	if (lane == lead && !own)
-		slot_lock(&v->lock[slot], v->block);
-	for (uint32_t m = peers; m != 0; m &= m - 1)
+	slot_lock(&v->lock[slot], v->block);
+	for (uint32_t a = 0; a < naggs; a++)
 	{
-		int			src = __ffs(m) - 1;
-		uint64_t	r = __shfl_sync(peers, grow, src);
-		uint64_t	off = 0;
+		const GaAgg *ag = &p->aggs[a];
 
-		for (uint32_t a = 0; a < p->naggs; a++)
-		{
-			const GaAgg *ag = &p->aggs[a];
-			uint64_t   *st;
-			GaDatum		x;
-			int			u;
-			int			err;
-
-			if (!locked_agg(ag))
-				continue;
-			st = own ? c->w + off * v->cap + slot :
-				v->states + (uint64_t) ag->slot * v->cap + slot;
-			off += ga_agg_nslots(ag->kind);
-			x.u = __shfl_sync(peers, vals[a].u, src);
-			u = __shfl_sync(peers, (int) use[a], src);
-			if (lane != lead || !u)
-				continue;
-			err = ga_agg_update(ag, st, v->cap, x);
-			if (err)
-				report(*c->t, r, err);
-		}
+		if (use[a] && (err = ga_agg_update(ag, v->states + (uint64_t) ag->slot * v->cap + slot,
+										   v->cap, vals[a])))
+			report(*c->t, grow, err);
 	}
-	if (lane == lead && !own)
-		slot_unlock(&v->lock[slot], v->block);
+	slot_unlock(&v->lock[slot], v->block);
 }
 
 /*
- * The warps' copies of the locked states into the block's table, a slot a
- * thread; after every row of the block.
+ * A thread a row (grid-stride).  Where few groups have states of locked
+ * kinds, the blocks' tables merge those into nmerge merge tables in device
+ * memory (merge_view).  Three blocks an SM where shared memory allows: 85
+ * registers a thread.
  */
-static __device__ void
-fold_warp_copies(const GaRowCtx *c, const uint64_t *copies)
-{
-	const GaProgram *p = &gpuagg_prog;
-	const GaView &s = c->s;
-
-	for (uint32_t i = threadIdx.x; i < s.cap; i += blockDim.x)
-	{
-		if (s.ctrl[i] != 2)
-			continue;
-		for (uint32_t w = 0; w < blockDim.x / 32; w++)
-		{
-			const uint64_t *copy = copies + (uint64_t) w * c->warp_words * s.cap;
-			uint64_t	off = 0;
-
-			for (uint32_t a = 0; a < p->naggs; a++)
-			{
-				const GaAgg *ag = &p->aggs[a];
-				int			err;
-
-				if (!locked_agg(ag))
-					continue;
-				err = ga_agg_combine(ag, s.states + (uint64_t) ag->slot * s.cap + i, s.cap,
-									 copy + off * s.cap + i, s.cap);
-				if (err)
-					report(*c->t, GA_ROW_LAST, err);
-				off += ga_agg_nslots(ag->kind);
-			}
-		}
-	}
-}
-
-/*
- * Rows are taken a warp's 32 at a time (the block is whole warps), so that
- * the warp meets in warp_fold once a round.  warp_words > 0: after the
- * block's table in shared memory, each warp's copy of the locked states,
- * warp_words a slot (engine.c's shared_table).
- */
-/* three blocks an SM where shared memory allows: 85 registers a thread */
 extern "C" __global__ void __launch_bounds__(GA_BLOCK, 3)
 gpuagg_aggregate(const __grid_constant__ GaBatch batch, const __grid_constant__ GaTable t,
 				 uint32_t shared_cap, uint64_t row_base,
-				 const __grid_constant__ GaDistinctSets sets, uint32_t warp_words,
-				 unsigned char *merge, uint32_t nmerge)
+				 const __grid_constant__ GaDistinctSets sets, unsigned char *merge,
+				 uint32_t nmerge)
 {
 	extern __shared__ __align__(16) unsigned char smem[];
 	__shared__ unsigned long long block_passed;
 	const GaProgram *p = &gpuagg_prog;
 	const uint32_t nkeys = p->nkeys;
-	GaDatum		vals[GA_MAX_AGGS];
-	uint8_t		use[GA_MAX_AGGS];
 	GaDatum		key[GA_MAX_KEYS];
 	uint8_t		knull[GA_MAX_KEYS];
 	/* a plain aggregate has one group: each thread folds its rows privately */
@@ -606,8 +516,6 @@ gpuagg_aggregate(const __grid_constant__ GaBatch batch, const __grid_constant__ 
 	c.g = table_view(t);
 	c.s = table_view(t);
 	c.s.cap = 0;
-	c.w = NULL;
-	c.warp_words = warp_words;
 	c.priv = priv;
 	c.have_priv = false;
 	c.passed = 0;
@@ -620,35 +528,17 @@ gpuagg_aggregate(const __grid_constant__ GaBatch batch, const __grid_constant__ 
 			priv[k] = 0;
 	if (shared_cap > 0)
 	{
-		uint64_t	table = ga_slot_bytes(nkeys, p->nslots) * shared_cap;
-		uint64_t	words = (table + 8 * (uint64_t) warp_words * shared_cap *
-							 (blockDim.x / 32) + 3) / 4;
+		uint64_t	words = (ga_slot_bytes(nkeys, p->nslots) * shared_cap + 3) / 4;
 
 		c.s = packed_view(smem, shared_cap, nkeys, p->nslots, true);
-		if (warp_words > 0 && nkeys > 0)
-			c.w = (uint64_t *) (smem + table) +
-				(uint64_t) (threadIdx.x / 32) * warp_words * shared_cap;
 		for (uint64_t w = threadIdx.x; w < words; w += blockDim.x)
 			((uint32_t *) smem)[w] = 0;
 	}
 	__syncthreads();
 
-	for (uint32_t base = blockIdx.x * blockDim.x + (threadIdx.x & ~31u); base < batch.nrows;
-		 base += gridDim.x * blockDim.x)
-	{
-		uint32_t	row = base + (threadIdx.x & 31);
-		bool		in_block = false;
-		int64_t		slot = -1;
-
-		if (row < batch.nrows)
-			slot = row_to_slot(&c, row, row_base + row, vals, use, &in_block);
-		if (locked && nkeys > 0)
-		{
-			warp_fold(&c, slot, in_block, vals, use, row_base + row);
-			/* a warp's copy: this round's folds seen by the next's lanes */
-			__syncwarp();
-		}
-	}
+	for (uint32_t row = blockIdx.x * blockDim.x + threadIdx.x; row < batch.nrows;
+		 row += gridDim.x * blockDim.x)
+		fold_row(&c, row, row_base + row);
 
 	if (c.have_priv)
 	{
@@ -675,12 +565,6 @@ gpuagg_aggregate(const __grid_constant__ GaBatch batch, const __grid_constant__ 
 		atomicAdd(&t.counters[GA_CNT_PASSED], block_passed);
 	if (shared_cap == 0)
 		return;
-	if (c.w != NULL)
-	{
-		fold_warp_copies(&c, (const uint64_t *) (smem + ga_slot_bytes(nkeys, p->nslots) *
-												 shared_cap));
-		__syncthreads();
-	}
 
 	/*
 	 * merge the block's partial states into the global table (the group

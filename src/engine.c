@@ -535,7 +535,6 @@ struct GaEngineSession
 	uint64_t	dict_b_bound;	/* arena bytes likewise */
 	uint64_t	rows_seen;		/* rows before the next batch, in scan order */
 	uint32_t	shared_cap;
-	uint32_t	warp_words;		/* shared_table's warp copies: words a slot */
 	bool		locked_aggs;	/* aggregates that fold under a lock */
 	CUdeviceptr d_merge;		/* NMERGE merge tables of shared_cap slots */
 	uint64_t	merge_bytes;
@@ -984,13 +983,8 @@ dict_start(GaEngineSession *s)
 
 /*
  * Few groups: each block of gpuagg_aggregate aggregates in a table in
- * shared memory first, 4 slots a group (256 at least) where they fit.
- * Where the program has aggregates that fold under a lock (floats, min,
- * max), each warp of the block gets their states in a copy of its own
- * (warp_words a slot), where its lanes fold without a lock, where two
- * blocks of an SM fit so (2 * 96 kB on an H200: 256 slots of avg(float8)
- * and two sums with a key); the block adds the copies up at its end.
- * Locks on a hundred slots were most of q4's kernel time.
+ * shared memory first, 4 slots a group (256 at least) where they fit; its
+ * states of locked kinds (floats, min, max) merge into merge tables.
  */
 static void
 shared_table(GaEngineSession *s)
@@ -998,30 +992,11 @@ shared_table(GaEngineSession *s)
 	const GaProgram *prog = &s->prog;
 	uint64_t	slot_bytes = ga_slot_bytes(prog->nkeys, prog->nslots);
 	uint64_t	cap = 256;
-	uint32_t	words = 0;
 
 	if (s->args.groups > SHARED_GROUPS_MAX)
 		return;
 	for (uint32_t a = 0; a < prog->naggs; a++)
-		if (!ga_agg_lockfree(prog->aggs[a].kind) && prog->aggs[a].distinct < 0)
-			words += ga_agg_nslots(prog->aggs[a].kind);
-	s->locked_aggs = words > 0;
-	if (words > 0 && prog->nkeys > 0)
-	{
-		uint64_t	copies = 8 * (uint64_t) words * (GPUAGG_BLOCK / 32);
-
-		for (cap = 128; cap < 2 * s->args.groups; cap <<= 1)
-			;
-		cap = EMAX(cap, 256);
-		if (cap * (slot_bytes + copies) + 16 <= (uint64_t) s->gpu->smem_optin / 2)
-		{
-			s->shared_cap = (uint32_t) cap;
-			s->warp_words = words;
-			s->smem_bytes = (uint32_t) (cap * (slot_bytes + copies) + 16);
-			return;
-		}
-		cap = 256;
-	}
+		s->locked_aggs |= !ga_agg_lockfree(prog->aggs[a].kind) && prog->aggs[a].distinct < 0;
 	while (cap < 4 * s->args.groups && cap < 2 * SHARED_GROUPS_MAX)
 		cap <<= 1;
 	while (cap >= 128 && cap * slot_bytes + 16 > (uint64_t) s->gpu->smem_optin)
@@ -1421,7 +1396,7 @@ ga_engine_add_batch(GaEngineSession *s, int b, const GaBatch *batch)
 {
 	GaBatch		dbatch = *batch;
 	GaTable		table;
-	void	   *params[8];
+	void	   *params[7];
 	unsigned int grid;
 	int			err;
 
@@ -1508,9 +1483,8 @@ ga_engine_add_batch(GaEngineSession *s, int b, const GaBatch *batch)
 	params[2] = &s->shared_cap;
 	params[3] = &s->rows_seen;
 	params[4] = &s->sets;
-	params[5] = &s->warp_words;
-	params[6] = &s->d_merge;
-	params[7] = &s->nmerge;
+	params[5] = &s->d_merge;
+	params[6] = &s->nmerge;
 	grid = (batch->nrows + GPUAGG_BLOCK - 1) / GPUAGG_BLOCK;
 	grid = EMIN(grid, (unsigned int) s->gpu->sm_count * (s->shared_cap ? 2 : 16));
 	CU_CHECK(s, cu.LaunchKernel(s->mod->fn_aggregate, EMAX(grid, 1), 1, 1, GPUAGG_BLOCK, 1, 1,

@@ -39,7 +39,10 @@
 #      form;
 #   s. the suite, then the five PG-Strom queries at 1e8 against native;
 #   t. db-benchmark q1 q2 q4 at 1e8 in page form against native;
-#   u. the suite's setup, having, parallel and differential (no sanitizers).
+#   u. the suite's setup, having, parallel and differential (no sanitizers);
+#   v. the suite, then db-benchmark q1 q2 q4 and the five PG-Strom queries
+#      at 1e8 in page form against native;
+#   w. the suite without sanitizers, then i1 i2 at 1e8 against native.
 # Done on 2026-12-03 (test/gpu/results, bench/results/2026-12-03-h200): a, e,
 # b (before and after 852a7e1), c (q10's native run cut by the time limit),
 # f at bc09ccd, g at 1a7cafe, j at 2299ee3, k at bffe753 (its fed.sh ran
@@ -51,7 +54,7 @@
 # first half on a host with two GPUs (kind nvidia-h200-x2, when lent:
 # gpuagg.devices() should list two rows and a parallel query's processes
 # spread over them).
-# Usage: next.sh a|b|c|d|e|f|g|j|k|l|m|o|p|q|r|s|t|u.  Everything it writes goes under $OUT.
+# Usage: next.sh a|b|c|d|e|f|g|j|k|l|m|o|p|q|r|s|t|u|v|w.  Everything it writes goes under $OUT.
 set -uo pipefail
 OUT=${OUT:-/tmp/next-out}
 mkdir -p "$OUT"
@@ -280,8 +283,32 @@ s)
 		--set gpuagg.page_batches=on --analyze
 	pages_off
 	;;
+v)
+	# the warps' own copies of locked states (avg of floats over few
+	# groups): the suite, q1 q2 q4 and the five PG-Strom queries against
+	# native
+	suite 220
+	pages_on
+	groupby_pages 'q1|q2|q4' groupby
+	q "DROP TABLE x, x_int"
+	load ints 100
+	step "ints, page batches"
+	bench_run ints 150 --suite ints --engines native_8,gpuagg_cuda --reps 1 --timeout 20 \
+		--set gpuagg.page_batches=on --analyze
+	pages_off
+	;;
+w)
+	# v in less time: the suite without sanitizers, i1 i2 against native
+	SANITIZE=0 suite 150
+	load ints 60
+	pages_on
+	step "ints, page batches"
+	bench_run ints 60 --suite ints --engines native_8,gpuagg_cuda --reps 1 --timeout 20 \
+		--queries 'i1|i2' --set gpuagg.page_batches=on --analyze
+	pages_off
+	;;
 *)
-	echo "usage: $0 a|b|c|d|e|f|g|j|k|l|m|o|p|q|r|s|t|u" >&2
+	echo "usage: $0 a|b|c|d|e|f|g|j|k|l|m|o|p|q|r|s|t|u|v|w" >&2
 	exit 2
 	;;
 esac

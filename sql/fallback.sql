@@ -85,6 +85,15 @@ ANALYZE fbm;
 INSERT INTO fbm SELECT i, i FROM generate_series(2, 50000) i;
 SELECT check_offload('SELECT k, sum(v) FROM fbm GROUP BY k');
 SELECT count(*), sum(s) FROM (SELECT k, sum(v) AS s FROM fbm GROUP BY k) q;
+-- float and min/max states, which the CUDA engine's blocks merge into merge
+-- tables: with 10 groups estimated and 190,000 more in the data, the blocks'
+-- tables and the merge tables overflow (into the global table)
+CREATE TABLE fbf (k int8, v int4);
+INSERT INTO fbf SELECT i % 10, i FROM generate_series(1, 10000) i;
+ANALYZE fbf;
+INSERT INTO fbf SELECT i, i FROM generate_series(10001, 200000) i;
+SELECT check_offload('SELECT k, avg(v::float8), min(v), max(v::float8) FROM fbf GROUP BY k');
+SELECT check_offload('SELECT k % 7, count(*), avg(v::float8), var_samp(v::float8), min(v), max(-v) FROM fbf GROUP BY 1');
 
 -- a budget that holds the planner's estimate (the groups and a batch's
 -- room) but not the room for two batches the CUDA engine grows its table
@@ -117,4 +126,4 @@ EXPLAIN (COSTS OFF) SELECT k, sum(v) FROM fb GROUP BY k;
 RESET gpuagg.force_offload;
 EXPLAIN (COSTS OFF) SELECT k, sum(v) FROM fb GROUP BY k;
 
-DROP TABLE fb, fb2, fbp, fbw, fbm;
+DROP TABLE fb, fb2, fbp, fbw, fbm, fbf;

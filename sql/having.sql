@@ -53,6 +53,26 @@ SELECT check_offload('SELECT k, count(*) FROM tn GROUP BY k ORDER BY count(*) DE
 SELECT check_offload('SELECT k, count(*) FROM tn GROUP BY k ORDER BY count(*) DESC, k LIMIT 100000');
 SELECT check_offload('SELECT k FROM tn GROUP BY k ORDER BY count(*) DESC, k LIMIT 5');
 SELECT check_offload('SELECT s, k % 3, count(*), sum(v) FROM tn WHERE v > 100 GROUP BY 1, 2 ORDER BY 3 DESC, 1, 2 LIMIT 10');
+-- group keys after the count break its ties (by value only: a text key
+-- ends them); a group a row, so every count ties (ClickBench Q33)
+CREATE TABLE tt (id int8, g int4, f float8, s text);
+INSERT INTO tt SELECT i * 7919 % 100003, CASE WHEN i % 11 = 0 THEN NULL ELSE i % 5 END,
+  CASE i % 9 WHEN 0 THEN 'NaN'::float8 WHEN 1 THEN '-0'::float8 ELSE i % 4 END, 'x' || i % 3
+  FROM generate_series(1, 20000) i;
+INSERT INTO tt SELECT NULL, i % 3, NULL, NULL FROM generate_series(1, 4) i;
+ANALYZE tt;
+SET gpuagg.page_batches = off;
+SELECT explain_stable('SELECT id, g, count(*) FROM tt GROUP BY id, g ORDER BY count(*) DESC, id DESC, g LIMIT 5', true);
+SELECT explain_stable('SELECT s, g, count(*) FROM tt GROUP BY s, g, f ORDER BY count(*), g NULLS FIRST, s, f LIMIT 5');
+RESET gpuagg.page_batches;
+SELECT q, check_offload(q)
+  FROM (VALUES ('SELECT id, g, count(*) FROM tt GROUP BY id, g ORDER BY count(*) DESC, id DESC, g LIMIT 5'),
+			   ('SELECT id, count(*) FROM tt GROUP BY id ORDER BY count(*) DESC, id NULLS FIRST LIMIT 3'),
+			   ('SELECT id, count(*) FROM tt GROUP BY id ORDER BY count(*) DESC, id DESC NULLS LAST LIMIT 3 OFFSET 2'),
+			   ('SELECT g, f, count(*) FROM tt GROUP BY g, f ORDER BY count(*), g, f DESC LIMIT 6'),
+			   ('SELECT g, s, count(*) FROM tt GROUP BY g, s ORDER BY count(*) DESC, g NULLS FIRST, s LIMIT 4'),
+			   ('SELECT id, g, count(*) FROM tt GROUP BY id, g ORDER BY count(*) DESC, g, id LIMIT 4 OFFSET 9998')) t(q);
+DROP TABLE tt;
 -- no top-N where something between filters or reorders the groups, or the
 -- first key is not a count
 SELECT q, plan_text(q) LIKE '%Top-N%' AS top_n, check_offload(q)

@@ -42,6 +42,7 @@
 #include "utils/float.h"
 #include "utils/memutils.h"
 #include "utils/ruleutils.h"
+#include "utils/sortsupport.h"
 
 #include "batch.h"
 #include "device.h"
@@ -98,6 +99,9 @@ typedef struct GpuAggState
 	int			topn_agg;		/* ... that count's aggregate */
 	bool		topn_desc;		/* ... DESC: the largest counts */
 	binaryheap_comparator topn_worse;	/* ... > 0: count a ranks after b */
+	int			ntie;			/* ... then ORDER BY these group keys */
+	int		   *tie_key;		/* ... their indexes */
+	SortSupport tie_ssup;		/* ... their orders */
 
 	/* set up by Begin */
 	GpuaggProgram *prog;
@@ -123,7 +127,7 @@ typedef struct GpuAggState
 	GaResult	result;
 	uint64		next_group;
 	const uint64 *topn_count;	/* the run's counts, when a top-N bounds */
-	uint64		topn_bound;		/* ... the groups it returns */
+	uint64		topn_bound;		/* ... the group ranking last it returns */
 
 	/* shown by EXPLAIN ANALYZE, summed over runs */
 	GpuaggCounters counters;
@@ -252,10 +256,26 @@ GpuaggCreateScanState(CustomScan *cscan)
 	{
 		List	   *topn = list_nth(priv, GPUAGG_PRIV_TOPN);
 
+		List	   *ties = lfourth(topn);
+		List	   *idx = linitial(ties);
+
 		st->topn = intVal(linitial(topn));
 		st->topn_agg = intVal(lsecond(topn));
 		st->topn_desc = intVal(lthird(topn)) != 0;
 		st->topn_worse = st->topn_desc ? count_worse_desc : count_worse_asc;
+		st->ntie = list_length(idx);
+		st->tie_key = palloc(sizeof(int) * Max(st->ntie, 1));
+		st->tie_ssup = palloc0(sizeof(SortSupportData) * Max(st->ntie, 1));
+		for (int i = 0; i < st->ntie; i++)
+		{
+			SortSupport ssup = &st->tie_ssup[i];
+
+			st->tie_key[i] = list_nth_int(idx, i);
+			ssup->ssup_cxt = CurrentMemoryContext;
+			ssup->ssup_collation = list_nth_oid(lthird(ties), i);
+			ssup->ssup_nulls_first = list_nth_int(lfourth(ties), i) != 0;
+			PrepareSortSupportFromOrderingOp(list_nth_oid(lsecond(ties), i), ssup);
+		}
 	}
 	switch (intVal(list_nth(priv, GPUAGG_PRIV_DEVICE)))
 	{
@@ -769,10 +789,41 @@ discard_run(GpuAggState *st, const GpuaggCounters *before)
 	st->counters.stats.admission_ms += waited;
 }
 
+/*
+ * Top-N's order of groups (indexes into the run's result), as binaryheap
+ * compares: > 0 when group a ranks after group b, by its count, then by the
+ * tie keys.
+ */
+static int
+group_worse(Datum a, Datum b, void *arg)
+{
+	const GpuAggState *st = (const GpuAggState *) arg;
+	const GaResult *res = &st->result;
+	uint64		ga = (uint64) a;
+	uint64		gb = (uint64) b;
+	int			c = st->topn_worse((Datum) st->topn_count[ga], (Datum) st->topn_count[gb],
+								   NULL);
+
+	for (int i = 0; i < st->ntie && c == 0; i++)
+	{
+		int			k = st->tie_key[i];
+		int			type = st->prog->ga.keytype[k];
+		Size		at = (Size) k * res->ngroups;
+		bool		na = res->keynulls[at + ga];
+		bool		nb = res->keynulls[at + gb];
+
+		/* by value (planner.c's topn_tie_keys): no dictionary, no palloc */
+		c = ApplySortComparator(na ? (Datum) 0 : GpuaggKeyDatum(res->keys[at + ga], type, NULL), na,
+								nb ? (Datum) 0 : GpuaggKeyDatum(res->keys[at + gb], type, NULL), nb,
+								&st->tie_ssup[i]);
+	}
+	return c;
+}
+
 static inline bool
 topn_keeps(const GpuAggState *st, uint64 g)
 {
-	return st->topn_worse((Datum) st->topn_count[g], (Datum) st->topn_bound, NULL) <= 0;
+	return group_worse((Datum) g, (Datum) st->topn_bound, (void *) st) <= 0;
 }
 
 StaticAssertDecl(SIZEOF_DATUM == 8, "a count fits a Datum");
@@ -791,10 +842,10 @@ count_worse_asc(Datum a, Datum b, void *arg)
 }
 
 /*
- * Under ORDER BY a count LIMIT n (GPUAGG_PRIV_TOPN), of many groups only
- * those whose count reaches the n-th largest (smallest) need go out, ties
+ * Under ORDER BY a count [, group keys] LIMIT n (GPUAGG_PRIV_TOPN), of many
+ * groups only those that rank with the n-th or before it need go out, ties
  * included: the Sort and Limit above pick from them exactly as from all.
- * One pass with a heap of the n counts best so far; the bound is its top.
+ * One pass with a heap of the n groups best so far; the bound is its top.
  */
 static void
 topn_bound(GpuAggState *st)
@@ -815,19 +866,17 @@ topn_bound(GpuAggState *st)
 		return;
 	}
 	st->topn_count = res->states + (Size) st->prog->ga.aggs[st->topn_agg].slot * res->ngroups;
-	/* the heap's top is the count ranking last of those kept */
-	heap = binaryheap_allocate(st->topn, st->topn_worse, NULL);
+	/* the heap's top is the group ranking last of those kept */
+	heap = binaryheap_allocate(st->topn, group_worse, st);
 	for (uint64 g = 0; g < n; g++)
-		binaryheap_add_unordered(heap, (Datum) st->topn_count[g]);
+		binaryheap_add_unordered(heap, (Datum) g);
 	binaryheap_build(heap);
 	top = (uint64) binaryheap_first(heap);
 	for (uint64 g = n; g < res->ngroups; g++)
 	{
-		uint64		c = st->topn_count[g];
-
-		if (st->topn_worse((Datum) top, (Datum) c, NULL) > 0)
+		if (group_worse((Datum) top, (Datum) g, st) > 0)
 		{
-			binaryheap_replace_first(heap, (Datum) c);
+			binaryheap_replace_first(heap, (Datum) g);
 			top = (uint64) binaryheap_first(heap);
 		}
 	}
@@ -1411,11 +1460,29 @@ gpuagg_explain(CustomScanState *node, List *ancestors, ExplainState *es)
 		items = lappend(items, deparse(st, lfirst(lc), context, useprefix));
 	ExplainPropertyList("GPU Aggregates", items, es);
 	if (st->topn > 0)
-		ExplainPropertyText("GPU Top-N",
-							psprintf("%s %s, %d groups and their ties",
-									 deparse(st, list_nth(st->aggrefs, st->topn_agg),
-											 context, useprefix),
-									 st->topn_desc ? "DESC" : "ASC", st->topn), es);
+	{
+		StringInfoData buf;
+
+		/* as the Sort above shows its keys: DESC, and NULLS where not so */
+		initStringInfo(&buf);
+		appendStringInfo(&buf, "%s %s",
+						 deparse(st, list_nth(st->aggrefs, st->topn_agg), context, useprefix),
+						 st->topn_desc ? "DESC" : "ASC");
+		for (int i = 0; i < st->ntie; i++)
+		{
+			const SortSupportData *ssup = &st->tie_ssup[i];
+
+			appendStringInfo(&buf, ", %s%s",
+							 deparse(st, list_nth(st->keys, st->tie_key[i]), context,
+									 useprefix),
+							 ssup->ssup_reverse ? " DESC" : "");
+			if (ssup->ssup_nulls_first != ssup->ssup_reverse)
+				appendStringInfoString(&buf, ssup->ssup_nulls_first ?
+									   " NULLS FIRST" : " NULLS LAST");
+		}
+		appendStringInfo(&buf, ", %d groups and their ties", st->topn);
+		ExplainPropertyText("GPU Top-N", buf.data, es);
+	}
 	ExplainPropertyInteger("VRAM Estimate", "kB",
 						   (int64) ceil(st->vram_estimate / 1024.0), es);
 

@@ -64,10 +64,13 @@ extern const CustomScanMethods GpuaggScanMethods;
 									 * only: the plan's custom_exprs) */
 #define GPUAGG_PRIV_FEED		11	/* Integer: 1 when parallel workers only
 									 * feed pages to the leader's session */
-#define GPUAGG_PRIV_TOPN		12	/* NIL, or Integers (n, aggregate, desc):
-									 * ORDER BY that count LIMIT n above, so
-									 * only groups reaching the n-th count
-									 * need be returned */
+#define GPUAGG_PRIV_TOPN		12	/* NIL, or Integers (n, aggregate, desc)
+									 * and a List of the tie keys' lists
+									 * (group key indexes, sort operators,
+									 * collations, nulls first): ORDER BY
+									 * that count, those keys, LIMIT n
+									 * above, so only groups reaching the
+									 * n-th need be returned */
 
 /* exec.c */
 extern Node *GpuaggCreateScanState(CustomScan *cscan);

@@ -367,8 +367,50 @@ const_limit(Query *parse)
  * DISTINCT): the GpuAgg node need return only the groups whose count
  * reaches the n-th largest (DESC) or smallest (ASC), ties all kept; the
  * Sort and Limit above still order them exactly, by every sort key, and
- * pick.  As (n, the aggregate's index, descending), or NIL.
+ * pick.  Sort keys after the count that are group keys of a type passed
+ * by value break the count's ties the same way (ClickBench's Q33, a group
+ * a row, otherwise returned every group: all counts tie at 1).  As (n, the
+ * aggregate's index, descending, and the tie keys as lists: group key
+ * indexes, sort operators, collations, nulls first), or NIL.
  */
+static List *
+topn_tie_keys(Query *parse, List *keys, const GpuaggProgram *prog)
+{
+	List	   *idx = NIL,
+			   *ops = NIL,
+			   *colls = NIL,
+			   *nulls = NIL;
+	ListCell   *lc;
+
+	for_each_from(lc, parse->sortClause, 1)
+	{
+		SortGroupClause *sc = lfirst_node(SortGroupClause, lc);
+		TargetEntry *te = get_sortgroupclause_tle(sc, parse->targetList);
+		ListCell   *lk;
+		int			k = -1;
+		int			type;
+
+		foreach(lk, keys)
+		{
+			if (equal(lfirst(lk), te->expr))
+			{
+				k = foreach_current_index(lk);
+				break;
+			}
+		}
+		if (k < 0)
+			break;
+		type = prog->ga.keytype[k];
+		if (type == GA_T_TEXT || type == GA_T_BPCHAR || type == GA_T_NULLONLY)
+			break;
+		idx = lappend_int(idx, k);
+		ops = lappend_oid(ops, sc->sortop);
+		colls = lappend_oid(colls, exprCollation((Node *) te->expr));
+		nulls = lappend_int(nulls, sc->nulls_first ? 1 : 0);
+	}
+	return list_make4(idx, ops, colls, nulls);
+}
+
 static List *
 topn_for(PlannerInfo *root, List *aggrefs, List *keys, List *outputs,
 		 const GpuaggProgram *prog, GroupPathExtraData *extra)
@@ -409,9 +451,10 @@ topn_for(PlannerInfo *root, List *aggrefs, List *keys, List *outputs,
 		const GaAgg *ag = &prog->ga.aggs[foreach_current_index(lc)];
 
 		if (ag->kind == GA_AGG_COUNT && ag->distinct < 0 && equal(lfirst(lc), tle->expr))
-			return list_make3(makeInteger((int) limit),
+			return list_make4(makeInteger((int) limit),
 							  makeInteger(foreach_current_index(lc)),
-							  makeInteger(strategy == BTGreaterStrategyNumber ? 1 : 0));
+							  makeInteger(strategy == BTGreaterStrategyNumber ? 1 : 0),
+							  topn_tie_keys(parse, keys, prog));
 	}
 	return NIL;
 }

@@ -247,7 +247,7 @@ ga_agg_nslots(int kind)
 /*
  * count, and sum/avg of integers (n and a 64- or 128-bit sum): states the
  * CUDA kernels fold with atomic adds alone; the other kinds fold under a
- * lock, or in state a warp of its own holds.
+ * slot's lock.
  */
 GA_HD bool
 ga_agg_lockfree(int kind)

@@ -6,14 +6,17 @@
  * One thread per row (grid-stride) evaluates the program's WHERE, group
  * keys, FILTERs and arguments with the shared interpreter (gpuagg_eval.h),
  * finds or claims the group's slot in an open-addressing table, and folds
- * the values into the group's states under the slot's lock with the same
- * update rules as the CPU device.
+ * the values into the group's states with the same update rules as the
+ * CPU device: counts and integer sums with atomic adds, the others under
+ * the slot's lock.
  *
  * When few groups are expected, each block first aggregates into a table in
  * shared memory (global atomics on a hundred groups are ~18x slower than on
- * a million on an H200) and merges its partial states into the global table
- * at the end with the aggregates' combine rules; a row whose group does not
- * fit the block's table goes to the global table directly.
+ * a million on an H200) and merges its partial states at the end with the
+ * aggregates' combine rules: into the global table, but states that take a
+ * lock into one of 32 merge tables, which gpuagg_merge_fold adds into the
+ * global table after the last batch.  A row whose group does not fit the
+ * block's table goes to the global table directly.
  *
  * count(DISTINCT x) inserts (group keys, x) into the aggregate's distinct
  * set, a table of the same kind without states; after the last batch
@@ -38,7 +41,7 @@ extern "C" __device__ uint32_t gpuagg_abi_version = GA_ABI_VERSION;
 /* The running query's program: read by every thread, so constant memory. */
 __constant__ GaProgram gpuagg_prog;
 
-/* A table's arrays: the global table or a block's shared one. */
+/* A table's arrays: the global table, a block's shared one or a merge table. */
 struct GaView
 {
 	uint64_t	cap;
@@ -118,7 +121,7 @@ atomic_add128(uint64_t *lo, uint64_t *hi, uint64_t add_lo, uint64_t add_hi)
 		atomicAdd((unsigned long long *) hi, (unsigned long long) add_hi);
 }
 
-/* ga_agg_combine of a lockfree_kind, n rows' state src into dst, atomically */
+/* ga_agg_combine of a ga_agg_lockfree kind: state src into dst, atomically */
 static __device__ void
 atomic_combine(const GaAgg *ag, uint64_t *dst, uint64_t ds, const uint64_t *src, uint64_t ss)
 {
@@ -221,6 +224,9 @@ packed_view(unsigned char *p, uint64_t cap, uint32_t nkeys, uint32_t nslots, boo
 	return s;
 }
 
+/* slots of a merge table a block's group may try before the global table */
+#define MERGE_PROBES	32
+
 /*
  * Merge table r of the nmerge at merge, each of cap slots.  Where few
  * groups have states of locked kinds, block b merges its table into merge
@@ -239,7 +245,7 @@ merge_view(unsigned char *merge, uint32_t r, uint64_t cap)
 }
 
 /*
- * Fold src, the state of n rows of every aggregate (stride ss): the
+ * Fold src, a partial state of every aggregate (stride ss): the
  * lock-free kinds into slot fi of table f atomically, the others into slot
  * li of table l under that slot's lock, taken only when the program has
  * such aggregates.  f and l are one table but where a merge table takes
@@ -490,8 +496,8 @@ fold_row(GaRowCtx *c, uint32_t row, uint64_t grow)
 /*
  * A thread a row (grid-stride).  Where few groups have states of locked
  * kinds, the blocks' tables merge those into nmerge merge tables in device
- * memory (merge_view).  Three blocks an SM where shared memory allows: 85
- * registers a thread.
+ * memory (merge_view).  Three blocks an SM where shared memory allows: at
+ * most 85 registers a thread (80 with sm_90, no spills).
  */
 extern "C" __global__ void __launch_bounds__(GA_BLOCK, 3)
 gpuagg_aggregate(const __grid_constant__ GaBatch batch, const __grid_constant__ GaTable t,
@@ -592,8 +598,10 @@ gpuagg_aggregate(const __grid_constant__ GaBatch batch, const __grid_constant__ 
 		}
 		if (locked && nmerge > 0)
 		{
+			/* a few probes: a full merge table (groups far over the
+			 * estimate) would cost every merge a scan of it */
 			m = merge_view(merge, blockIdx.x % nmerge, shared_cap);
-			mi = find_slot(m, key, knull, c.s.hash[i], nkeys, NULL, shared_cap);
+			mi = find_slot(m, key, knull, c.s.hash[i], nkeys, NULL, MERGE_PROBES);
 		}
 		if (mi < 0)
 		{
@@ -630,6 +638,10 @@ gpuagg_merge_fold(GaTable t, unsigned char *merge, uint32_t cap, uint32_t nmerge
 			key[k].u = m.keys[k * cap + i];
 			knull[k] = m.keynulls[k * cap + i];
 		}
+		/*
+		 * the block made the group before its merge table's entry; one made
+		 * here is counted, and ga_engine_finish reports it
+		 */
 		gi = find_slot(g, key, knull, m.hash[i], p->nkeys, &t.counters[GA_CNT_GROUPS], g.cap);
 		if (gi < 0)
 		{

@@ -23,8 +23,10 @@
  * by events, so the copy of batch n+1 overlaps the kernels of batch n.  The
  * group table lives in device memory and is grown (gpuagg_rehash) before a
  * batch could fill it past half; count(DISTINCT) sets are grown the same
- * way.  At the end gpuagg_distinct_fold counts the sets into their groups,
- * gpuagg_compact packs the groups, and the caller fetches them.
+ * way.  At the end gpuagg_merge_fold adds the merge tables' states into
+ * their groups (few groups with float, min or max states), and
+ * gpuagg_distinct_fold counts the sets into theirs, gpuagg_compact packs
+ * the groups, and the caller fetches them.
  *
  * Any CUDA failure returns GA_ERR_DEVICE.  One that leaves a context
  * unusable (an illegal address in a kernel, say) marks the engine broken:
@@ -1202,8 +1204,13 @@ ga_engine_start(GaEngineSession *s)
 							   GA_CNT_DISTINCT + j, &s->sets.set[j], &s->d_set[j],
 							   &s->set_bytes[j])) != GA_OK)
 			return err;
-	/* the blocks' tables merge their locked states into merge tables */
-	if (!s->d_merge && s->shared_cap > 0 && s->locked_aggs)
+	/*
+	 * The blocks' tables merge their locked states into merge tables (at
+	 * most 7 MB, not in planner.c's estimate: left out, rather than refuse
+	 * the query, where gpuagg.vram_budget has no room for them)
+	 */
+	if (!s->d_merge && s->shared_cap > 0 && s->locked_aggs &&
+		within_budget(s, NMERGE * s->shared_cap * ga_slot_bytes(prog->nkeys, prog->nslots)))
 	{
 		uint64_t	bytes = NMERGE * s->shared_cap * ga_slot_bytes(prog->nkeys, prog->nslots);
 
@@ -1509,9 +1516,10 @@ ga_engine_add_batch(GaEngineSession *s, int b, const GaBatch *batch)
 }
 
 /*
- * Count the distinct sets into their groups, pack the groups (and the
- * pairs of min/max of strings) in device memory, and say how many there
- * are; ga_engine_fetch then brings them back.
+ * Add the merge tables into their groups, count the distinct sets into
+ * theirs, pack the groups (and the pairs of min/max of strings) in device
+ * memory, and say how many there are; ga_engine_fetch then brings them
+ * back.
  */
 int
 ga_engine_finish(GaEngineSession *s, GaEngineShape *shape)
@@ -1670,9 +1678,14 @@ ga_engine_finish(GaEngineSession *s, GaEngineShape *shape)
 			}
 		}
 	}
-	/* errors of the fold and the pairs (internal) are in the counters */
+	/*
+	 * errors of the folds and the pairs (internal) are in the counters; a
+	 * group gpuagg_merge_fold had to make was not there to be packed
+	 */
 	if ((err = read_counters(s, counters)) != GA_OK)
 		return err;
+	if (counters[GA_CNT_GROUPS] != n)
+		return GA_ERR_INTERNAL;
 	if (s->dict_ready)
 	{
 		/* the strings the device coded after the host's */

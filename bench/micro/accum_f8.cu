@@ -141,8 +141,8 @@ __global__ void agg(const int32_t *key, const double *val, uint32_t nrows,
 		{
 			if (slot >= 0)
 			{
-				/* shift: the first value the slot saw (stands in for a
-				 * claim-time write), sums of d = x - c and d*d */
+				/* sums of d = x - c and d*d for a shift c (0 here: what
+				 * finding a slot's shift would cost is not timed) */
 				double c = 0.0;
 				double d = x - c;
 

@@ -49,11 +49,14 @@
 # natively: no extension then; ClickBench cut by the time limit after Q17).
 # Later that day: l at d6091aa, m at a7ee6bd, o at 9926598; then q at
 # 82d7f83, s, r, t and r with QUERIES="Q17|Q33" at ed46ecf, u at 837cb17.
-# Next: Q33 with gpuagg.vram_budget raised (24.6 GB estimated); q4 and i2
-# (avg of floats, the slot lock a row) once their kernel path changes; g's
-# first half on a host with two GPUs (kind nvidia-h200-x2, when lent:
-# gpuagg.devices() should list two rows and a parallel query's processes
-# spread over them).
+# Sixth session: s and t at e6d4d7d, v and r with QUERIES=Q33
+# VRAM_BUDGET=96GB (timed out: every tied group returned) on a tree with
+# the warps' copies, v at e33833d, w at 2aafab6.
+# Next: v at 2a1f9cd or later (145883d's merge-table mends and cfa04ba's
+# Top-N tie keys not yet run on a GPU), then r with QUERIES=Q33
+# VRAM_BUDGET=96GB TIMEOUT=200; g's first half on a host with two GPUs
+# (kind nvidia-h200-x2, when lent: gpuagg.devices() should list two rows
+# and a parallel query's processes spread over them).
 # Usage: next.sh a|b|c|d|e|f|g|j|k|l|m|o|p|q|r|s|t|u|v|w.  Everything it writes goes under $OUT.
 set -uo pipefail
 OUT=${OUT:-/tmp/next-out}

@@ -255,7 +255,6 @@ GpuaggCreateScanState(CustomScan *cscan)
 	if (list_length(priv) > GPUAGG_PRIV_TOPN && list_nth(priv, GPUAGG_PRIV_TOPN) != NIL)
 	{
 		List	   *topn = list_nth(priv, GPUAGG_PRIV_TOPN);
-
 		List	   *ties = lfourth(topn);
 		List	   *idx = linitial(ties);
 

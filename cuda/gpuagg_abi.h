@@ -300,6 +300,21 @@ typedef struct GaProgram
 	uint8_t		constnull[GA_MAX_CONSTS];
 } GaProgram;
 
+/*
+ * Has the program aggregates whose states fold under a lock (not the
+ * ga_agg_lockfree kinds, nor those whose values go to distinct sets:
+ * count(DISTINCT), min/max of strings)?  The CUDA engine then gives the
+ * blocks' tables merge tables.
+ */
+GA_HD bool
+ga_program_locked(const GaProgram *p)
+{
+	for (uint32_t a = 0; a < p->naggs; a++)
+		if (!ga_agg_lockfree(p->aggs[a].kind) && p->aggs[a].distinct < 0)
+			return true;
+	return false;
+}
+
 /* Run-time errors, turned by the host into PostgreSQL's ereport. */
 typedef enum GaError
 {

@@ -273,6 +273,18 @@ merge_states(const GaProgram *p, const GaTable &t, const GaView &f, uint64_t fi,
 		slot_unlock(&l.lock[li], l.block);
 }
 
+/* The keys of entry i of a table whose arrays are cap slots long. */
+static __device__ __forceinline__ void
+entry_keys(const uint64_t *keys, const uint8_t *keynulls, uint64_t cap, uint64_t i,
+		   uint32_t nkeys, GaDatum *key, uint8_t *knull)
+{
+	for (uint32_t k = 0; k < nkeys; k++)
+	{
+		key[k].u = keys[k * cap + i];
+		knull[k] = keynulls[k * cap + i];
+	}
+}
+
 /* Hash of a group's keys, before folding to 32 bits. */
 static __device__ __forceinline__ uint64_t
 key_hash(const GaDatum *key, const uint8_t *knull, uint32_t nkeys)
@@ -314,16 +326,6 @@ typedef struct GaRowCtx
 	bool		have_priv;
 	unsigned long long passed;
 } GaRowCtx;
-
-/*
- * Does aggregate ag fold under a lock?  Not count(DISTINCT) nor min/max of
- * strings, whose values go to distinct sets.
- */
-static __device__ __forceinline__ bool
-locked_agg(const GaAgg *ag)
-{
-	return !ga_agg_lockfree(ag->kind) && ag->distinct < 0;
-}
 
 /*
  * Fold one row: WHERE, keys, FILTERs and arguments (all before the lock),
@@ -514,7 +516,7 @@ gpuagg_aggregate(const __grid_constant__ GaBatch batch, const __grid_constant__ 
 	/* a plain aggregate has one group: each thread folds its rows privately */
 	uint64_t	priv[GA_MAX_SLOTS];
 	GaRowCtx	c;
-	bool		locked = false;
+	bool		locked = ga_program_locked(p);
 
 	c.batch = &batch;
 	c.t = &t;
@@ -525,8 +527,6 @@ gpuagg_aggregate(const __grid_constant__ GaBatch batch, const __grid_constant__ 
 	c.priv = priv;
 	c.have_priv = false;
 	c.passed = 0;
-	for (uint32_t a = 0; a < p->naggs; a++)
-		locked |= locked_agg(&p->aggs[a]);
 	if (threadIdx.x == 0)
 		block_passed = 0;
 	if (nkeys == 0)
@@ -585,11 +585,7 @@ gpuagg_aggregate(const __grid_constant__ GaBatch batch, const __grid_constant__ 
 
 		if (c.s.ctrl[i] != 2)
 			continue;
-		for (uint32_t k = 0; k < nkeys; k++)
-		{
-			key[k].u = c.s.keys[k * shared_cap + i];
-			knull[k] = c.s.keynulls[k * shared_cap + i];
-		}
+		entry_keys(c.s.keys, c.s.keynulls, shared_cap, i, nkeys, key, knull);
 		gi = find_slot(c.g, key, knull, c.s.hash[i], nkeys, &t.counters[GA_CNT_GROUPS], c.g.cap);
 		if (gi < 0)
 		{
@@ -613,8 +609,9 @@ gpuagg_aggregate(const __grid_constant__ GaBatch batch, const __grid_constant__ 
 }
 
 /*
- * The merge tables' states of locked kinds into the global table, whose
- * groups they all are; after the last batch.
+ * The merge tables' states into the global table, whose groups they all
+ * are; after the last batch.  (Their states of lock-free kinds are zero:
+ * the blocks add those to the global table.)
  */
 extern "C" __global__ void
 gpuagg_merge_fold(GaTable t, unsigned char *merge, uint32_t cap, uint32_t nmerge)
@@ -633,35 +630,16 @@ gpuagg_merge_fold(GaTable t, unsigned char *merge, uint32_t cap, uint32_t nmerge
 
 		if (m.ctrl[i] != 2)
 			continue;
-		for (uint32_t k = 0; k < p->nkeys; k++)
-		{
-			key[k].u = m.keys[k * cap + i];
-			knull[k] = m.keynulls[k * cap + i];
-		}
+		entry_keys(m.keys, m.keynulls, cap, i, p->nkeys, key, knull);
 		/*
 		 * the block made the group before its merge table's entry; one made
 		 * here is counted, and ga_engine_finish reports it
 		 */
 		gi = find_slot(g, key, knull, m.hash[i], p->nkeys, &t.counters[GA_CNT_GROUPS], g.cap);
 		if (gi < 0)
-		{
 			report(t, GA_ROW_LAST, GA_ERR_INTERNAL);
-			continue;
-		}
-		slot_lock(&g.lock[gi], false);
-		for (uint32_t a = 0; a < p->naggs; a++)
-		{
-			const GaAgg *ag = &p->aggs[a];
-			int			err;
-
-			if (!locked_agg(ag))
-				continue;
-			err = ga_agg_combine(ag, g.states + (uint64_t) ag->slot * g.cap + gi, g.cap,
-								 m.states + (uint64_t) ag->slot * cap + i, cap);
-			if (err)
-				report(t, GA_ROW_LAST, err);
-		}
-		slot_unlock(&g.lock[gi], false);
+		else
+			merge_states(p, t, g, gi, g, gi, m.states + i, cap, true);
 	}
 }
 
@@ -680,11 +658,7 @@ gpuagg_rehash(GaTable o, GaTable n)
 
 		if (o.ctrl[i] != 2)
 			continue;
-		for (uint32_t k = 0; k < o.nkeys; k++)
-		{
-			key[k].u = o.keys[k * o.cap + i];
-			knull[k] = o.keynulls[k * o.cap + i];
-		}
+		entry_keys(o.keys, o.keynulls, o.cap, i, o.nkeys, key, knull);
 		j = find_slot(nv, key, knull, o.hash[i], o.nkeys, NULL, n.cap);
 		if (j < 0)
 		{
@@ -741,11 +715,7 @@ set_entry_group(const GaTable &d, const GaTable &t, uint64_t i)
 	uint8_t		knull[GA_MAX_KEYS];
 	uint64_t	hh;
 
-	for (uint32_t k = 0; k < t.nkeys; k++)
-	{
-		key[k].u = d.keys[k * d.cap + i];
-		knull[k] = d.keynulls[k * d.cap + i];
-	}
+	entry_keys(d.keys, d.keynulls, d.cap, i, t.nkeys, key, knull);
 	hh = key_hash(key, knull, t.nkeys);
 	return find_slot(g, key, knull, (uint32_t) (hh ^ (hh >> 32)), t.nkeys, NULL, t.cap);
 }

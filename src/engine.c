@@ -537,7 +537,6 @@ struct GaEngineSession
 	uint64_t	dict_b_bound;	/* arena bytes likewise */
 	uint64_t	rows_seen;		/* rows before the next batch, in scan order */
 	uint32_t	shared_cap;
-	bool		locked_aggs;	/* aggregates that fold under a lock */
 	CUdeviceptr d_merge;		/* NMERGE merge tables of shared_cap slots */
 	uint64_t	merge_bytes;
 	uint32_t	nmerge;
@@ -997,8 +996,6 @@ shared_table(GaEngineSession *s)
 
 	if (s->args.groups > SHARED_GROUPS_MAX)
 		return;
-	for (uint32_t a = 0; a < prog->naggs; a++)
-		s->locked_aggs |= !ga_agg_lockfree(prog->aggs[a].kind) && prog->aggs[a].distinct < 0;
 	while (cap < 4 * s->args.groups && cap < 2 * SHARED_GROUPS_MAX)
 		cap <<= 1;
 	while (cap >= 128 && cap * slot_bytes + 16 > (uint64_t) s->gpu->smem_optin)
@@ -1209,15 +1206,13 @@ ga_engine_start(GaEngineSession *s)
 	 * most 7 MB, not in planner.c's estimate: left out, rather than refuse
 	 * the query, where gpuagg.vram_budget has no room for them)
 	 */
-	if (!s->d_merge && s->shared_cap > 0 && s->locked_aggs &&
-		within_budget(s, NMERGE * s->shared_cap * ga_slot_bytes(prog->nkeys, prog->nslots)))
+	s->merge_bytes = NMERGE * s->shared_cap * ga_slot_bytes(prog->nkeys, prog->nslots);
+	if (!s->d_merge && s->shared_cap > 0 && ga_program_locked(prog) &&
+		within_budget(s, s->merge_bytes))
 	{
-		uint64_t	bytes = NMERGE * s->shared_cap * ga_slot_bytes(prog->nkeys, prog->nslots);
-
-		if ((err = device_alloc(s, &s->d_merge, bytes)) != GA_OK)
+		if ((err = device_alloc(s, &s->d_merge, s->merge_bytes)) != GA_OK)
 			return err;
-		s->merge_bytes = bytes;
-		CU_CHECK(s, cu.MemsetD8Async(s->d_merge, 0, bytes, s->s_exec));
+		CU_CHECK(s, cu.MemsetD8Async(s->d_merge, 0, s->merge_bytes, s->s_exec));
 		s->nmerge = NMERGE;
 	}
 	if (s->nstringcols > 0 && (err = dict_start(s)) != GA_OK)

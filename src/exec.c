@@ -851,7 +851,6 @@ topn_bound(GpuAggState *st)
 {
 	const GaResult *res = &st->result;
 	uint64		n = (uint64) st->topn;
-	uint64		kept = 0;
 	uint64		top;
 	binaryheap *heap;
 
@@ -883,11 +882,8 @@ topn_bound(GpuAggState *st)
 	st->topn_bound = top;
 	/* a pass over every group, for EXPLAIN ANALYZE's Groups Returned only */
 	if (st->css.ss.ps.instrument)
-	{
 		for (uint64 g = 0; g < res->ngroups; g++)
-			kept += topn_keeps(st, g);
-		st->counters.groups_returned += kept;
-	}
+			st->counters.groups_returned += topn_keeps(st, g);
 }
 
 /*

@@ -362,16 +362,9 @@ const_limit(Query *parse)
 }
 
 /*
- * ORDER BY count(...) LIMIT n straight over the grouping (nothing between
- * them that filters or multiplies groups: HAVING, window functions,
- * DISTINCT): the GpuAgg node need return only the groups whose count
- * reaches the n-th largest (DESC) or smallest (ASC), ties all kept; the
- * Sort and Limit above still order them exactly, by every sort key, and
- * pick.  Sort keys after the count that are group keys of a type passed
- * by value break the count's ties the same way (ClickBench's Q33, a group
- * a row, otherwise returned every group: all counts tie at 1).  As (n, the
- * aggregate's index, descending, and the tie keys as lists: group key
- * indexes, sort operators, collations, nulls first), or NIL.
+ * The sort keys after the first, up to the first that is not a group key
+ * of a type passed by value (exec.c compares them without a dictionary),
+ * as lists: group key indexes, sort operators, collations, nulls first.
  */
 static List *
 topn_tie_keys(Query *parse, List *keys, const GpuaggProgram *prog)
@@ -411,6 +404,18 @@ topn_tie_keys(Query *parse, List *keys, const GpuaggProgram *prog)
 	return list_make4(idx, ops, colls, nulls);
 }
 
+/*
+ * ORDER BY count(...) LIMIT n straight over the grouping (nothing between
+ * them that filters or multiplies groups: HAVING, window functions,
+ * DISTINCT): the GpuAgg node need return only the groups whose count
+ * reaches the n-th largest (DESC) or smallest (ASC), ties all kept; the
+ * Sort and Limit above still order them exactly, by every sort key, and
+ * pick.  Sort keys after the count that are group keys of a type passed
+ * by value break the count's ties the same way (ClickBench's Q33, a group
+ * a row, otherwise returned every group: all counts tie at 1).  As (n, the
+ * aggregate's index, descending, and the tie keys as lists: group key
+ * indexes, sort operators, collations, nulls first), or NIL.
+ */
 static List *
 topn_for(PlannerInfo *root, List *aggrefs, List *keys, List *outputs,
 		 const GpuaggProgram *prog, GroupPathExtraData *extra)

@@ -96,6 +96,14 @@ fed_q1_q2() {
 	bench_run groupby-fed "$1" --suite groupby --engines gpuagg_cuda --reps 3 --timeout "$2" \
 		--queries 'q1|q2' --set gpuagg.page_batches=on --set gpuagg.fed_groups=0 --analyze
 }
+# the five PG-Strom queries (a regex $2 picks some) in page form against
+# native with 8 workers, within $1 seconds, into $OUT/ints (after pages_on:
+# the GPU service maps shared buffers then)
+ints_pages() {
+	step "ints, page batches"
+	bench_run ints "$1" --suite ints --engines native_8,gpuagg_cuda --reps 1 --timeout 20 \
+		${2:+--queries "$2"} --set gpuagg.page_batches=on --analyze
+}
 # db-benchmark's tables at 1e8, then queries $1 in page form against native
 # with 8 workers, into $OUT/$2
 groupby_pages() {
@@ -281,23 +289,18 @@ s)
 	suite 220
 	load ints 100
 	pages_on
-	step "ints, page batches"
-	bench_run ints 200 --suite ints --engines native_8,gpuagg_cuda --reps 1 --timeout 20 \
-		--set gpuagg.page_batches=on --analyze
+	ints_pages 200
 	pages_off
 	;;
 v)
-	# the warps' own copies of locked states (avg of floats over few
-	# groups): the suite, q1 q2 q4 and the five PG-Strom queries against
-	# native
+	# the kernel path of avg of floats over few groups: the suite, q1 q2
+	# q4 and the five PG-Strom queries against native
 	suite 220
 	pages_on
 	groupby_pages 'q1|q2|q4' groupby
 	q "DROP TABLE x, x_int"
 	load ints 100
-	step "ints, page batches"
-	bench_run ints 150 --suite ints --engines native_8,gpuagg_cuda --reps 1 --timeout 20 \
-		--set gpuagg.page_batches=on --analyze
+	ints_pages 150
 	pages_off
 	;;
 w)
@@ -305,9 +308,7 @@ w)
 	SANITIZE=0 suite 150
 	load ints 60
 	pages_on
-	step "ints, page batches"
-	bench_run ints 60 --suite ints --engines native_8,gpuagg_cuda --reps 1 --timeout 20 \
-		--queries 'i1|i2' --set gpuagg.page_batches=on --analyze
+	ints_pages 60 'i1|i2'
 	pages_off
 	;;
 *)

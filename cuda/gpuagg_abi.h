@@ -44,7 +44,7 @@
 #define GA_HD static inline
 #endif
 
-#define GA_ABI_VERSION		7
+#define GA_ABI_VERSION		8
 
 /*
  * Words of a page's visibility bitmap in a page-form batch: room for
@@ -255,6 +255,22 @@ ga_agg_lockfree(int kind)
 	return kind == GA_AGG_COUNT || kind == GA_AGG_SUM_I64 || kind == GA_AGG_SUM_I128;
 }
 
+/* The state slot of a float aggregate's flags (gpuagg_eval.h), or -1. */
+GA_HD int
+ga_agg_flags_slot(int kind)
+{
+	switch (kind)
+	{
+		case GA_AGG_SUM_F4:
+		case GA_AGG_SUM_F8:
+			return 2;
+		case GA_AGG_ACCUM_F8:
+			return 3;
+		default:
+			return -1;
+	}
+}
+
 typedef struct GaAgg
 {
 	int32_t		kind;			/* GaAggKind */
@@ -278,6 +294,30 @@ typedef struct GaColumn
 								 * computed per distinct string), else 0 */
 } GaColumn;
 
+/*
+ * ORDER BY a count [, group keys] LIMIT n straight over the grouping (GPU
+ * Top-N, planner.c's topn_for): of more groups than n, a device may return
+ * only those that can rank n-th or before it, ties included
+ * (gpuagg_topn.h).  The tie keys here are the first of the ORDER BY's
+ * whose order the device knows: group keys of the integer, date and
+ * timestamp types, bool and the floats, sorted by their type's default
+ * order.
+ */
+#define GA_TOPN_WORDS		(1 + GA_MAX_KEYS)
+/* its select's histogram bins: 256 digits, then groups with a float overflow */
+#define GA_TOPN_HIST		257
+
+typedef struct GaTopN
+{
+	uint64_t	n;				/* 0: no top-N */
+	int32_t		slot;			/* the count's state slot */
+	uint32_t	nties;			/* tie keys */
+	uint8_t		desc;			/* the count DESC */
+	uint8_t		key[GA_MAX_KEYS];	/* tie key i is group key key[i], */
+	uint8_t		keydesc[GA_MAX_KEYS];	/* DESC, */
+	uint8_t		nullsfirst[GA_MAX_KEYS];	/* NULLS FIRST */
+} GaTopN;
+
 typedef struct GaProgram
 {
 	uint32_t	abi_version;
@@ -298,6 +338,7 @@ typedef struct GaProgram
 	GaInstr		code[GA_MAX_INSTR];
 	GaDatum		consts[GA_MAX_CONSTS];
 	uint8_t		constnull[GA_MAX_CONSTS];
+	GaTopN		topn;
 } GaProgram;
 
 /*
@@ -363,6 +404,8 @@ typedef struct GaBatch
 typedef struct GaResult
 {
 	uint64_t	ngroups;
+	uint64_t	groups_all;		/* groups aggregated: more than ngroups where a
+								 * GPU Top-N returned only some (GaTopN) */
 	GaDatum    *keys;			/* [nkeys * ngroups] */
 	uint8_t    *keynulls;		/* [nkeys * ngroups] */
 	uint64_t   *states;			/* [nslots * ngroups] */

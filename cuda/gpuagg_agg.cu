@@ -34,6 +34,7 @@
 #define GA_DEFER_FLOAT_OVERFLOW 1
 #include "gpuagg_eval.h"
 #include "gpuagg_page.h"
+#include "gpuagg_topn.h"
 
 /* the layout of programs and batches these kernels were built for */
 extern "C" __device__ uint32_t gpuagg_abi_version = GA_ABI_VERSION;
@@ -673,10 +674,12 @@ gpuagg_rehash(GaTable o, GaTable n)
 /*
  * Pack the groups densely: keys[nkeys][n], keynulls[nkeys][n],
  * states[nslots][n]; slotpos (when not NULL) gets each slot's position.
+ * Under a top-N only the groups bound keeps (gpuagg_topn.h), n of them.
  */
 extern "C" __global__ void
 gpuagg_compact(GaTable t, uint64_t *keys, uint8_t *keynulls, uint64_t *states,
-			   unsigned long long *pos, uint64_t n, uint64_t *slotpos)
+			   unsigned long long *pos, uint64_t n, uint64_t *slotpos,
+			   const __grid_constant__ GaTopNBound bound)
 {
 	const GaProgram *p = &gpuagg_prog;
 
@@ -685,7 +688,8 @@ gpuagg_compact(GaTable t, uint64_t *keys, uint8_t *keynulls, uint64_t *states,
 	{
 		unsigned long long j;
 
-		if (t.ctrl[i] != 2)
+		if (t.ctrl[i] != 2 ||
+			!ga_topn_keeps(p, &bound, t.keys, t.keynulls, t.states, t.cap, i))
 			continue;
 		j = atomicAdd(pos, 1ull);
 		if (slotpos)
@@ -700,6 +704,42 @@ gpuagg_compact(GaTable t, uint64_t *keys, uint8_t *keynulls, uint64_t *states,
 		for (uint32_t k = 0; k < p->nslots; k++)
 			states[k * n + j] = t.states[k * t.cap + i];
 	}
+}
+
+/*
+ * GPU Top-N's radix select, one step: into hist[d], the groups of table t
+ * whose rank words start with bound's prefix and go on with digit d
+ * (gpuagg_topn.h); on the first step (nothing decided) also, into
+ * hist[256], the groups with a float overflow, which must all go out.
+ */
+extern "C" __global__ void __launch_bounds__(GA_BLOCK)
+gpuagg_topn_hist(const __grid_constant__ GaTable t, const __grid_constant__ GaTopNBound bound,
+				 unsigned long long *hist)
+{
+	const GaProgram *p = &gpuagg_prog;
+	__shared__ unsigned int h[GA_TOPN_HIST];
+	bool		first = bound.word == 0 && bound.shift == 64;
+
+	for (int d = threadIdx.x; d < GA_TOPN_HIST; d += blockDim.x)
+		h[d] = 0;
+	__syncthreads();
+	for (uint64_t i = blockIdx.x * (uint64_t) blockDim.x + threadIdx.x; i < t.cap;
+		 i += (uint64_t) gridDim.x * blockDim.x)
+	{
+		int			d;
+
+		if (t.ctrl[i] != 2)
+			continue;
+		if (first && ga_topn_overflowed(p, t.states, t.cap, i))
+			atomicAdd(&h[256], 1u);
+		d = ga_topn_digit(p, &bound, t.keys, t.keynulls, t.states, t.cap, i);
+		if (d >= 0)
+			atomicAdd(&h[d], 1u);
+	}
+	__syncthreads();
+	for (int d = threadIdx.x; d < GA_TOPN_HIST; d += blockDim.x)
+		if (h[d] > 0)
+			atomicAdd(&hist[d], (unsigned long long) h[d]);
 }
 
 /*

@@ -73,6 +73,56 @@ SELECT q, check_offload(q)
 			   ('SELECT g, s, count(*) FROM tt GROUP BY g, s ORDER BY count(*) DESC, g NULLS FIRST, s LIMIT 4'),
 			   ('SELECT id, g, count(*) FROM tt GROUP BY id, g ORDER BY count(*) DESC, g, id LIMIT 4 OFFSET 9998')) t(q);
 DROP TABLE tt;
+-- the device chooses the groups it sends back by a radix select over the
+-- count and the tie keys (gpuagg_topn.h): every type it orders by, with
+-- NULLs, NaN, -0, infinities and each type's extremes, ascending and
+-- descending; counts of 3 or 4 a group, so thousands tie and the select
+-- goes on into the keys' words
+CREATE TABLE tk AS
+  SELECT x,
+    CASE WHEN x % 97 = 0 THEN NULL WHEN x = 1 THEN -32768 WHEN x = 2 THEN 32767
+	  ELSE x - 6000 END::int2 AS i2,
+    CASE WHEN x % 89 = 0 THEN NULL WHEN x = 1 THEN -2147483648 WHEN x = 2 THEN 2147483647
+	  ELSE (x - 6000) * 350000 END::int4 AS i4,
+    CASE WHEN x % 83 = 0 THEN NULL WHEN x = 1 THEN -9223372036854775808
+	  WHEN x = 2 THEN 9223372036854775807 ELSE (x - 6000) * 1500000000000000 END::int8 AS i8,
+    CASE WHEN x % 79 = 0 THEN NULL WHEN x IN (3, 7) THEN 'NaN' WHEN x = 4 THEN '-0'
+	  WHEN x = 5 THEN 'Infinity' WHEN x = 6 THEN '-Infinity' ELSE (x - 6000) / 7.0 END::float4 AS f4,
+    CASE WHEN x % 73 = 0 THEN NULL WHEN x IN (3, 7) THEN 'NaN' WHEN x = 4 THEN '-0'
+	  WHEN x = 5 THEN 'Infinity' WHEN x = 6 THEN '-Infinity' ELSE (x - 6000) / 3.0 END::float8 AS f8,
+    CASE WHEN x % 71 = 0 THEN NULL WHEN x = 5 THEN 'infinity' WHEN x = 6 THEN '-infinity'
+	  ELSE date '2000-01-01' + (x - 6000) END::date AS d,
+    CASE WHEN x % 67 = 0 THEN NULL WHEN x = 5 THEN 'infinity' WHEN x = 6 THEN '-infinity'
+	  ELSE timestamp '2000-01-01' + (x - 6000) * interval '1 hour 1 second' END::timestamp AS ts,
+    CASE WHEN x % 61 = 0 THEN NULL WHEN x = 5 THEN 'infinity' WHEN x = 6 THEN '-infinity'
+	  ELSE timestamptz '2000-01-01 UTC' + (x - 6000) * interval '1 minute' END::timestamptz AS tz,
+    CASE WHEN x % 59 = 0 THEN NULL ELSE x % 2 = 0 END AS b,
+    'y' || x % 4 AS s
+  FROM (SELECT i * 7919 % 12007 AS x FROM generate_series(1, 40000) i) r;
+ANALYZE tk;
+SET gpuagg.page_batches = off;
+SELECT explain_stable('SELECT i4, count(*) FROM tk GROUP BY i4 ORDER BY count(*), i4 DESC LIMIT 5', true);
+RESET gpuagg.page_batches;
+SELECT q, check_offload(q)
+  FROM (VALUES ('SELECT i2, count(*) FROM tk GROUP BY i2 ORDER BY count(*), i2 LIMIT 5'),
+			   ('SELECT i2, count(*) FROM tk GROUP BY i2 ORDER BY count(*) DESC, i2 DESC LIMIT 5'),
+			   ('SELECT i4, count(*) FROM tk GROUP BY i4 ORDER BY count(*) DESC, i4 DESC NULLS LAST LIMIT 5 OFFSET 100'),
+			   ('SELECT i4, count(*) FROM tk GROUP BY i4 ORDER BY count(*), i4 LIMIT 5'),
+			   ('SELECT i8, count(*) FROM tk GROUP BY i8 ORDER BY count(*), i8 NULLS FIRST LIMIT 5'),
+			   ('SELECT i8, count(*) FROM tk GROUP BY i8 ORDER BY count(*), i8 DESC LIMIT 5'),
+			   ('SELECT f4, count(*) FROM tk GROUP BY f4 ORDER BY count(*), f4 DESC LIMIT 5'),
+			   ('SELECT f4, count(*) FROM tk GROUP BY f4 ORDER BY count(*), f4 LIMIT 6 OFFSET 8020'),
+			   ('SELECT f8, count(*) FROM tk GROUP BY f8 ORDER BY count(*), f8 LIMIT 8 OFFSET 8020'),
+			   ('SELECT f8, count(*) FROM tk GROUP BY f8 ORDER BY count(*), f8 DESC NULLS LAST LIMIT 5'),
+			   ('SELECT d, count(*) FROM tk GROUP BY d ORDER BY count(*) DESC, d NULLS FIRST LIMIT 4'),
+			   ('SELECT d, count(*) FROM tk GROUP BY d ORDER BY count(*), d DESC LIMIT 4'),
+			   ('SELECT ts, count(*) FROM tk GROUP BY ts ORDER BY count(*), ts DESC LIMIT 5'),
+			   ('SELECT tz, count(*) FROM tk GROUP BY tz ORDER BY count(*), tz LIMIT 5'),
+			   ('SELECT b, i4, count(*) FROM tk GROUP BY b, i4 ORDER BY count(*), b DESC, i4 LIMIT 5'),
+			   ('SELECT b, f8, i2, count(x) FROM tk GROUP BY b, f8, i2 ORDER BY count(x), b NULLS FIRST, f8 DESC, i2 LIMIT 7'),
+			   ('SELECT s, i4, count(*) FROM tk GROUP BY s, i4 ORDER BY count(*), s, i4 LIMIT 5'),
+			   ('SELECT i4, count(*), sum(i8), avg(f8) FROM tk GROUP BY i4 ORDER BY count(*), i4 LIMIT 3')) t(q);
+DROP TABLE tk;
 -- no top-N where something between filters or reorders the groups, or the
 -- first key is not a count
 SELECT q, plan_text(q) LIKE '%Top-N%' AS top_n, check_offload(q)

@@ -23,6 +23,7 @@
 #include "dict.h"
 #include "../cuda/gpuagg_eval.h"
 #include "../cuda/gpuagg_page.h"
+#include "../cuda/gpuagg_topn.h"
 
 #define PROBE_KEY	PG_UINT32_MAX
 
@@ -441,6 +442,75 @@ cpu_add_batch(void *session, const GaBatch *batch, GpuaggDeviceStats *stats)
 	return err;
 }
 
+/*
+ * GPU Top-N as a GPU chooses (gpuagg_topn.h; engine.c's topn_select): keep
+ * only the result's groups that can rank among the n.
+ */
+static int
+topn_choose(const GaProgram *p, GaResult *res)
+{
+	uint64		n = res->ngroups;
+	uint32		nk = p->nkeys;
+	uint32		ns = p->nslots;
+	uint64		hist[GA_TOPN_HIST];
+	uint64		m = 0,
+				keep;
+	GaTopNBound b;
+	GaDatum    *keys;
+	uint8	   *keynulls;
+	uint64	   *states;
+
+	ga_topn_start(&b, n);
+	for (;;)
+	{
+		bool		first = b.word == 0 && b.shift == 64;
+
+		memset(hist, 0, sizeof(hist));
+		for (uint64 g = 0; g < n; g++)
+		{
+			int			d = ga_topn_digit(p, &b, (const uint64 *) res->keys, res->keynulls, res->states, n, g);
+
+			if (d >= 0)
+				hist[d]++;
+			if (first && ga_topn_overflowed(p, res->states, n, g))
+				hist[256]++;
+		}
+		if (first && hist[256] > 0)
+			return GA_OK;		/* every group goes: one raises its overflow */
+		if (ga_topn_step(p, &b, hist))
+			break;
+	}
+	keep = b.below + b.within;
+	keys = palloc_extended(sizeof(GaDatum) * keep * Max(nk, 1), MCXT_ALLOC_HUGE);
+	keynulls = palloc_extended(keep * Max(nk, 1), MCXT_ALLOC_HUGE);
+	states = palloc_extended(sizeof(uint64) * keep * Max(ns, 1), MCXT_ALLOC_HUGE);
+	for (uint64 g = 0; g < n; g++)
+	{
+		if (!ga_topn_keeps(p, &b, (const uint64 *) res->keys, res->keynulls, res->states, n, g))
+			continue;
+		if (m == keep)
+			return GA_ERR_INTERNAL;
+		for (uint32 k = 0; k < nk; k++)
+		{
+			keys[k * keep + m] = res->keys[k * n + g];
+			keynulls[k * keep + m] = res->keynulls[k * n + g];
+		}
+		for (uint32 j = 0; j < ns; j++)
+			states[j * keep + m] = res->states[j * n + g];
+		m++;
+	}
+	if (m != keep)
+		return GA_ERR_INTERNAL;
+	pfree(res->keys);
+	pfree(res->keynulls);
+	pfree(res->states);
+	res->keys = keys;
+	res->keynulls = keynulls;
+	res->states = states;
+	res->ngroups = m;
+	return GA_OK;
+}
+
 static int
 cpu_finish(void *session, GaResult *result, GpuaggDeviceStats *stats)
 {
@@ -448,6 +518,7 @@ cpu_finish(void *session, GaResult *result, GpuaggDeviceStats *stats)
 	uint32		nk = s->prog.nkeys;
 	uint32		ns = s->prog.nslots;
 	uint32		n = s->ngroups;
+	int			err;
 	MemoryContext old = MemoryContextSwitchTo(s->cxt);
 
 	/* transpose the group rows into the struct-of-arrays result layout */
@@ -466,6 +537,12 @@ cpu_finish(void *session, GaResult *result, GpuaggDeviceStats *stats)
 		}
 		for (uint32 j = 0; j < ns; j++)
 			result->states[(Size) j * n + g] = s->states[(Size) g * ns + j];
+	}
+	result->groups_all = n;
+	if (ga_topn_applies(&s->prog, n) && (err = topn_choose(&s->prog, result)) != GA_OK)
+	{
+		MemoryContextSwitchTo(old);
+		return err;
 	}
 
 	/* min/max of strings: the (group, value) pairs of their sets */

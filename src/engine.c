@@ -25,8 +25,10 @@
  * batch could fill it past half; count(DISTINCT) sets are grown the same
  * way.  At the end gpuagg_merge_fold adds the merge tables' states into
  * their groups (few groups with float, min or max states), and
- * gpuagg_distinct_fold counts the sets into theirs, gpuagg_compact packs
- * the groups, and the caller fetches them.
+ * gpuagg_distinct_fold counts the sets into theirs; under a GPU Top-N
+ * gpuagg_topn_hist's radix select finds which groups can rank among the n
+ * (gpuagg_topn.h); gpuagg_compact packs the groups, and the caller fetches
+ * them.
  *
  * Any CUDA failure returns GA_ERR_DEVICE.  One that leaves a context
  * unusable (an illegal address in a kernel, say) marks the engine broken:
@@ -46,6 +48,7 @@
 
 #include "engine.h"
 #include "../cuda/gpuagg_page.h"
+#include "../cuda/gpuagg_topn.h"
 
 /*---- the part of the driver API gpuagg uses (cuda.h, CUDA 12) ----*/
 
@@ -153,6 +156,7 @@ typedef struct EngineModule
 	CUfunction	fn_aggregate;
 	CUfunction	fn_rehash;
 	CUfunction	fn_compact;
+	CUfunction	fn_topn_hist;
 	CUfunction	fn_merge_fold;
 	CUfunction	fn_fold;
 	CUfunction	fn_pairs;
@@ -432,6 +436,7 @@ module_take(EngineGpu *gpu, char *err, size_t errlen)
 		MOD_CHECK(cu.ModuleGetFunction(&nm.fn_aggregate, nm.module, "gpuagg_aggregate"));
 		MOD_CHECK(cu.ModuleGetFunction(&nm.fn_rehash, nm.module, "gpuagg_rehash"));
 		MOD_CHECK(cu.ModuleGetFunction(&nm.fn_compact, nm.module, "gpuagg_compact"));
+		MOD_CHECK(cu.ModuleGetFunction(&nm.fn_topn_hist, nm.module, "gpuagg_topn_hist"));
 		MOD_CHECK(cu.ModuleGetFunction(&nm.fn_merge_fold, nm.module, "gpuagg_merge_fold"));
 		MOD_CHECK(cu.ModuleGetFunction(&nm.fn_fold, nm.module, "gpuagg_distinct_fold"));
 		MOD_CHECK(cu.ModuleGetFunction(&nm.fn_pairs, nm.module, "gpuagg_distinct_pairs"));
@@ -759,6 +764,38 @@ table_grid(const GaEngineSession *s, const GaTable *t)
 {
 	return (unsigned int) EMIN((t->cap + GPUAGG_BLOCK - 1) / GPUAGG_BLOCK,
 							   (uint64_t) s->gpu->sm_count * 16);
+}
+
+/*
+ * GPU Top-N: narrow bound b down to the groups of the table that can rank
+ * among the n, a gpuagg_topn_hist histogram (d_hist, copied to the first
+ * batch buffer, idle now) a step (gpuagg_topn.h).  A group with a float
+ * overflow leaves b keeping every group: finishing them raises the error.
+ */
+static int
+topn_select(GaEngineSession *s, CUdeviceptr d_hist, GaTopNBound *b)
+{
+	uint64_t   *hist = (uint64_t *) s->buf[0];
+	int			err;
+
+	for (;;)
+	{
+		void	   *params[3] = {&s->table, b, &d_hist};
+
+		CU_CHECK(s, cu.MemsetD8Async(d_hist, 0, 8 * GA_TOPN_HIST, s->s_exec));
+		CU_CHECK(s, cu.LaunchKernel(s->mod->fn_topn_hist, table_grid(s, &s->table), 1, 1,
+									GPUAGG_BLOCK, 1, 1, 0, s->s_exec, params, NULL));
+		CU_CHECK(s, cu.MemcpyDtoHAsync(hist, d_hist, 8 * GA_TOPN_HIST, s->s_exec));
+		if ((err = wait_exec(s)) != GA_OK)
+			return err;
+		if (b->word == 0 && b->shift == 64 && hist[256] > 0)
+		{
+			ga_topn_start(b, b->within);
+			return GA_OK;
+		}
+		if (ga_topn_step(&s->prog, b, hist))
+			return GA_OK;
+	}
 }
 
 /*
@@ -1522,10 +1559,13 @@ ga_engine_finish(GaEngineSession *s, GaEngineShape *shape)
 	unsigned long long counters[GA_NCOUNTERS];
 	uint32_t	nk = s->prog.nkeys;
 	uint32_t	ns = s->prog.nslots;
-	uint64_t	n;
+	uint64_t	n,
+				total;
 	uint64_t	npairs = 0;
 	uint64_t	bytes,
-				pairs_at;
+				pairs_at,
+				hist_at;
+	GaTopNBound bound;
 	int			err;
 
 	CU_CURRENT(s);
@@ -1555,8 +1595,11 @@ ga_engine_finish(GaEngineSession *s, GaEngineShape *shape)
 		s->finish_stage = 1;
 	}
 
-	/* room for the packed groups, the slot positions and the pairs */
-	n = counters[GA_CNT_GROUPS];
+	/*
+	 * room for the packed groups, the slot positions and the pairs, and a
+	 * top-N's histogram
+	 */
+	n = total = counters[GA_CNT_GROUPS];
 	for (uint32_t a = 0; a < s->prog.naggs; a++)
 		if (s->prog.aggs[a].distinct >= 0 &&
 			ga_agg_host_order(s->prog.aggs[a].kind, s->prog.aggs[a].argtype))
@@ -1565,6 +1608,8 @@ ga_engine_finish(GaEngineSession *s, GaEngineShape *shape)
 	pairs_at = bytes;
 	if (npairs > 0)
 		bytes += 8 * s->table.cap + 16 * npairs + 8 * GA_MAX_DISTINCT;
+	hist_at = bytes;
+	bytes += 8 * GA_TOPN_HIST;
 	if (!s->d_out)
 	{
 		if ((err = device_alloc(s, &s->d_out, bytes)) != GA_OK)
@@ -1598,6 +1643,13 @@ ga_engine_finish(GaEngineSession *s, GaEngineShape *shape)
 		CU_CHECK(s, cu.LaunchKernel(s->mod->fn_fold, table_grid(s, &s->sets.set[ag->distinct]),
 									1, 1, GPUAGG_BLOCK, 1, 1, 0, s->s_exec, params, NULL));
 	}
+
+	/* GPU Top-N: only the groups that can rank among the n are packed */
+	ga_topn_start(&bound, total);
+	if (ga_topn_applies(&s->prog, total) &&
+		(err = topn_select(s, s->d_out + hist_at, &bound)) != GA_OK)
+		return err;
+	n = bound.below + bound.within;
 	memset(&s->shape, 0, sizeof(s->shape));
 	if (n > 0)
 	{
@@ -1606,7 +1658,7 @@ ga_engine_finish(GaEngineSession *s, GaEngineShape *shape)
 					keynulls,
 					pos,
 					slotpos = 0;
-		void	   *params[7];
+		void	   *params[8];
 
 		pos = s->d_out;
 		keys = s->d_out + 8;
@@ -1628,6 +1680,7 @@ ga_engine_finish(GaEngineSession *s, GaEngineShape *shape)
 		params[4] = &pos;
 		params[5] = &n;
 		params[6] = &slotpos;
+		params[7] = &bound;
 		CU_CHECK(s, cu.LaunchKernel(s->mod->fn_compact, table_grid(s, &s->table), 1, 1,
 									GPUAGG_BLOCK, 1, 1, 0, s->s_exec, params, NULL));
 		if (npairs > 0)
@@ -1679,7 +1732,7 @@ ga_engine_finish(GaEngineSession *s, GaEngineShape *shape)
 	 */
 	if ((err = read_counters(s, counters)) != GA_OK)
 		return err;
-	if (counters[GA_CNT_GROUPS] != n)
+	if (counters[GA_CNT_GROUPS] != total)
 		return GA_ERR_INTERNAL;
 	if (s->dict_ready)
 	{
@@ -1698,6 +1751,7 @@ ga_engine_finish(GaEngineSession *s, GaEngineShape *shape)
 		s->part_bytes[GA_PART_STRBYTES] = s->shape.strbytes;
 	}
 	s->shape.ngroups = n;
+	s->shape.groups = total;
 	s->shape.rows_passed = counters[GA_CNT_PASSED];
 	s->shape.device_ms = s->kernel_ms;
 	s->shape.transfer_ms = s->copy_ms;

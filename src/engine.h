@@ -66,7 +66,8 @@ typedef struct GaEngineArgs
 /* What finish learned; the arrays are then fetched part by part. */
 typedef struct GaEngineShape
 {
-	uint64_t	ngroups;
+	uint64_t	ngroups;		/* returned */
+	uint64_t	groups;			/* aggregated (more under a GPU Top-N) */
 	uint64_t	npairs[GA_MAX_DISTINCT];
 	uint64_t	rows_passed;
 	double		device_ms;

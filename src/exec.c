@@ -42,7 +42,9 @@
 #include "utils/float.h"
 #include "utils/memutils.h"
 #include "utils/ruleutils.h"
+#include "utils/lsyscache.h"
 #include "utils/sortsupport.h"
+#include "utils/typcache.h"
 
 #include "batch.h"
 #include "device.h"
@@ -70,7 +72,9 @@ typedef struct GpuaggCounters
 	uint64		strings_coded;	/* page form: strings the device coded */
 	uint64		column_reruns;	/* page form given up for a string the
 								 * device could not read */
-	uint64		groups_returned;	/* under a top-N (GPUAGG_PRIV_TOPN) */
+	uint64		groups_back;	/* under a top-N (GPUAGG_PRIV_TOPN): those the
+								 * device sent back (GaTopN), */
+	uint64		groups_returned;	/* and those the node returns */
 } GpuaggCounters;
 
 typedef struct GpuAggState
@@ -101,6 +105,7 @@ typedef struct GpuAggState
 	binaryheap_comparator topn_worse;	/* ... > 0: count a ranks after b */
 	int			ntie;			/* ... then ORDER BY these group keys */
 	int		   *tie_key;		/* ... their indexes */
+	Oid		   *tie_op;			/* ... their sort operators */
 	SortSupport tie_ssup;		/* ... their orders */
 
 	/* set up by Begin */
@@ -264,16 +269,18 @@ GpuaggCreateScanState(CustomScan *cscan)
 		st->topn_worse = st->topn_desc ? count_worse_desc : count_worse_asc;
 		st->ntie = list_length(idx);
 		st->tie_key = palloc(sizeof(int) * Max(st->ntie, 1));
+		st->tie_op = palloc(sizeof(Oid) * Max(st->ntie, 1));
 		st->tie_ssup = palloc0(sizeof(SortSupportData) * Max(st->ntie, 1));
 		for (int i = 0; i < st->ntie; i++)
 		{
 			SortSupport ssup = &st->tie_ssup[i];
 
 			st->tie_key[i] = list_nth_int(idx, i);
+			st->tie_op[i] = list_nth_oid(lsecond(ties), i);
 			ssup->ssup_cxt = CurrentMemoryContext;
 			ssup->ssup_collation = list_nth_oid(lthird(ties), i);
 			ssup->ssup_nulls_first = list_nth_int(lfourth(ties), i) != 0;
-			PrepareSortSupportFromOrderingOp(list_nth_oid(lsecond(ties), i), ssup);
+			PrepareSortSupportFromOrderingOp(st->tie_op[i], ssup);
 		}
 	}
 	switch (intVal(list_nth(priv, GPUAGG_PRIV_DEVICE)))
@@ -291,6 +298,54 @@ GpuaggCreateScanState(CustomScan *cscan)
 	return (Node *) st;
 }
 
+/*
+ * The top-N as the device is to choose its groups (GaTopN): the count, and
+ * the tie keys up to the first whose order the device does not know (a
+ * type gpuagg_topn.h does not encode, or an order other than its type's
+ * default).  Fewer tie keys only return more groups to the host's heap.
+ */
+static void
+device_topn(GpuAggState *st)
+{
+	GaTopN	   *t = &st->prog->ga.topn;
+
+	memset(t, 0, sizeof(GaTopN));
+	if (st->topn <= 0)
+		return;
+	t->n = (uint64) st->topn;
+	t->slot = st->prog->ga.aggs[st->topn_agg].slot;
+	t->desc = st->topn_desc;
+	for (int i = 0; i < st->ntie; i++)
+	{
+		int			k = st->tie_key[i];
+		Oid			type = getBaseType(st->prog->keytypid[k]);
+		TypeCacheEntry *tc;
+
+		switch (type)
+		{
+			case BOOLOID:
+			case INT2OID:
+			case INT4OID:
+			case INT8OID:
+			case FLOAT4OID:
+			case FLOAT8OID:
+			case DATEOID:
+			case TIMESTAMPOID:
+			case TIMESTAMPTZOID:
+				break;
+			default:
+				return;
+		}
+		tc = lookup_type_cache(type, TYPECACHE_LT_OPR | TYPECACHE_GT_OPR);
+		if (st->tie_op[i] != tc->lt_opr && st->tie_op[i] != tc->gt_opr)
+			return;
+		t->key[i] = k;
+		t->keydesc[i] = st->tie_op[i] == tc->gt_opr;
+		t->nullsfirst[i] = st->tie_ssup[i].ssup_nulls_first;
+		t->nties++;
+	}
+}
+
 static void
 gpuagg_begin(CustomScanState *node, EState *estate, int eflags)
 {
@@ -304,6 +359,7 @@ gpuagg_begin(CustomScanState *node, EState *estate, int eflags)
 	st->prog = palloc(sizeof(GpuaggProgram));
 	if (!GpuaggCompile(st->prog, st->quals, st->keys, st->aggrefs, &reason))
 		elog(ERROR, "gpuagg: plan does not compile: %s", reason);
+	device_topn(st);
 	nparams = list_length(st->prog->params);
 	if (nparams > list_length(cscan->custom_exprs))
 		elog(ERROR, "gpuagg: plan parameters do not match its program");
@@ -1171,7 +1227,8 @@ run_aggregation(GpuAggState *st)
 		discard_run(st, &before);
 	}
 	GpuaggStatCount(st->device == &GpuaggCpuDevice ? GPUAGG_STAT_CPU : GPUAGG_STAT_CUDA);
-	st->counters.ngroups += st->result.ngroups;
+	st->counters.ngroups += st->result.groups_all;
+	st->counters.groups_back += st->result.ngroups;
 
 	/* the server-wide statistics: this run's share (a query counts once) */
 	if (!IsParallelWorker())
@@ -1505,6 +1562,7 @@ gpuagg_explain(CustomScanState *node, List *ancestors, ExplainState *es)
 			all.finish_ms += c->finish_ms;
 			all.result_ms += c->result_ms;
 			all.ngroups += c->ngroups;
+			all.groups_back += c->groups_back;
 			all.groups_returned += c->groups_returned;
 			all.strings_coded += c->strings_coded;
 			all.column_reruns += c->column_reruns;
@@ -1544,7 +1602,10 @@ gpuagg_explain(CustomScanState *node, List *ancestors, ExplainState *es)
 							   all.stats.rows_in - all.stats.rows_passed, es);
 		ExplainPropertyInteger("Groups", NULL, all.ngroups, es);
 		if (st->topn > 0)
+		{
+			ExplainPropertyInteger("Groups From Device", NULL, all.groups_back, es);
 			ExplainPropertyInteger("Groups Returned", NULL, all.groups_returned, es);
+		}
 		ExplainPropertyInteger("Bytes To Device", "kB",
 							   (int64) ((all.bytes_in + 1023) / 1024), es);
 		if (es->timing)

@@ -206,7 +206,7 @@ table_bytes(double n, double first, int batch_rows, uint32 nkeys, uint32 nslots)
 /*
  * Device memory a query needs: two staging batches in flight, the group
  * table, a distinct set per count(DISTINCT) sized for its (group, value)
- * pairs, the packed result, and the program.
+ * pairs, the packed result (and a GPU Top-N's histogram), and the program.
  */
 static double
 vram_estimate(const GaProgram *p, double groups, const double *pairs,
@@ -217,7 +217,8 @@ vram_estimate(const GaProgram *p, double groups, const double *pairs,
 
 	bytes = staging +
 		table_bytes(groups, groups + batch_rows, batch_rows, p->nkeys, p->nslots) +
-		Max(groups, 1.0) * ga_slot_bytes(p->nkeys, p->nslots) + sizeof(GaProgram);
+		Max(groups, 1.0) * ga_slot_bytes(p->nkeys, p->nslots) + 8 * GA_TOPN_HIST +
+		sizeof(GaProgram);
 	for (uint32 j = 0; j < p->ndistinct; j++)
 		bytes += table_bytes(pairs[j], batch_rows + 1.0, batch_rows, p->nkeys + 1, 0);
 	return bytes;

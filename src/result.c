@@ -208,22 +208,6 @@ float_overflowed(uint64 flags)
 	return (flags & GA_FLAG_OVERFLOW) && !(flags & GA_FLAG_NONFINITE);
 }
 
-/* The state slot of a float aggregate's flags, or -1 for other kinds. */
-static int
-float_flags_slot(int kind)
-{
-	switch (kind)
-	{
-		case GA_AGG_SUM_F4:
-		case GA_AGG_SUM_F8:
-			return 2;
-		case GA_AGG_ACCUM_F8:
-			return 3;
-		default:
-			return -1;
-	}
-}
-
 /*
  * Would finishing some group raise GpuaggFinalize's overflow error?  (A
  * GPU Top-N must then let every group out: the error is the query's.)
@@ -234,7 +218,7 @@ GpuaggAnyFloatOverflow(const GaProgram *prog, const GaResult *res)
 	for (uint32 a = 0; a < prog->naggs; a++)
 	{
 		const GaAgg *ag = &prog->aggs[a];
-		int			f = float_flags_slot(ag->kind);
+		int			f = ga_agg_flags_slot(ag->kind);
 		const uint64 *flags;
 
 		if (f < 0)
@@ -346,7 +330,7 @@ GpuaggFinalize(GpuaggFinal *fin, const GaResult *res, uint64 g, Node *aggstate,
 {
 	uint64		st[GA_MAX_SLOTS];
 	int			nslots = ga_agg_nslots(fin->agg->kind);
-	int			f = float_flags_slot(fin->agg->kind);
+	int			f = ga_agg_flags_slot(fin->agg->kind);
 	Datum		value;
 
 	for (int i = 0; i < nslots; i++)

@@ -1287,13 +1287,14 @@ cuda_finish(void *session, GaResult *result, GpuaggDeviceStats *stats)
 	if (n == 0 && nk == 0)
 	{
 		/* a plain aggregate over no rows still has its one group */
-		result->ngroups = 1;
+		result->ngroups = result->groups_all = 1;
 		result->keys = MemoryContextAllocZero(c->cxt, sizeof(GaDatum));
 		result->keynulls = MemoryContextAllocZero(c->cxt, 1);
 		result->states = MemoryContextAllocZero(c->cxt, sizeof(uint64) * Max(ns, 1));
 		return GA_OK;
 	}
 	result->ngroups = n;
+	result->groups_all = shape->groups;
 	result->keys = MemoryContextAllocHuge(c->cxt, sizeof(GaDatum) * n * Max(nk, 1));
 	result->keynulls = MemoryContextAllocHuge(c->cxt, n * Max(nk, 1));
 	result->states = MemoryContextAllocHuge(c->cxt, sizeof(uint64) * n * Max(ns, 1));

@@ -42,7 +42,9 @@
 #   u. the suite's setup, having, parallel and differential (no sanitizers);
 #   v. the suite, then db-benchmark q1 q2 q4 and the five PG-Strom queries
 #      at 1e8 in page form against native;
-#   w. the suite without sanitizers, then i1 i2 at 1e8 against native.
+#   w. the suite without sanitizers, then i1 i2 at 1e8 against native;
+#   x. the suite, then r with Q13 Q16 Q31 Q33 and gpuagg.vram_budget 96GB
+#      (Q33 needs 24.6 GB).
 # Done on 2026-12-03 (test/gpu/results, bench/results/2026-12-03-h200): a, e,
 # b (before and after 852a7e1), c (q10's native run cut by the time limit),
 # f at bc09ccd, g at 1a7cafe, j at 2299ee3, k at bffe753 (its fed.sh ran
@@ -52,12 +54,12 @@
 # Sixth session: s and t at e6d4d7d, v and r with QUERIES=Q33
 # VRAM_BUDGET=96GB (timed out: every tied group returned) on a tree with
 # the warps' copies, v at e33833d, w at 2aafab6.
-# Next: v at 2a1f9cd or later (145883d's merge-table mends and cfa04ba's
-# Top-N tie keys not yet run on a GPU), then r with QUERIES=Q33
-# VRAM_BUDGET=96GB TIMEOUT=200; g's first half on a host with two GPUs
+# Seventh session: v at 38868fe, r with QUERIES=Q33 VRAM_BUDGET=96GB
+# TIMEOUT=300 (Q33 7.0 s, native over 30 s).
+# Next: x once the device chooses a top-N's groups; g's first half on a host with two GPUs
 # (kind nvidia-h200-x2, when lent: gpuagg.devices() should list two rows
 # and a parallel query's processes spread over them).
-# Usage: next.sh a|b|c|d|e|f|g|j|k|l|m|o|p|q|r|s|t|u|v|w.  Everything it writes goes under $OUT.
+# Usage: next.sh a|b|c|d|e|f|g|j|k|l|m|o|p|q|r|s|t|u|v|w|x.  Everything it writes goes under $OUT.
 set -uo pipefail
 OUT=${OUT:-/tmp/next-out}
 mkdir -p "$OUT"
@@ -113,6 +115,18 @@ groupby_pages() {
 		--timeout 60 --queries "$1" --set gpuagg.page_batches=on --analyze \
 		--out "$OUT/$2" >"$OUT/bench-$2.log" 2>&1
 	grep "bench/run: groupby" "$OUT/bench-$2.log"
+}
+# ClickBench's top-N queries (ORDER BY count(*) DESC LIMIT 10: GPU Top-N)
+# at 1e8 in page form against native (QUERIES picks others, VRAM_BUDGET
+# sets gpuagg.vram_budget, TIMEOUT bounds the whole run)
+clickbench_topn() {
+	pages_on
+	load hits 100
+	step "clickbench, page batches"
+	bench_run clickbench "${TIMEOUT:-250}" --suite clickbench --engines native_8,gpuagg_cuda --reps 1 \
+		--timeout 30 --queries "${QUERIES:-Q13|Q16|Q31}" --set gpuagg.page_batches=on \
+		--set gpuagg.vram_budget="${VRAM_BUDGET:-8GB}" --analyze
+	pages_off
 }
 case "${1:-}" in
 a)
@@ -268,14 +282,13 @@ p | q)
 	[ "$1" = q ] && groupby_pages 'q1|q2|q4|q5' groupby
 	;;
 r)
-	# ClickBench's top-N queries (ORDER BY count(*) DESC LIMIT 10: GPU Top-N)
-	pages_on
-	load hits 100
-	step "clickbench, page batches"
-	bench_run clickbench "${TIMEOUT:-250}" --suite clickbench --engines native_8,gpuagg_cuda --reps 1 \
-		--timeout 30 --queries "${QUERIES:-Q13|Q16|Q31}" --set gpuagg.page_batches=on \
-		--set gpuagg.vram_budget="${VRAM_BUDGET:-8GB}" --analyze
-	pages_off
+	clickbench_topn
+	;;
+x)
+	# the device's top-N select: the suite, then ClickBench's top-N
+	# queries with Q33 (a group a row)
+	suite 220
+	QUERIES=${QUERIES:-Q13|Q16|Q31|Q33} VRAM_BUDGET=${VRAM_BUDGET:-96GB} clickbench_topn
 	;;
 u)
 	TESTS="setup having parallel differential" SANITIZE=0 suite 150
@@ -312,7 +325,7 @@ w)
 	pages_off
 	;;
 *)
-	echo "usage: $0 a|b|c|d|e|f|g|j|k|l|m|o|p|q|r|s|t|u|v|w" >&2
+	echo "usage: $0 a|b|c|d|e|f|g|j|k|l|m|o|p|q|r|s|t|u|v|w|x" >&2
 	exit 2
 	;;
 esac

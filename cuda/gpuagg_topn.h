@@ -1,0 +1,205 @@
+/*-------------------------------------------------------------------------
+ *
+ * gpuagg_topn.h
+ *		GPU Top-N: which groups a device returns under ORDER BY a count
+ *		[, group keys] LIMIT n (GaTopN), shared by both devices.
+ *
+ * A group's rank is a row of words, compared word by word as unsigned
+ * integers, smaller ranking first: the count (complemented when DESC),
+ * then each tie key in a form whose unsigned order is PostgreSQL's (NULLs
+ * first or last, DESC complemented; NaN above every float, -0 equal to 0).
+ * Two properties make the device's choice safe:
+ *
+ *	- groups PostgreSQL finds equal have equal words, and
+ *	- a group that PostgreSQL ranks before another has words no larger.
+ *
+ * (A NULL and the extreme value it is placed next to share a word; the
+ * host tells them apart.)  So if B is the row of words the n-th smallest
+ * row has, every group PostgreSQL ranks n-th or before has words at most
+ * B: fewer than n groups have smaller words than any group it could be
+ * tied with.  A device finds B, or a bound above it, by a radix select: a
+ * histogram of the next 8 bits of the groups that share the bits found so
+ * far (ga_topn_digit), the digit where the count reaches n
+ * (ga_topn_step), again, until the groups that share the prefix are few or
+ * every word is decided.  It then returns the groups whose words are at
+ * most the prefix followed by ones (ga_topn_keeps), and the host's heap
+ * (exec.c) picks the n and their ties from those exactly, by PostgreSQL's
+ * comparators.
+ *
+ * Groups are read from struct-of-arrays columns with a stride: a GPU's
+ * table (stride its capacity) or a result (stride its groups).
+ *
+ *-------------------------------------------------------------------------
+ */
+#ifndef GPUAGG_TOPN_H
+#define GPUAGG_TOPN_H
+
+#include "gpuagg_eval.h"
+
+/* a select stops where this many groups or fewer share its prefix */
+#define GA_TOPN_FEW			4096
+
+/* Where a radix select stands: the bits of the bound it has decided. */
+typedef struct GaTopNBound
+{
+	uint32_t	word;			/* words before it are decided */
+	uint32_t	shift;			/* and its bits from shift up (64: none) */
+	uint64_t	prefix[GA_TOPN_WORDS];
+	uint64_t	below;			/* groups whose words are under the prefix */
+	uint64_t	within;			/* groups whose words start with it */
+} GaTopNBound;
+
+/*
+ * Does the device choose among the groups?  Not where the host pairs
+ * groups with values by their position (min/max of strings): every group
+ * goes.
+ */
+GA_HD int
+ga_topn_applies(const GaProgram *p, uint64_t ngroups)
+{
+	if (p->topn.n == 0 || ngroups <= p->topn.n)
+		return 0;
+	for (uint32_t a = 0; a < p->naggs; a++)
+		if (p->aggs[a].distinct >= 0 && ga_agg_host_order(p->aggs[a].kind, p->aggs[a].argtype))
+			return 0;
+	return 1;
+}
+
+/* A bound that keeps every group: nothing decided. */
+GA_HD void
+ga_topn_start(GaTopNBound *b, uint64_t ngroups)
+{
+	b->word = 0;
+	b->shift = 64;
+	for (int w = 0; w < GA_TOPN_WORDS; w++)
+		b->prefix[w] = 0;
+	b->below = 0;
+	b->within = ngroups;
+}
+
+/* Word w of group i's rank. */
+GA_HD uint64_t
+ga_topn_word(const GaProgram *p, uint32_t w, const uint64_t *keys, const uint8_t *keynulls,
+			 const uint64_t *states, uint64_t stride, uint64_t i)
+{
+	const GaTopN *t = &p->topn;
+	uint32_t	k;
+	uint64_t	v;
+
+	if (w == 0)
+	{
+		v = states[(uint64_t) t->slot * stride + i];
+		return t->desc ? ~v : v;
+	}
+	k = t->key[w - 1];
+	if (keynulls[(uint64_t) k * stride + i])
+		return t->nullsfirst[w - 1] ? 0 : UINT64_MAX;
+	v = keys[(uint64_t) k * stride + i];
+	if (ga_type_is_float(p->keytype[k]))
+	{
+		GaDatum		d;
+
+		d.u = v;
+		if (d.f != d.f)
+			v = UINT64_MAX;		/* NaN, above every other value */
+		else
+		{
+			if (d.f == 0.0)
+				d.f = 0.0;		/* -0 is 0 */
+			v = (d.u >> 63) ? ~d.u : d.u | (UINT64_C(1) << 63);
+		}
+	}
+	else
+		v ^= UINT64_C(1) << 63;	/* integers, widened to int64 */
+	return t->keydesc[w - 1] ? ~v : v;
+}
+
+/*
+ * Group i's digit of the bound's next 8 bits, or -1 when its words do not
+ * start with the bound's prefix.
+ */
+GA_HD int
+ga_topn_digit(const GaProgram *p, const GaTopNBound *b, const uint64_t *keys,
+			  const uint8_t *keynulls, const uint64_t *states, uint64_t stride, uint64_t i)
+{
+	uint64_t	v;
+
+	for (uint32_t w = 0; w < b->word; w++)
+		if (ga_topn_word(p, w, keys, keynulls, states, stride, i) != b->prefix[w])
+			return -1;
+	v = ga_topn_word(p, b->word, keys, keynulls, states, stride, i);
+	if (b->shift < 64 && (v >> b->shift) != (b->prefix[b->word] >> b->shift))
+		return -1;
+	return (int) ((v >> (b->shift - 8)) & 0xff);
+}
+
+/* Are group i's words at most the bound's prefix followed by ones? */
+GA_HD int
+ga_topn_keeps(const GaProgram *p, const GaTopNBound *b, const uint64_t *keys,
+			  const uint8_t *keynulls, const uint64_t *states, uint64_t stride, uint64_t i)
+{
+	uint64_t	v;
+	uint64_t	hi;
+
+	if (p->topn.n == 0)
+		return 1;
+	for (uint32_t w = 0; w < b->word; w++)
+	{
+		v = ga_topn_word(p, w, keys, keynulls, states, stride, i);
+		if (v != b->prefix[w])
+			return v < b->prefix[w];
+	}
+	if (b->word > p->topn.nties)
+		return 1;				/* every word decided: equal */
+	v = ga_topn_word(p, b->word, keys, keynulls, states, stride, i);
+	hi = b->shift == 64 ? UINT64_MAX :
+		b->prefix[b->word] | ((UINT64_C(1) << b->shift) - 1);
+	return v <= hi;
+}
+
+/* Has group i a float aggregate that overflowed (an error it must raise)? */
+GA_HD int
+ga_topn_overflowed(const GaProgram *p, const uint64_t *states, uint64_t stride, uint64_t i)
+{
+	for (uint32_t a = 0; a < p->naggs; a++)
+	{
+		int			f = ga_agg_flags_slot(p->aggs[a].kind);
+		uint64_t	flags;
+
+		if (f < 0)
+			continue;
+		flags = states[(uint64_t) (p->aggs[a].slot + f) * stride + i];
+		if ((flags & GA_FLAG_OVERFLOW) && !(flags & GA_FLAG_NONFINITE))
+			return 1;
+	}
+	return 0;
+}
+
+/*
+ * One step of the select, from the histogram of the next digit (hist[d]:
+ * groups with the prefix and digit d): decide the digit where the groups
+ * reach n.  Returns nonzero when the bound is found: the groups that share
+ * the prefix are few, or every word is decided.  The groups the bound
+ * keeps are then b->below + b->within.
+ */
+GA_HD int
+ga_topn_step(const GaProgram *p, GaTopNBound *b, const uint64_t *hist)
+{
+	uint64_t	below = b->below;
+	int			d;
+
+	for (d = 0; d < 255 && below + hist[d] < p->topn.n; d++)
+		below += hist[d];
+	b->below = below;
+	b->within = hist[d];
+	b->shift -= 8;
+	b->prefix[b->word] |= (uint64_t) d << b->shift;
+	if (b->shift == 0)
+	{
+		b->word++;
+		b->shift = 64;
+	}
+	return b->word > p->topn.nties || b->within <= GA_TOPN_FEW;
+}
+
+#endif							/* GPUAGG_TOPN_H */

@@ -44,7 +44,8 @@
 #      at 1e8 in page form against native;
 #   w. the suite without sanitizers, then i1 i2 at 1e8 against native;
 #   x. the suite, then r with Q13 Q16 Q31 Q33 and gpuagg.vram_budget 96GB
-#      (Q33 needs 24.6 GB).
+#      (Q33 needs 24.6 GB);
+#   y. TPC-H Q1 over int8 cents at 1e8 lines (SF 16.7) against native.
 # Done on 2026-12-03 (test/gpu/results, bench/results/2026-12-03-h200): a, e,
 # b (before and after 852a7e1), c (q10's native run cut by the time limit),
 # f at bc09ccd, g at 1a7cafe, j at 2299ee3, k at bffe753 (its fed.sh ran
@@ -59,7 +60,7 @@
 # Next: x once the device chooses a top-N's groups; g's first half on a host with two GPUs
 # (kind nvidia-h200-x2, when lent: gpuagg.devices() should list two rows
 # and a parallel query's processes spread over them).
-# Usage: next.sh a|b|c|d|e|f|g|j|k|l|m|o|p|q|r|s|t|u|v|w|x.  Everything it writes goes under $OUT.
+# Usage: next.sh a|b|c|d|e|f|g|j|k|l|m|o|p|q|r|s|t|u|v|w|x|y.  Everything it writes goes under $OUT.
 set -uo pipefail
 OUT=${OUT:-/tmp/next-out}
 mkdir -p "$OUT"
@@ -284,6 +285,17 @@ p | q)
 r)
 	clickbench_topn
 	;;
+y)
+	# TPC-H Q1 over lineitem_cents at 1e8 lines (SF 16.7) in page form
+	# against native (q1 itself sums numeric: native only)
+	pages_on
+	step "tpch load"
+	SF=16.7 JOBS=16 timeout 200 bash bench/gen/load.sh tpch >"$OUT/load-tpch.log" 2>&1
+	step "tpch, page batches"
+	bench_run tpch 200 --suite tpch --engines native_8,gpuagg_cuda --reps 1 --timeout 60 \
+		--queries 'q1_cents|q1_cents_interval' --set gpuagg.page_batches=on --analyze
+	pages_off
+	;;
 x)
 	# the device's top-N select: the suite, then ClickBench's top-N
 	# queries with Q33 (a group a row)
@@ -325,12 +337,12 @@ w)
 	pages_off
 	;;
 *)
-	echo "usage: $0 a|b|c|d|e|f|g|j|k|l|m|o|p|q|r|s|t|u|v|w|x" >&2
+	echo "usage: $0 a|b|c|d|e|f|g|j|k|l|m|o|p|q|r|s|t|u|v|w|x|y" >&2
 	exit 2
 	;;
 esac
 step "done"
-for d in groupby groupby-q10 groupby-int groupby-fed clickbench clickbench-gpu clickbench-fed ints ints-serial ints-fed100000 ints-fed0; do [ -d "$OUT/$d" ] && (cd "$OUT" && tar czf "$d.tgz" "$d" && rm -rf "$d"); done
+for d in tpch groupby groupby-q10 groupby-int groupby-fed clickbench clickbench-gpu clickbench-fed ints ints-serial ints-fed100000 ints-fed0; do [ -d "$OUT/$d" ] && (cd "$OUT" && tar czf "$d.tgz" "$d" && rm -rf "$d"); done
 # what comes back is a few files: the logs in one
 (cd "$OUT" && ls *.log >/dev/null 2>&1 && tar czf logs.tgz *.log && rm -f load-*.log postgres.log)
 exit 0

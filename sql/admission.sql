@@ -4,6 +4,9 @@
 -- the server-wide statistics (gpuagg.stat)
 --
 SET gpuagg.force_offload = on;
+-- a budget of its own: the ledger's limits below decide, not the planner
+-- (0, auto, would follow them; tested at the end)
+SET gpuagg.vram_budget = '8GB';
 SELECT gpuagg.stat_reset();
 CREATE TABLE adm AS SELECT i % 10 AS k, i AS v FROM generate_series(1, 20000) i;
 ANALYZE adm;
@@ -133,6 +136,19 @@ SELECT pg_reload_conf();
 SELECT pg_sleep(0.3);
 SELECT gpu, memory_mb, limit_mb FROM gpuagg.debug_gpus();
 SELECT limit_mb, device_mb FROM gpuagg.ledger();
+-- gpuagg.vram_budget 0 (auto, the default) is what one GPU admits: the
+-- largest limit, 6 MB of GPUs of 4 and 8 MB here (8GB where no GPU is known)
+RESET gpuagg.vram_budget;
+SELECT gpu, limit_mb FROM gpuagg.debug_gpus('{4,8}');
+CREATE TABLE vb AS SELECT i AS k, i AS v FROM generate_series(1, 50000) i;
+ANALYZE vb;
+SET gpuagg.log_fallback = on;
+EXPLAIN (COSTS OFF) SELECT k, sum(v) FROM vb GROUP BY k;
+SELECT gpu, limit_mb FROM gpuagg.debug_gpus('{40}');
+EXPLAIN (COSTS OFF) SELECT k, sum(v) FROM vb GROUP BY k;
+SET gpuagg.vram_budget = '8GB';
+RESET gpuagg.log_fallback;
+DROP TABLE vb;
 -- an empty array puts the service's GPUs back (none here, one on a GPU host)
 SELECT count(*) = (SELECT count(*) FROM gpuagg.devices()) AS service_gpus_back
   FROM gpuagg.debug_gpus('{}');

@@ -49,6 +49,7 @@
 #include "batch.h"
 #include "device.h"
 #include "gpuagg.h"
+#include "ledger.h"
 #include "program.h"
 #include "result.h"
 #include "stat.h"
@@ -1020,7 +1021,7 @@ run_on_device(GpuAggState *st, char **why)
 	est.batch_rows = st->batch_rows;
 	est.batch_bytes = GpuaggBatchBufferSize(reader);
 	est.batch_host_bytes = GpuaggBatchHostSize(reader);
-	est.vram_budget = (double) gpuagg_vram_budget * 1024.0 * 1024.0;
+	est.vram_budget = GpuaggVramBudget();
 	est.vram_estimate = st->vram_estimate;
 	est.max_pages = GpuaggBatchMaxPages(reader);
 

@@ -32,7 +32,7 @@ PG_MODULE_MAGIC;
 
 bool		gpuagg_enabled = true;
 int			gpuagg_device = GPUAGG_DEVICE_AUTO;
-int			gpuagg_vram_budget = 8192;
+int			gpuagg_vram_budget = 0;
 bool		gpuagg_force_offload = false;
 bool		gpuagg_log_fallback = false;
 bool		gpuagg_parallel = true;
@@ -109,10 +109,12 @@ _PG_init(void)
 	DefineCustomIntVariable("gpuagg.vram_budget",
 							"Device memory one query may use.",
 							"A query whose estimate exceeds this keeps its "
-							"native plan.",
+							"native plan.  0: what one GPU admits "
+							"(gpuagg.device_memory_limit), or 8GB where "
+							"no GPU is known.",
 							&gpuagg_vram_budget,
-							8192,
-							1,
+							0,
+							0,
 							INT_MAX / 2,
 							PGC_USERSET,
 							GUC_UNIT_MB,

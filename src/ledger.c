@@ -129,6 +129,30 @@ limit_bytes(int g)
 	return PG_UINT64_MAX;
 }
 
+/*
+ * gpuagg.vram_budget in bytes.  Where it is 0 (auto): what one GPU would
+ * admit, the largest gpuagg.device_memory_limit of the GPUs the service
+ * told the ledger of (three quarters of the GPU's memory by default), or 8
+ * GB where the ledger knows no limit (gpuagg not preloaded, or no GPU yet).
+ */
+double
+GpuaggVramBudget(void)
+{
+	uint64		best = 0;
+
+	if (gpuagg_vram_budget > 0)
+		return (double) gpuagg_vram_budget * 1024.0 * 1024.0;
+	if (ledger)
+	{
+		SpinLockAcquire(&ledger->mutex);
+		for (int g = 0; g < slots(); g++)
+			if (limit_bytes(g) != PG_UINT64_MAX)
+				best = Max(best, limit_bytes(g));
+		SpinLockRelease(&ledger->mutex);
+	}
+	return best > 0 ? (double) best : 8192.0 * 1024.0 * 1024.0;
+}
+
 /* The GPU with the most room left that bytes fit, under the mutex; -1: none. */
 static int
 choose(uint64 bytes)

@@ -42,6 +42,7 @@
 
 #include "device.h"
 #include "gpuagg.h"
+#include "ledger.h"
 #include "program.h"
 
 /* Saved hook value */
@@ -644,9 +645,10 @@ try_gpuagg_path(PlannerInfo *root, RelOptInfo *input_rel,
 			"parallel GpuAgg: more groups a process than gpuagg.fed_groups in page form (fed it is)";
 	vram = vram_estimate(&prog->ga, groups, pairs, batch_rows);
 	/* in parallel, every process holds its own tables (fed: the leader only) */
-	if (vram * (partial ? workers + 1 : 1) > (double) gpuagg_vram_budget * 1024.0 * 1024.0)
-		return psprintf("estimated device memory %.0f MB exceeds gpuagg.vram_budget (%d MB)",
-						vram * (partial ? workers + 1 : 1) / (1024.0 * 1024.0), gpuagg_vram_budget);
+	if (vram * (partial ? workers + 1 : 1) > GpuaggVramBudget())
+		return psprintf("estimated device memory %.0f MB exceeds gpuagg.vram_budget (%.0f MB)",
+						vram * (partial ? workers + 1 : 1) / (1024.0 * 1024.0),
+						GpuaggVramBudget() / (1024.0 * 1024.0));
 
 	/*
 	 * Cost: the pages are still read on the host; per row we pay moving it

@@ -11,7 +11,7 @@ SELECT is((SELECT boot_val FROM pg_settings WHERE name = 'gpuagg.enabled'), 'on'
 SELECT is((SELECT boot_val FROM pg_settings WHERE name = 'gpuagg.device'), 'auto',
 	'gpuagg.device defaults to auto');
 SELECT is((SELECT boot_val || ' ' || unit FROM pg_settings WHERE name = 'gpuagg.vram_budget'),
-	'8192 MB', 'gpuagg.vram_budget defaults to 8192 MB');
+	'0 MB', 'gpuagg.vram_budget defaults to 0 MB (auto: what one GPU admits)');
 SELECT is((SELECT boot_val FROM pg_settings WHERE name = 'gpuagg.force_offload'), 'off',
 	'gpuagg.force_offload defaults to off');
 SELECT is((SELECT boot_val FROM pg_settings WHERE name = 'gpuagg.log_fallback'), 'off',
@@ -52,7 +52,7 @@ LANGUAGE sql AS $$
 $$;
 SELECT is(pg_temp.show_default('gpuagg.enabled'), 'on', 'SHOW gpuagg.enabled prints on');
 SELECT is(pg_temp.show_default('gpuagg.device'), 'auto', 'SHOW gpuagg.device prints auto');
-SELECT is(pg_temp.show_default('gpuagg.vram_budget'), '8GB', 'SHOW gpuagg.vram_budget prints 8GB');
+SELECT is(pg_temp.show_default('gpuagg.vram_budget'), '0', 'SHOW gpuagg.vram_budget prints 0');
 SELECT is(pg_temp.show_default('gpuagg.force_offload'), 'off', 'SHOW gpuagg.force_offload prints off');
 SELECT is(pg_temp.show_default('gpuagg.log_fallback'), 'off', 'SHOW gpuagg.log_fallback prints off');
 SELECT is(pg_temp.show_default('gpuagg.parallel'), 'on', 'SHOW gpuagg.parallel prints on');
@@ -70,8 +70,10 @@ SET LOCAL gpuagg.device = 'CUDA';
 SELECT is(current_setting('gpuagg.device'), 'cuda', 'enum values are case-insensitive');
 SET LOCAL gpuagg.vram_budget = '512MB';
 SELECT is(current_setting('gpuagg.vram_budget'), '512MB', 'gpuagg.vram_budget takes memory units');
+SET LOCAL gpuagg.vram_budget = 0;
+SELECT is(current_setting('gpuagg.vram_budget'), '0', 'gpuagg.vram_budget = 0 (auto) is accepted');
 SET LOCAL gpuagg.vram_budget = 1;
-SELECT is(current_setting('gpuagg.vram_budget'), '1MB', 'gpuagg.vram_budget without unit is MB; 1 is the minimum');
+SELECT is(current_setting('gpuagg.vram_budget'), '1MB', 'gpuagg.vram_budget without unit is MB');
 SET LOCAL gpuagg.batch_size = '64kB';
 SELECT is(current_setting('gpuagg.batch_size'), '64kB', 'gpuagg.batch_size minimum is 64kB');
 SET LOCAL gpuagg.enabled = off;
@@ -80,8 +82,6 @@ SELECT is(current_setting('gpuagg.enabled'), 'off', 'gpuagg.enabled can be turne
 -- invalid values: 22023 (invalid_parameter_value)
 SELECT throws_ok('SET gpuagg.device = ''foo''', '22023', NULL,
 	'unknown gpuagg.device value is rejected');
-SELECT throws_ok('SET gpuagg.vram_budget = 0', '22023', NULL,
-	'gpuagg.vram_budget = 0 is rejected');
 SELECT throws_ok('SET gpuagg.vram_budget = -1', '22023', NULL,
 	'negative gpuagg.vram_budget is rejected');
 SELECT throws_ok('SET gpuagg.vram_budget = ''lots''', '22023', NULL,

@@ -45,7 +45,8 @@
 #   w. the suite without sanitizers, then i1 i2 at 1e8 against native;
 #   x. the suite, then r with Q13 Q16 Q31 Q33 and gpuagg.vram_budget 96GB
 #      (Q33 needs 24.6 GB);
-#   y. TPC-H Q1 over int8 cents at 1e8 lines (SF 16.7) against native.
+#   y. the suite without sanitizers, then TPC-H Q1 over int8 cents at 1e8
+#      lines (SF 16.7) against native.
 # Done on 2026-12-03 (test/gpu/results, bench/results/2026-12-03-h200): a, e,
 # b (before and after 852a7e1), c (q10's native run cut by the time limit),
 # f at bc09ccd, g at 1a7cafe, j at 2299ee3, k at bffe753 (its fed.sh ran
@@ -287,7 +288,9 @@ r)
 	;;
 y)
 	# TPC-H Q1 over lineitem_cents at 1e8 lines (SF 16.7) in page form
-	# against native (q1 itself sums numeric: native only)
+	# against native (q1 itself sums numeric: native only), after the
+	# suite without sanitizers
+	SANITIZE=0 suite 150
 	pages_on
 	step "tpch load"
 	SF=16.7 JOBS=16 timeout 200 bash bench/gen/load.sh tpch >"$OUT/load-tpch.log" 2>&1

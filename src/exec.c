@@ -40,9 +40,9 @@
 #include "storage/spin.h"
 #include "utils/builtins.h"
 #include "utils/float.h"
+#include "utils/lsyscache.h"
 #include "utils/memutils.h"
 #include "utils/ruleutils.h"
-#include "utils/lsyscache.h"
 #include "utils/sortsupport.h"
 #include "utils/typcache.h"
 

@@ -57,8 +57,9 @@
 # VRAM_BUDGET=96GB (timed out: every tied group returned) on a tree with
 # the warps' copies, v at e33833d, w at 2aafab6.
 # Seventh session: v at 38868fe, r with QUERIES=Q33 VRAM_BUDGET=96GB
-# TIMEOUT=300 (Q33 7.0 s, native over 30 s).
-# Next: x once the device chooses a top-N's groups; g's first half on a host with two GPUs
+# TIMEOUT=300 (Q33 7.0 s, native over 30 s), x at 7f49315 (the device
+# chooses a top-N's groups: Q33 447.6 ms), y at 30e7f6d.
+# Next: g's first half on a host with two GPUs
 # (kind nvidia-h200-x2, when lent: gpuagg.devices() should list two rows
 # and a parallel query's processes spread over them).
 # Usage: next.sh a|b|c|d|e|f|g|j|k|l|m|o|p|q|r|s|t|u|v|w|x|y.  Everything it writes goes under $OUT.

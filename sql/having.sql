@@ -123,7 +123,11 @@ SELECT q, check_offload(q)
 			   ('SELECT b, i4, count(*) FROM tk GROUP BY b, i4 ORDER BY count(*), b DESC, i4 LIMIT 5'),
 			   ('SELECT b, f8, i2, count(x) FROM tk GROUP BY b, f8, i2 ORDER BY count(x), b NULLS FIRST, f8 DESC, i2 LIMIT 7'),
 			   ('SELECT s, i4, count(*) FROM tk GROUP BY s, i4 ORDER BY count(*), s, i4 LIMIT 5'),
-			   ('SELECT i4, count(*), sum(i8), avg(f8) FROM tk GROUP BY i4 ORDER BY count(*), i4 LIMIT 3')) t(q);
+			   ('SELECT i4, count(*), sum(i8), avg(f8) FROM tk GROUP BY i4 ORDER BY count(*), i4 LIMIT 3'),
+			   -- one key under ten names: more sort keys than a program has
+			   -- keys (GA_MAX_KEYS); the device orders by each key once
+			   ('SELECT b, i4 a1, i4 a2, i4 a3, i4 a4, i4 a5, i4 a6, i4 a7, i4 a8, i4 a9, i4 a10, count(*) FROM tk GROUP BY b, a1 ORDER BY 12 DESC, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 1 LIMIT 5'),
+			   ('SELECT b, i4 a1, i4 a2, i4 a3, i4 a4, i4 a5, i4 a6, i4 a7, i4 a8, i4 a9, i4 a10, count(*) FROM tk GROUP BY b, a1 ORDER BY 12, 2 DESC, 3, 4, 5, 6, 7, 8, 9, 10, 11, 1 LIMIT 5')) t(q);
 DROP TABLE tk;
 -- no top-N where something between filters or reorders the groups, or the
 -- first key is not a count

@@ -501,6 +501,8 @@ struct GaEngineSession
 	bool		registered;
 	unsigned long long *counters_host;	/* in the host region's scratch */
 	unsigned long long *snap[2];	/* the counters after buffer b's last kernel */
+	uint64_t   *topn_hist;		/* a top-N's histogram (topn_select), then the
+								 * groups gpuagg_compact packed */
 	uint64_t	queued_rows[2]; /* rows of the last batch in buffer b */
 	uint64_t	queued_pages[2];	/* and its pages */
 	char	   *buf[2];
@@ -768,14 +770,14 @@ table_grid(const GaEngineSession *s, const GaTable *t)
 
 /*
  * GPU Top-N: narrow bound b down to the groups of the table that can rank
- * among the n, a gpuagg_topn_hist histogram (d_hist, copied to the first
- * batch buffer, idle now) a step (gpuagg_topn.h).  A group with a float
+ * among the n, a gpuagg_topn_hist histogram (d_hist, copied to the host
+ * region's scratch) a step (gpuagg_topn.h).  A group with a float
  * overflow leaves b keeping every group: finishing them raises the error.
  */
 static int
 topn_select(GaEngineSession *s, CUdeviceptr d_hist, GaTopNBound *b)
 {
-	uint64_t   *hist = (uint64_t *) s->buf[0];
+	uint64_t   *hist = s->topn_hist;
 	int			err;
 
 	for (;;)
@@ -1113,6 +1115,7 @@ ga_engine_open(const GaProgram *prog, const GaEngineArgs *args, const void *seed
 	s->counters_host = (unsigned long long *) host;
 	s->snap[0] = s->counters_host + GA_NCOUNTERS;
 	s->snap[1] = s->snap[0] + GA_NCOUNTERS;
+	s->topn_hist = (uint64_t *) (s->snap[1] + GA_NCOUNTERS);
 	s->buf[0] = (char *) host + GA_ENGINE_SCRATCH;
 	s->buf[1] = s->buf[0] + args->host_batch_bytes;
 	/* page form: the string columns the deformer codes in the dictionary */
@@ -1283,8 +1286,8 @@ ga_engine_wait_buffer(GaEngineSession *s, int b)
 	return GA_OK;
 }
 
-_Static_assert(3 * GA_NCOUNTERS * sizeof(unsigned long long) <= GA_ENGINE_SCRATCH,
-			   "the counters and their two copies fit the host region's scratch");
+_Static_assert(3 * GA_NCOUNTERS * sizeof(unsigned long long) + 8 * GA_TOPN_HIST <= GA_ENGINE_SCRATCH,
+			   "the counters, their two copies and a top-N's histogram fit the host region's scratch");
 
 /*
  * The kernel of buffer b's last batch is done, and with it the copy of the
@@ -1683,6 +1686,8 @@ ga_engine_finish(GaEngineSession *s, GaEngineShape *shape)
 		params[7] = &bound;
 		CU_CHECK(s, cu.LaunchKernel(s->mod->fn_compact, table_grid(s, &s->table), 1, 1,
 									GPUAGG_BLOCK, 1, 1, 0, s->s_exec, params, NULL));
+		/* how many it packed, read with the counters below */
+		CU_CHECK(s, cu.MemcpyDtoHAsync(s->topn_hist, pos, 8, s->s_exec));
 		if (npairs > 0)
 		{
 			CUdeviceptr next = slotpos + 8 * s->table.cap;
@@ -1728,11 +1733,12 @@ ga_engine_finish(GaEngineSession *s, GaEngineShape *shape)
 	}
 	/*
 	 * errors of the folds and the pairs (internal) are in the counters; a
-	 * group gpuagg_merge_fold had to make was not there to be packed
+	 * group gpuagg_merge_fold had to make was not there to be packed, and
+	 * the compaction packed as many groups as there was room for
 	 */
 	if ((err = read_counters(s, counters)) != GA_OK)
 		return err;
-	if (counters[GA_CNT_GROUPS] != total)
+	if (counters[GA_CNT_GROUPS] != total || (n > 0 && s->topn_hist[0] != n))
 		return GA_ERR_INTERNAL;
 	if (s->dict_ready)
 	{

@@ -718,7 +718,7 @@ gpuagg_topn_hist(const __grid_constant__ GaTable t, const __grid_constant__ GaTo
 {
 	const GaProgram *p = &gpuagg_prog;
 	__shared__ unsigned int h[GA_TOPN_HIST];
-	bool		first = bound.word == 0 && bound.shift == 64;
+	bool		first = ga_topn_first(&bound);
 
 	for (int d = threadIdx.x; d < GA_TOPN_HIST; d += blockDim.x)
 		h[d] = 0;
@@ -730,7 +730,7 @@ gpuagg_topn_hist(const __grid_constant__ GaTable t, const __grid_constant__ GaTo
 
 		if (t.ctrl[i] != 2)
 			continue;
-		if (first && ga_topn_overflowed(p, t.states, t.cap, i))
+		if (first && ga_group_overflowed(p, t.states, t.cap, i))
 			atomicAdd(&h[256], 1u);
 		d = ga_topn_digit(p, &bound, t.keys, t.keynulls, t.states, t.cap, i);
 		if (d >= 0)

@@ -584,6 +584,30 @@ ga_eval(const GaProgram *p, const GaSegment *seg, const GaBatch *b,
 #define GA_FLAG_NONFINITE	1
 #define GA_FLAG_OVERFLOW	2
 
+/* Did finite inputs alone overflow a float state with these flags? */
+GA_DEVFN int
+ga_float_overflowed(uint64_t flags)
+{
+	return (flags & GA_FLAG_OVERFLOW) && !(flags & GA_FLAG_NONFINITE);
+}
+
+/*
+ * Has group i (of states laid out [slot][stride]) a float aggregate whose
+ * finite inputs overflowed: an error finishing it raises?
+ */
+GA_DEVFN int
+ga_group_overflowed(const GaProgram *p, const uint64_t *states, uint64_t stride, uint64_t i)
+{
+	for (uint32_t a = 0; a < p->naggs; a++)
+	{
+		int			f = ga_agg_flags_slot(p->aggs[a].kind);
+
+		if (f >= 0 && ga_float_overflowed(states[(uint64_t) (p->aggs[a].slot + f) * stride + i]))
+			return 1;
+	}
+	return 0;
+}
+
 GA_DEVFN int
 ga_float_overflow(uint64_t *flags)
 {

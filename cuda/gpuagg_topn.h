@@ -157,22 +157,15 @@ ga_topn_keeps(const GaProgram *p, const GaTopNBound *b, const uint64_t *keys,
 	return v <= hi;
 }
 
-/* Has group i a float aggregate that overflowed (an error it must raise)? */
+/*
+ * Is this the select's first step (nothing decided)?  Its histogram also
+ * counts, in hist[256], the groups with a float overflow
+ * (ga_group_overflowed).
+ */
 GA_HD int
-ga_topn_overflowed(const GaProgram *p, const uint64_t *states, uint64_t stride, uint64_t i)
+ga_topn_first(const GaTopNBound *b)
 {
-	for (uint32_t a = 0; a < p->naggs; a++)
-	{
-		int			f = ga_agg_flags_slot(p->aggs[a].kind);
-		uint64_t	flags;
-
-		if (f < 0)
-			continue;
-		flags = states[(uint64_t) (p->aggs[a].slot + f) * stride + i];
-		if ((flags & GA_FLAG_OVERFLOW) && !(flags & GA_FLAG_NONFINITE))
-			return 1;
-	}
-	return 0;
+	return b->word == 0 && b->shift == 64;
 }
 
 /*
@@ -180,13 +173,18 @@ ga_topn_overflowed(const GaProgram *p, const uint64_t *states, uint64_t stride, 
  * groups with the prefix and digit d): decide the digit where the groups
  * reach n.  Returns nonzero when the bound is found: the groups that share
  * the prefix are few, or every word is decided.  The groups the bound
- * keeps are then b->below + b->within.
+ * keeps are then b->below + b->within.  A float overflow in any group
+ * (the first step's hist[256]) leaves the bound keeping every group:
+ * finishing them raises the error.
  */
 GA_HD int
 ga_topn_step(const GaProgram *p, GaTopNBound *b, const uint64_t *hist)
 {
 	uint64_t	below = b->below;
 	int			d;
+
+	if (ga_topn_first(b) && hist[256] > 0)
+		return 1;
 
 	for (d = 0; d < 255 && below + hist[d] < p->topn.n; d++)
 		below += hist[d];

@@ -463,7 +463,7 @@ topn_choose(const GaProgram *p, GaResult *res)
 	ga_topn_start(&b, n);
 	for (;;)
 	{
-		bool		first = b.word == 0 && b.shift == 64;
+		bool		first = ga_topn_first(&b);
 
 		memset(hist, 0, sizeof(hist));
 		for (uint64 g = 0; g < n; g++)
@@ -472,11 +472,9 @@ topn_choose(const GaProgram *p, GaResult *res)
 
 			if (d >= 0)
 				hist[d]++;
-			if (first && ga_topn_overflowed(p, res->states, n, g))
+			if (first && ga_group_overflowed(p, res->states, n, g))
 				hist[256]++;
 		}
-		if (first && hist[256] > 0)
-			return GA_OK;		/* every group goes: one raises its overflow */
 		if (ga_topn_step(p, &b, hist))
 			break;
 	}

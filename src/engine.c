@@ -771,8 +771,7 @@ table_grid(const GaEngineSession *s, const GaTable *t)
 /*
  * GPU Top-N: narrow bound b down to the groups of the table that can rank
  * among the n, a gpuagg_topn_hist histogram (d_hist, copied to the host
- * region's scratch) a step (gpuagg_topn.h).  A group with a float
- * overflow leaves b keeping every group: finishing them raises the error.
+ * region's scratch) a step (gpuagg_topn.h).
  */
 static int
 topn_select(GaEngineSession *s, CUdeviceptr d_hist, GaTopNBound *b)
@@ -790,11 +789,6 @@ topn_select(GaEngineSession *s, CUdeviceptr d_hist, GaTopNBound *b)
 		CU_CHECK(s, cu.MemcpyDtoHAsync(hist, d_hist, 8 * GA_TOPN_HIST, s->s_exec));
 		if ((err = wait_exec(s)) != GA_OK)
 			return err;
-		if (b->word == 0 && b->shift == 64 && hist[256] > 0)
-		{
-			ga_topn_start(b, b->within);
-			return GA_OK;
-		}
 		if (ga_topn_step(&s->prog, b, hist))
 			return GA_OK;
 	}
@@ -1602,12 +1596,12 @@ ga_engine_finish(GaEngineSession *s, GaEngineShape *shape)
 	 * room for the packed groups, the slot positions and the pairs, and a
 	 * top-N's histogram
 	 */
-	n = total = counters[GA_CNT_GROUPS];
+	total = counters[GA_CNT_GROUPS];
 	for (uint32_t a = 0; a < s->prog.naggs; a++)
 		if (s->prog.aggs[a].distinct >= 0 &&
 			ga_agg_host_order(s->prog.aggs[a].kind, s->prog.aggs[a].argtype))
 			npairs += counters[GA_CNT_DISTINCT + s->prog.aggs[a].distinct];
-	bytes = ALIGN16((8 * (uint64_t) nk + 8 * (uint64_t) ns + nk) * n + 16);
+	bytes = ALIGN16((8 * (uint64_t) nk + 8 * (uint64_t) ns + nk) * total + 16);
 	pairs_at = bytes;
 	if (npairs > 0)
 		bytes += 8 * s->table.cap + 16 * npairs + 8 * GA_MAX_DISTINCT;

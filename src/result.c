@@ -201,13 +201,6 @@ slot_f8(uint64 slot)
 	return v;
 }
 
-/* Did finite inputs alone overflow a float state with these flags? */
-static bool
-float_overflowed(uint64 flags)
-{
-	return (flags & GA_FLAG_OVERFLOW) && !(flags & GA_FLAG_NONFINITE);
-}
-
 /*
  * Would finishing some group raise GpuaggFinalize's overflow error?  (A
  * GPU Top-N must then let every group out: the error is the query's.)
@@ -215,19 +208,9 @@ float_overflowed(uint64 flags)
 bool
 GpuaggAnyFloatOverflow(const GaProgram *prog, const GaResult *res)
 {
-	for (uint32 a = 0; a < prog->naggs; a++)
-	{
-		const GaAgg *ag = &prog->aggs[a];
-		int			f = ga_agg_flags_slot(ag->kind);
-		const uint64 *flags;
-
-		if (f < 0)
-			continue;
-		flags = res->states + (Size) (ag->slot + f) * res->ngroups;
-		for (uint64 g = 0; g < res->ngroups; g++)
-			if (float_overflowed(flags[g]))
-				return true;
-	}
+	for (uint64 g = 0; g < res->ngroups; g++)
+		if (ga_group_overflowed(prog, res->states, res->ngroups, g))
+			return true;
 	return false;
 }
 
@@ -341,7 +324,7 @@ GpuaggFinalize(GpuaggFinal *fin, const GaResult *res, uint64 g, Node *aggstate,
 	 * raising it (cuda/gpuagg_eval.h); it is raised here when finite
 	 * inputs alone overflowed.
 	 */
-	if (f >= 0 && float_overflowed(st[f]))
+	if (f >= 0 && ga_float_overflowed(st[f]))
 		float_overflow_error();
 	if (fin->avg_f8)
 	{

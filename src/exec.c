@@ -301,11 +301,11 @@ GpuaggCreateScanState(CustomScan *cscan)
 
 /*
  * The top-N as the device is to choose its groups (GaTopN): the count, and
- * the tie keys up to the first whose order the device does not know (a
- * type gpuagg_topn.h does not encode, or an order other than its type's
- * default), each group key once (ORDER BY may name one under several
- * aliases; again it breaks no tie), GA_MAX_KEYS at most.  Fewer tie keys
- * only return more groups to the host's heap.
+ * the tie keys (planner.c's, each group key once, so no more than
+ * GA_MAX_KEYS; the arrays' bound is checked all the same) up to the first
+ * whose order the device does not know (a type gpuagg_topn.h does not encode, or an order
+ * other than its type's default).  Fewer tie keys only return more groups
+ * to the host's heap.
  */
 static void
 device_topn(GpuAggState *st)
@@ -323,15 +323,9 @@ device_topn(GpuAggState *st)
 		int			k = st->tie_key[i];
 		Oid			type = getBaseType(st->prog->keytypid[k]);
 		TypeCacheEntry *tc;
-		bool		seen = false;
 
-		for (uint32 j = 0; j < t->nties; j++)
-			seen |= t->key[j] == k;
-		if (seen)
-			continue;
-		if (t->nties == GA_MAX_KEYS)
+		if (i == GA_MAX_KEYS)
 			return;
-
 		switch (type)
 		{
 			case BOOLOID:
@@ -350,9 +344,9 @@ device_topn(GpuAggState *st)
 		tc = lookup_type_cache(type, TYPECACHE_LT_OPR | TYPECACHE_GT_OPR);
 		if (st->tie_op[i] != tc->lt_opr && st->tie_op[i] != tc->gt_opr)
 			return;
-		t->key[t->nties] = k;
-		t->keydesc[t->nties] = st->tie_op[i] == tc->gt_opr;
-		t->nullsfirst[t->nties] = st->tie_ssup[i].ssup_nulls_first;
+		t->key[i] = k;
+		t->keydesc[i] = st->tie_op[i] == tc->gt_opr;
+		t->nullsfirst[i] = st->tie_ssup[i].ssup_nulls_first;
 		t->nties++;
 	}
 }

@@ -366,7 +366,9 @@ const_limit(Query *parse)
 /*
  * The sort keys after the first, up to the first that is not a group key
  * of a type passed by value (exec.c compares them without a dictionary),
- * as lists: group key indexes, sort operators, collations, nulls first.
+ * each group key once (ORDER BY may name one under several aliases; again
+ * it breaks no tie), as lists: group key indexes, sort operators,
+ * collations, nulls first.
  */
 static List *
 topn_tie_keys(Query *parse, List *keys, const GpuaggProgram *prog)
@@ -398,6 +400,8 @@ topn_tie_keys(Query *parse, List *keys, const GpuaggProgram *prog)
 		type = prog->ga.keytype[k];
 		if (type == GA_T_TEXT || type == GA_T_BPCHAR || type == GA_T_NULLONLY)
 			break;
+		if (list_member_int(idx, k))
+			continue;
 		idx = lappend_int(idx, k);
 		ops = lappend_oid(ops, sc->sortop);
 		colls = lappend_oid(colls, exprCollation((Node *) te->expr));
@@ -490,6 +494,7 @@ try_gpuagg_path(PlannerInfo *root, RelOptInfo *input_rel,
 	const char *reason;
 	double		groups,
 				vram,
+				budget,
 				rows,
 				pairs[GA_MAX_DISTINCT];
 	int			batch_rows,
@@ -644,11 +649,12 @@ try_gpuagg_path(PlannerInfo *root, RelOptInfo *input_rel,
 		return feed ? "parallel GpuAgg fed pages: no more groups a process than gpuagg.fed_groups (partial aggregation it is)" :
 			"parallel GpuAgg: more groups a process than gpuagg.fed_groups in page form (fed it is)";
 	vram = vram_estimate(&prog->ga, groups, pairs, batch_rows);
+	budget = GpuaggVramBudget();
 	/* in parallel, every process holds its own tables (fed: the leader only) */
-	if (vram * (partial ? workers + 1 : 1) > GpuaggVramBudget())
+	if (vram * (partial ? workers + 1 : 1) > budget)
 		return psprintf("estimated device memory %.0f MB exceeds gpuagg.vram_budget (%.0f MB)",
 						vram * (partial ? workers + 1 : 1) / (1024.0 * 1024.0),
-						GpuaggVramBudget() / (1024.0 * 1024.0));
+						budget / (1024.0 * 1024.0));
 
 	/*
 	 * Cost: the pages are still read on the host; per row we pay moving it

@@ -59,8 +59,9 @@
 # Seventh session: v at 38868fe, r with QUERIES=Q33 VRAM_BUDGET=96GB
 # TIMEOUT=300 (Q33 7.0 s, native over 30 s), x at 7f49315 (the device
 # chooses a top-N's groups: Q33 447.6 ms), y at 30e7f6d.
-# Next: x at 164b28c or later (its engine.c changes -- the histogram in the
-# host region's scratch, the packed-groups check -- not yet run on a GPU);
+# Next: x at d420976 or later (164b28c's and c72e8d6's engine and kernel
+# changes -- the histogram in the host region's scratch, the packed-groups
+# check, the overflow rule in ga_topn_step -- not yet run on a GPU);
 # g's first half on a host with two GPUs
 # (kind nvidia-h200-x2, when lent: gpuagg.devices() should list two rows
 # and a parallel query's processes spread over them).

@@ -46,7 +46,12 @@
 #   x. the suite, then r with Q13 Q16 Q31 Q33 and gpuagg.vram_budget 96GB
 #      (Q33 needs 24.6 GB);
 #   y. the suite without sanitizers, then TPC-H Q1 over int8 cents at 1e8
-#      lines (SF 16.7) against native.
+#      lines (SF 16.7) against native;
+#   z. the rows of the whole bench table last measured before HEAD's page
+#      path: ClickBench Q2 Q3 Q8 Q17 at 1e8, db-benchmark q10 q10i at 1e7
+#      (no warm-up), q1i q2i q3 q5 at 1e8, all against native;
+#   z2. after z on the same warm machine (x and x_int still loaded, else
+#      loaded again): q7 q3i q7i at 1e8 against native.
 # Done on 2026-12-03 (test/gpu/results, bench/results/2026-12-03-h200): a, e,
 # b (before and after 852a7e1), c (q10's native run cut by the time limit),
 # f at bc09ccd, g at 1a7cafe, j at 2299ee3, k at bffe753 (its fed.sh ran
@@ -65,7 +70,7 @@
 # g's first half on a host with two GPUs
 # (kind nvidia-h200-x2, when lent: gpuagg.devices() should list two rows
 # and a parallel query's processes spread over them).
-# Usage: next.sh a|b|c|d|e|f|g|j|k|l|m|o|p|q|r|s|t|u|v|w|x|y.  Everything it writes goes under $OUT.
+# Usage: next.sh a|b|c|d|e|f|g|j|k|l|m|o|p|q|r|s|t|u|v|w|x|y|z|z2.  Everything it writes goes under $OUT.
 set -uo pipefail
 OUT=${OUT:-/tmp/next-out}
 mkdir -p "$OUT"
@@ -135,6 +140,26 @@ clickbench_topn() {
 	pages_off
 }
 case "${1:-}" in
+z)
+	QUERIES='Q2|Q3|Q8|Q17' VRAM_BUDGET=0 TIMEOUT=150 clickbench_topn
+	q "DROP TABLE hits"
+	pages_on
+	load groupby 60 1e7
+	step "groupby q10 q10i at 1e7, page batches"
+	bench_run groupby-1e7 150 --suite groupby --engines native_8,gpuagg_cuda --reps 1 --no-warmup \
+		--timeout 60 --queries 'q10|q10i' --set gpuagg.page_batches=on --analyze
+	q "DROP TABLE x, x_int"
+	groupby_pages 'q1i|q2i|q3|q5' groupby
+	pages_off
+	;;
+z2)
+	pages_on
+	[ -n "$(q "SELECT to_regclass('x_int')")" ] || load groupby 100
+	step "groupby q7 q3i q7i, page batches"
+	bench_run groupby2 250 --suite groupby --engines native_8,gpuagg_cuda --reps 1 --timeout 60 \
+		--queries 'q7|q3i|q7i' --set gpuagg.page_batches=on --analyze
+	pages_off
+	;;
 a)
 	suite 220
 	step "pages"

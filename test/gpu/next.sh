@@ -51,7 +51,10 @@
 #      path: ClickBench Q2 Q3 Q8 Q17 at 1e8, db-benchmark q10 q10i at 1e7
 #      (no warm-up), q1i q2i q3 q5 at 1e8, all against native;
 #   z2. after z on the same warm machine (x and x_int still loaded, else
-#      loaded again): q7 q3i q7i at 1e8 against native.
+#      loaded again): q7 q3i q7i at 1e8 against native;
+#   z3. where q10's time goes (a group a row: its rows, not its aggregation,
+#      cost): at 1e7, GpuAgg's q10 counted, written by CREATE TABLE AS,
+#      serial and parallel, against the same rows copied table to table.
 # Done on 2026-12-03 (test/gpu/results, bench/results/2026-12-03-h200): a, e,
 # b (before and after 852a7e1), c (q10's native run cut by the time limit),
 # f at bc09ccd, g at 1a7cafe, j at 2299ee3, k at bffe753 (its fed.sh ran
@@ -70,7 +73,7 @@
 # g's first half on a host with two GPUs
 # (kind nvidia-h200-x2, when lent: gpuagg.devices() should list two rows
 # and a parallel query's processes spread over them).
-# Usage: next.sh a|b|c|d|e|f|g|j|k|l|m|o|p|q|r|s|t|u|v|w|x|y|z|z2.  Everything it writes goes under $OUT.
+# Usage: next.sh a|b|c|d|e|f|g|j|k|l|m|o|p|q|r|s|t|u|v|w|x|y|z|z2|z3.  Everything it writes goes under $OUT.
 set -uo pipefail
 OUT=${OUT:-/tmp/next-out}
 mkdir -p "$OUT"
@@ -150,6 +153,22 @@ z)
 		--timeout 60 --queries 'q10|q10i' --set gpuagg.page_batches=on --analyze
 	q "DROP TABLE x, x_int"
 	groupby_pages 'q1i|q2i|q3|q5' groupby
+	pages_off
+	;;
+z3)
+	pages_on
+	load groupby 60 1e7
+	step "q10 at 1e7: rows counted, written, copied"
+	q10="SELECT id1, id2, id3, id4, id5, id6, sum(v3) AS v3, count(*) AS count FROM x GROUP BY id1, id2, id3, id4, id5, id6"
+	psql -X -d postgres -c "SET statement_timeout = '60s'" -c "SET gpuagg.device = cuda" \
+		-c "SET gpuagg.force_offload = on" -c "SET max_parallel_workers_per_gather = 8" \
+		-c '\timing on' -c "SELECT count(*) FROM ($q10) s" -c "CREATE TEMP TABLE a1 AS $q10" \
+		-c "CREATE TEMP TABLE a2 AS SELECT * FROM a1" -c "SELECT count(*) FROM a1" \
+		-c "EXPLAIN (ANALYZE, TIMING OFF) $q10" -c "EXPLAIN (ANALYZE) $q10" \
+		-c "SET max_parallel_workers_per_gather = 0" -c "SELECT count(*) FROM ($q10) s" \
+		-c "CREATE TEMP TABLE a3 AS $q10" -c "EXPLAIN (ANALYZE) $q10" \
+		-c "SET gpuagg.enabled = off" -c "SET max_parallel_workers_per_gather = 8" \
+		-c "SELECT count(*) FROM ($q10) s" 2>&1 | tee "$OUT/q10.txt" | grep -E 'Time|^ *[0-9]+$|Gather|GpuAgg'
 	pages_off
 	;;
 z2)

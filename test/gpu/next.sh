@@ -67,9 +67,11 @@
 # Seventh session: v at 38868fe, r with QUERIES=Q33 VRAM_BUDGET=96GB
 # TIMEOUT=300 (Q33 7.0 s, native over 30 s), x at 7f49315 (the device
 # chooses a top-N's groups: Q33 447.6 ms), y at 30e7f6d.
-# Next: x at d420976 or later (164b28c's and c72e8d6's engine and kernel
-# changes -- the histogram in the host region's scratch, the packed-groups
-# check, the overflow rule in ga_topn_step -- not yet run on a GPU);
+# Eighth session: x at 682b420 (the suite, Q13 Q16 Q31 Q33), z and z2 at
+# f4a0f10, q10 at 1e8 by hand (bench/results/2026-12-03-h200, "Eighth
+# session"), z3 at 1e7 (its GpuAgg rows ran native: no CREATE EXTENSION
+# then, mended since).
+# Next: z3 again (GpuAgg's q10 rows against the sink's cost);
 # g's first half on a host with two GPUs
 # (kind nvidia-h200-x2, when lent: gpuagg.devices() should list two rows
 # and a parallel query's processes spread over them).
@@ -158,6 +160,11 @@ z)
 z3)
 	pages_on
 	load groupby 60 1e7
+	# bench/run creates the extension; here psql alone runs (without it
+	# the planner leaves every plan native), and the service maps shared
+	# buffers for ~13 s after pages_on
+	q "CREATE EXTENSION IF NOT EXISTS gpuagg"
+	sleep 15
 	step "q10 at 1e7: rows counted, written, copied"
 	q10="SELECT id1, id2, id3, id4, id5, id6, sum(v3) AS v3, count(*) AS count FROM x GROUP BY id1, id2, id3, id4, id5, id6"
 	psql -X -d postgres -c "SET statement_timeout = '60s'" -c "SET gpuagg.device = cuda" \

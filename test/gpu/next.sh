@@ -54,7 +54,11 @@
 #      loaded again): q7 q3i q7i at 1e8 against native;
 #   z3. where q10's time goes (a group a row: its rows, not its aggregation,
 #      cost): at 1e7, GpuAgg's q10 counted, written by CREATE TABLE AS,
-#      serial and parallel, against the same rows copied table to table.
+#      serial and parallel, against the same rows copied table to table;
+#   z4. ClickBench Q5 Q6 Q9 (count(DISTINCT)) at 1e8 against native in one
+#      call (their last same-call ratios are 9eb24f4's lower bounds);
+#   z5. db-benchmark q10i at 1e8 against native, no warm-up (native takes
+#      ~200 s).
 # Done on 2026-12-03 (test/gpu/results, bench/results/2026-12-03-h200): a, e,
 # b (before and after 852a7e1), c (q10's native run cut by the time limit),
 # f at bc09ccd, g at 1a7cafe, j at 2299ee3, k at bffe753 (its fed.sh ran
@@ -71,11 +75,11 @@
 # f4a0f10, q10 at 1e8 by hand (bench/results/2026-12-03-h200, "Eighth
 # session"), z3 at 1e7 (its GpuAgg rows ran native: no CREATE EXTENSION
 # then, mended since).
-# Next: z3 again (GpuAgg's q10 rows against the sink's cost);
+# Next: z3 again (GpuAgg's q10 rows against the sink's cost), z4, z5;
 # g's first half on a host with two GPUs
 # (kind nvidia-h200-x2, when lent: gpuagg.devices() should list two rows
 # and a parallel query's processes spread over them).
-# Usage: next.sh a|b|c|d|e|f|g|j|k|l|m|o|p|q|r|s|t|u|v|w|x|y|z|z2|z3.  Everything it writes goes under $OUT.
+# Usage: next.sh a|b|c|d|e|f|g|j|k|l|m|o|p|q|r|s|t|u|v|w|x|y|z|z2|z3|z4|z5.  Everything it writes goes under $OUT.
 set -uo pipefail
 OUT=${OUT:-/tmp/next-out}
 mkdir -p "$OUT"
@@ -176,6 +180,17 @@ z3)
 		-c "CREATE TEMP TABLE a3 AS $q10" -c "EXPLAIN (ANALYZE) $q10" \
 		-c "SET gpuagg.enabled = off" -c "SET max_parallel_workers_per_gather = 8" \
 		-c "SELECT count(*) FROM ($q10) s" 2>&1 | tee "$OUT/q10.txt" | grep -E 'Time|^ *[0-9]+$|Gather|GpuAgg'
+	pages_off
+	;;
+z4)
+	QUERIES='Q5|Q6|Q9' VRAM_BUDGET=0 TIMEOUT=300 clickbench_topn
+	;;
+z5)
+	pages_on
+	load groupby 120
+	step "groupby q10i at 1e8, page batches"
+	bench_run groupby-q10i 420 --suite groupby --engines gpuagg_cuda,native_8 --reps 1 --no-warmup \
+		--timeout 300 --queries q10i --set gpuagg.page_batches=on
 	pages_off
 	;;
 z2)

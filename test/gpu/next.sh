@@ -144,7 +144,7 @@ clickbench_topn() {
 	load hits 100
 	step "clickbench, page batches"
 	bench_run clickbench "${TIMEOUT:-250}" --suite clickbench --engines native_8,gpuagg_cuda --reps 1 \
-		--timeout 30 --queries "${QUERIES:-Q13|Q16|Q31}" --set gpuagg.page_batches=on \
+		--timeout "${STMT_TIMEOUT:-30}" --queries "${QUERIES:-Q13|Q16|Q31}" --set gpuagg.page_batches=on \
 		--set gpuagg.vram_budget="${VRAM_BUDGET:-8GB}" --analyze
 	pages_off
 }
@@ -183,7 +183,7 @@ z3)
 	pages_off
 	;;
 z4)
-	QUERIES='Q5|Q6|Q9' VRAM_BUDGET=0 TIMEOUT=300 clickbench_topn
+	QUERIES='Q5|Q6|Q9' VRAM_BUDGET=0 STMT_TIMEOUT=60 TIMEOUT=330 clickbench_topn
 	;;
 z5)
 	pages_on

@@ -138,7 +138,8 @@ groupby_pages() {
 }
 # ClickBench's top-N queries (ORDER BY count(*) DESC LIMIT 10: GPU Top-N)
 # at 1e8 in page form against native (QUERIES picks others, VRAM_BUDGET
-# sets gpuagg.vram_budget, TIMEOUT bounds the whole run)
+# sets gpuagg.vram_budget, STMT_TIMEOUT a statement's limit (30 s),
+# TIMEOUT bounds the whole run)
 clickbench_topn() {
 	pages_on
 	load hits 100

@@ -188,7 +188,7 @@ z4)
 	;;
 z5)
 	pages_on
-	load groupby 120
+	load groupby 150
 	step "groupby q10i at 1e8, page batches"
 	bench_run groupby-q10i 420 --suite groupby --engines gpuagg_cuda,native_8 --reps 1 --no-warmup \
 		--timeout 300 --queries q10i --set gpuagg.page_batches=on

@@ -146,8 +146,12 @@ GpuaggVramBudget(void)
 	{
 		SpinLockAcquire(&ledger->mutex);
 		for (int g = 0; g < slots(); g++)
-			if (limit_bytes(g) != PG_UINT64_MAX)
-				best = Max(best, limit_bytes(g));
+		{
+			uint64		limit = limit_bytes(g);
+
+			if (limit != PG_UINT64_MAX)
+				best = Max(best, limit);
+		}
 		SpinLockRelease(&ledger->mutex);
 	}
 	return best > 0 ? (double) best : 8192.0 * 1024.0 * 1024.0;

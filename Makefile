@@ -25,7 +25,7 @@ DATA = $(wildcard $(EXTENSION)--*.sql)
 
 # One topic a file; each offloaded query is compared with its native run.
 REGRESS = setup types nulls filters having errors fallback explain rescan \
-	params strings parallel heap admission service differential
+	params strings parallel heap admission dying service differential
 # UTF-8, so that the string tests' multibyte values and ICU collation work
 REGRESS_OPTS = --encoding=UTF8
 # Concurrency (specs/*.spec, pg_isolation_regress): snapshots of in-place reads

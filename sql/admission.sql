@@ -91,8 +91,13 @@ SELECT reserved_mb, running, queued FROM gpuagg.ledger();
 SELECT dblink_exec('b', 'SET gpuagg.admission_timeout = ''60s''');
 SELECT dblink_send_query('b', 'SELECT gpuagg.debug_reserve(60)');
 SELECT wait_queued(1);
--- 10 MB would fit, but b is first in line: this session waits behind it
--- until its gpuagg.admission_timeout (then a query runs on the CPU device)
+-- 10 MB fit, and b has waited less than a second: this session goes ahead
+-- of it (and gives the 10 MB back at the end of its statement)
+SELECT gpuagg.debug_reserve(10);
+-- once b has waited a second it is served first: 10 MB wait behind it,
+-- here until this session's gpuagg.admission_timeout (then a query runs on
+-- the CPU device)
+SELECT pg_sleep(1.1);
 SET gpuagg.admission_timeout = '200ms';
 SELECT gpuagg.debug_reserve(10);
 RESET gpuagg.admission_timeout;
@@ -112,6 +117,25 @@ SELECT wait_queued(0);
 -- b's statement was its whole transaction: nothing is held any more
 SELECT reserved_mb, running, queued FROM gpuagg.ledger();
 SELECT dblink_disconnect('a'), dblink_disconnect('b'), dblink_disconnect('c');
+
+-- a reservation taken in a subtransaction goes back when it rolls back,
+-- and passes to the parent when it is released
+BEGIN;
+SELECT gpuagg.debug_reserve(30);
+SAVEPOINT s1;
+SELECT gpuagg.debug_reserve(20);
+SELECT reserved_mb, running FROM gpuagg.ledger();
+ROLLBACK TO SAVEPOINT s1;
+SELECT reserved_mb, running FROM gpuagg.ledger();
+SAVEPOINT s2;
+SELECT gpuagg.debug_reserve(5);
+RELEASE SAVEPOINT s2;
+SAVEPOINT s3;
+SELECT reserved_mb, running FROM gpuagg.ledger();
+ROLLBACK TO SAVEPOINT s3;
+SELECT reserved_mb, running FROM gpuagg.ledger();
+COMMIT;
+SELECT reserved_mb, running, queued FROM gpuagg.ledger();
 
 -- Several GPUs (two counted by the ledger in place of this host's, test
 -- only): each reservation goes to the GPU with the most room left under its
@@ -136,7 +160,7 @@ SELECT pg_reload_conf();
 SELECT pg_sleep(0.3);
 SELECT gpu, memory_mb, limit_mb FROM gpuagg.debug_gpus();
 SELECT limit_mb, device_mb FROM gpuagg.ledger();
--- gpuagg.vram_budget 0 (auto, the default) is what one GPU admits: the
+-- gpuagg.vram_budget -1 (auto, the default) is what one GPU admits: the
 -- largest limit, 6 MB of GPUs of 4 and 8 MB here (8GB where no GPU is known)
 RESET gpuagg.vram_budget;
 SELECT gpu, limit_mb FROM gpuagg.debug_gpus('{4,8}');
@@ -153,6 +177,7 @@ DROP TABLE vb;
 SELECT count(*) = (SELECT count(*) FROM gpuagg.devices()) AS service_gpus_back
   FROM gpuagg.debug_gpus('{}');
 SELECT gpuagg.debug_gpus('{0}');
+SELECT gpuagg.debug_gpus('{{1,2},{3,4}}');
 -- test only: not for PUBLIC
 SELECT has_function_privilege('public', 'gpuagg.debug_reserve(int)', 'EXECUTE') AS public_may_reserve,
 	   has_function_privilege('public', 'gpuagg.debug_gpus(int[])', 'EXECUTE') AS public_may_pretend;

@@ -32,7 +32,7 @@ PG_MODULE_MAGIC;
 
 bool		gpuagg_enabled = true;
 int			gpuagg_device = GPUAGG_DEVICE_AUTO;
-int			gpuagg_vram_budget = 0;
+int			gpuagg_vram_budget = -1;
 bool		gpuagg_force_offload = false;
 bool		gpuagg_log_fallback = false;
 bool		gpuagg_parallel = true;
@@ -109,12 +109,12 @@ _PG_init(void)
 	DefineCustomIntVariable("gpuagg.vram_budget",
 							"Device memory one query may use.",
 							"A query whose estimate exceeds this keeps its "
-							"native plan.  0: what one GPU admits "
+							"native plan.  -1: what one GPU admits "
 							"(gpuagg.device_memory_limit), or 8GB where "
 							"no GPU is known.",
 							&gpuagg_vram_budget,
-							0,
-							0,
+							-1,
+							-1,
 							INT_MAX / 2,
 							PGC_USERSET,
 							GUC_UNIT_MB,
@@ -168,12 +168,13 @@ _PG_init(void)
 
 	DefineCustomIntVariable("gpuagg.admission_timeout",
 							"How long a query waits for GPU memory before it runs on the CPU device.",
-							NULL,
+							"A waiting query may keep younger ones waiting "
+							"this long, so only a superuser sets it.",
 							&gpuagg_admission_timeout,
 							10000,
 							0,
 							INT_MAX,
-							PGC_USERSET,
+							PGC_SUSET,
 							GUC_UNIT_MS,
 							NULL, NULL, NULL);
 

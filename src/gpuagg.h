@@ -22,7 +22,7 @@ typedef enum GpuaggDeviceKind
 /* GUC variables (gpuagg.c) */
 extern bool gpuagg_enabled;
 extern int	gpuagg_device;
-extern int	gpuagg_vram_budget;		/* MB; 0: auto (GpuaggVramBudget) */
+extern int	gpuagg_vram_budget;		/* MB; -1: auto (GpuaggVramBudget) */
 extern bool gpuagg_force_offload;
 extern bool gpuagg_log_fallback;
 extern bool gpuagg_parallel;

@@ -9,40 +9,55 @@
  * (per GPU; default: 75 % of the GPU's memory).  The ledger picks the GPU:
  * the one with the most room left under its limit, so the processes of a
  * parallel query, each reserving for itself, spread over the GPUs.  A query
- * whose reservation fits no GPU waits in a FIFO queue, on a condition
- * variable, cancellable, for at most gpuagg.admission_timeout; then it runs
- * on the CPU device instead.  A running query whose tables must grow
- * extends its reservation on its GPU without waiting, or moves to the CPU
- * device.  So many concurrent sessions share the cards without one of them
- * running a card out of memory.
+ * whose reservation fits no GPU waits, on a condition variable,
+ * cancellable, for at most gpuagg.admission_timeout; then it runs on the
+ * CPU device instead.  A running query whose tables must grow extends its
+ * reservation on its GPU without waiting, or moves to the CPU device.  So
+ * many concurrent sessions share the cards without one of them running a
+ * card out of memory.
  *
- * The queue holds the waiters' PGPROC numbers, oldest first; only the
- * oldest may take a reservation, so a large query is not starved by small
- * ones behind it.  A waiter that errors out (cancel, timeout) leaves the
- * queue in PG_CATCH; a process that exits gives back what it holds.  Until
- * the GPU service has told the ledger its GPUs there is one slot, limited
- * by gpuagg.device_memory_limit alone.
+ * Who waits for whom: waiters are served oldest first.  A waiter whose
+ * reservation fits goes ahead of older waiters that do not fit, unless one
+ * of them has waited HOLD_MS or longer: from then on it is served first,
+ * so a large query is not starved by a stream of small ones, and the small
+ * ones wait for it at most until it goes or its own admission_timeout ends
+ * (a setting only a superuser may change).
  *
- * The ledger lives in shared memory only when gpuagg is loaded through
+ * Everything the ledger knows of a process lives in that process's slot,
+ * indexed by its PGPROC number: its pid, what it reserved on each GPU, and
+ * whether and since when it waits.  The GPUs' sums are kept beside the
+ * slots.  A slot belongs to a live process: the process clears it on its
+ * way out (ERROR in PG_CATCH, FATAL and proc_exit in an on_shmem_exit
+ * callback), and whoever looks at a slot whose pid is no longer alive, or
+ * no longer owns that PGPROC, gives its reservations back and drops its
+ * place in the queue (sweep()).  There is no queue array to overflow: the
+ * queue is the set of waiting slots, ordered by their tickets.
+ *
+ * Until the GPU service has told the ledger its GPUs there is one GPU
+ * slot, limited by gpuagg.device_memory_limit alone.  The ledger lives in
+ * shared memory only when gpuagg is loaded through
  * shared_preload_libraries; otherwise every reservation is granted.
  *
  *-------------------------------------------------------------------------
  */
 #include "postgres.h"
 
+#include <signal.h>
+
 #include "miscadmin.h"
 #include "funcapi.h"
 #include "access/htup_details.h"
 #include "access/xact.h"
-#include "portability/instr_time.h"
 #include "storage/condition_variable.h"
 #include "storage/ipc.h"
+#include "storage/lwlock.h"
 #include "storage/proc.h"
 #include "storage/shmem.h"
-#include "storage/spin.h"
 #include "catalog/pg_type.h"
 #include "utils/array.h"
 #include "utils/builtins.h"
+#include "utils/memutils.h"
+#include "utils/timestamp.h"
 #include "utils/wait_event.h"
 
 #include "engine.h"
@@ -50,16 +65,30 @@
 #include "ledger.h"
 #include "stat.h"
 
+/* how long the oldest waiter lets younger ones that fit go first */
+#define HOLD_MS		1000
+
 typedef struct LedgerGpu
 {
 	uint64		device_bytes;	/* the GPU's memory; 0 until the service saw it */
-	uint64		reserved;		/* bytes reserved by running queries */
-	int			running;		/* processes holding a reservation */
+	uint64		reserved;		/* bytes reserved, the sum of the slots' */
+	int			running;		/* slots holding a reservation on it */
 } LedgerGpu;
+
+/* One process's part of the ledger, in the slot of its PGPROC number. */
+typedef struct LedgerProc
+{
+	int			pid;			/* the owner; 0: free */
+	bool		waiting;		/* in the admission queue */
+	uint64		ticket;			/* place in the queue: smaller is older */
+	TimestampTz waiting_since;
+	uint64		want;			/* bytes it waits for */
+	uint64		reserved[GA_ENGINE_MAX_GPUS];
+} LedgerProc;
 
 typedef struct LedgerShared
 {
-	slock_t		mutex;
+	LWLock	   *lock;			/* every field below */
 	ConditionVariable cv;		/* reservations given back, queue moved */
 	int			ngpus;			/* GPUs counted; 0 until the service told */
 	LedgerGpu	gpu[GA_ENGINE_MAX_GPUS];
@@ -73,25 +102,35 @@ typedef struct LedgerShared
 	uint64		timeouts;
 	uint64		refused;
 	double		wait_ms;
-	/* the admission queue: PGPROC numbers, oldest first */
-	int			nqueued;
-	int			queue[FLEXIBLE_ARRAY_MEMBER];
+	/* the queue */
+	uint64		next_ticket;
+	int			nwaiting;
+	int			nslots;
+	LedgerProc	slot[FLEXIBLE_ARRAY_MEMBER];
 } LedgerShared;
 
 static LedgerShared *ledger = NULL;
-static uint64 my_reserved[GA_ENGINE_MAX_GPUS];	/* what this process holds */
 static bool exit_callback_registered = false;
+
+/* PGPROCs that can run a query: backends and background workers */
+static int
+ledger_slots(void)
+{
+	return MaxBackends;
+}
 
 static Size
 ledger_size(void)
 {
-	return add_size(offsetof(LedgerShared, queue), mul_size(sizeof(int), MaxBackends));
+	return add_size(offsetof(LedgerShared, slot),
+					mul_size(sizeof(LedgerProc), ledger_slots()));
 }
 
 void
 GpuaggLedgerRequest(void)
 {
 	RequestAddinShmemSpace(add_size(ledger_size(), GpuaggStatShmemSize()));
+	RequestNamedLWLockTranche("gpuagg ledger", 1);
 }
 
 void
@@ -104,8 +143,10 @@ GpuaggLedgerStartup(void)
 	if (!found)
 	{
 		memset(ledger, 0, ledger_size());
-		SpinLockInit(&ledger->mutex);
+		ledger->lock = &(GetNamedLWLockTranche("gpuagg ledger"))->lock;
 		ConditionVariableInit(&ledger->cv);
+		ledger->nslots = ledger_slots();
+		ledger->next_ticket = 1;
 	}
 	GpuaggStatShmemInit();
 	LWLockRelease(AddinShmemInitLock);
@@ -113,12 +154,12 @@ GpuaggLedgerStartup(void)
 
 /* GPUs of the ledger (slots): one until the service told how many. */
 static int
-slots(void)
+gpu_slots(void)
 {
 	return Max(ledger->ngpus, 1);
 }
 
-/* GPU g's limit in bytes, under the mutex; UINT64_MAX: none known. */
+/* GPU g's limit in bytes, under the lock; UINT64_MAX: none known. */
 static uint64
 limit_bytes(int g)
 {
@@ -130,7 +171,7 @@ limit_bytes(int g)
 }
 
 /*
- * gpuagg.vram_budget in bytes.  Where it is 0 (auto): what one GPU would
+ * gpuagg.vram_budget in bytes.  Where it is -1 (auto): what one GPU would
  * admit, the largest gpuagg.device_memory_limit of the GPUs the service
  * told the ledger of (three quarters of the GPU's memory by default), or 8
  * GB where the ledger knows no limit (gpuagg not preloaded, or no GPU yet).
@@ -140,31 +181,31 @@ GpuaggVramBudget(void)
 {
 	uint64		best = 0;
 
-	if (gpuagg_vram_budget > 0)
+	if (gpuagg_vram_budget >= 0)
 		return (double) gpuagg_vram_budget * 1024.0 * 1024.0;
 	if (ledger)
 	{
-		SpinLockAcquire(&ledger->mutex);
-		for (int g = 0; g < slots(); g++)
+		LWLockAcquire(ledger->lock, LW_SHARED);
+		for (int g = 0; g < gpu_slots(); g++)
 		{
 			uint64		limit = limit_bytes(g);
 
 			if (limit != PG_UINT64_MAX)
 				best = Max(best, limit);
 		}
-		SpinLockRelease(&ledger->mutex);
+		LWLockRelease(ledger->lock);
 	}
 	return best > 0 ? (double) best : 8192.0 * 1024.0 * 1024.0;
 }
 
-/* The GPU with the most room left that bytes fit, under the mutex; -1: none. */
+/* The GPU with the most room left that bytes fit, under the lock; -1: none. */
 static int
 choose(uint64 bytes)
 {
 	int			best = -1;
 	uint64		best_room = 0;
 
-	for (int g = 0; g < slots(); g++)
+	for (int g = 0; g < gpu_slots(); g++)
 	{
 		uint64		limit = limit_bytes(g);
 		uint64		used = ledger->gpu[g].reserved;
@@ -178,49 +219,149 @@ choose(uint64 bytes)
 	return best;
 }
 
-/* Take bytes on GPU g, under the mutex. */
+/* Leave the queue, under the exclusive lock (a no-op when not in it). */
 static void
-take(int g, uint64 bytes)
+unqueue(LedgerProc *p)
 {
-	ledger->gpu[g].reserved += bytes;
-	if (my_reserved[g] == 0)
-		ledger->gpu[g].running++;
-	my_reserved[g] += bytes;
-}
-
-/* Leave the queue, under the mutex (a no-op when not in it). */
-static void
-dequeue(int me)
-{
-	for (int i = 0; i < ledger->nqueued; i++)
+	if (p->waiting)
 	{
-		if (ledger->queue[i] != me)
-			continue;
-		memmove(&ledger->queue[i], &ledger->queue[i + 1],
-				sizeof(int) * (ledger->nqueued - i - 1));
-		ledger->nqueued--;
-		return;
+		p->waiting = false;
+		ledger->nwaiting--;
 	}
 }
 
-/* At exit: give back what this process still holds. */
+/*
+ * Empty slot p: its reservations go back to their GPUs and it leaves the
+ * queue.  Under the exclusive lock.
+ */
+static void
+clear_slot(LedgerProc *p)
+{
+	for (int g = 0; g < GA_ENGINE_MAX_GPUS; g++)
+	{
+		if (p->reserved[g] == 0)
+			continue;
+		ledger->gpu[g].reserved -= Min(p->reserved[g], ledger->gpu[g].reserved);
+		ledger->gpu[g].running--;
+		p->reserved[g] = 0;
+	}
+	unqueue(p);
+	p->pid = 0;
+}
+
+/* Is the owner of slot i still the live process that took it? */
+static bool
+owner_alive(int i)
+{
+	int			pid = ledger->slot[i].pid;
+
+	if (ProcGlobal->allProcs[i].pid != pid)
+		return false;			/* its PGPROC is free or another's now */
+	return kill(pid, 0) == 0 || errno != ESRCH;
+}
+
+/*
+ * Drop the slots of processes that are gone without clearing them (killed
+ * before their exit callback ran).  Under the exclusive lock.  True if it
+ * dropped one: room or the queue's head may have changed.
+ */
+static bool
+sweep(void)
+{
+	bool		dropped = false;
+
+	for (int i = 0; i < ledger->nslots; i++)
+	{
+		LedgerProc *p = &ledger->slot[i];
+
+		if (p->pid == 0 || p->pid == MyProcPid || owner_alive(i))
+			continue;
+		clear_slot(p);
+		dropped = true;
+	}
+	return dropped;
+}
+
+/* At exit, whatever the way (proc_exit, FATAL): leave nothing behind. */
 static void
 release_at_exit(int code, Datum arg)
 {
-	for (int g = 0; ledger != NULL && g < GA_ENGINE_MAX_GPUS; g++)
-		if (my_reserved[g] > 0)
-			GpuaggLedgerRelease(g, my_reserved[g]);
+	if (ledger == NULL || MyProc == NULL || MyProc->pgprocno >= ledger->nslots)
+		return;
+	LWLockAcquire(ledger->lock, LW_EXCLUSIVE);
+	if (ledger->slot[MyProc->pgprocno].pid == MyProcPid)
+		clear_slot(&ledger->slot[MyProc->pgprocno]);
+	LWLockRelease(ledger->lock);
+	ConditionVariableBroadcast(&ledger->cv);
+}
+
+/*
+ * This process's slot, taken on first use (a slot a dead process left in
+ * this PGPROC is cleared first).  Under the exclusive lock.  NULL: the
+ * process has no slot (not a backend or background worker).
+ */
+static LedgerProc *
+my_slot(void)
+{
+	LedgerProc *p;
+
+	if (MyProc == NULL || MyProc->pgprocno >= ledger->nslots)
+		return NULL;
+	p = &ledger->slot[MyProc->pgprocno];
+	if (p->pid != MyProcPid)
+	{
+		if (p->pid != 0)
+		{
+			clear_slot(p);
+		}
+		p->pid = MyProcPid;
+	}
+	return p;
+}
+
+/* Take bytes on GPU g for slot p, under the exclusive lock. */
+static void
+take(LedgerProc *p, int g, uint64 bytes)
+{
+	ledger->gpu[g].reserved += bytes;
+	if (p->reserved[g] == 0)
+		ledger->gpu[g].running++;
+	p->reserved[g] += bytes;
+}
+
+/*
+ * May slot me (wanting bytes; ticket 0: not queued yet) go now?  Only if
+ * its bytes fit a GPU, and no older waiter should go first: one that fits
+ * too, or one that has waited HOLD_MS.  Under the exclusive lock.
+ */
+static int
+may_go(LedgerProc *me, uint64 bytes, TimestampTz now)
+{
+	int			g = choose(bytes);
+
+	if (g < 0)
+		return -1;
+	for (int i = 0; i < ledger->nslots && ledger->nwaiting > 0; i++)
+	{
+		LedgerProc *o = &ledger->slot[i];
+
+		if (o == me || !o->waiting || (me->waiting && o->ticket > me->ticket))
+			continue;
+		if (choose(o->want) >= 0 ||
+			TimestampDifferenceExceeds(o->waiting_since, now, HOLD_MS))
+			return -1;
+	}
+	return g;
 }
 
 bool
 GpuaggLedgerAdmit(uint64 bytes, int *gpu, double *wait_ms, char **why)
 {
-	int			me = MyProc->pgprocno;
 	uint64		limit = 0;
 	volatile int chosen = -1;
 	volatile bool timed_out = false;
-	instr_time	start,
-				now;
+	LedgerProc *me;
+	TimestampTz start;
 
 	*wait_ms = 0;
 	*gpu = 0;
@@ -232,65 +373,79 @@ GpuaggLedgerAdmit(uint64 bytes, int *gpu, double *wait_ms, char **why)
 		exit_callback_registered = true;
 	}
 
-	SpinLockAcquire(&ledger->mutex);
-	for (int g = 0; g < slots(); g++)
+	start = GetCurrentTimestamp();
+	LWLockAcquire(ledger->lock, LW_EXCLUSIVE);
+	me = my_slot();
+	for (int g = 0; g < gpu_slots(); g++)
 		limit = Max(limit, limit_bytes(g));
-	if (bytes > limit)
+	if (me == NULL || bytes > limit)
 	{
 		ledger->refused++;
-		SpinLockRelease(&ledger->mutex);
-		*why = psprintf("the query's device memory estimate (%.0f MB) exceeds gpuagg.device_memory_limit (%.0f MB)",
-						bytes / 1048576.0, limit / 1048576.0);
+		LWLockRelease(ledger->lock);
+		*why = me == NULL ?
+			pstrdup("this process has no place in gpuagg's ledger") :
+			psprintf("the query's device memory estimate (%.0f MB) exceeds gpuagg.device_memory_limit (%.0f MB)",
+					 bytes / 1048576.0, limit / 1048576.0);
 		return false;
 	}
-	if (ledger->nqueued == 0 && (chosen = choose(bytes)) >= 0)
+	if ((chosen = may_go(me, bytes, start)) < 0 && sweep())
+		chosen = may_go(me, bytes, start);
+	if (chosen >= 0)
 	{
-		take(chosen, bytes);
+		take(me, chosen, bytes);
 		ledger->admitted++;
-		SpinLockRelease(&ledger->mutex);
+		LWLockRelease(ledger->lock);
 		*gpu = chosen;
 		return true;
 	}
-	ledger->queue[ledger->nqueued++] = me;
+	me->waiting = true;
+	me->ticket = ledger->next_ticket++;
+	me->waiting_since = start;
+	me->want = bytes;
+	ledger->nwaiting++;
 	ledger->queued_total++;
-	SpinLockRelease(&ledger->mutex);
+	LWLockRelease(ledger->lock);
 
-	/* wait our turn: the oldest waiter whose reservation fits goes */
-	INSTR_TIME_SET_CURRENT(start);
+	/* wait for room and for our turn (the rule in the header comment) */
 	ConditionVariablePrepareToSleep(&ledger->cv);
 	PG_TRY();
 	{
 		for (;;)
 		{
 			long		left;
+			TimestampTz now = GetCurrentTimestamp();
 
-			SpinLockAcquire(&ledger->mutex);
-			if (ledger->queue[0] == me && (chosen = choose(bytes)) >= 0)
+			LWLockAcquire(ledger->lock, LW_EXCLUSIVE);
+			(void) sweep();
+			if ((chosen = may_go(me, bytes, now)) >= 0)
 			{
-				dequeue(me);
-				take(chosen, bytes);
+				unqueue(me);
+				take(me, chosen, bytes);
 				ledger->admitted++;
 			}
-			SpinLockRelease(&ledger->mutex);
+			LWLockRelease(ledger->lock);
 			if (chosen >= 0)
 				break;
-			INSTR_TIME_SET_CURRENT(now);
-			INSTR_TIME_SUBTRACT(now, start);
-			left = gpuagg_admission_timeout - (long) INSTR_TIME_GET_MILLISEC(now);
+			left = gpuagg_admission_timeout -
+				TimestampDifferenceMilliseconds(start, now);
 			if (left <= 0)
 			{
 				timed_out = true;
 				break;
 			}
-			/* checks for interrupts: a cancel lands here */
-			(void) ConditionVariableTimedSleep(&ledger->cv, left, PG_WAIT_EXTENSION);
+			/*
+			 * Checks for interrupts: a cancel lands here.  At most HOLD_MS
+			 * asleep, so that an older waiter's hold starting is seen.
+			 */
+			(void) ConditionVariableTimedSleep(&ledger->cv, Min(left, HOLD_MS),
+											   PG_WAIT_EXTENSION);
 		}
 	}
 	PG_CATCH();
 	{
-		SpinLockAcquire(&ledger->mutex);
-		dequeue(me);
-		SpinLockRelease(&ledger->mutex);
+		LWLockAcquire(ledger->lock, LW_EXCLUSIVE);
+		unqueue(me);
+		LWLockRelease(ledger->lock);
 		ConditionVariableCancelSleep();
 		ConditionVariableBroadcast(&ledger->cv);
 		PG_RE_THROW();
@@ -298,17 +453,15 @@ GpuaggLedgerAdmit(uint64 bytes, int *gpu, double *wait_ms, char **why)
 	PG_END_TRY();
 	ConditionVariableCancelSleep();
 
-	INSTR_TIME_SET_CURRENT(now);
-	INSTR_TIME_SUBTRACT(now, start);
-	*wait_ms = INSTR_TIME_GET_MILLISEC(now);
-	SpinLockAcquire(&ledger->mutex);
+	*wait_ms = TimestampDifferenceMilliseconds(start, GetCurrentTimestamp());
+	LWLockAcquire(ledger->lock, LW_EXCLUSIVE);
 	if (timed_out)
 	{
-		dequeue(me);
+		unqueue(me);
 		ledger->timeouts++;
 	}
 	ledger->wait_ms += *wait_ms;
-	SpinLockRelease(&ledger->mutex);
+	LWLockRelease(ledger->lock);
 	/* the next in line may fit now, or may be first now */
 	ConditionVariableBroadcast(&ledger->cv);
 	if (timed_out)
@@ -322,34 +475,39 @@ bool
 GpuaggLedgerGrow(int gpu, uint64 bytes)
 {
 	bool		ok;
+	LedgerProc *me;
 
 	if (ledger == NULL)
 		return true;
 	Assert(gpu >= 0 && gpu < GA_ENGINE_MAX_GPUS);
-	SpinLockAcquire(&ledger->mutex);
-	ok = ledger->gpu[gpu].reserved + bytes <= limit_bytes(gpu);
+	LWLockAcquire(ledger->lock, LW_EXCLUSIVE);
+	me = my_slot();
+	ok = me != NULL && ledger->gpu[gpu].reserved + bytes <= limit_bytes(gpu);
 	if (ok)
-		take(gpu, bytes);
-	SpinLockRelease(&ledger->mutex);
+		take(me, gpu, bytes);
+	LWLockRelease(ledger->lock);
 	return ok;
 }
 
 void
 GpuaggLedgerRelease(int gpu, uint64 bytes)
 {
-	LedgerGpu  *lg;
+	LedgerProc *me;
 
 	if (ledger == NULL || bytes == 0)
 		return;
 	Assert(gpu >= 0 && gpu < GA_ENGINE_MAX_GPUS);
-	lg = &ledger->gpu[gpu];
-	bytes = Min(bytes, my_reserved[gpu]);
-	SpinLockAcquire(&ledger->mutex);
-	lg->reserved -= Min(bytes, lg->reserved);
-	my_reserved[gpu] -= bytes;
-	if (my_reserved[gpu] == 0 && bytes > 0)
-		lg->running--;
-	SpinLockRelease(&ledger->mutex);
+	LWLockAcquire(ledger->lock, LW_EXCLUSIVE);
+	me = my_slot();
+	if (me != NULL)
+	{
+		bytes = Min(bytes, me->reserved[gpu]);
+		ledger->gpu[gpu].reserved -= Min(bytes, ledger->gpu[gpu].reserved);
+		me->reserved[gpu] -= bytes;
+		if (me->reserved[gpu] == 0 && bytes > 0)
+			ledger->gpu[gpu].running--;
+	}
+	LWLockRelease(ledger->lock);
 	ConditionVariableBroadcast(&ledger->cv);
 }
 
@@ -358,16 +516,16 @@ GpuaggLedgerNow(int gpu, uint64 *limit, uint64 *reserved, int *running, int *que
 {
 	if (ledger == NULL || gpu < 0 || gpu >= GA_ENGINE_MAX_GPUS)
 		return false;
-	SpinLockAcquire(&ledger->mutex);
+	LWLockAcquire(ledger->lock, LW_SHARED);
 	*limit = limit_bytes(gpu);
 	*reserved = ledger->gpu[gpu].reserved;
 	*running = ledger->gpu[gpu].running;
-	*queued = ledger->nqueued;
-	SpinLockRelease(&ledger->mutex);
+	*queued = ledger->nwaiting;
+	LWLockRelease(ledger->lock);
 	return true;
 }
 
-/* The GPUs the ledger counts, under the mutex. */
+/* The GPUs the ledger counts, under the exclusive lock. */
 static void
 count_gpus(int ngpus, const uint64 *device_bytes)
 {
@@ -382,14 +540,23 @@ GpuaggLedgerSetDevices(int ngpus, const uint64 *device_bytes)
 	if (ledger == NULL)
 		return;
 	ngpus = Min(ngpus, GA_ENGINE_MAX_GPUS);
-	SpinLockAcquire(&ledger->mutex);
+	LWLockAcquire(ledger->lock, LW_EXCLUSIVE);
 	ledger->real_ngpus = ngpus;
 	memcpy(ledger->real_bytes, device_bytes, sizeof(uint64) * ngpus);
 	if (!ledger->pretend)
 		count_gpus(ngpus, device_bytes);
-	SpinLockRelease(&ledger->mutex);
+	LWLockRelease(ledger->lock);
 	/* waiters may fit a GPU that was not there */
 	ConditionVariableBroadcast(&ledger->cv);
+}
+
+static void
+require_ledger(void)
+{
+	if (ledger == NULL)
+		ereport(ERROR,
+				(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
+				 errmsg("gpuagg's ledger needs gpuagg in shared_preload_libraries")));
 }
 
 /*---- SQL-callable: gpuagg.ledger() ----*/
@@ -399,6 +566,7 @@ PG_FUNCTION_INFO_V1(gpuagg_ledger);
 /*
  * gpuagg.ledger(): the server-wide reservations of GPU memory, the
  * admission queue, and what admission has done since the server started.
+ * Looking drops the slots of processes that died without clearing them.
  */
 Datum
 gpuagg_ledger(PG_FUNCTION_ARGS)
@@ -411,17 +579,16 @@ gpuagg_ledger(PG_FUNCTION_ARGS)
 				device_bytes = 0,
 				reserved = 0;
 	int			running = 0;
+	bool		dropped;
 
 	if (get_call_result_type(fcinfo, NULL, &tupdesc) != TYPEFUNC_COMPOSITE)
 		elog(ERROR, "return type must be a row type");
-	if (ledger == NULL)
-		ereport(ERROR,
-				(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
-				 errmsg("gpuagg's ledger needs gpuagg in shared_preload_libraries")));
-	SpinLockAcquire(&ledger->mutex);
-	memcpy(&copy, ledger, offsetof(LedgerShared, queue));
+	require_ledger();
+	LWLockAcquire(ledger->lock, LW_EXCLUSIVE);
+	dropped = sweep();
+	memcpy(&copy, ledger, offsetof(LedgerShared, slot));
 	/* the sums over the GPUs; a limit of "none known" on any: none known */
-	for (int g = 0; g < slots(); g++)
+	for (int g = 0; g < gpu_slots(); g++)
 	{
 		uint64		l = limit_bytes(g);
 
@@ -430,7 +597,9 @@ gpuagg_ledger(PG_FUNCTION_ARGS)
 		reserved += ledger->gpu[g].reserved;
 		running += ledger->gpu[g].running;
 	}
-	SpinLockRelease(&ledger->mutex);
+	LWLockRelease(ledger->lock);
+	if (dropped)
+		ConditionVariableBroadcast(&ledger->cv);
 
 	nulls[0] = (limit == PG_UINT64_MAX);
 	values[0] = Int64GetDatum(nulls[0] ? 0 : (int64) (limit / 1048576));
@@ -438,7 +607,7 @@ gpuagg_ledger(PG_FUNCTION_ARGS)
 	values[1] = Int64GetDatum((int64) (device_bytes / 1048576));
 	values[2] = Int64GetDatum((int64) ((reserved + 1048575) / 1048576));
 	values[3] = Int32GetDatum(running);
-	values[4] = Int32GetDatum(copy.nqueued);
+	values[4] = Int32GetDatum(copy.nwaiting);
 	values[5] = Int64GetDatum((int64) copy.admitted);
 	values[6] = Int64GetDatum((int64) copy.queued_total);
 	values[7] = Int64GetDatum((int64) copy.timeouts);
@@ -449,22 +618,65 @@ gpuagg_ledger(PG_FUNCTION_ARGS)
 
 /*---- SQL-callable: gpuagg.debug_reserve(), the ledger without a GPU ----*/
 
-static uint64 debug_held[GA_ENGINE_MAX_GPUS];	/* held by gpuagg.debug_reserve() */
+/*
+ * What gpuagg.debug_reserve() holds, by the subtransaction that took it:
+ * given back when that subtransaction aborts (ROLLBACK TO SAVEPOINT), passed
+ * to the parent when it commits, all given back at the end of the
+ * transaction.
+ */
+typedef struct DebugHold
+{
+	SubTransactionId subid;
+	int			gpu;
+	uint64		bytes;
+} DebugHold;
+
+static List *debug_held = NIL;	/* of DebugHold, in TopMemoryContext */
 static bool debug_callback = false;
 
+/* Give back the holds of subtransaction subid, or all (InvalidSubTransactionId). */
 static void
-debug_release(XactEvent event, void *arg)
+debug_give_back(SubTransactionId subid)
+{
+	ListCell   *lc;
+
+	foreach(lc, debug_held)
+	{
+		DebugHold  *h = lfirst(lc);
+
+		if (subid != InvalidSubTransactionId && h->subid != subid)
+			continue;
+		GpuaggLedgerRelease(h->gpu, h->bytes);
+		pfree(h);
+		debug_held = foreach_delete_current(debug_held, lc);
+	}
+}
+
+static void
+debug_xact(XactEvent event, void *arg)
 {
 	if (event == XACT_EVENT_COMMIT || event == XACT_EVENT_ABORT ||
 		event == XACT_EVENT_PREPARE || event == XACT_EVENT_PARALLEL_COMMIT ||
 		event == XACT_EVENT_PARALLEL_ABORT)
-	{
-		for (int g = 0; g < GA_ENGINE_MAX_GPUS; g++)
+		debug_give_back(InvalidSubTransactionId);
+}
+
+static void
+debug_subxact(SubXactEvent event, SubTransactionId mySubid,
+			  SubTransactionId parentSubid, void *arg)
+{
+	ListCell   *lc;
+
+	if (event == SUBXACT_EVENT_ABORT_SUB)
+		debug_give_back(mySubid);
+	else if (event == SUBXACT_EVENT_COMMIT_SUB)
+		foreach(lc, debug_held)
 		{
-			GpuaggLedgerRelease(g, debug_held[g]);
-			debug_held[g] = 0;
+			DebugHold  *h = lfirst(lc);
+
+			if (h->subid == mySubid)
+				h->subid = parentSubid;
 		}
-	}
 }
 
 PG_FUNCTION_INFO_V1(gpuagg_debug_reserve);
@@ -472,8 +684,9 @@ PG_FUNCTION_INFO_V1(gpuagg_debug_reserve);
 /*
  * gpuagg.debug_reserve(mb): reserve mb MB as an offloaded query does --
  * refused over the limit, else queued for at most gpuagg.admission_timeout,
- * cancellable -- and hold it to the end of the transaction.  'admitted',
- * 'timed out' or 'refused'.  For testing queueing without a GPU.
+ * cancellable -- and hold it to the end of the transaction (or of the
+ * subtransaction, if that aborts).  'admitted', 'timed out' or 'refused'.
+ * For testing queueing without a GPU.
  */
 Datum
 gpuagg_debug_reserve(PG_FUNCTION_ARGS)
@@ -484,34 +697,43 @@ gpuagg_debug_reserve(PG_FUNCTION_ARGS)
 	char	   *why = NULL;
 	uint64		timeouts;
 	int			gpu;
+	DebugHold  *h;
+	MemoryContext old;
 
-	if (ledger == NULL)
-		ereport(ERROR,
-				(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
-				 errmsg("gpuagg's ledger needs gpuagg in shared_preload_libraries")));
+	require_ledger();
 	if (mb <= 0)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("the reservation must be positive")));
 	if (!debug_callback)
 	{
-		RegisterXactCallback(debug_release, NULL);
+		RegisterXactCallback(debug_xact, NULL);
+		RegisterSubXactCallback(debug_subxact, NULL);
 		debug_callback = true;
 	}
 	bytes = (uint64) mb * 1024 * 1024;
-	SpinLockAcquire(&ledger->mutex);
+	LWLockAcquire(ledger->lock, LW_SHARED);
 	timeouts = ledger->timeouts;
-	SpinLockRelease(&ledger->mutex);
+	LWLockRelease(ledger->lock);
+	/* the list cell first: once admitted, nothing may fail before it is kept */
+	old = MemoryContextSwitchTo(TopMemoryContext);
+	h = palloc(sizeof(DebugHold));
+	debug_held = lappend(debug_held, h);
+	MemoryContextSwitchTo(old);
+	h->subid = GetCurrentSubTransactionId();
+	h->gpu = 0;
+	h->bytes = 0;
 	if (!GpuaggLedgerAdmit(bytes, &gpu, &waited, &why))
 	{
 		bool		timed_out;
 
-		SpinLockAcquire(&ledger->mutex);
+		LWLockAcquire(ledger->lock, LW_SHARED);
 		timed_out = ledger->timeouts != timeouts;
-		SpinLockRelease(&ledger->mutex);
+		LWLockRelease(ledger->lock);
 		PG_RETURN_TEXT_P(cstring_to_text(timed_out ? "timed out" : "refused"));
 	}
-	debug_held[gpu] += bytes;
+	h->gpu = gpu;
+	h->bytes = bytes;
 	PG_RETURN_TEXT_P(cstring_to_text("admitted"));
 }
 
@@ -534,10 +756,7 @@ gpuagg_debug_gpus(PG_FUNCTION_ARGS)
 	LedgerShared copy;
 	uint64		limit[GA_ENGINE_MAX_GPUS];
 
-	if (ledger == NULL)
-		ereport(ERROR,
-				(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
-				 errmsg("gpuagg's ledger needs gpuagg in shared_preload_libraries")));
+	require_ledger();
 	if (!PG_ARGISNULL(0))
 	{
 		ArrayType  *a = PG_GETARG_ARRAYTYPE_P(0);
@@ -546,6 +765,10 @@ gpuagg_debug_gpus(PG_FUNCTION_ARGS)
 		int			n;
 		uint64		bytes[GA_ENGINE_MAX_GPUS];
 
+		if (ARR_NDIM(a) > 1)
+			ereport(ERROR,
+					(errcode(ERRCODE_ARRAY_SUBSCRIPT_ERROR),
+					 errmsg("the GPUs' sizes must be a one-dimensional array")));
 		deconstruct_array(a, INT4OID, sizeof(int32), true, TYPALIGN_INT,
 						  &elems, &enulls, &n);
 		if (n > GA_ENGINE_MAX_GPUS)
@@ -560,22 +783,22 @@ gpuagg_debug_gpus(PG_FUNCTION_ARGS)
 						 errmsg("a GPU's memory must be positive")));
 			bytes[g] = (uint64) DatumGetInt32(elems[g]) * 1024 * 1024;
 		}
-		SpinLockAcquire(&ledger->mutex);
+		LWLockAcquire(ledger->lock, LW_EXCLUSIVE);
 		ledger->pretend = n > 0;
 		if (n > 0)
 			count_gpus(n, bytes);
 		else
 			count_gpus(ledger->real_ngpus, ledger->real_bytes);
-		SpinLockRelease(&ledger->mutex);
+		LWLockRelease(ledger->lock);
 		ConditionVariableBroadcast(&ledger->cv);
 	}
 
 	InitMaterializedSRF(fcinfo, 0);
-	SpinLockAcquire(&ledger->mutex);
-	memcpy(&copy, ledger, offsetof(LedgerShared, queue));
+	LWLockAcquire(ledger->lock, LW_SHARED);
+	memcpy(&copy, ledger, offsetof(LedgerShared, slot));
 	for (int g = 0; g < ledger->ngpus; g++)
 		limit[g] = limit_bytes(g);
-	SpinLockRelease(&ledger->mutex);
+	LWLockRelease(ledger->lock);
 	for (int g = 0; g < copy.ngpus; g++)
 	{
 		Datum		values[5];

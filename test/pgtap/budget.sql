@@ -1,7 +1,7 @@
 -- budget: gpuagg.vram_budget against the planner's device-memory estimate,
 -- which grows with the estimated number of groups.
 BEGIN;
-SELECT plan(17);
+SELECT plan(18);
 
 \ir common.psql
 
@@ -53,6 +53,12 @@ DECLARE bu_off2 CURSOR FOR SELECT g, sum(v), avg(f), count(*) FROM bu_t GROUP BY
 SET LOCAL gpuagg.enabled = on;
 SELECT results_eq('bu_on2'::refcursor, 'bu_off2'::refcursor,
 	'over budget (native plan) equals the native run');
+
+-- a budget under 1 MB is 0 MB, and honoured: nothing fits it
+SET LOCAL gpuagg.vram_budget = '100kB';
+SELECT ok(NOT pg_temp.offloaded('SELECT sum(v) FROM bu_t'),
+	'a 100kB budget keeps even a plain aggregate native');
+SET LOCAL gpuagg.vram_budget = '1MB';
 
 -- force_offload does not override the budget
 SET LOCAL gpuagg.force_offload = off;

@@ -1,7 +1,7 @@
 -- gucs: every gpuagg setting exists with its default, and bad values are
 -- rejected with the right SQLSTATE.
 BEGIN;
-SELECT plan(49);
+SELECT plan(51);
 
 -- the settings exist, with their compiled-in defaults
 SELECT is((SELECT count(*)::int FROM pg_settings WHERE name LIKE 'gpuagg.%'), 16,
@@ -11,7 +11,7 @@ SELECT is((SELECT boot_val FROM pg_settings WHERE name = 'gpuagg.enabled'), 'on'
 SELECT is((SELECT boot_val FROM pg_settings WHERE name = 'gpuagg.device'), 'auto',
 	'gpuagg.device defaults to auto');
 SELECT is((SELECT boot_val || ' ' || unit FROM pg_settings WHERE name = 'gpuagg.vram_budget'),
-	'0 MB', 'gpuagg.vram_budget defaults to 0 MB (auto: what one GPU admits)');
+	'-1 MB', 'gpuagg.vram_budget defaults to -1 (auto: what one GPU admits)');
 SELECT is((SELECT boot_val FROM pg_settings WHERE name = 'gpuagg.force_offload'), 'off',
 	'gpuagg.force_offload defaults to off');
 SELECT is((SELECT boot_val FROM pg_settings WHERE name = 'gpuagg.log_fallback'), 'off',
@@ -32,10 +32,12 @@ SELECT is((SELECT enumvals FROM pg_settings WHERE name = 'gpuagg.device'),
 	ARRAY['auto', 'cuda', 'cpu'], 'gpuagg.device accepts auto, cuda, cpu');
 SELECT is((SELECT count(*)::int FROM pg_settings
 			WHERE name LIKE 'gpuagg.%'
-			  AND name NOT IN ('gpuagg.device_memory_limit', 'gpuagg.debug_inject_fault',
-							   'gpuagg.debug_fail_batch')
+			  AND name NOT IN ('gpuagg.device_memory_limit', 'gpuagg.admission_timeout',
+							   'gpuagg.debug_inject_fault', 'gpuagg.debug_fail_batch')
 			  AND context <> 'user'),
 	0, 'every other gpuagg setting can be changed by any user (context user)');
+SELECT is((SELECT context FROM pg_settings WHERE name = 'gpuagg.admission_timeout'),
+	'superuser', 'gpuagg.admission_timeout (how long a waiter may hold others back) is for superusers');
 SELECT is((SELECT boot_val FROM pg_settings WHERE name = 'gpuagg.page_batches'), 'off',
 	'gpuagg.page_batches defaults to off');
 SELECT is((SELECT boot_val || ' ' || context FROM pg_settings WHERE name = 'gpuagg.debug_inject_fault'),
@@ -52,7 +54,7 @@ LANGUAGE sql AS $$
 $$;
 SELECT is(pg_temp.show_default('gpuagg.enabled'), 'on', 'SHOW gpuagg.enabled prints on');
 SELECT is(pg_temp.show_default('gpuagg.device'), 'auto', 'SHOW gpuagg.device prints auto');
-SELECT is(pg_temp.show_default('gpuagg.vram_budget'), '0', 'SHOW gpuagg.vram_budget prints 0');
+SELECT is(pg_temp.show_default('gpuagg.vram_budget'), '-1', 'SHOW gpuagg.vram_budget prints -1');
 SELECT is(pg_temp.show_default('gpuagg.force_offload'), 'off', 'SHOW gpuagg.force_offload prints off');
 SELECT is(pg_temp.show_default('gpuagg.log_fallback'), 'off', 'SHOW gpuagg.log_fallback prints off');
 SELECT is(pg_temp.show_default('gpuagg.parallel'), 'on', 'SHOW gpuagg.parallel prints on');
@@ -70,8 +72,11 @@ SET LOCAL gpuagg.device = 'CUDA';
 SELECT is(current_setting('gpuagg.device'), 'cuda', 'enum values are case-insensitive');
 SET LOCAL gpuagg.vram_budget = '512MB';
 SELECT is(current_setting('gpuagg.vram_budget'), '512MB', 'gpuagg.vram_budget takes memory units');
-SET LOCAL gpuagg.vram_budget = 0;
-SELECT is(current_setting('gpuagg.vram_budget'), '0', 'gpuagg.vram_budget = 0 (auto) is accepted');
+SET LOCAL gpuagg.vram_budget = -1;
+SELECT is(current_setting('gpuagg.vram_budget'), '-1', 'gpuagg.vram_budget = -1 (auto) is accepted');
+SET LOCAL gpuagg.vram_budget = '100kB';
+SELECT is(current_setting('gpuagg.vram_budget'), '0',
+	'gpuagg.vram_budget below 1 MB is 0 (no device memory), never auto');
 SET LOCAL gpuagg.vram_budget = 1;
 SELECT is(current_setting('gpuagg.vram_budget'), '1MB', 'gpuagg.vram_budget without unit is MB');
 SET LOCAL gpuagg.batch_size = '64kB';
@@ -82,8 +87,8 @@ SELECT is(current_setting('gpuagg.enabled'), 'off', 'gpuagg.enabled can be turne
 -- invalid values: 22023 (invalid_parameter_value)
 SELECT throws_ok('SET gpuagg.device = ''foo''', '22023', NULL,
 	'unknown gpuagg.device value is rejected');
-SELECT throws_ok('SET gpuagg.vram_budget = -1', '22023', NULL,
-	'negative gpuagg.vram_budget is rejected');
+SELECT throws_ok('SET gpuagg.vram_budget = -2', '22023', NULL,
+	'gpuagg.vram_budget below -1 is rejected');
 SELECT throws_ok('SET gpuagg.vram_budget = ''lots''', '22023', NULL,
 	'non-numeric gpuagg.vram_budget is rejected');
 SELECT throws_ok('SET gpuagg.batch_size = ''32kB''', '22023', NULL,

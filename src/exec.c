@@ -1114,9 +1114,14 @@ run_on_device(GpuAggState *st, char **why)
 			pstrdup(dev->error_detail ? dev->error_detail(st->session) :
 					"device failure");
 	replayable = GpuaggBatchReplayable(reader);
-	/* the device is done with every page once finished, or closed */
-	if (err != GA_OK && pages_in_flight == st)
-		close_session(st);
+
+	/*
+	 * The groups are on the host once finished: the device session and its
+	 * reservation in the ledger go now, not when the node ends (an open
+	 * cursor would hold GPU memory for as long as it stays open).  After a
+	 * failure it closes too, which waits for any kernel still reading pages.
+	 */
+	close_session(st);
 	pages_in_flight = NULL;
 	GpuaggBatchEnd(reader);
 	if (fed && err == GA_OK)

@@ -1,7 +1,41 @@
-/* gpuagg--0.4.sql */
+/* gpuagg--0.5.sql */
 
 -- complain if script is sourced in psql, rather than via CREATE EXTENSION
 \echo Use "CREATE EXTENSION gpuagg" to load this file. \quit
+
+-- The schema gpuagg is the extension's own.  CREATE EXTENSION makes it
+-- when it is missing; one that was there before is used only if the role
+-- installing the extension owns it and it is empty, so that nobody else can
+-- have put look-alike objects in it or change it later.
+DO $$
+DECLARE
+	s oid := 'gpuagg'::regnamespace;
+	owner name := (SELECT r.rolname FROM pg_namespace n JOIN pg_roles r ON r.oid = n.nspowner
+					WHERE n.oid = s);
+BEGIN
+	IF owner <> current_user THEN
+		RAISE EXCEPTION 'schema "gpuagg" already exists and is owned by role "%"', owner
+			USING ERRCODE = 'duplicate_schema',
+				  DETAIL = 'gpuagg installs into a schema of its own, owned by the role that installs it.',
+				  HINT = 'Drop or rename the schema "gpuagg", then run CREATE EXTENSION gpuagg again.';
+	END IF;
+	IF EXISTS (SELECT FROM pg_class WHERE relnamespace = s)
+	   OR EXISTS (SELECT FROM pg_proc WHERE pronamespace = s)
+	   OR EXISTS (SELECT FROM pg_type WHERE typnamespace = s)
+	   OR EXISTS (SELECT FROM pg_operator WHERE oprnamespace = s)
+	   OR EXISTS (SELECT FROM pg_collation WHERE collnamespace = s)
+	   OR EXISTS (SELECT FROM pg_conversion WHERE connamespace = s)
+	   OR EXISTS (SELECT FROM pg_opfamily WHERE opfnamespace = s)
+	   OR EXISTS (SELECT FROM pg_ts_config WHERE cfgnamespace = s)
+	   OR EXISTS (SELECT FROM pg_ts_dict WHERE dictnamespace = s)
+	   OR EXISTS (SELECT FROM pg_statistic_ext WHERE stxnamespace = s) THEN
+		RAISE EXCEPTION 'schema "gpuagg" already exists and is not empty'
+			USING ERRCODE = 'duplicate_schema',
+				  DETAIL = 'gpuagg installs into a schema of its own.',
+				  HINT = 'Drop or rename the schema "gpuagg", then run CREATE EXTENSION gpuagg again.';
+	END IF;
+END
+$$;
 
 -- The version of the loaded shared library, to compare with the catalog's.
 CREATE FUNCTION gpuagg.library_version()

@@ -3,7 +3,7 @@
 #
 #   prove test/version.t
 #
-# gpuagg.control's default_version is the version of the extension ('0.4');
+# gpuagg.control's default_version is the version of the extension ('0.5');
 # META.json gives the same version in semver form ("0.1.0", where a patch
 # level of 0 is dropped from the control version). If a server can be reached
 # (psql uses PGHOST, PGPORT, ...), it also checks that the loaded library
@@ -48,7 +48,7 @@ sub show { defined $_[0] ? "'$_[0]'" : 'undef' }
 
 print "1..8\n";
 
-# gpuagg.control: default_version = '0.4'
+# gpuagg.control: default_version = '0.5'
 my $control_text = slurp("$root/gpuagg.control");
 my ($control_version) = ($control_text // '') =~ /^\s*default_version\s*=\s*'([^']*)'/m;
 

@@ -20,6 +20,9 @@ OBJS = \
 	src/result.o \
 	src/device_cpu.o \
 	src/engine.o \
+	src/call.o \
+	src/cuda_process.o \
+	src/device_cuda.o \
 	src/service.o
 DATA = $(wildcard $(EXTENSION)--*.sql)
 

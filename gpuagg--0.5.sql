@@ -104,11 +104,13 @@ LANGUAGE C STRICT VOLATILE PARALLEL RESTRICTED;
 COMMENT ON FUNCTION gpuagg.ledger() IS
 'GPU memory reserved by running offloaded queries, the admission queue, and admission counters';
 
--- The GPU service, the background worker that owns the GPU: its process
--- (NULL when not running), state (starting, ready, no_gpu, recovering,
--- stopped) and why, since when, how often it started since the server did,
--- how often a CUDA error made it start anew (a new context), and the queries
--- it serves now.
+-- The GPU service, the background worker that supervises the process that
+-- runs CUDA: its process (NULL when not running), state (starting, ready,
+-- no_gpu, recovering, stopped) and why, since when, how often it started
+-- since the server did, how often its CUDA process started again (after a
+-- CUDA error left the context unusable, or the process died: each time a
+-- new context), the queries it serves now, and its CUDA process (NULL when
+-- there is none).
 CREATE FUNCTION gpuagg.service(
 	OUT pid int,
 	OUT state text,
@@ -116,13 +118,14 @@ CREATE FUNCTION gpuagg.service(
 	OUT started timestamptz,
 	OUT starts bigint,
 	OUT context_resets bigint,
-	OUT sessions int)
+	OUT sessions int,
+	OUT cuda_pid int)
 RETURNS record
 AS 'MODULE_PATHNAME', 'gpuagg_service'
 LANGUAGE C STRICT VOLATILE PARALLEL RESTRICTED;
 
 COMMENT ON FUNCTION gpuagg.service() IS
-'the gpuagg GPU service: process, state, starts, CUDA context resets, queries served';
+'the gpuagg GPU service: process, state, starts, CUDA contexts made anew, queries served, CUDA process';
 
 -- Server-wide statistics since the last reset, in the manner of
 -- pg_stat_statements: offloaded queries by the device that answered, runs

@@ -5,7 +5,7 @@
 -- no GPU behind it.  Without a GPU (CI) its state is no_gpu; with one, ready.
 --
 SELECT pid IS NOT NULL AS running, state IN ('ready', 'no_gpu') AS known_state,
-       starts >= 1 AS started, sessions
+       starts >= 1 AS started, sessions, cuda_pid IS NOT NULL AS cuda_process
   FROM gpuagg.service();
 SELECT count(*) AS service_processes,
        bool_and(a.pid = s.pid) AS same_pid
@@ -13,18 +13,20 @@ SELECT count(*) AS service_processes,
  WHERE a.backend_type = 'gpuagg service';
 
 -- stopped, it comes back (bgw_restart_time 1 s) as a new process
-CREATE TEMP TABLE before AS SELECT pid, starts FROM gpuagg.service();
+CREATE TEMP TABLE before AS SELECT pid, starts, cuda_pid FROM gpuagg.service();
 SELECT pg_terminate_backend(pid) FROM gpuagg.service();
 DO $$
 BEGIN
 	FOR i IN 1..300 LOOP
 		EXIT WHEN (SELECT s.pid IS NOT NULL AND s.pid <> b.pid AND s.state <> 'starting'
+						  AND s.cuda_pid IS NOT NULL
 					 FROM gpuagg.service() s, before b);
 		PERFORM pg_sleep(0.1);
 	END LOOP;
 END
 $$;
 SELECT s.pid <> b.pid AS new_process, s.starts = b.starts + 1 AS counted,
+       s.cuda_pid <> b.cuda_pid AS new_cuda_process,
        s.state IN ('ready', 'no_gpu') AS known_state
   FROM gpuagg.service() s, before b;
 

@@ -101,4 +101,11 @@ extern bool GpuaggCudaProbe(const char **reason);
 /* Does the GPU take page-form batches now (its service mapped shared buffers)? */
 extern bool GpuaggCudaPages(void);
 
+/*
+ * In a single-user backend (no service), the GPUs this backend's engine
+ * sees and their free memory, for gpuagg.devices(); returns how many.
+ */
+struct GaEngineDevice;
+extern int	GpuaggCudaDirectGpus(struct GaEngineDevice *dev, uint64 *free_bytes);
+
 #endif							/* GPUAGG_DEVICE_H */

@@ -14,6 +14,8 @@
 #                         device with cuda/gpuagg_page.h)
 #      b. pgTAP           pg_prove -d gpuagg_tap test/pgtap/*.sql
 #      c. version check   prove test/version.t
+#      d. crash           prove test/crash.t: the CUDA process killed three
+#                         times under four sessions, none lost
 # 4. A summary; its last line is "N passed, N failed" (one count for each
 #    suite). The exit status is non-zero if anything failed.
 #
@@ -32,14 +34,15 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 REPO=$(pwd)
 export PG_CONFIG=${PG_CONFIG:-/usr/lib/postgresql/15/bin/pg_config}
-SUITES=(pg_regress pages pgTAP version)
+SUITES=(pg_regress pages pgTAP version crash)
 
 # ---------------------------------------------------------------------------
 # Part 2: inside the pg_virtualenv cluster (called as "test/run.sh --inside
 # STATUS_FILE"). Writes "suite PASS|FAIL|SKIP [note]" lines to STATUS_FILE.
 # ---------------------------------------------------------------------------
 inside() {
-	local status_file=$1 failed=0
+	local status_file=$1 failed=0 log
+	log=$(pg_lsclusters -h 2>/dev/null | awk -v port="$PGPORT" '$3 == port { print $7 }')
 	record() { echo "$*" >>"$status_file"; }
 	header() { printf '\n==== %s ====\n' "$*"; }
 
@@ -123,9 +126,16 @@ inside() {
 		record "version FAIL"
 	fi
 
+	# d. the CUDA process killed under four sessions
+	header "crash (prove test/crash.t)"
+	if GPUAGG_SERVER_LOG="$log" prove --nocolor -v test/crash.t; then
+		record "crash PASS"
+	else
+		failed=1
+		record "crash FAIL"
+	fi
+
 	if [ "$failed" = 1 ]; then
-		local log
-		log=$(pg_lsclusters -h 2>/dev/null | awk -v port="$PGPORT" '$3 == port { print $7 }')
 		if [ -n "$log" ] && [ -r "$log" ]; then
 			header "last 40 lines of the server log ($log)"
 			tail -n 40 "$log"

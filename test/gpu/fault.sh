@@ -1,11 +1,11 @@
 #!/usr/bin/env bash
 # test/gpu/fault.sh -- a CUDA fault on the H200 (issue 6): a query whose
 # kernel reads an illegal address (gpuagg.debug_inject_fault, superuser)
-# breaks the service's CUDA context.  The query must still answer as native
-# (on the CPU device, with a WARNING); the service starts anew with a new
-# context (gpuagg.service(): context_resets + 1, starts + 1, a new process,
-# state ready), and the next query runs on the GPU again.  Against the
-# running server.
+# breaks the CUDA context.  The query must still answer as native (on the
+# CPU device, with a WARNING); the CUDA process ends and the service starts
+# a new one (gpuagg.service(): context_resets + 1, a new cuda_pid, the
+# service itself the same process, state ready), and the next query runs on
+# the GPU again.  Against the running server.
 set -uo pipefail
 DB=${DB:-postgres}
 fails=0
@@ -19,7 +19,7 @@ q "ANALYZE fault_t"
 QUERY="SELECT k, count(*), sum(v) FROM fault_t GROUP BY k"
 MD5="SELECT md5(string_agg(r::text, ',' ORDER BY r::text)) FROM ($QUERY) r"
 native=$(q "SET gpuagg.enabled = off; $MD5")
-before=$(q "SELECT pid || ' ' || context_resets || ' ' || starts FROM gpuagg.service()")
+before=$(q "SELECT cuda_pid || ' ' || context_resets || ' ' || starts || ' ' || pid FROM gpuagg.service()")
 echo "service before: $before"
 out=$(psql -X -q -At -d "$DB" -c "SET gpuagg.device = cuda; SET gpuagg.force_offload = on; SET gpuagg.parallel = off;
 	SET gpuagg.debug_inject_fault = on; $MD5" 2>&1)
@@ -27,16 +27,16 @@ echo "$out"
 check $(echo "$out" | grep -qx "$native" && echo 0 || echo 1) "the faulting query answers as native"
 check $(echo "$out" | grep -q "WARNING:  gpuagg: the cuda device failed" && echo 0 || echo 1) "it fell back to the CPU device with a WARNING"
 for _ in $(seq 1 150); do
-	[ "$(q "SELECT state FROM gpuagg.service() WHERE pid <> ${before%% *}")" = ready ] && break
+	[ "$(q "SELECT state FROM gpuagg.service() WHERE cuda_pid <> ${before%% *}")" = ready ] && break
 	sleep 0.1
 done
-after=$(q "SELECT pid || ' ' || context_resets || ' ' || starts FROM gpuagg.service()")
+after=$(q "SELECT cuda_pid || ' ' || context_resets || ' ' || starts || ' ' || pid FROM gpuagg.service()")
 echo "service after: $after ($(q "SELECT state || ': ' || detail FROM gpuagg.service()"))"
 set -- $before
-bpid=$1 bres=$2 bstarts=$3
+bcuda=$1 bres=$2 bstarts=$3 bpid=$4
 set -- $after
-check $([ "$1" != "$bpid" ] && [ "$2" = $((bres + 1)) ] && [ "$3" = $((bstarts + 1)) ] && echo 0 || echo 1) \
-	"the service started anew once, in a new process, with a new context"
+check $([ "$1" != "$bcuda" ] && [ "$2" = $((bres + 1)) ] && [ "$3" = "$bstarts" ] && [ "$4" = "$bpid" ] && echo 0 || echo 1) \
+	"a new CUDA process, once, with a new context; the service is the same process"
 plan=$(psql -X -q -At -d "$DB" -c "SET gpuagg.device = cuda; SET gpuagg.force_offload = on; SET gpuagg.parallel = off;
 	EXPLAIN (ANALYZE, COSTS OFF) $QUERY" 2>&1)
 check $(echo "$plan" | grep -q "Device: cuda" && ! echo "$plan" | grep -q "Fallback" && echo 0 || echo 1) "the next query runs on the GPU"

@@ -1,0 +1,622 @@
+/*-------------------------------------------------------------------------
+ *
+ * device_cuda.c
+ *		The "cuda" device (device.h): a backend's client of the CUDA process.
+ *
+ * A query that runs on the GPU reserves its device memory in the ledger
+ * (ledger.c), which picks its GPU, then creates a dynamic shared memory
+ * segment holding a call block and the engine's host region (the two batch
+ * buffers), and queues the segment's handle with the GPU service
+ * (service.c), which hands it to the CUDA process (cuda_process.c).  From
+ * then on the backend makes its calls through the call block (call.h).  The
+ * batch reader writes each batch straight into the segment, which the CUDA
+ * process has page-locked, so the GPU copies from where the backend wrote.
+ * The result comes back through the same buffers, a buffer-full at a time.
+ *
+ * Device memory beyond the reservation: the engine answers GA_NEED_MEMORY;
+ * the backend grows its reservation in the ledger and repeats the call.
+ *
+ * Faults: an engine error fails the query over to the CPU device (the
+ * executor does that).  If the CUDA process dies, or the service stops, the
+ * service's generation changes; a backend waiting for an answer sees that
+ * and fails over too.
+ *
+ * In a single-user backend there is no service: the same calls run in the
+ * backend itself ("direct").
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "postgres.h"
+
+#include <unistd.h>
+
+#include "miscadmin.h"
+#include "storage/bufmgr.h"
+#include "storage/dsm.h"
+#include "utils/memutils.h"
+
+#include "call.h"
+#include "device.h"
+#include "engine.h"
+#include "gpuagg.h"
+#include "ledger.h"
+#include "service.h"
+
+
+typedef struct CudaClient
+{
+	MemoryContext cxt;
+	GaProgram	prog;
+	bool		direct;			/* single-user: the engine runs here */
+	GaEngineSession *engine;	/* direct only */
+	dsm_segment *seg;
+	ServiceCall *call;
+	char	   *host;			/* the engine's region, as this process sees it */
+	void	   *direct_mem;
+	uint32		generation;
+	int			gpu;			/* the ledger's choice */
+	uint64		reserved;		/* bytes held in the ledger, on that GPU */
+	uint64		host_batch;		/* bytes of each of the host's batch buffers */
+	int			next;
+	char		errbuf[512];
+} CudaClient;
+
+/* The engine's GPUs and their memory to the ledger (each GPU's default
+ * gpuagg.device_memory_limit is a share of its memory). */
+static void
+tell_ledger(void)
+{
+	uint64		bytes[GA_ENGINE_MAX_GPUS];
+	int			n = ga_engine_gpus();
+
+	for (int g = 0; g < n; g++)
+	{
+		GaEngineDevice dev;
+
+		bytes[g] = ga_engine_device(g, &dev) ? dev.total_bytes : 0;
+	}
+	GpuaggLedgerSetDevices(n, bytes);
+}
+
+static int	direct_state = 0;	/* single-user: 0 untried, 1 ready, -1 no */
+static bool direct_pages = false;
+static char direct_failure[256];
+
+static bool
+direct_init(void)
+{
+	if (direct_state == 0)
+	{
+		char	   *fatbin = psprintf("%s/gpuagg.fatbin", pkglib_path);
+
+		direct_state = -1;
+		if (access(fatbin, R_OK) != 0)
+			strlcpy(direct_failure, "gpuagg.fatbin is not installed (built without nvcc)",
+					sizeof(direct_failure));
+		else if (access("/dev/nvidiactl", F_OK) != 0)
+			strlcpy(direct_failure, "no NVIDIA device node (/dev/nvidiactl)",
+					sizeof(direct_failure));
+		else if (ga_engine_init(fatbin, direct_failure, sizeof(direct_failure)))
+		{
+			tell_ledger();
+			direct_pages = gpuagg_page_batches &&
+				ga_engine_register_pages(BufferBlocks, (uint64) NBuffers * BLCKSZ,
+										 BLCKSZ, direct_failure, sizeof(direct_failure));
+			direct_failure[0] = '\0';
+			direct_state = 1;
+		}
+	}
+	return direct_state == 1;
+}
+
+/* Does the GPU take page-form batches (shared buffers mapped)? */
+bool
+GpuaggCudaPages(void)
+{
+	if (!IsUnderPostmaster)
+		return direct_init() && direct_pages;
+	return GpuaggServicePagesMapped();
+}
+
+bool
+GpuaggCudaProbe(const char **reason)
+{
+	const char *why;
+
+	if (!IsUnderPostmaster)
+	{
+		if (direct_init())
+			return true;
+		*reason = direct_failure;
+		return false;
+	}
+	why = GpuaggServiceUnusable();
+	if (why == NULL)
+		return true;
+	*reason = why;
+	return false;
+}
+
+/*
+ * Make the call written in the call block and wait for its answer.
+ * interruptible: CHECK_FOR_INTERRUPTS while waiting (not while closing).
+ */
+static uint32
+post(CudaClient *c, int op)
+{
+	ServiceCall *k = c->call;
+	uint32		seq = k->req_seq + 1;
+
+	k->op = op;
+	__atomic_thread_fence(__ATOMIC_SEQ_CST);
+	k->req_seq = seq;
+	call_futex_wake(&k->req_seq);
+	return seq;
+}
+
+static int
+wait_answer(CudaClient *c, uint32 seq, bool interruptible)
+{
+	ServiceCall *k = c->call;
+
+	for (int waited = 0;; waited++)
+	{
+		uint32		done = k->done_seq;
+
+		if (done == seq)
+			break;
+		call_futex_wait(&k->done_seq, done, 10000000L);
+		if (k->done_seq == seq)
+			break;
+		if (interruptible)
+			CHECK_FOR_INTERRUPTS();
+		else if (waited > 3000)
+		{
+			snprintf(k->err, sizeof(k->err), "the GPU service did not answer in 30 s");
+			return GA_ERR_DEVICE;
+		}
+		if (waited % 10 == 9 && GpuaggServiceGone(c->generation))
+		{
+			snprintf(k->err, sizeof(k->err), "the GPU service stopped during the query");
+			return GA_ERR_DEVICE;
+		}
+	}
+	__atomic_thread_fence(__ATOMIC_SEQ_CST);
+	return k->result;
+}
+
+static int
+call(CudaClient *c, int op, bool interruptible)
+{
+	if (c->direct)
+	{
+		c->call->op = op;
+		GpuaggRunCall(c->call, &c->engine, c->host);
+		return c->call->result;
+	}
+	return wait_answer(c, post(c, op), interruptible);
+}
+
+/*
+ * A call that may need more device memory: grow the reservation, again.
+ * err: the first call's answer, or -1 to make it here.
+ */
+static int
+call_growing(CudaClient *c, int op, int err, bool interruptible)
+{
+	if (err < 0)
+		err = call(c, op, interruptible);
+	for (; err == GA_NEED_MEMORY; err = call(c, op, interruptible))
+	{
+		uint64		more = c->call->need;
+
+		if (!GpuaggLedgerGrow(c->gpu, more))
+		{
+			snprintf(c->call->err, sizeof(c->call->err),
+					 "the query's tables would pass gpuagg.device_memory_limit");
+			return GA_ERR_DEVICE;
+		}
+		c->reserved += more;
+		c->call->grant = more;
+		if (op == OP_OPEN)
+			op = OP_START;
+	}
+	return err;
+}
+
+static void cuda_close(void *session);
+
+/*
+ * The client of a query: its call block and batch buffers (a shared
+ * segment the service is told of, or in a single-user backend plain
+ * memory).  NULL with *error when there is none.
+ */
+static CudaClient *
+open_client(const GaProgram *prog, const GpuaggEstimate *est, MemoryContext cxt,
+			int gpu, uint64 want, uint64 batch_bytes, uint64 host_batch, char **error,
+			volatile uint32 *seq)
+{
+	CudaClient *c;
+	uint64		host_bytes = GA_ENGINE_SCRATCH + 2 * host_batch;
+
+	c = MemoryContextAllocZero(cxt, sizeof(CudaClient));
+	c->cxt = cxt;
+	c->prog = *prog;
+	c->gpu = gpu;
+	c->reserved = want;
+	c->host_batch = host_batch;
+	c->direct = !IsUnderPostmaster;
+	if (c->direct)
+	{
+		if (posix_memalign(&c->direct_mem, 4096, CALL_BYTES + host_bytes) != 0)
+		{
+			*error = pstrdup("out of memory for the batch buffers");
+			return NULL;
+		}
+		memset(c->direct_mem, 0, CALL_BYTES);
+		c->call = (ServiceCall *) c->direct_mem;
+	}
+	else
+	{
+		/* the mapping lives until close, even past an abort's resource cleanup */
+		c->seg = dsm_create(CALL_BYTES + host_bytes, DSM_CREATE_NULL_IF_MAXSEGMENTS);
+		if (c->seg == NULL)
+		{
+			*error = pstrdup("no dynamic shared memory segment for the batch buffers");
+			return NULL;
+		}
+		dsm_pin_mapping(c->seg);
+		c->call = dsm_segment_address(c->seg);
+		memset(c->call, 0, sizeof(ServiceCall));
+	}
+	c->host = (char *) c->call + CALL_BYTES;
+	c->call->backend_pid = MyProcPid;
+	c->call->prog = *prog;
+	c->call->args.groups = est->groups;
+	c->call->args.batch_rows = est->batch_rows;
+	c->call->args.batch_bytes = batch_bytes;
+	c->call->args.host_batch_bytes = host_batch;
+	c->call->args.vram_budget = est->vram_budget;
+	c->call->args.reserved = want;
+	c->call->args.inject_fault = gpuagg_debug_inject_fault;
+	c->call->args.max_pages = est->max_pages;
+	c->call->args.gpu = gpu;
+	if (est->seed_bytes > GA_SEED_MAX)
+	{
+		*error = pstrdup("the query's strings do not fit the GPU service's call");
+		return NULL;
+	}
+	c->call->args.nseed = est->nseed;
+	c->call->args.seed_bytes = est->seed_bytes;
+	if (est->seed_bytes > 0)
+		memcpy(c->call->seed, est->seed, est->seed_bytes);
+	c->call->host_off = CALL_BYTES;
+	c->call->host_bytes = host_bytes;
+
+	if (!c->direct)
+	{
+		/* the open call is posted before the CUDA process can see the segment */
+		*seq = post(c, OP_OPEN);
+		if (!GpuaggServiceEnqueue(dsm_segment_handle(c->seg), c->call))
+		{
+			dsm_detach(c->seg);
+			*error = pstrdup("the GPU service's queue is full or the service stopped");
+			return NULL;
+		}
+		c->generation = c->call->generation;
+	}
+	return c;
+}
+
+static void *
+cuda_open(const GaProgram *prog, const GpuaggEstimate *est, MemoryContext cxt,
+		  GpuaggDeviceStats *stats, char **error)
+{
+	/* the planner's estimate (a page-form batch's pages are read in place) */
+	uint64		want = (uint64) Max(est->vram_estimate, 0.0);
+	uint64		batch_bytes = TYPEALIGN(4096, est->batch_bytes);
+
+	/*
+	 * The host's buffers: what the scan writes (in page form only the pages'
+	 * lists: the GPU deforms the columns into its own buffers), so less to
+	 * create and page-lock; at least 1 MB, as results come back through
+	 * them.
+	 */
+	uint64		host_batch = TYPEALIGN(4096, Max(est->batch_host_bytes,
+												 Min(est->batch_bytes, 1024 * 1024)));
+	double		waited = 0;
+	const char *why;
+	int			gpu;
+	volatile uint32 seq = 0;
+	CudaClient *volatile c = NULL;
+	int			err;
+
+	/*
+	 * The server-wide ledger first: wait for room, or run elsewhere.  (An
+	 * estimate over an explicit gpuagg.device_memory_limit is refused here
+	 * whether or not there is a GPU.)
+	 */
+	if (!IsUnderPostmaster)
+		(void) direct_init();
+	if (!GpuaggLedgerAdmit(want, &gpu, &waited, error))
+	{
+		stats->admission_ms += waited;
+		stats->no_memory = true;
+		return NULL;
+	}
+	stats->admission_ms += waited;
+	if (IsUnderPostmaster ? (why = GpuaggServiceUnusable()) != NULL :
+		direct_state != 1 && (why = direct_failure) != NULL)
+	{
+		GpuaggLedgerRelease(gpu, want);
+		stats->no_service = true;
+		*error = pstrdup(why);
+		return NULL;
+	}
+
+	/*
+	 * Until the session is open an ERROR (no memory, /dev/shm too small for
+	 * the segment) must give the reservation back here.
+	 */
+	PG_TRY();
+	{
+		c = open_client(prog, est, cxt, gpu, want, batch_bytes, host_batch, error, &seq);
+	}
+	PG_CATCH();
+	{
+		GpuaggLedgerRelease(gpu, want);
+		PG_RE_THROW();
+	}
+	PG_END_TRY();
+	if (c == NULL)
+	{
+		GpuaggLedgerRelease(gpu, want);
+		stats->no_service = true;
+		return NULL;
+	}
+	/* the executor's reset callback takes over only once open returns */
+	PG_TRY();
+	{
+		err = call_growing(c, OP_OPEN, c->direct ? call(c, OP_OPEN, true) :
+						   wait_answer(c, seq, true), true);
+	}
+	PG_CATCH();
+	{
+		cuda_close(c);
+		PG_RE_THROW();
+	}
+	PG_END_TRY();
+	if (err != GA_OK)
+	{
+		*error = pstrdup(c->call->err);
+		cuda_close(c);
+		return NULL;
+	}
+	return c;
+}
+
+static char *
+cuda_batch_buffer(void *session, Size size)
+{
+	CudaClient *c = (CudaClient *) session;
+	int			b = c->next;
+
+	/* a batch is no larger than announced at open */
+	Assert(size <= c->call->args.batch_bytes);
+	c->call->b = b;
+	/* the DMA engine may still be reading this buffer */
+	if (call(c, OP_WAITBUF, true) != GA_OK)
+		return NULL;
+	return c->host + GA_ENGINE_SCRATCH + b * c->host_batch;
+}
+
+static int
+cuda_add_batch(void *session, const GaBatch *batch, GpuaggDeviceStats *stats)
+{
+	CudaClient *c = (CudaClient *) session;
+	int			b = c->next;
+	char	   *base = c->host + GA_ENGINE_SCRATCH + b * c->host_batch;
+	GaBatch    *k = &c->call->batch;
+	int			err;
+
+	/* pointers into the buffer travel as offsets + 1 (0 stays "none") */
+	memset(k, 0, sizeof(GaBatch));
+	k->nrows = batch->nrows;
+	for (uint32 i = 0; i < c->prog.ncols; i++)
+	{
+		if (batch->values[i])
+			k->values[i] = (const void *) ((const char *) batch->values[i] - base + 1);
+		if (batch->nulls[i])
+			k->nulls[i] = (const uint8_t *) ((const char *) batch->nulls[i] - base + 1);
+	}
+	/* page form: the pages are shared buffers, at one address in every process */
+	if (batch->pagelist)
+	{
+		k->pagelist = (const uint32_t *) ((const char *) batch->pagelist - base + 1);
+		k->pagerows = (const uint32_t *) ((const char *) batch->pagerows - base + 1);
+		k->pagevis = (const uint32_t *) ((const char *) batch->pagevis - base + 1);
+		k->npages = batch->npages;
+		k->layout = (const void *) ((const char *) batch->layout - base + 1);
+		k->pages = batch->pages;
+	}
+	c->call->b = b;
+
+	/*
+	 * A page-form batch's pages stay pinned until the GPU has read them:
+	 * its call is not interrupted (it is short), so no ERROR or FATAL can
+	 * unpin them under the kernel.
+	 */
+	err = call_growing(c, OP_ADD, -1, batch->pagelist == NULL);
+	if (err == GA_OK)
+	{
+		c->next = 1 - b;
+		stats->rows_in += batch->nrows;
+	}
+	return err;
+}
+
+/* Bring part of the result back, a buffer-full at a time. */
+static int
+fetch(CudaClient *c, int part, void *dst, uint64 bytes)
+{
+	uint64		done = 0;
+
+	while (done < bytes)
+	{
+		uint64		n = Min(bytes - done, c->host_batch);
+		int			err;
+
+		c->call->part = part;
+		c->call->offset = done;
+		c->call->bytes = n;
+		if ((err = call(c, OP_FETCH, true)) != GA_OK)
+			return err;
+		memcpy((char *) dst + done, c->host + GA_ENGINE_SCRATCH, n);
+		done += n;
+	}
+	return GA_OK;
+}
+
+static int
+cuda_finish(void *session, GaResult *result, GpuaggDeviceStats *stats)
+{
+	CudaClient *c = (CudaClient *) session;
+	GaEngineShape *shape = &c->call->shape;
+	uint32		nk = c->prog.nkeys;
+	uint32		ns = c->prog.nslots;
+	uint64		n;
+	int			err;
+
+	if ((err = call_growing(c, OP_FINISH, -1, true)) != GA_OK)
+		return err;
+	stats->rows_passed += shape->rows_passed;
+	stats->device_ms += shape->device_ms;
+	stats->transfer_ms += shape->transfer_ms;
+	/* page form with strings: the strings its dictionary added */
+	result->nstrings = shape->nstrings;
+	result->strings_first = shape->strings_first;
+	result->nstrbytes = shape->strbytes;
+	if (shape->nstrings > 0)
+	{
+		result->strlen = MemoryContextAllocHuge(c->cxt, 4 * shape->nstrings);
+		result->strat = MemoryContextAllocHuge(c->cxt, 8 * shape->nstrings);
+		result->strbytes = MemoryContextAllocHuge(c->cxt, Max(shape->strbytes, 1));
+		if ((err = fetch(c, GA_PART_STRLEN, result->strlen, 4 * shape->nstrings)) != GA_OK ||
+			(err = fetch(c, GA_PART_STRAT, result->strat, 8 * shape->nstrings)) != GA_OK ||
+			(err = fetch(c, GA_PART_STRBYTES, result->strbytes, shape->strbytes)) != GA_OK)
+			return err;
+	}
+	n = shape->ngroups;
+	if (n == 0 && nk == 0)
+	{
+		/* a plain aggregate over no rows still has its one group */
+		result->ngroups = result->groups_all = 1;
+		result->keys = MemoryContextAllocZero(c->cxt, sizeof(GaDatum));
+		result->keynulls = MemoryContextAllocZero(c->cxt, 1);
+		result->states = MemoryContextAllocZero(c->cxt, sizeof(uint64) * Max(ns, 1));
+		return GA_OK;
+	}
+	result->ngroups = n;
+	result->groups_all = shape->groups;
+	result->keys = MemoryContextAllocHuge(c->cxt, sizeof(GaDatum) * n * Max(nk, 1));
+	result->keynulls = MemoryContextAllocHuge(c->cxt, n * Max(nk, 1));
+	result->states = MemoryContextAllocHuge(c->cxt, sizeof(uint64) * n * Max(ns, 1));
+	if (n == 0)
+		return GA_OK;
+	if ((err = fetch(c, GA_PART_KEYS, result->keys, 8 * (uint64) nk * n)) != GA_OK ||
+		(err = fetch(c, GA_PART_KEYNULLS, result->keynulls, (uint64) nk * n)) != GA_OK ||
+		(err = fetch(c, GA_PART_STATES, result->states, 8 * (uint64) ns * n)) != GA_OK)
+		return err;
+	for (uint32 a = 0; a < c->prog.naggs; a++)
+	{
+		const GaAgg *ag = &c->prog.aggs[a];
+		int			j = ag->distinct;
+		uint64		m;
+
+		if (j < 0 || !ga_agg_host_order(ag->kind, ag->argtype))
+			continue;
+		m = shape->npairs[j];
+		result->npairs[j] = m;
+		result->pairgroup[j] = MemoryContextAllocHuge(c->cxt, 8 * Max(m, 1));
+		result->pairvalue[j] = MemoryContextAllocHuge(c->cxt, 8 * Max(m, 1));
+		if (m > 0 &&
+			((err = fetch(c, GA_PART_PAIRGROUP + 2 * j, result->pairgroup[j], 8 * m)) != GA_OK ||
+			 (err = fetch(c, GA_PART_PAIRVALUE + 2 * j, result->pairvalue[j], 8 * m)) != GA_OK))
+			return err;
+	}
+	return GA_OK;
+}
+
+static void
+cuda_close(void *session)
+{
+	CudaClient *c = (CudaClient *) session;
+	ServiceCall *k = c->call;
+
+	/* called from a reset callback, maybe during abort: never throw here */
+	if (k == NULL)
+		return;
+	if (c->direct)
+	{
+		k->op = OP_CLOSE;
+		GpuaggRunCall(k, &c->engine, c->host);
+		free(c->direct_mem);
+	}
+	else
+	{
+		if (!k->no_thread && !GpuaggServiceGone(c->generation))
+		{
+			/* a call still running (we were cancelled): stop it, wait for it */
+			if (k->done_seq != k->req_seq)
+			{
+				k->cancel = CANCEL_STOP;
+				for (int i = 0; i < 3000 && k->done_seq != k->req_seq && !GpuaggServiceGone(c->generation); i++)
+					call_futex_wait(&k->done_seq, k->done_seq, 10000000L);
+			}
+			if (k->done_seq == k->req_seq && !k->no_thread)
+				(void) call(c, OP_CLOSE, false);
+		}
+		/* whatever happened above, a thread still there ends the session */
+		k->cancel = CANCEL_ABANDONED;
+		call_futex_wake(&k->req_seq);
+		dsm_detach(c->seg);
+	}
+	c->call = NULL;
+	GpuaggLedgerRelease(c->gpu, c->reserved);
+	c->reserved = 0;
+}
+
+static const char *
+cuda_error_detail(void *session)
+{
+	CudaClient *c = (CudaClient *) session;
+
+	return c->call ? c->call->err : "the GPU session is closed";
+}
+
+const GpuaggDevice GpuaggCudaDevice = {
+	.name = "cuda",
+	.pages = true,				/* where GpuaggCudaPages() says so */
+	.open = cuda_open,
+	.batch_buffer = cuda_batch_buffer,
+	.add_batch = cuda_add_batch,
+	.finish = cuda_finish,
+	.close = cuda_close,
+	.error_detail = cuda_error_detail,
+};
+
+int
+GpuaggCudaDirectGpus(GaEngineDevice *dev, uint64 *free_bytes)
+{
+	int			gpus = direct_init() ? ga_engine_gpus() : 0;
+	int			n = 0;
+
+	for (int g = 0; g < gpus; g++)
+	{
+		uint64		total;
+
+		if (ga_engine_device(g, &dev[n]) && ga_engine_mem_info(g, &free_bytes[n], &total))
+			n++;
+	}
+	return n;
+}

@@ -65,6 +65,22 @@ SELECT gpuagg.stat_reset();
 RESET ROLE;
 DROP ROLE adm_user;
 
+-- an open cursor holds no GPU memory once its groups are on the host: the
+-- device session and its reservation go before the first row is returned
+-- (on a GPU host; without a GPU the query runs on the CPU device)
+SET gpuagg.device = cuda;
+SET gpuagg.parallel = off;
+SET client_min_messages = error;
+BEGIN;
+DECLARE held CURSOR FOR SELECT k, count(*), sum(v) FROM adm GROUP BY k ORDER BY k;
+FETCH 2 FROM held;
+SELECT reserved_mb, running, queued FROM gpuagg.ledger();
+FETCH ALL FROM held;
+COMMIT;
+RESET client_min_messages;
+RESET gpuagg.parallel;
+RESET gpuagg.device;
+
 -- Queueing, timeout and cancel without a GPU: gpuagg.debug_reserve() takes
 -- a reservation as an offloaded query does and holds it to the end of its
 -- transaction; other sessions (dblink) wait in the FIFO queue.

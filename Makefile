@@ -27,8 +27,13 @@ OBJS = \
 DATA = $(wildcard $(EXTENSION)--*.sql)
 
 # One topic a file; each offloaded query is compared with its native run.
+# REGRESS is what make installcheck runs against any server: it changes no
+# server-wide setting and leaves the GPU service alone.
 REGRESS = setup types nulls filters having errors fallback explain rescan \
-	params strings parallel heap admission dying service differential
+	params strings parallel heap service differential
+# These change server-wide settings (ALTER SYSTEM) or stop the GPU service:
+# test/run.sh runs them after REGRESS, in its throw-away cluster only.
+REGRESS_CLUSTER = admission dying service_restart
 # UTF-8, so that the string tests' multibyte values and ICU collation work
 REGRESS_OPTS = --encoding=UTF8
 # Concurrency (specs/*.spec, pg_isolation_regress): snapshots of in-place reads
@@ -87,7 +92,7 @@ src/gpuagg.o: $(EXTENSION).control
 
 .PHONY: install-fatbin uninstall-fatbin
 
-# the pg_regress test list, for test/gpu/run.sh
+# the whole pg_regress test list, for test/run.sh and test/gpu/run.sh
 print-regress:
-	@echo $(REGRESS)
+	@echo $(REGRESS) $(REGRESS_CLUSTER)
 .PHONY: print-regress

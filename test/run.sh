@@ -52,7 +52,8 @@ inside() {
 
 	# a. pg_regress
 	header "pg_regress (make installcheck)"
-	local regress_args=()
+	# the whole list: make installcheck's, and the tests for this cluster only
+	local regress_args=("REGRESS=$(make -s --no-print-directory PG_CONFIG="$PG_CONFIG" print-regress)")
 	if [ -n "${GPUAGG_REGRESS:-}" ]; then
 		regress_args=("REGRESS=$GPUAGG_REGRESS")
 		echo "only these tests (GPUAGG_REGRESS): $GPUAGG_REGRESS"

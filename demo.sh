@@ -2,7 +2,7 @@
 # demo.sh: build gpuagg, load a sample table into a throw-away cluster, and
 # run a GROUP BY query through Custom Scan (GpuAgg), then natively.
 #
-#   sudo bash demo.sh
+#   bash demo.sh        (as root, or as a user who may sudo)
 #
 # Environment:
 #   DEMO_ROWS=N        rows in the sample table (default 2000000)
@@ -13,6 +13,14 @@
 # The cluster comes from pg_virtualenv (user postgres, free port, temporary
 # directory). It is dropped at the end; other clusters are not touched.
 set -euo pipefail
+
+# apt-get, make install and the cluster's user need root: as another user,
+# ask sudo once for the whole run
+if [ "$(id -u)" != 0 ]; then
+	command -v sudo >/dev/null ||
+		{ echo "demo.sh: needs root (apt-get, make install); run it as root" >&2; exit 1; }
+	exec sudo --preserve-env=PG_CONFIG,DEMO_ROWS,GPUAGG_SKIP_DEPS bash "$0" "$@"
+fi
 
 cd "$(dirname "$0")"
 REPO=$(pwd)

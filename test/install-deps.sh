@@ -7,7 +7,8 @@
 #   bash test/install-deps.sh --verify-only        # only the version check
 #
 # You can run it again: when every package is already installed, it skips
-# apt. Uses only Debian's own package archive. PG_CONFIG picks a different
+# apt; otherwise it installs only the missing ones and upgrades nothing that
+# was installed (the server headers come at the installed server's version). Uses only Debian's own package archive. PG_CONFIG picks a different
 # pg_config (default /usr/lib/postgresql/15/bin/pg_config).
 #
 # Note: installing postgresql-15 on Debian creates and starts a cluster
@@ -62,7 +63,20 @@ if [ "$verify_only" = 0 ]; then
 		echo "install-deps: installing ${missing[*]}"
 		export DEBIAN_FRONTEND=noninteractive
 		apt-get update
-		apt-get install -y --no-install-recommends "${PACKAGES[@]}"
+		# Only what is missing: naming an installed package would upgrade it.
+		# The server headers must be the installed server's version.
+		server_version=$(dpkg-query -W -f='${Version}' "postgresql-$PG_MAJOR" 2>/dev/null || true)
+		want=()
+		for pkg in "${missing[@]}"; do
+			if [ "$pkg" = "postgresql-server-dev-$PG_MAJOR" ] && [ -n "$server_version" ] &&
+				dpkg -s "postgresql-$PG_MAJOR" 2>/dev/null | grep -qx 'Status: install ok installed'; then
+				want+=("$pkg=$server_version")
+			else
+				want+=("$pkg")
+			fi
+		done
+		apt-get install -y --no-install-recommends "${want[@]}" ||
+			die "apt-get could not install ${want[*]} (an installed postgresql-$PG_MAJOR $server_version needs the server headers of that version; 'apt-get install postgresql-$PG_MAJOR postgresql-server-dev-$PG_MAJOR' would upgrade both)"
 	fi
 fi
 

@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
-# test/run.sh: the gpuagg test command (sudo bash test/run.sh; .ci/run calls it).
+# test/run.sh: the gpuagg test command (bash test/run.sh, as root or a user
+# who may sudo; .ci/run calls it).
 #
 # 1. test/install-deps.sh (skipped with GPUAGG_SKIP_DEPS=1, which checks
 #    versions only)
-# 2. make clean; make; make install   (the build fails on any warning)
+# 2. make clean; make WERROR=1; make install   (the build fails on any
+#    warning)
 # 3. in a throw-away cluster from pg_virtualenv with
 #    shared_preload_libraries=gpuagg:
 #      a. pg_regress      make installcheck (sql/*.sql against expected/*.out,
@@ -30,6 +32,14 @@
 # cluster as user postgres, on a free port, in a temporary directory (-t). It
 # does not touch other clusters, such as "15 main" on port 5432.
 set -euo pipefail
+
+# apt-get, make install and the cluster's user need root: as another user,
+# ask sudo once for the whole run
+if [ "$(id -u)" != 0 ]; then
+	command -v sudo >/dev/null ||
+		{ echo "test/run.sh: needs root (apt-get, make install); run it as root" >&2; exit 1; }
+	exec sudo --preserve-env=PG_CONFIG,GPUAGG_SKIP_DEPS,GPUAGG_REGRESS,CI bash "$0" "$@"
+fi
 
 cd "$(dirname "$0")/.."
 REPO=$(pwd)
@@ -172,7 +182,7 @@ fi
 
 banner "build ($PG_CONFIG)"
 make --no-print-directory clean PG_CONFIG="$PG_CONFIG" >/dev/null
-if ! make --no-print-directory PG_CONFIG="$PG_CONFIG"; then
+if ! make --no-print-directory PG_CONFIG="$PG_CONFIG" WERROR=1; then
 	echo "run.sh: BUILD FAILED" >&2
 	echo "0 passed, ${#SUITES[@]} failed"
 	exit 1

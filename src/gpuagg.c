@@ -308,6 +308,29 @@ gpuagg_library_version(PG_FUNCTION_ARGS)
 	PG_RETURN_TEXT_P(cstring_to_text(GPUAGG_VERSION));
 }
 
+void
+GpuaggCheckColumns(TupleDesc tupdesc, int natts, const char *function)
+{
+	if (tupdesc->natts != natts)
+		ereport(ERROR,
+				(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
+				 errmsg("%s is declared with %d columns, but the gpuagg library (version %s) returns %d",
+						function, tupdesc->natts, GPUAGG_VERSION, natts),
+				 errdetail("The extension's SQL objects are of an older version than its library."),
+				 errhint("Run ALTER EXTENSION gpuagg UPDATE in this database.")));
+}
+
+TupleDesc
+GpuaggResultRow(FunctionCallInfo fcinfo, int natts, const char *function)
+{
+	TupleDesc	tupdesc;
+
+	if (get_call_result_type(fcinfo, NULL, &tupdesc) != TYPEFUNC_COMPOSITE)
+		elog(ERROR, "return type must be a row type");
+	GpuaggCheckColumns(tupdesc, natts, function);
+	return tupdesc;
+}
+
 PG_FUNCTION_INFO_V1(gpuagg_backend_stats);
 
 /*
@@ -321,8 +344,7 @@ gpuagg_backend_stats(PG_FUNCTION_ARGS)
 	Datum		values[GPUAGG_NSTATS];
 	bool		nulls[GPUAGG_NSTATS] = {0};
 
-	if (get_call_result_type(fcinfo, NULL, &tupdesc) != TYPEFUNC_COMPOSITE)
-		elog(ERROR, "return type must be a row type");
+	tupdesc = GpuaggResultRow(fcinfo, GPUAGG_NSTATS, "gpuagg.backend_stats()");
 	for (int i = 0; i < GPUAGG_NSTATS; i++)
 		values[i] = Int64GetDatum(backend_stats[i]);
 	PG_RETURN_DATUM(HeapTupleGetDatum(heap_form_tuple(tupdesc, values, nulls)));

@@ -87,4 +87,13 @@ typedef enum GpuaggStat
 
 extern void GpuaggStatCount(GpuaggStat which);
 
+/*
+ * gpuagg.c: the row type of a C function returning a row of natts columns
+ * (fcinfo's declared one), or an ERROR naming ALTER EXTENSION UPDATE when
+ * the catalog's declaration is another version's; and the same check of a
+ * set-returning function's tuple descriptor.
+ */
+extern TupleDesc GpuaggResultRow(FunctionCallInfo fcinfo, int natts, const char *function);
+extern void GpuaggCheckColumns(TupleDesc tupdesc, int natts, const char *function);
+
 #endif							/* GPUAGG_H */

@@ -581,8 +581,7 @@ gpuagg_ledger(PG_FUNCTION_ARGS)
 	int			running = 0;
 	bool		dropped;
 
-	if (get_call_result_type(fcinfo, NULL, &tupdesc) != TYPEFUNC_COMPOSITE)
-		elog(ERROR, "return type must be a row type");
+	tupdesc = GpuaggResultRow(fcinfo, 10, "gpuagg.ledger()");
 	require_ledger();
 	LWLockAcquire(ledger->lock, LW_EXCLUSIVE);
 	dropped = sweep();
@@ -794,6 +793,7 @@ gpuagg_debug_gpus(PG_FUNCTION_ARGS)
 	}
 
 	InitMaterializedSRF(fcinfo, 0);
+	GpuaggCheckColumns(rsinfo->setDesc, 5, "gpuagg.debug_gpus()");
 	LWLockAcquire(ledger->lock, LW_SHARED);
 	memcpy(&copy, ledger, offsetof(LedgerShared, slot));
 	for (int g = 0; g < ledger->ngpus; g++)

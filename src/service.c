@@ -655,6 +655,7 @@ gpuagg_devices(PG_FUNCTION_ARGS)
 	int			n = 0;
 
 	InitMaterializedSRF(fcinfo, 0);
+	GpuaggCheckColumns(rsinfo->setDesc, 11, "gpuagg.devices()");
 	if (!IsUnderPostmaster)
 		n = GpuaggCudaDirectGpus(dev, free_bytes);
 	else if (service)
@@ -703,8 +704,7 @@ PG_FUNCTION_INFO_V1(gpuagg_service);
 
 /*
  * The service: pid, state, why, since when, starts, CUDA processes started
- * again, queries, the CUDA process's pid (from 0.5 on: an older catalog
- * declares the first seven columns).
+ * again, queries, the CUDA process's pid.
  */
 Datum
 gpuagg_service(PG_FUNCTION_ARGS)
@@ -714,8 +714,7 @@ gpuagg_service(PG_FUNCTION_ARGS)
 	bool		nulls[8] = {0};
 	ServiceShared snap;
 
-	if (get_call_result_type(fcinfo, NULL, &tupdesc) != TYPEFUNC_COMPOSITE)
-		elog(ERROR, "return type must be a row type");
+	tupdesc = GpuaggResultRow(fcinfo, 8, "gpuagg.service()");
 	if (service == NULL)
 	{
 		memset(&snap, 0, sizeof(snap));
@@ -738,11 +737,5 @@ gpuagg_service(PG_FUNCTION_ARGS)
 	values[6] = Int32GetDatum(snap.pid ? snap.sessions : 0);
 	nulls[7] = snap.pid == 0 || snap.cuda_pid == 0;
 	values[7] = Int32GetDatum(snap.cuda_pid);
-	if (tupdesc->natts != 7 && tupdesc->natts != 8)
-		ereport(ERROR,
-				(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
-				 errmsg("gpuagg.service() is declared with %d columns, the library returns 8",
-						tupdesc->natts),
-				 errhint("Run ALTER EXTENSION gpuagg UPDATE.")));
 	PG_RETURN_DATUM(HeapTupleGetDatum(heap_form_tuple(tupdesc, values, nulls)));
 }

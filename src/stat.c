@@ -23,6 +23,7 @@
 #include "utils/builtins.h"
 #include "utils/timestamp.h"
 
+#include "gpuagg.h"
 #include "stat.h"
 
 typedef struct StatShared
@@ -83,8 +84,7 @@ gpuagg_stat(PG_FUNCTION_ARGS)
 	bool		nulls[GSTAT_NCOUNTERS + 1] = {0};
 
 	require_stats();
-	if (get_call_result_type(fcinfo, NULL, &tupdesc) != TYPEFUNC_COMPOSITE)
-		elog(ERROR, "return type must be a row type");
+	tupdesc = GpuaggResultRow(fcinfo, GSTAT_NCOUNTERS + 1, "gpuagg.stat()");
 	for (int i = 0; i < GSTAT_NCOUNTERS; i++)
 	{
 		uint64		v = pg_atomic_read_u64(&stats->counters[i]);

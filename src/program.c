@@ -27,6 +27,7 @@
 #include "utils/array.h"
 #include "utils/builtins.h"
 #include "utils/fmgroids.h"
+#include "utils/regproc.h"
 #include "utils/lsyscache.h"
 /*
  * utils/pg_locale.h includes ICU's headers where PostgreSQL was built with
@@ -604,6 +605,95 @@ static const struct
 	{F_FLOAT4_FLOAT8, GA_T_FLOAT8, GA_T_FLOAT4},
 };
 
+/*
+ * A function call as a fallback reason says it in SQL words: a cast from
+ * one type to another, or the function with its argument types.
+ */
+static const char *
+func_words(FuncExpr *f)
+{
+	if ((f->funcformat == COERCE_EXPLICIT_CAST || f->funcformat == COERCE_IMPLICIT_CAST) &&
+		list_length(f->args) == 1)
+		return psprintf("cast from %s to %s", format_type_be(exprType(linitial(f->args))),
+						format_type_be(f->funcresulttype));
+	return psprintf("function %s", format_procedure(f->funcid));
+}
+
+/* An expression the device cannot evaluate, named as SQL writes it. */
+static const char *
+expression_words(Node *expr)
+{
+	switch (nodeTag(expr))
+	{
+		case T_CaseExpr:
+			return "CASE";
+		case T_CoalesceExpr:
+			return "COALESCE";
+		case T_NullIfExpr:
+			return "NULLIF";
+		case T_MinMaxExpr:
+			return ((MinMaxExpr *) expr)->op == IS_GREATEST ? "GREATEST" : "LEAST";
+		case T_SQLValueFunction:
+			switch (((SQLValueFunction *) expr)->op)
+			{
+				case SVFOP_CURRENT_DATE:
+					return "current_date";
+				case SVFOP_CURRENT_TIME:
+				case SVFOP_CURRENT_TIME_N:
+					return "current_time";
+				case SVFOP_CURRENT_TIMESTAMP:
+				case SVFOP_CURRENT_TIMESTAMP_N:
+					return "current_timestamp";
+				case SVFOP_LOCALTIME:
+				case SVFOP_LOCALTIME_N:
+					return "localtime";
+				case SVFOP_LOCALTIMESTAMP:
+				case SVFOP_LOCALTIMESTAMP_N:
+					return "localtimestamp";
+				default:
+					return "a session value (current_user, current_schema, ...)";
+			}
+		case T_SubLink:
+		case T_SubPlan:
+		case T_AlternativeSubPlan:
+			return "a subquery";
+		case T_ArrayExpr:
+			return "ARRAY[...]";
+		case T_RowExpr:
+			return "ROW(...)";
+		case T_RowCompareExpr:
+			return "a row comparison";
+		case T_CoerceViaIO:
+			return psprintf("cast from %s to %s",
+							format_type_be(exprType((Node *) ((CoerceViaIO *) expr)->arg)),
+							format_type_be(((CoerceViaIO *) expr)->resulttype));
+		case T_ArrayCoerceExpr:
+			return psprintf("cast to %s", format_type_be(((ArrayCoerceExpr *) expr)->resulttype));
+		case T_CoerceToDomain:
+			return psprintf("domain %s", format_type_be(((CoerceToDomain *) expr)->resulttype));
+		case T_ConvertRowtypeExpr:
+			return "a row type conversion";
+		case T_CollateExpr:
+			return "COLLATE";
+		case T_FieldSelect:
+			return "a field of a composite value";
+		case T_SubscriptingRef:
+			return "a subscript";
+		case T_XmlExpr:
+			return "an XML function";
+		case T_NextValueExpr:
+			return "nextval";
+		case T_WindowFunc:
+			return "a window function";
+		case T_GroupingFunc:
+			return "GROUPING()";
+		case T_FuncExpr:
+			return func_words((FuncExpr *) expr);
+		default:
+			return psprintf("an expression of kind %d", (int) nodeTag(expr));
+	}
+}
+
 static int
 compile_func(Compiler *c, FuncExpr *f, int *type)
 {
@@ -611,7 +701,7 @@ compile_func(Compiler *c, FuncExpr *f, int *type)
 				r;
 
 	if (f->funcretset || list_length(f->args) != 1)
-		return fail(c, "unsupported function %s", get_func_name(f->funcid)), -1;
+		return fail(c, "%s", func_words(f)), -1;
 	for (int i = 0; i < lengthof(casts); i++)
 	{
 		if (casts[i].funcid != f->funcid)
@@ -626,7 +716,7 @@ compile_func(Compiler *c, FuncExpr *f, int *type)
 		*type = casts[i].to;
 		return r;
 	}
-	return fail(c, "unsupported function %s", get_func_name(f->funcid)), -1;
+	return fail(c, "%s", func_words(f)), -1;
 }
 
 /* AND/OR chains: dst starts at the identity, each argument steps it. */
@@ -916,7 +1006,7 @@ compile_expr(Compiler *c, Expr *expr, int *type)
 				return r;
 			}
 		default:
-			return fail(c, "unsupported expression (node %d)", (int) nodeTag(expr)), -1;
+			return fail(c, "%s", expression_words((Node *) expr)), -1;
 	}
 }
 
@@ -1041,7 +1131,7 @@ compile_aggref(Compiler *c, Aggref *aggref, GaAgg *ag)
 	if (ag->kind == 0 && (transfn == F_BPCHAR_LARGER || transfn == F_BPCHAR_SMALLER))
 		return fail(c, "%s of bpchar", get_func_name(aggref->aggfnoid));
 	if (ag->kind == 0)
-		return fail(c, "unsupported aggregate %s", get_func_name(aggref->aggfnoid));
+		return fail(c, "aggregate %s", format_procedure(aggref->aggfnoid));
 	if (aggref->aggdistinct != NIL)
 	{
 		/* count(DISTINCT x): the device de-duplicates (group, x) pairs */

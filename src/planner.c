@@ -47,6 +47,15 @@
 
 /* Saved hook value */
 static create_upper_paths_hook_type prev_create_upper_paths_hook = NULL;
+static planner_hook_type prev_planner_hook = NULL;
+
+/*
+ * The cheapest GpuAgg path offered in the statement being planned, and the
+ * cheapest native one it competed with (total costs; -1: none), so that a
+ * plan without GpuAgg can say it lost on cost.
+ */
+static double offered_cost = -1;
+static double native_cost = -1;
 
 static void report_fallback(const char *reason);
 
@@ -285,6 +294,14 @@ fed_groups(int device)
 }
 
 /* Does this path aggregate in a GpuAgg node (maybe under Gather, Sort)? */
+/* A GpuAgg path offered to the planner: the cheapest so far is kept. */
+static void
+note_offer(Path *path)
+{
+	if (offered_cost < 0 || path->total_cost < offered_cost)
+		offered_cost = path->total_cost;
+}
+
 static bool
 path_has_gpuagg(Path *path)
 {
@@ -581,23 +598,23 @@ try_gpuagg_path(PlannerInfo *root, RelOptInfo *input_rel,
 	if (!choose_device(&device, &reason))
 		return reason;
 	if (feed && !page_form_planned(&prog->ga))
-		return "parallel GpuAgg fed pages: no page form";
+		return "no parallel plan with one GPU session: it needs page batches (gpuagg.page_batches, and the GPU service's shared buffers mapped)";
 	if (feed && !parallel_leader_participation)
-		return "parallel GpuAgg fed pages: parallel_leader_participation is off";
+		return "no parallel plan with one GPU session: it runs in the leader, and parallel_leader_participation is off";
 	if (partial || feed)
 	{
 		if (!gpuagg_parallel)
-			return "parallel GpuAgg: gpuagg.parallel is off";
+			return "no parallel plan: gpuagg.parallel is off";
 		if (prog->params != NIL || gating != NIL)
-			return "parallel GpuAgg: the query has parameters";
+			return "no parallel plan: the query has parameters";
 		if (!input_rel->consider_parallel || input_rel->partial_pathlist == NIL ||
 			!grouped_rel->consider_parallel)
-			return "parallel GpuAgg: no parallel scan of the table";
+			return "no parallel plan: PostgreSQL planned no parallel scan of the table";
 		if (partial && parse->groupClause != NIL && !(extra->flags & GROUPING_CAN_USE_HASH))
-			return "parallel GpuAgg: the group keys cannot be hashed";
+			return "no parallel plan: the group keys cannot be hashed";
 		workers = ((Path *) linitial(input_rel->partial_pathlist))->parallel_workers;
 		if (workers < 1)
-			return "parallel GpuAgg: no parallel workers";
+			return "no parallel plan: no parallel workers";
 
 		/*
 		 * In page form the processes only pin pages (about a microsecond
@@ -646,8 +663,8 @@ try_gpuagg_path(PlannerInfo *root, RelOptInfo *input_rel,
 	if ((partial || (feed && partial_possible(extra))) && page_form_planned(&prog->ga) &&
 		(estimate_num_groups(root, keys, input_rel->rows / divisor, NULL, NULL) >
 		 fed_groups(device)) != feed)
-		return feed ? "parallel GpuAgg fed pages: no more groups a process than gpuagg.fed_groups (partial aggregation it is)" :
-			"parallel GpuAgg: more groups a process than gpuagg.fed_groups in page form (fed it is)";
+		return feed ? "no parallel plan with one GPU session: few groups (gpuagg.fed_groups), so each process aggregates its share instead" :
+			"no parallel plan where each process aggregates: many groups (gpuagg.fed_groups), so one GPU session takes every page instead";
 	vram = vram_estimate(&prog->ga, groups, pairs, batch_rows);
 	budget = GpuaggVramBudget();
 	/* in parallel, every process holds its own tables (fed: the leader only) */
@@ -720,6 +737,7 @@ try_gpuagg_path(PlannerInfo *root, RelOptInfo *input_rel,
 											 output_rel->reltarget, NULL, &groups);
 		gather->startup_cost = cpath->path.startup_cost + parallel_setup_cost;
 		gather->total_cost = cpath->path.total_cost + parallel_setup_cost;
+		note_offer(gather);
 		add_path(output_rel, gather);
 		return NULL;
 	}
@@ -731,12 +749,13 @@ try_gpuagg_path(PlannerInfo *root, RelOptInfo *input_rel,
 
 		gather = (Path *) create_gather_path(root, output_rel, &cpath->path,
 											 output_rel->reltarget, NULL, &gathered);
-		add_path(grouped_rel, (Path *)
-				 create_agg_path(root, grouped_rel, gather, grouped_rel->reltarget,
-								 parse->groupClause != NIL ? AGG_HASHED : AGG_PLAIN,
-								 AGGSPLIT_FINAL_DESERIAL, parse->groupClause,
-								 (List *) extra->havingQual, &extra->agg_final_costs,
-								 groups));
+		gather = (Path *) create_agg_path(root, grouped_rel, gather, grouped_rel->reltarget,
+										  parse->groupClause != NIL ? AGG_HASHED : AGG_PLAIN,
+										  AGGSPLIT_FINAL_DESERIAL, parse->groupClause,
+										  (List *) extra->havingQual, &extra->agg_final_costs,
+										  groups);
+		note_offer(gather);
+		add_path(grouped_rel, gather);
 		return NULL;
 	}
 	if (gpuagg_force_offload)
@@ -752,6 +771,7 @@ try_gpuagg_path(PlannerInfo *root, RelOptInfo *input_rel,
 		output_rel->pathlist = keep;
 		output_rel->partial_pathlist = NIL;
 	}
+	note_offer(&cpath->path);
 	add_path(output_rel, &cpath->path);
 	return NULL;
 }
@@ -766,6 +786,7 @@ gpuagg_create_upper_paths(PlannerInfo *root, UpperRelationKind stage,
 {
 	GroupPathExtraData *gextra = (GroupPathExtraData *) extra;
 	const char *reason;
+	ListCell   *lc;
 
 	if (prev_create_upper_paths_hook)
 		prev_create_upper_paths_hook(root, stage, input_rel, output_rel, extra);
@@ -775,6 +796,14 @@ gpuagg_create_upper_paths(PlannerInfo *root, UpperRelationKind stage,
 	if (!extension_installed())
 		return;
 
+	/* what GpuAgg competes with: PostgreSQL's own paths, all there by now */
+	foreach(lc, output_rel->pathlist)
+	{
+		Path	   *path = lfirst(lc);
+
+		if (native_cost < 0 || path->total_cost < native_cost)
+			native_cost = path->total_cost;
+	}
 	reason = try_gpuagg_path(root, input_rel, output_rel, output_rel, gextra, false, false);
 	if (reason)
 	{
@@ -797,7 +826,7 @@ gpuagg_create_upper_paths(PlannerInfo *root, UpperRelationKind stage,
 												  output_rel->relids);
 
 		if (partial_rel->reltarget == NULL || partial_rel->reltarget->exprs == NIL)
-			reason = "parallel GpuAgg: PostgreSQL planned no partial aggregation";
+			reason = "no parallel plan where each process aggregates: PostgreSQL planned no partial aggregation";
 		else
 			reason = try_gpuagg_path(root, input_rel, partial_rel, output_rel,
 									 gextra, true, false);
@@ -806,9 +835,79 @@ gpuagg_create_upper_paths(PlannerInfo *root, UpperRelationKind stage,
 	}
 }
 
+/* Does the plan tree (or a subplan) run a GpuAgg? */
+static bool
+plan_has_gpuagg(Plan *plan, PlannedStmt *stmt)
+{
+	ListCell   *lc;
+
+	if (plan == NULL)
+		return false;
+	if (IsA(plan, CustomScan) && ((CustomScan *) plan)->methods == &GpuaggScanMethods)
+		return true;
+	if (plan_has_gpuagg(plan->lefttree, stmt) || plan_has_gpuagg(plan->righttree, stmt))
+		return true;
+	switch (nodeTag(plan))
+	{
+		case T_Append:
+			foreach(lc, ((Append *) plan)->appendplans)
+				if (plan_has_gpuagg(lfirst(lc), stmt))
+				return true;
+			break;
+		case T_SubqueryScan:
+			return plan_has_gpuagg(((SubqueryScan *) plan)->subplan, stmt);
+		default:
+			break;
+	}
+	return false;
+}
+
+/*
+ * planner_hook: where a GpuAgg path was offered and the plan has none, it
+ * lost on cost: say so with both costs (gpuagg.log_fallback).
+ */
+static PlannedStmt *
+gpuagg_planner(Query *parse, const char *query_string, int cursorOptions,
+			   ParamListInfo boundParams)
+{
+	PlannedStmt *stmt;
+	double		save_offered = offered_cost,
+				save_native = native_cost;
+
+	offered_cost = native_cost = -1;
+	PG_TRY();
+	{
+		bool		used = false;
+		ListCell   *lc;
+
+		stmt = prev_planner_hook ?
+			prev_planner_hook(parse, query_string, cursorOptions, boundParams) :
+			standard_planner(parse, query_string, cursorOptions, boundParams);
+		if (offered_cost >= 0)
+		{
+			used = plan_has_gpuagg(stmt->planTree, stmt);
+			foreach(lc, stmt->subplans)
+				used = used || plan_has_gpuagg(lfirst(lc), stmt);
+			if (!used)
+				report_fallback(psprintf("kept native on cost: the cheapest GpuAgg plan of its aggregation costs %.2f, the native one %.2f (gpuagg.startup_cost, gpuagg.tuple_cost and gpuagg.batch_cost weigh GpuAgg)",
+										 offered_cost, native_cost));
+		}
+	}
+	PG_FINALLY();
+	{
+		/* a statement planned inside this one (a function's) has its own */
+		offered_cost = save_offered;
+		native_cost = save_native;
+	}
+	PG_END_TRY();
+	return stmt;
+}
+
 void
 GpuaggPlannerInit(void)
 {
 	prev_create_upper_paths_hook = create_upper_paths_hook;
 	create_upper_paths_hook = gpuagg_create_upper_paths;
+	prev_planner_hook = planner_hook;
+	planner_hook = gpuagg_planner;
 }

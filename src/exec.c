@@ -1217,13 +1217,22 @@ run_aggregation(GpuAggState *st)
 		}
 		if (st->device == &GpuaggCpuDevice && !st->injected)
 			elog(ERROR, "gpuagg: the CPU device failed: %s", why);
+		/*
+		 * One WARNING a query, with the real cause as its message: a
+		 * parallel worker's goes to the log only (DEBUG1), since its leader
+		 * meets the same missing service or memory and says it once.
+		 */
 		if (st->counters.stats.no_memory)
-			ereport(WARNING,
+			ereport(IsParallelWorker() ? DEBUG1 : WARNING,
 					(errcode(ERRCODE_INSUFFICIENT_RESOURCES),
 					 errmsg("gpuagg: no GPU memory for the query, running it on the CPU device"),
 					 errdetail("%s", why)));
+		else if (st->counters.stats.no_service)
+			ereport(IsParallelWorker() ? DEBUG1 : WARNING,
+					(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
+					 errmsg("gpuagg: no usable GPU, running the query on the CPU device: %s", why)));
 		else
-			ereport(WARNING,
+			ereport(IsParallelWorker() ? DEBUG1 : WARNING,
 					(errcode(ERRCODE_SYSTEM_ERROR),
 					 errmsg("gpuagg: the %s device failed, running the query on the CPU device",
 							st->device->name),

@@ -36,6 +36,25 @@ SELECT check_offload('SELECT k, count(*), sum(v) FROM adm GROUP BY k');
 RESET client_min_messages;
 SELECT refused - :refused_before AS refused, reserved_mb, running, queued
   FROM gpuagg.ledger();
+-- in parallel every process is refused, and the query says so once: the
+-- leader's WARNING (the workers' go to DEBUG1)
+SET parallel_setup_cost = 0;
+SET parallel_tuple_cost = 0;
+SET min_parallel_table_scan_size = 0;
+SET max_parallel_workers_per_gather = 2;
+SET gpuagg.tuple_cost = 10;
+SET gpuagg.fed_groups = 100000;
+SELECT plan_text('SELECT k, count(*) FROM adm GROUP BY k') LIKE '%"Parallel Aware": true%'
+	AS parallel_gpuagg;
+\set VERBOSITY terse
+SELECT k, count(*) FROM adm GROUP BY k ORDER BY k LIMIT 2;
+\set VERBOSITY default
+RESET parallel_setup_cost;
+RESET parallel_tuple_cost;
+RESET min_parallel_table_scan_size;
+RESET max_parallel_workers_per_gather;
+RESET gpuagg.tuple_cost;
+RESET gpuagg.fed_groups;
 RESET gpuagg.device;
 ALTER SYSTEM RESET gpuagg.device_memory_limit;
 SELECT pg_reload_conf();

@@ -30,10 +30,10 @@ BEGIN
 	RETURN j -> 0 -> 'Plan';
 END $$;
 SELECT p ->> 'Node Type' AS node, p ->> 'Custom Plan Provider' AS name, p ->> 'Relation Name' AS rel,
-       p ->> 'Device' = current_setting('gpuagg.device') AS device, p ->> 'GPU Filter' AS filter, p -> 'GPU Group Key' AS keys,
-       p -> 'GPU Aggregates' AS aggs, (p ->> 'VRAM Estimate')::int > 0 AS vram,
+       p ->> 'Device' = current_setting('gpuagg.device') AS device, p ->> 'Device Filter' AS filter, p -> 'Device Group Key' AS keys,
+       p -> 'Device Aggregates' AS aggs, (p ->> 'Device Memory Estimate')::int > 0 AS vram,
        p ->> 'Batches' AS batches, p ->> 'Rows In' AS rows_in,
-       p ->> 'Rows Filtered' AS filtered, p ->> 'Groups' AS groups,
+       p ->> 'Rows Removed by Device Filter' AS filtered, p ->> 'Groups' AS groups,
        (p ->> 'Bytes To Device')::int > 0 AS bytes, p ->> 'Actual Rows' AS actual_rows
   FROM explain_json('SELECT k, g, sum(v) FROM ex WHERE v > 9000 GROUP BY k, g') p;
 DROP FUNCTION explain_json(text);

@@ -88,7 +88,7 @@ CREATE TABLE parfeed AS
 SELECT (i::int8 * 7919 % 150000)::int4 AS k, 's' || (i % 200000) AS s, i AS v, i / 7.0::float8 AS f
   FROM generate_series(1, 600000) i;
 ANALYZE parfeed;
-SELECT regexp_replace(line, 'VRAM Estimate: \d+', 'VRAM Estimate: N') AS plan
+SELECT regexp_replace(line, 'Device Memory Estimate: \d+', 'Device Memory Estimate: N') AS plan
   FROM explain_stable('SELECT k, sum(v), count(*) FROM parfeed GROUP BY k') line;
 SELECT check_parallel('SELECT k, sum(v), count(*), max(f) FROM parfeed GROUP BY k HAVING sum(v) % 53 = 0');
 SELECT check_parallel('SELECT s, count(*), max(v), count(DISTINCT k) FROM parfeed GROUP BY s HAVING max(v) % 53 = 0');
@@ -131,7 +131,7 @@ RESET parallel_leader_participation;
 SET plan_cache_mode = force_generic_plan;
 PREPARE fed AS
 SELECT md5(string_agg(r::text, ',' ORDER BY r::text)) FROM (SELECT k, sum(v), count(*) FROM parfeed GROUP BY k) r;
-SELECT regexp_replace(line, 'VRAM Estimate: \d+', 'VRAM Estimate: N') AS plan
+SELECT regexp_replace(line, 'Device Memory Estimate: \d+', 'Device Memory Estimate: N') AS plan
   FROM explain_stable('EXECUTE fed') line;
 EXECUTE fed \gset with_leader_
 SET parallel_leader_participation = off;

@@ -1521,19 +1521,19 @@ gpuagg_explain(CustomScanState *node, List *ancestors, ExplainState *es)
 							deparse(st, (Node *) make_ands_explicit(st->gating),
 									context, useprefix), es);
 	if (st->quals != NIL)
-		ExplainPropertyText("GPU Filter",
+		ExplainPropertyText("Device Filter",
 							deparse(st, (Node *) make_ands_explicit(st->quals),
 									context, useprefix), es);
 	if (st->keys != NIL)
 	{
 		foreach(lc, st->keys)
 			items = lappend(items, deparse(st, lfirst(lc), context, useprefix));
-		ExplainPropertyList("GPU Group Key", items, es);
+		ExplainPropertyList("Device Group Key", items, es);
 	}
 	items = NIL;
 	foreach(lc, st->aggrefs)
 		items = lappend(items, deparse(st, lfirst(lc), context, useprefix));
-	ExplainPropertyList("GPU Aggregates", items, es);
+	ExplainPropertyList("Device Aggregates", items, es);
 	if (st->topn > 0)
 	{
 		StringInfoData buf;
@@ -1556,9 +1556,9 @@ gpuagg_explain(CustomScanState *node, List *ancestors, ExplainState *es)
 									   " NULLS FIRST" : " NULLS LAST");
 		}
 		appendStringInfo(&buf, ", %d groups and their ties", st->topn);
-		ExplainPropertyText("GPU Top-N", buf.data, es);
+		ExplainPropertyText("Device Top-N", buf.data, es);
 	}
-	ExplainPropertyInteger("VRAM Estimate", "kB",
+	ExplainPropertyInteger("Device Memory Estimate", "kB",
 						   (int64) ceil(st->vram_estimate / 1024.0), es);
 
 	if (es->analyze)
@@ -1617,7 +1617,7 @@ gpuagg_explain(CustomScanState *node, List *ancestors, ExplainState *es)
 			ExplainPropertyInteger("Scans Read Again in Column Form", NULL,
 								   all.column_reruns, es);
 		ExplainPropertyInteger("Rows In", NULL, all.stats.rows_in, es);
-		ExplainPropertyInteger("Rows Filtered", NULL,
+		ExplainPropertyInteger("Rows Removed by Device Filter", NULL,
 							   all.stats.rows_in - all.stats.rows_passed, es);
 		ExplainPropertyInteger("Groups", NULL, all.ngroups, es);
 		if (st->topn > 0)

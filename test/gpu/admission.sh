@@ -77,8 +77,8 @@ native=$(q "SET gpuagg.enabled = off; SELECT md5(string_agg(r::text, ',' ORDER B
 # (serial plans throughout, gpuagg.parallel = off: a cursor's plan is serial,
 # and each parallel process would hold a reservation of its own)
 est_kb=$(q "SET gpuagg.device = cuda; SET gpuagg.force_offload = on; SET gpuagg.parallel = off; EXPLAIN (FORMAT JSON) $QUERY" |
-	plan_key "VRAM Estimate")
-is_num "$est_kb" || stop "the plan's VRAM Estimate (got '$est_kb')"
+	plan_key "Device Memory Estimate")
+is_num "$est_kb" || stop "the plan's Device Memory Estimate (got '$est_kb')"
 limit_mb=$(( est_kb / 1024 * 3 / 2 + 1 ))
 echo "estimate ${est_kb} kB; limit ${limit_mb} MB"
 psql -X -q -d postgres -c "ALTER SYSTEM SET gpuagg.device_memory_limit = '${limit_mb}MB'" -c "SELECT pg_reload_conf()" >/dev/null
@@ -135,8 +135,8 @@ q "CREATE UNLOGGED TABLE t AS SELECT (hashint8(g) & 2147483647) % 1000000 AS k, 
 q "VACUUM ANALYZE t" >/dev/null
 native=$(q "SET gpuagg.enabled = off; SELECT md5(string_agg(r::text, ',' ORDER BY r::text)) FROM ($QUERY) r")
 est_kb=$(q "SET gpuagg.device = cuda; SET gpuagg.force_offload = on; SET gpuagg.parallel = off; EXPLAIN (FORMAT JSON) $QUERY" |
-	plan_key "VRAM Estimate")
-is_num "$est_kb" || stop "the plan's VRAM Estimate (got '$est_kb')"
+	plan_key "Device Memory Estimate")
+is_num "$est_kb" || stop "the plan's Device Memory Estimate (got '$est_kb')"
 limit_mb=$(( est_kb * 4 / 1024 + 1 ))
 echo "estimate ${est_kb} kB; limit ${limit_mb} MB; $SESSIONS sessions"
 psql -X -q -d postgres -c "ALTER SYSTEM SET gpuagg.device_memory_limit = '${limit_mb}MB'" -c "SELECT pg_reload_conf()" >/dev/null

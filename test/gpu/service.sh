@@ -185,8 +185,8 @@ t0=$(date +%s)
 native=$(q "SET gpuagg.enabled = off; SET max_parallel_workers_per_gather = 8; $MD5Q")
 echo "native answer $native in $(( $(date +%s) - t0 )) s"
 [[ $native =~ ^[0-9a-f]{32}$ ]] || stop "the native answer (got '$native')"
-est_kb=$(qs "$CUDA EXPLAIN (FORMAT JSON) $QUERY" | plan_key "VRAM Estimate")
-is_num "$est_kb" || stop "the plan's VRAM Estimate (got '$est_kb')"
+est_kb=$(qs "$CUDA EXPLAIN (FORMAT JSON) $QUERY" | plan_key "Device Memory Estimate")
+is_num "$est_kb" || stop "the plan's Device Memory Estimate (got '$est_kb')"
 limit_mb=$(( est_kb * 4 / 1024 + 1 ))
 echo "estimate ${est_kb} kB; limit ${limit_mb} MB (room for about 4)"
 set_limit "${limit_mb}MB"

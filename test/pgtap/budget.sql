@@ -5,7 +5,7 @@ SELECT plan(18);
 
 \ir common.psql
 
--- VRAM Estimate (kB) of the GpuAgg node, NULL when not offloaded.
+-- Device Memory Estimate (kB) of the GpuAgg node, NULL when not offloaded.
 CREATE FUNCTION pg_temp.vram_kb(query text) RETURNS int8
 LANGUAGE plpgsql AS $$
 DECLARE
@@ -13,7 +13,7 @@ DECLARE
 BEGIN
 	EXECUTE 'EXPLAIN (FORMAT JSON) ' || query INTO plan;
 	RETURN (jsonb_path_query_first(plan,
-		'strict $.** ? (@."Custom Plan Provider" == "GpuAgg")."VRAM Estimate"'))::text::int8;
+		'strict $.** ? (@."Custom Plan Provider" == "GpuAgg")."Device Memory Estimate"'))::text::int8;
 END
 $$;
 
@@ -46,7 +46,7 @@ SET LOCAL gpuagg.vram_budget = '1MB';
 SELECT ok(NOT pg_temp.offloaded('SELECT g, sum(v), avg(f) FROM bu_t GROUP BY g'),
 	'200k groups are not offloaded under a 1MB budget');
 SELECT is(pg_temp.vram_kb('SELECT g, sum(v), avg(f) FROM bu_t GROUP BY g'), NULL,
-	'no GpuAgg node, no VRAM Estimate');
+	'no GpuAgg node, no Device Memory Estimate');
 DECLARE bu_on2 CURSOR FOR SELECT g, sum(v), avg(f), count(*) FROM bu_t GROUP BY g ORDER BY g;
 SET LOCAL gpuagg.enabled = off;
 DECLARE bu_off2 CURSOR FOR SELECT g, sum(v), avg(f), count(*) FROM bu_t GROUP BY g ORDER BY g;

@@ -136,7 +136,7 @@ PREPARE el_p1(int4, float8) AS
 	SELECT k, sum(i4) FILTER (WHERE i4 > $1), max(f8 * $2) FROM el_t WHERE i4 < $1 * 100 GROUP BY k ORDER BY k;
 SELECT ok(pg_temp.offloaded('EXECUTE el_p1(5, 2.0)'), 'PREPAREd statement with $1, $2 under a generic plan');
 SELECT matches(pg_temp.explain_text('EXECUTE el_p1(5, 2.0)'),
-	'GPU Filter: \(i4 < \(\$1 \* 100\)\)', 'the generic plan evaluates $1 in the GPU filter');
+	'Device Filter: \(i4 < \(\$1 \* 100\)\)', 'the generic plan evaluates $1 in the GPU filter');
 RESET plan_cache_mode;
 
 -- a LATERAL subquery with an outer reference
@@ -252,14 +252,14 @@ SET LOCAL gpuagg.force_offload = on;
 
 -- EXPLAIN shows the node's properties
 SELECT is((pg_temp.explain_json('SELECT k, sum(i4), count(*) FROM el_t WHERE i4 > 5 GROUP BY k')->0->'Plan')
-		- ARRAY['Startup Cost', 'Total Cost', 'Plan Rows', 'Plan Width', 'VRAM Estimate'],
+		- ARRAY['Startup Cost', 'Total Cost', 'Plan Rows', 'Plan Width', 'Device Memory Estimate'],
 	jsonb_build_object('Node Type', 'Custom Scan', 'Custom Plan Provider', 'GpuAgg',
 		'Parallel Aware', false, 'Async Capable', false, 'Relation Name', 'el_t', 'Alias', 'el_t',
-		'Device', current_setting('gpuagg.device'), 'GPU Filter', '(i4 > 5)', 'GPU Group Key', jsonb_build_array('k'),
-		'GPU Aggregates', jsonb_build_array('sum(i4)', 'count(*)')),
-	'EXPLAIN (FORMAT JSON) shows Device, GPU Filter, GPU Group Key, GPU Aggregates');
-SELECT ok((pg_temp.explain_json('SELECT k, sum(i4) FROM el_t GROUP BY k')->0->'Plan'->>'VRAM Estimate')::int8 > 0,
-	'EXPLAIN shows a VRAM Estimate');
+		'Device', current_setting('gpuagg.device'), 'Device Filter', '(i4 > 5)', 'Device Group Key', jsonb_build_array('k'),
+		'Device Aggregates', jsonb_build_array('sum(i4)', 'count(*)')),
+	'EXPLAIN (FORMAT JSON) shows Device, Device Filter, Device Group Key, Device Aggregates');
+SELECT ok((pg_temp.explain_json('SELECT k, sum(i4) FROM el_t GROUP BY k')->0->'Plan'->>'Device Memory Estimate')::int8 > 0,
+	'EXPLAIN shows a Device Memory Estimate');
 
 -- results of offloaded queries equal the native ones
 SET LOCAL gpuagg.enabled = on;

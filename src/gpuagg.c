@@ -42,7 +42,7 @@ int			gpuagg_admission_timeout = 10000;
 int			gpuagg_batch_size = 16384;
 bool		gpuagg_debug_inject_fault = false;
 int			gpuagg_debug_fail_batch = 0;
-bool		gpuagg_page_batches = false;
+bool		gpuagg_page_batches = true;
 double		gpuagg_startup_cost = 2000.0;
 double		gpuagg_tuple_cost = 0.002;
 double		gpuagg_batch_cost = 10.0;
@@ -233,11 +233,11 @@ _PG_init(void)
 
 	DefineCustomBoolVariable("gpuagg.page_batches",
 							 "Sends heap tuples where they lie in shared buffers, for the device to deform.",
-							 "Programs without strings, on the CPU device, and on CUDA once the GPU "
-							 "service has mapped shared buffers (this setting on in the server's "
-							 "configuration).",
+							 "On the CPU device, and on CUDA once the GPU service has mapped "
+							 "shared buffers, which it does at its start when this is on in the "
+							 "server's configuration (the default); otherwise column batches.",
 							 &gpuagg_page_batches,
-							 false,
+							 true,
 							 PGC_USERSET,
 							 0,
 							 NULL, NULL, NULL);

@@ -322,8 +322,10 @@ cuda_message(const CpMsg *m)
 								(double) NBuffers * BLCKSZ / (1024.0 * 1024.0), m->ms)));
 			else
 				ereport(LOG,
-						(errmsg("gpuagg service: %s; page-form batches stay on the CPU device",
-								m->text)));
+						(errmsg("gpuagg service: shared buffers could not be mapped for the GPU: %s",
+								m->text),
+						 errdetail("GPU queries use column batches (the backends deform the tuples)."),
+						 errhint("Page batches need all of shared_buffers page-locked for the GPU; gpuagg.page_batches = off in the server's configuration stops the attempt.")));
 			break;
 		case CP_FREE:
 			SpinLockAcquire(&service->mutex);

@@ -38,8 +38,8 @@ SELECT is((SELECT count(*)::int FROM pg_settings
 	0, 'every other gpuagg setting can be changed by any user (context user)');
 SELECT is((SELECT context FROM pg_settings WHERE name = 'gpuagg.admission_timeout'),
 	'superuser', 'gpuagg.admission_timeout (how long a waiter may hold others back) is for superusers');
-SELECT is((SELECT boot_val FROM pg_settings WHERE name = 'gpuagg.page_batches'), 'off',
-	'gpuagg.page_batches defaults to off');
+SELECT is((SELECT boot_val FROM pg_settings WHERE name = 'gpuagg.page_batches'), 'on',
+	'gpuagg.page_batches defaults to on');
 SELECT is((SELECT boot_val || ' ' || context FROM pg_settings WHERE name = 'gpuagg.debug_inject_fault'),
 	'off superuser', 'gpuagg.debug_inject_fault (a test hook) is off and for superusers only');
 SELECT is((SELECT boot_val || ' ' || context FROM pg_settings WHERE name = 'gpuagg.debug_fail_batch'),

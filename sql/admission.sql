@@ -107,14 +107,6 @@ CREATE EXTENSION IF NOT EXISTS dblink;
 ALTER SYSTEM SET gpuagg.device_memory_limit = '100MB';
 SELECT pg_reload_conf();
 SELECT pg_sleep(0.3);
-CREATE FUNCTION wait_queued(n int) RETURNS int LANGUAGE plpgsql AS $$
-BEGIN
-	FOR i IN 1..200 LOOP
-		EXIT WHEN (SELECT queued FROM gpuagg.ledger()) = n;
-		PERFORM pg_sleep(0.05);
-	END LOOP;
-	RETURN (SELECT queued FROM gpuagg.ledger());
-END $$;
 SELECT format('dbname=%s port=%s host=%s', current_database(), current_setting('port'),
 			  split_part(current_setting('unix_socket_directories'), ',', 1)) AS conn \gset
 SELECT dblink_connect('a', :'conn'), dblink_connect('b', :'conn'), dblink_connect('c', :'conn');

@@ -16,14 +16,6 @@ SELECT pg_sleep(0.3);
 SHOW gpuagg.device_memory_limit;
 SELECT format('dbname=%s port=%s host=%s', current_database(), current_setting('port'),
 			  split_part(current_setting('unix_socket_directories'), ',', 1)) AS conn \gset
-CREATE OR REPLACE FUNCTION wait_queued(n int) RETURNS int LANGUAGE plpgsql AS $$
-BEGIN
-	FOR i IN 1..200 LOOP
-		EXIT WHEN (SELECT queued FROM gpuagg.ledger()) = n;
-		PERFORM pg_sleep(0.05);
-	END LOOP;
-	RETURN (SELECT queued FROM gpuagg.ledger());
-END $$;
 SELECT reserved_mb, running, queued FROM gpuagg.ledger();
 
 -- h holds 295 of the 300 MB, so every query below waits in the queue

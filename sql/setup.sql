@@ -158,3 +158,14 @@ BEGIN
 		RETURN NEXT line;
 	END LOOP;
 END $$;
+
+-- The admission queue's length, once it is n (or after 10 s): for the
+-- tests that queue sessions (admission, dying)
+CREATE FUNCTION wait_queued(n int) RETURNS int LANGUAGE plpgsql AS $$
+BEGIN
+	FOR i IN 1..200 LOOP
+		EXIT WHEN (SELECT queued FROM gpuagg.ledger()) = n;
+		PERFORM pg_sleep(0.05);
+	END LOOP;
+	RETURN (SELECT queued FROM gpuagg.ledger());
+END $$;

@@ -18,8 +18,9 @@
  * session is lost.
  *
  * What makes that safe is what it never touches: no PostgreSQL lock,
- * latch, palloc, elog or shared structure (its one PostgreSQL call sets the
- * title ps shows, in its own memory).  It sees only
+ * latch, palloc, elog or shared structure (its two PostgreSQL calls, at its
+ * start, empty its copy of the service's exit callbacks and set the title
+ * ps shows, both in its own memory).  It sees only
  *   - the query segments, mapped by their names (dsm_impl's names for the
  *     handle; the backend owns the segment and keeps it until the query's
  *     thread is done or gone: a mapping outlives an unlink),
@@ -53,6 +54,7 @@
 #include <unistd.h>
 
 #include "storage/dsm_impl.h"
+#include "storage/ipc.h"
 #include "utils/ps_status.h"
 
 #include "call.h"
@@ -448,6 +450,12 @@ GpuaggCudaProcessMain(int sock, const CudaProcessArgs *args)
 
 	cp = args;
 	cp_sock = sock;
+	/*
+	 * The service's exit callbacks are not ours: should anything in this
+	 * process call exit() after all (a library), PostgreSQL's atexit hook
+	 * then finds none to run (process-local lists only).
+	 */
+	on_exit_reset();
 	if (pipe(wake_pipe) != 0 || pipe(done_pipe) != 0)
 		_exit(1);
 	reset_signals();

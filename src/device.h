@@ -74,7 +74,14 @@ typedef struct GpuaggDeviceStats
 typedef struct GpuaggDevice
 {
 	const char *name;
-	bool		pages;			/* takes batches in page form (GaBatch) */
+	/*
+	 * A GPU: its runs count as GPU runs, EXPLAIN times its transfers, and a
+	 * failure falls back to the CPU device (the CPU device, which has no
+	 * device to fall back to, is not one).
+	 */
+	bool		gpu;
+	/* does it take batches in page form (GaBatch) now? */
+	bool		(*takes_pages) (void);
 	void	   *(*open) (const GaProgram *prog, const GpuaggEstimate *est,
 						 MemoryContext cxt, GpuaggDeviceStats *stats, char **error);
 	char	   *(*batch_buffer) (void *session, Size size);

@@ -612,9 +612,17 @@ cpu_close(void *session)
 	(void) session;
 }
 
+/* The CPU device deforms pages itself: always. */
+static bool
+cpu_takes_pages(void)
+{
+	return true;
+}
+
 const GpuaggDevice GpuaggCpuDevice = {
 	.name = "cpu",
-	.pages = true,
+	.gpu = false,
+	.takes_pages = cpu_takes_pages,
 	.open = cpu_open,
 	.batch_buffer = cpu_batch_buffer,
 	.add_batch = cpu_add_batch,

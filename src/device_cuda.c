@@ -596,7 +596,8 @@ cuda_error_detail(void *session)
 
 const GpuaggDevice GpuaggCudaDevice = {
 	.name = "cuda",
-	.pages = true,				/* where GpuaggCudaPages() says so */
+	.gpu = true,
+	.takes_pages = GpuaggCudaPages,	/* once shared buffers are mapped */
 	.open = cuda_open,
 	.batch_buffer = cuda_batch_buffer,
 	.add_batch = cuda_add_batch,

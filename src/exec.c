@@ -73,7 +73,7 @@ typedef struct GpuaggCounters
 	uint64		strings_coded;	/* page form: strings the device coded */
 	uint64		column_reruns;	/* page form given up for a string the
 								 * device could not read */
-	uint64		groups_back;	/* under a top-N (GPUAGG_PRIV_TOPN): those the
+	uint64		groups_back;	/* under a top-N (GpuaggPlanInfo.topn): those the
 								 * device sent back (GaTopN), */
 	uint64		groups_returned;	/* and those the node returns */
 } GpuaggCounters;
@@ -95,7 +95,7 @@ typedef struct GpuAggState
 	char	   *fallback;		/* why the planned device was abandoned */
 	bool		no_pages;		/* page form given up (GA_ERR_STRING_BACK) */
 	bool		feed;			/* parallel: the workers feed pages to the
-								 * leader's session (GPUAGG_PRIV_FEED) */
+								 * leader's session (GpuaggPlanInfo.feed) */
 	bool		feed_failed;	/* ... and that run failed: the leader reads
 								 * the whole table itself */
 	ParallelContext *pcxt;		/* the leader's, for its workers' count */
@@ -154,7 +154,7 @@ typedef struct GpuaggSharedCounters
 } GpuaggSharedCounters;
 
 /*
- * A fed GpuAgg (GPUAGG_PRIV_FEED): each worker pins its share of the
+ * A fed GpuAgg (GpuaggPlanInfo.feed): each worker pins its share of the
  * parallel scan's pages and puts the batch's page lists in its buffer (one
  * batch at a time); the leader copies them into its device's buffer, sends
  * them, and counts a worker's batch consumed once the device is done with
@@ -230,37 +230,26 @@ static const CustomExecMethods gpuagg_exec_methods = {
 	.ExplainCustomScan = gpuagg_explain,
 };
 
-/*
- * A number of custom_private.  The planner writes Floats with a decimal
- * point, which a parallel worker reads back as Floats; an integral value
- * without one would come back as an Integer.
- */
-static double
-number_of(Node *n)
-{
-	return IsA(n, Integer) ? (double) intVal(n) : floatVal(n);
-}
-
 Node *
 GpuaggCreateScanState(CustomScan *cscan)
 {
 	GpuAggState *st = (GpuAggState *) newNode(sizeof(GpuAggState),
 											  T_CustomScanState);
-	List	   *priv = cscan->custom_private;
+	GpuaggPlanInfo info;
 
+	GpuaggDeformPlanInfo(cscan->custom_private, &info);
 	st->css.methods = &gpuagg_exec_methods;
-	st->quals = list_nth(priv, GPUAGG_PRIV_QUALS);
-	st->keys = list_nth(priv, GPUAGG_PRIV_KEYS);
-	st->aggrefs = list_nth(priv, GPUAGG_PRIV_AGGREFS);
-	st->varno = intVal(list_nth(priv, GPUAGG_PRIV_VARNO));
-	st->est_groups = number_of(list_nth(priv, GPUAGG_PRIV_GROUPS));
-	st->vram_estimate = number_of(list_nth(priv, GPUAGG_PRIV_VRAM));
-	st->batch_rows = intVal(list_nth(priv, GPUAGG_PRIV_BATCHROWS));
-	st->feed = list_length(priv) > GPUAGG_PRIV_FEED &&
-		intVal(list_nth(priv, GPUAGG_PRIV_FEED)) != 0;
-	if (list_length(priv) > GPUAGG_PRIV_TOPN && list_nth(priv, GPUAGG_PRIV_TOPN) != NIL)
+	st->quals = info.quals;
+	st->keys = info.keys;
+	st->aggrefs = info.aggrefs;
+	st->varno = info.varno;
+	st->est_groups = info.groups;
+	st->vram_estimate = info.vram;
+	st->batch_rows = info.batch_rows;
+	st->feed = info.feed;
+	if (info.topn != NIL)
 	{
-		List	   *topn = list_nth(priv, GPUAGG_PRIV_TOPN);
+		List	   *topn = info.topn;
 		List	   *ties = lfourth(topn);
 		List	   *idx = linitial(ties);
 
@@ -284,7 +273,7 @@ GpuaggCreateScanState(CustomScan *cscan)
 			PrepareSortSupportFromOrderingOp(st->tie_op[i], ssup);
 		}
 	}
-	switch (intVal(list_nth(priv, GPUAGG_PRIV_DEVICE)))
+	switch (info.device)
 	{
 		case GPUAGG_DEVICE_CPU:
 			st->device = &GpuaggCpuDevice;
@@ -902,7 +891,7 @@ count_worse_asc(Datum a, Datum b, void *arg)
 }
 
 /*
- * Under ORDER BY a count [, group keys] LIMIT n (GPUAGG_PRIV_TOPN), of many
+ * Under ORDER BY a count [, group keys] LIMIT n (GpuaggPlanInfo.topn), of many
  * groups only those that rank with the n-th or before it need go out, ties
  * included: the Sort and Limit above pick from them exactly as from all.
  * One pass with a heap of the n groups best so far; the bound is its top.
@@ -980,8 +969,7 @@ run_on_device(GpuAggState *st, char **why)
 	int			err = GA_OK;
 	bool		reader_skip = false;
 	bool		replayable;
-	bool		pages_ok = gpuagg_page_batches && dev->pages && !st->no_pages &&
-		(dev != &GpuaggCudaDevice || GpuaggCudaPages());
+	bool		pages_ok = gpuagg_page_batches && !st->no_pages && dev->takes_pages();
 
 	/*
 	 * A fed GpuAgg's leader takes its workers' batches (its own reader only
@@ -1215,7 +1203,7 @@ run_aggregation(GpuAggState *st)
 			st->counters.column_reruns++;
 			continue;
 		}
-		if (st->device == &GpuaggCpuDevice && !st->injected)
+		if (!st->device->gpu && !st->injected)
 			elog(ERROR, "gpuagg: the CPU device failed: %s", why);
 		/*
 		 * One WARNING a query, with the real cause as its message: a
@@ -1245,13 +1233,13 @@ run_aggregation(GpuAggState *st)
 		st->device = &GpuaggCpuDevice;
 		discard_run(st, &before);
 	}
-	GpuaggStatCount(st->device == &GpuaggCpuDevice ? GPUAGG_STAT_CPU : GPUAGG_STAT_CUDA);
+	GpuaggStatCount(st->device->gpu ? GPUAGG_STAT_CUDA : GPUAGG_STAT_CPU);
 	st->counters.ngroups += st->result.groups_all;
 	st->counters.groups_back += st->result.ngroups;
 
 	/* the server-wide statistics: this run's share (a query counts once) */
 	if (!IsParallelWorker())
-		GpuaggStatAdd(st->device == &GpuaggCpuDevice ? GSTAT_QUERIES_CPU : GSTAT_QUERIES_CUDA, 1);
+		GpuaggStatAdd(st->device->gpu ? GSTAT_QUERIES_CUDA : GSTAT_QUERIES_CPU, 1);
 	GpuaggStatAdd(GSTAT_ROWS_IN, st->counters.stats.rows_in - before.stats.rows_in);
 	GpuaggStatAdd(GSTAT_BYTES_TO_DEVICE, st->counters.bytes_in - before.bytes_in);
 	add_ms(GSTAT_ADMISSION_US, st->counters.stats.admission_ms - before.stats.admission_ms);
@@ -1635,7 +1623,7 @@ gpuagg_explain(CustomScanState *node, List *ancestors, ExplainState *es)
 			ExplainPropertyFloat("Open Time", "ms",
 								 Max(all.open_ms - all.stats.admission_ms, 0.0), 3, es);
 			ExplainPropertyFloat("Scan Time", "ms", all.scan_ms, 3, es);
-			if (st->device != &GpuaggCpuDevice)
+			if (st->device->gpu)
 			{
 				ExplainPropertyFloat("Wait Time", "ms", all.wait_ms, 3, es);
 				ExplainPropertyFloat("Transfer Time", "ms", all.stats.transfer_ms, 3, es);

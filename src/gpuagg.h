@@ -45,32 +45,39 @@ extern const CustomPathMethods GpuaggPathMethods;
 extern const CustomScanMethods GpuaggScanMethods;
 
 /*
- * What the planner hands to the plan and the executor, in custom_private
- * (a List, so it survives copyObject):
+ * What the planner hands to the plan and the executor.  It travels in
+ * custom_private as a List (which copyObject and parallel workers'
+ * plan serialisation keep); GpuaggFormPlanInfo and GpuaggDeformPlanInfo
+ * (plan.c) are the one place that knows the List's layout.
  */
-#define GPUAGG_PRIV_QUALS		0	/* List of Expr, WHERE in evaluation order */
-#define GPUAGG_PRIV_KEYS		1	/* List of Expr, group keys */
-#define GPUAGG_PRIV_AGGREFS		2	/* List of Aggref */
-#define GPUAGG_PRIV_HAVING		3	/* List of Expr, HAVING (path only) */
-#define GPUAGG_PRIV_VARNO		4	/* Integer: varno of the Vars above */
-#define GPUAGG_PRIV_GROUPS		5	/* Float: estimated groups */
-#define GPUAGG_PRIV_VRAM		6	/* Float: estimated device bytes */
-#define GPUAGG_PRIV_BATCHROWS	7	/* Integer: rows per batch */
-#define GPUAGG_PRIV_DEVICE		8	/* Integer: GpuaggDeviceKind chosen */
-#define GPUAGG_PRIV_GATING		9	/* List of Expr: one-time quals (path only;
-									 * the plan has them in custom_exprs,
-									 * after the program's parameters) */
-#define GPUAGG_PRIV_PARAMS		10	/* List of Param the program reads (path
-									 * only: the plan's custom_exprs) */
-#define GPUAGG_PRIV_FEED		11	/* Integer: 1 when parallel workers only
-									 * feed pages to the leader's session */
-#define GPUAGG_PRIV_TOPN		12	/* NIL, or Integers (n, aggregate, desc)
-									 * and a List of the tie keys' lists
-									 * (group key indexes, sort operators,
-									 * collations, nulls first): ORDER BY
-									 * that count, those keys, LIMIT n
-									 * above, so only groups reaching the
-									 * n-th need be returned */
+typedef struct GpuaggPlanInfo
+{
+	List	   *quals;			/* Expr: WHERE, in evaluation order */
+	List	   *keys;			/* Expr: group keys */
+	List	   *aggrefs;		/* Aggref */
+	List	   *having;			/* Expr: HAVING (the path's; the plan has it
+								 * as its qual) */
+	Index		varno;			/* of the Vars above */
+	double		groups;			/* estimated groups */
+	double		vram;			/* estimated device bytes */
+	int			batch_rows;		/* rows per batch */
+	int			device;			/* GpuaggDeviceKind chosen */
+	List	   *gating;			/* Expr: one-time quals (the plan has them in
+								 * custom_exprs, after the parameters) */
+	List	   *params;			/* Param the program reads (the plan's
+								 * custom_exprs) */
+	bool		feed;			/* parallel workers only feed pages to the
+								 * leader's session */
+	List	   *topn;			/* NIL, or Integers (n, aggregate, desc) and a
+								 * List of the tie keys' lists (group key
+								 * indexes, sort operators, collations, nulls
+								 * first): ORDER BY that count, those keys,
+								 * LIMIT n above, so only groups reaching the
+								 * n-th need be returned */
+} GpuaggPlanInfo;
+
+extern List *GpuaggFormPlanInfo(const GpuaggPlanInfo *info);
+extern void GpuaggDeformPlanInfo(List *priv, GpuaggPlanInfo *info);
 
 /* exec.c */
 extern Node *GpuaggCreateScanState(CustomScan *cscan);

@@ -23,36 +23,99 @@
 
 #include "gpuagg.h"
 
+/* custom_private's slots, in order */
+enum GpuaggPrivateIndex
+{
+	PRIV_QUALS,
+	PRIV_KEYS,
+	PRIV_AGGREFS,
+	PRIV_HAVING,
+	PRIV_VARNO,
+	PRIV_GROUPS,
+	PRIV_VRAM,
+	PRIV_BATCHROWS,
+	PRIV_DEVICE,
+	PRIV_GATING,
+	PRIV_PARAMS,
+	PRIV_FEED,
+	PRIV_TOPN
+};
+
+List *
+GpuaggFormPlanInfo(const GpuaggPlanInfo *info)
+{
+	List	   *priv = NIL;
+
+	priv = lappend(priv, info->quals);
+	priv = lappend(priv, info->keys);
+	priv = lappend(priv, info->aggrefs);
+	priv = lappend(priv, info->having);
+	priv = lappend(priv, makeInteger(info->varno));
+	/* Floats with a decimal point: an integral one would read back as an Integer */
+	priv = lappend(priv, makeFloat(psprintf("%.1f", info->groups)));
+	priv = lappend(priv, makeFloat(psprintf("%.1f", info->vram)));
+	priv = lappend(priv, makeInteger(info->batch_rows));
+	priv = lappend(priv, makeInteger(info->device));
+	priv = lappend(priv, info->gating);
+	priv = lappend(priv, info->params);
+	priv = lappend(priv, makeInteger(info->feed ? 1 : 0));
+	priv = lappend(priv, info->topn);
+	Assert(list_length(priv) == PRIV_TOPN + 1);
+	return priv;
+}
+
+/* A number of custom_private: a Float, or an Integer where one read back so. */
+static double
+number_of(Node *n)
+{
+	return IsA(n, Integer) ? (double) intVal(n) : floatVal(n);
+}
+
+void
+GpuaggDeformPlanInfo(List *priv, GpuaggPlanInfo *info)
+{
+	info->quals = list_nth(priv, PRIV_QUALS);
+	info->keys = list_nth(priv, PRIV_KEYS);
+	info->aggrefs = list_nth(priv, PRIV_AGGREFS);
+	info->having = list_nth(priv, PRIV_HAVING);
+	info->varno = intVal(list_nth(priv, PRIV_VARNO));
+	info->groups = number_of(list_nth(priv, PRIV_GROUPS));
+	info->vram = number_of(list_nth(priv, PRIV_VRAM));
+	info->batch_rows = intVal(list_nth(priv, PRIV_BATCHROWS));
+	info->device = intVal(list_nth(priv, PRIV_DEVICE));
+	info->gating = list_nth(priv, PRIV_GATING);
+	info->params = list_nth(priv, PRIV_PARAMS);
+	info->feed = intVal(list_nth(priv, PRIV_FEED)) != 0;
+	info->topn = list_nth(priv, PRIV_TOPN);
+}
+
 static Plan *
 plan_gpuagg(PlannerInfo *root, RelOptInfo *rel, CustomPath *best_path,
 			List *tlist, List *clauses, List *custom_plans)
 {
 	CustomScan *cscan = makeNode(CustomScan);
-	List	   *priv = best_path->custom_private;
-	List	   *keys = list_nth(priv, GPUAGG_PRIV_KEYS);
-	List	   *aggrefs = list_nth(priv, GPUAGG_PRIV_AGGREFS);
-	List	   *having = list_nth(priv, GPUAGG_PRIV_HAVING);
+	GpuaggPlanInfo info;
 	List	   *scan_tlist = NIL;
 	AttrNumber	resno = 1;
 	ListCell   *lc;
 
 	Assert(clauses == NIL);		/* an upper rel has no restriction clauses */
 
-	foreach(lc, keys)
+	GpuaggDeformPlanInfo(best_path->custom_private, &info);
+	foreach(lc, info.keys)
 		scan_tlist = lappend(scan_tlist,
 							 makeTargetEntry(copyObject(lfirst(lc)), resno++, NULL, false));
-	foreach(lc, aggrefs)
+	foreach(lc, info.aggrefs)
 		scan_tlist = lappend(scan_tlist,
 							 makeTargetEntry(copyObject(lfirst(lc)), resno++, NULL, false));
 
 	cscan->scan.plan.targetlist = tlist;
-	cscan->scan.plan.qual = having;
-	cscan->scan.scanrelid = intVal(list_nth(priv, GPUAGG_PRIV_VARNO));
+	cscan->scan.plan.qual = info.having;
+	cscan->scan.scanrelid = info.varno;
 	cscan->flags = best_path->flags;
 	cscan->custom_plans = NIL;
-	cscan->custom_exprs = list_concat(list_copy(list_nth(priv, GPUAGG_PRIV_PARAMS)),
-									  list_nth(priv, GPUAGG_PRIV_GATING));
-	cscan->custom_private = priv;
+	cscan->custom_exprs = list_concat(list_copy(info.params), info.gating);
+	cscan->custom_private = best_path->custom_private;
 	cscan->custom_scan_tlist = scan_tlist;
 	cscan->methods = &GpuaggScanMethods;
 

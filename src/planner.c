@@ -520,7 +520,7 @@ try_gpuagg_path(PlannerInfo *root, RelOptInfo *input_rel,
 	double		divisor = 1.0;
 	CustomPath *cpath;
 	Cost		cost;
-	List	   *topn;
+	GpuaggPlanInfo info;
 	ListCell   *lc;
 
 	if (parse->commandType != CMD_SELECT)
@@ -702,25 +702,25 @@ try_gpuagg_path(PlannerInfo *root, RelOptInfo *input_rel,
 	cpath->path.pathkeys = NIL;
 	cpath->flags = 0;
 	cpath->custom_paths = NIL;
-	cpath->custom_private = list_make5(quals, keys, cxt.aggrefs,
-									   partial ? NIL : (List *) extra->havingQual,
-									   makeInteger(input_rel->relid));
-	cpath->custom_private = lappend(cpath->custom_private,
-									makeFloat(psprintf("%.1f", groups)));
-	cpath->custom_private = lappend(cpath->custom_private,
-									makeFloat(psprintf("%.1f", vram)));
-	cpath->custom_private = lappend(cpath->custom_private, makeInteger(batch_rows));
-	cpath->custom_private = lappend(cpath->custom_private, makeInteger(device));
-	cpath->custom_private = lappend(cpath->custom_private, gating);
-	cpath->custom_private = lappend(cpath->custom_private, prog->params);
-	cpath->custom_private = lappend(cpath->custom_private, makeInteger(feed ? 1 : 0));
-	topn = partial ? NIL : topn_for(root, cxt.aggrefs, keys, output_rel->reltarget->exprs,
-									prog, extra);
-	cpath->custom_private = lappend(cpath->custom_private, topn);
-	if (topn != NIL)
+	info.quals = quals;
+	info.keys = keys;
+	info.aggrefs = cxt.aggrefs;
+	info.having = partial ? NIL : (List *) extra->havingQual;
+	info.varno = input_rel->relid;
+	info.groups = groups;
+	info.vram = vram;
+	info.batch_rows = batch_rows;
+	info.device = device;
+	info.gating = gating;
+	info.params = prog->params;
+	info.feed = feed;
+	info.topn = partial ? NIL : topn_for(root, cxt.aggrefs, keys, output_rel->reltarget->exprs,
+										 prog, extra);
+	cpath->custom_private = GpuaggFormPlanInfo(&info);
+	if (info.topn != NIL)
 	{
 		/* the n groups and the few tied with the n-th */
-		cpath->path.rows = Min(groups, intVal(linitial(topn)));
+		cpath->path.rows = Min(groups, intVal(linitial(info.topn)));
 		groups = cpath->path.rows;
 	}
 	cpath->methods = &GpuaggPathMethods;

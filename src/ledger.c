@@ -231,6 +231,20 @@ unqueue(LedgerProc *p)
 }
 
 /*
+ * Give back up to bytes of slot p's reservation on GPU g, under the
+ * exclusive lock (take's inverse).
+ */
+static void
+give_back(LedgerProc *p, int g, uint64 bytes)
+{
+	bytes = Min(bytes, p->reserved[g]);
+	ledger->gpu[g].reserved -= Min(bytes, ledger->gpu[g].reserved);
+	p->reserved[g] -= bytes;
+	if (p->reserved[g] == 0 && bytes > 0)
+		ledger->gpu[g].running--;
+}
+
+/*
  * Empty slot p: its reservations go back to their GPUs and it leaves the
  * queue.  Under the exclusive lock.
  */
@@ -238,13 +252,7 @@ static void
 clear_slot(LedgerProc *p)
 {
 	for (int g = 0; g < GA_ENGINE_MAX_GPUS; g++)
-	{
-		if (p->reserved[g] == 0)
-			continue;
-		ledger->gpu[g].reserved -= Min(p->reserved[g], ledger->gpu[g].reserved);
-		ledger->gpu[g].running--;
-		p->reserved[g] = 0;
-	}
+		give_back(p, g, p->reserved[g]);
 	unqueue(p);
 	p->pid = 0;
 }
@@ -500,13 +508,7 @@ GpuaggLedgerRelease(int gpu, uint64 bytes)
 	LWLockAcquire(ledger->lock, LW_EXCLUSIVE);
 	me = my_slot();
 	if (me != NULL)
-	{
-		bytes = Min(bytes, me->reserved[gpu]);
-		ledger->gpu[gpu].reserved -= Min(bytes, ledger->gpu[gpu].reserved);
-		me->reserved[gpu] -= bytes;
-		if (me->reserved[gpu] == 0 && bytes > 0)
-			ledger->gpu[gpu].running--;
-	}
+		give_back(me, gpu, bytes);
 	LWLockRelease(ledger->lock);
 	ConditionVariableBroadcast(&ledger->cv);
 }

@@ -105,6 +105,13 @@ extern const GpuaggDevice GpuaggCudaDevice;
  */
 extern bool GpuaggCudaProbe(const char **reason);
 
+/*
+ * Why CUDA cannot even be tried on this host (no kernels installed, no
+ * NVIDIA device node), or NULL; *fatbin gets the kernels' path.  Touches no
+ * CUDA: for the GPU service and a single-user backend alike.
+ */
+extern const char *GpuaggCudaMissing(char **fatbin);
+
 /* Does the GPU take page-form batches now (its service mapped shared buffers)? */
 extern bool GpuaggCudaPages(void);
 

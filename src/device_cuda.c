@@ -78,6 +78,17 @@ tell_ledger(void)
 	GpuaggLedgerSetDevices(n, bytes);
 }
 
+const char *
+GpuaggCudaMissing(char **fatbin)
+{
+	*fatbin = psprintf("%s/gpuagg.fatbin", pkglib_path);
+	if (access(*fatbin, R_OK) != 0)
+		return "gpuagg.fatbin is not installed (built without nvcc)";
+	if (access("/dev/nvidiactl", F_OK) != 0)
+		return "no NVIDIA device node (/dev/nvidiactl)";
+	return NULL;
+}
+
 static int	direct_state = 0;	/* single-user: 0 untried, 1 ready, -1 no */
 static bool direct_pages = false;
 static char direct_failure[256];
@@ -87,15 +98,12 @@ direct_init(void)
 {
 	if (direct_state == 0)
 	{
-		char	   *fatbin = psprintf("%s/gpuagg.fatbin", pkglib_path);
+		char	   *fatbin;
+		const char *missing = GpuaggCudaMissing(&fatbin);
 
 		direct_state = -1;
-		if (access(fatbin, R_OK) != 0)
-			strlcpy(direct_failure, "gpuagg.fatbin is not installed (built without nvcc)",
-					sizeof(direct_failure));
-		else if (access("/dev/nvidiactl", F_OK) != 0)
-			strlcpy(direct_failure, "no NVIDIA device node (/dev/nvidiactl)",
-					sizeof(direct_failure));
+		if (missing)
+			strlcpy(direct_failure, missing, sizeof(direct_failure));
 		else if (ga_engine_init(fatbin, direct_failure, sizeof(direct_failure)))
 		{
 			tell_ledger();

@@ -467,11 +467,7 @@ gpuagg_service_main(Datum arg)
 	before_shmem_exit(service_stop_cuda, 0);
 
 	/* what can be known without CUDA; the CUDA process does the rest */
-	fatbin_path = psprintf("%s/gpuagg.fatbin", pkglib_path);
-	if (access(fatbin_path, R_OK) != 0)
-		no_gpu_reason = "gpuagg.fatbin is not installed (built without nvcc)";
-	else if (access("/dev/nvidiactl", F_OK) != 0)
-		no_gpu_reason = "no NVIDIA device node (/dev/nvidiactl)";
+	no_gpu_reason = GpuaggCudaMissing(&fatbin_path);
 
 	for (;;)
 	{

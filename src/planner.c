@@ -746,16 +746,17 @@ try_gpuagg_path(PlannerInfo *root, RelOptInfo *input_rel,
 	{
 		double		gathered = cpath->path.rows * workers;
 		Path	   *gather;
+		Path	   *final;
 
 		gather = (Path *) create_gather_path(root, output_rel, &cpath->path,
 											 output_rel->reltarget, NULL, &gathered);
-		gather = (Path *) create_agg_path(root, grouped_rel, gather, grouped_rel->reltarget,
-										  parse->groupClause != NIL ? AGG_HASHED : AGG_PLAIN,
-										  AGGSPLIT_FINAL_DESERIAL, parse->groupClause,
-										  (List *) extra->havingQual, &extra->agg_final_costs,
-										  groups);
-		note_offer(gather);
-		add_path(grouped_rel, gather);
+		final = (Path *) create_agg_path(root, grouped_rel, gather, grouped_rel->reltarget,
+										 parse->groupClause != NIL ? AGG_HASHED : AGG_PLAIN,
+										 AGGSPLIT_FINAL_DESERIAL, parse->groupClause,
+										 (List *) extra->havingQual, &extra->agg_final_costs,
+										 groups);
+		note_offer(final);
+		add_path(grouped_rel, final);
 		return NULL;
 	}
 	if (gpuagg_force_offload)
@@ -835,9 +836,9 @@ gpuagg_create_upper_paths(PlannerInfo *root, UpperRelationKind stage,
 	}
 }
 
-/* Does the plan tree (or a subplan) run a GpuAgg? */
+/* Does the plan tree run a GpuAgg? */
 static bool
-plan_has_gpuagg(Plan *plan, PlannedStmt *stmt)
+plan_has_gpuagg(Plan *plan)
 {
 	ListCell   *lc;
 
@@ -845,20 +846,16 @@ plan_has_gpuagg(Plan *plan, PlannedStmt *stmt)
 		return false;
 	if (IsA(plan, CustomScan) && ((CustomScan *) plan)->methods == &GpuaggScanMethods)
 		return true;
-	if (plan_has_gpuagg(plan->lefttree, stmt) || plan_has_gpuagg(plan->righttree, stmt))
+	if (plan_has_gpuagg(plan->lefttree) || plan_has_gpuagg(plan->righttree))
 		return true;
-	switch (nodeTag(plan))
-	{
-		case T_Append:
-			foreach(lc, ((Append *) plan)->appendplans)
-				if (plan_has_gpuagg(lfirst(lc), stmt))
+	if (IsA(plan, Append))
+		foreach(lc, ((Append *) plan)->appendplans)
+		{
+			if (plan_has_gpuagg(lfirst(lc)))
 				return true;
-			break;
-		case T_SubqueryScan:
-			return plan_has_gpuagg(((SubqueryScan *) plan)->subplan, stmt);
-		default:
-			break;
-	}
+		}
+	if (IsA(plan, SubqueryScan))
+		return plan_has_gpuagg(((SubqueryScan *) plan)->subplan);
 	return false;
 }
 
@@ -885,9 +882,9 @@ gpuagg_planner(Query *parse, const char *query_string, int cursorOptions,
 			standard_planner(parse, query_string, cursorOptions, boundParams);
 		if (offered_cost >= 0)
 		{
-			used = plan_has_gpuagg(stmt->planTree, stmt);
+			used = plan_has_gpuagg(stmt->planTree);
 			foreach(lc, stmt->subplans)
-				used = used || plan_has_gpuagg(lfirst(lc), stmt);
+				used = used || plan_has_gpuagg(lfirst(lc));
 			if (!used)
 				report_fallback(psprintf("kept native on cost: the cheapest GpuAgg plan of its aggregation costs %.2f, the native one %.2f (gpuagg.startup_cost, gpuagg.tuple_cost and gpuagg.batch_cost weigh GpuAgg)",
 										 offered_cost, native_cost));

@@ -1225,7 +1225,6 @@ run_aggregation(GpuAggState *st)
 					 errmsg("gpuagg: the %s device failed, running the query on the CPU device",
 							st->device->name),
 					 errdetail("%s", why)));
-		GpuaggStatCount(GPUAGG_STAT_FALLBACKS);
 		GpuaggStatAdd(st->counters.stats.no_memory ? GSTAT_FALLBACKS_ADMISSION :
 					  st->counters.stats.no_service ? GSTAT_FALLBACKS_SERVICE :
 					  GSTAT_FALLBACKS_DEVICE, 1);
@@ -1233,7 +1232,6 @@ run_aggregation(GpuAggState *st)
 		st->device = &GpuaggCpuDevice;
 		discard_run(st, &before);
 	}
-	GpuaggStatCount(st->device->gpu ? GPUAGG_STAT_CUDA : GPUAGG_STAT_CPU);
 	st->counters.ngroups += st->result.groups_all;
 	st->counters.groups_back += st->result.ngroups;
 

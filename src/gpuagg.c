@@ -286,14 +286,6 @@ _PG_init(void)
 	}
 }
 
-static int64 backend_stats[GPUAGG_NSTATS];
-
-void
-GpuaggStatCount(GpuaggStat which)
-{
-	backend_stats[which]++;
-}
-
 /*---- SQL-callable functions ----*/
 
 PG_FUNCTION_INFO_V1(gpuagg_library_version);
@@ -329,23 +321,4 @@ GpuaggResultRow(FunctionCallInfo fcinfo, int natts, const char *function)
 		elog(ERROR, "return type must be a row type");
 	GpuaggCheckColumns(tupdesc, natts, function);
 	return tupdesc;
-}
-
-PG_FUNCTION_INFO_V1(gpuagg_backend_stats);
-
-/*
- * gpuagg.backend_stats(): what this backend's offloaded queries ran on, and
- * how often a failed device sent one to the CPU device.
- */
-Datum
-gpuagg_backend_stats(PG_FUNCTION_ARGS)
-{
-	TupleDesc	tupdesc;
-	Datum		values[GPUAGG_NSTATS];
-	bool		nulls[GPUAGG_NSTATS] = {0};
-
-	tupdesc = GpuaggResultRow(fcinfo, GPUAGG_NSTATS, "gpuagg.backend_stats()");
-	for (int i = 0; i < GPUAGG_NSTATS; i++)
-		values[i] = Int64GetDatum(backend_stats[i]);
-	PG_RETURN_DATUM(HeapTupleGetDatum(heap_form_tuple(tupdesc, values, nulls)));
 }

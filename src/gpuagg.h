@@ -83,17 +83,6 @@ extern void GpuaggDeformPlanInfo(List *priv, GpuaggPlanInfo *info);
 extern Node *GpuaggCreateScanState(CustomScan *cscan);
 extern void GpuaggExecInit(void);
 
-/* gpuagg.c: this backend's counters, shown by gpuagg.backend_stats() */
-typedef enum GpuaggStat
-{
-	GPUAGG_STAT_CUDA,			/* runs answered by the CUDA device */
-	GPUAGG_STAT_CPU,			/* runs answered by the CPU device */
-	GPUAGG_STAT_FALLBACKS,		/* runs moved from a failed device to the CPU */
-	GPUAGG_NSTATS
-} GpuaggStat;
-
-extern void GpuaggStatCount(GpuaggStat which);
-
 /*
  * gpuagg.c: the row type of a C function returning a row of natts columns
  * (fcinfo's declared one), or an ERROR naming ALTER EXTENSION UPDATE when

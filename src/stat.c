@@ -8,7 +8,8 @@
  * pg_stat_statements: a function and a view of the same name, a reset
  * function kept from PUBLIC, and the time of the last reset.  A query that
  * runs in parallel counts once (in its leader); its rows and times are
- * every process's.  The per-backend gpuagg.backend_stats() stays.
+ * every process's.  Each process keeps its own share as well, which
+ * gpuagg.backend_stats() shows (with or without shared memory).
  *
  *-------------------------------------------------------------------------
  */
@@ -35,6 +36,9 @@ typedef struct StatShared
 
 static StatShared *stats = NULL;
 
+/* this process's share of the counters, for gpuagg.backend_stats() */
+static uint64 mine[GSTAT_NCOUNTERS];
+
 Size
 GpuaggStatShmemSize(void)
 {
@@ -60,6 +64,7 @@ GpuaggStatShmemInit(void)
 void
 GpuaggStatAdd(GpuaggStatCounter which, uint64 amount)
 {
+	mine[which] += amount;
 	if (stats != NULL && amount > 0)
 		pg_atomic_fetch_add_u64(&stats->counters[which], amount);
 }
@@ -113,4 +118,26 @@ gpuagg_stat_reset(PG_FUNCTION_ARGS)
 	stats->reset_time = GetCurrentTimestamp();
 	SpinLockRelease(&stats->mutex);
 	PG_RETURN_VOID();
+}
+
+PG_FUNCTION_INFO_V1(gpuagg_backend_stats);
+
+/*
+ * gpuagg.backend_stats(): what this backend's offloaded queries ran on, and
+ * how often one moved to the CPU device.
+ */
+Datum
+gpuagg_backend_stats(PG_FUNCTION_ARGS)
+{
+	TupleDesc	tupdesc;
+	Datum		values[3];
+	bool		nulls[3] = {0};
+
+	tupdesc = GpuaggResultRow(fcinfo, 3, "gpuagg.backend_stats()");
+	values[0] = Int64GetDatum((int64) mine[GSTAT_QUERIES_CUDA]);
+	values[1] = Int64GetDatum((int64) mine[GSTAT_QUERIES_CPU]);
+	values[2] = Int64GetDatum((int64) (mine[GSTAT_FALLBACKS_DEVICE] +
+									   mine[GSTAT_FALLBACKS_ADMISSION] +
+									   mine[GSTAT_FALLBACKS_SERVICE]));
+	PG_RETURN_DATUM(HeapTupleGetDatum(heap_form_tuple(tupdesc, values, nulls)));
 }

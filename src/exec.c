@@ -461,113 +461,6 @@ close_session(void *arg)
 	}
 }
 
-/*
- * Put the current parameter values into the program's constants, and the
- * codes of its string constants and parameters in this run's dictionary.
- */
-static void
-load_params(GpuAggState *st)
-{
-	GpuaggProgram *prog = st->prog;
-	ExprContext *econtext = st->css.ss.ps.ps_ExprContext;
-	Datum	   *values;
-	bool	   *nulls;
-	int			n = list_length(st->param_states),
-				i = 0;
-	ListCell   *lc;
-
-	values = palloc(sizeof(Datum) * Max(n, 1));
-	nulls = palloc(sizeof(bool) * Max(n, 1));
-	foreach(lc, st->param_states)
-	{
-		values[i] = ExecEvalExpr(lfirst(lc), econtext, &nulls[i]);
-		i++;
-	}
-	for (i = 0; i < prog->nparamrefs; i++)
-	{
-		int			k = prog->paramref_const[i];
-		int			p = prog->paramref_param[i];
-		int			type = GpuaggTypeOf(exprType(list_nth(prog->params, p)));
-		GaDatum		v = {0};
-
-		if (!nulls[p])
-			v = GpuaggDatumToGa(values[p], type);
-		prog->ga.consts[k] = v;
-		prog->ga.constnull[k] = nulls[p];
-	}
-	for (i = 0; i < prog->ntextconsts; i++)
-	{
-		int			k = prog->textconst_slot[i];
-		int			p = prog->textconst_param[i];
-		bool		isnull = p >= 0 ? nulls[p] : false;
-		Datum		d = p >= 0 ? values[p] : prog->textconst_value[i];
-		GaDatum		v = {0};
-
-		if (!isnull)
-			v.u = GpuaggDictRegister(st->dict, d, prog->textconst_bpchar[i]);
-		prog->ga.consts[k] = v;
-		prog->ga.constnull[k] = isnull;
-	}
-}
-
-/* Compare two strings by their bytes, as varstr_cmp does under "C". */
-static int
-string_cmp_c(Datum a, Datum b)
-{
-	struct varlena *va = (struct varlena *) DatumGetPointer(a);
-	struct varlena *vb = (struct varlena *) DatumGetPointer(b);
-	int			la = VARSIZE_ANY_EXHDR(va),
-				lb = VARSIZE_ANY_EXHDR(vb);
-	int			c = memcmp(VARDATA_ANY(va), VARDATA_ANY(vb), Min(la, lb));
-
-	return c != 0 ? c : (la > lb) - (la < lb);
-}
-
-/*
- * min/max of strings: the device returned each group's distinct values
- * (their codes); pick the smallest or largest string of each group and
- * store it in the group's (has, value) state, as ga_pick would have.
- */
-static void
-pick_string_extremes(GpuAggState *st)
-{
-	const GaProgram *p = &st->prog->ga;
-	GaResult   *res = &st->result;
-
-	for (uint32 a = 0; a < p->naggs; a++)
-	{
-		const GaAgg *ag = &p->aggs[a];
-		uint64	   *has,
-				   *value;
-
-		if (ag->distinct < 0 || !ga_agg_host_order(ag->kind, ag->argtype))
-			continue;
-		has = res->states + (Size) ag->slot * res->ngroups;
-		value = res->states + (Size) (ag->slot + 1) * res->ngroups;
-		for (uint64 i = 0; i < res->npairs[ag->distinct]; i++)
-		{
-			uint64		g = res->pairgroup[ag->distinct][i];
-			uint32		code = (uint32) res->pairvalue[ag->distinct][i];
-			int			c;
-
-			if ((i & 4095) == 0)
-				CHECK_FOR_INTERRUPTS();
-			if (g >= res->ngroups)
-				elog(ERROR, "gpuagg: a string pair names group " UINT64_FORMAT " of " UINT64_FORMAT,
-					 g, res->ngroups);
-			if (has[g] != 0)
-			{
-				c = string_cmp_c(GpuaggDictValue(st->dict, code),
-								 GpuaggDictValue(st->dict, GA_TEXT_SHOWN(value[g])));
-				if (ag->kind == GA_AGG_MIN ? c >= 0 : c <= 0)
-					continue;
-			}
-			has[g] = 1;
-			value[g] = (uint64) code << 32 | code;
-		}
-	}
-}
-
 static void
 drain_pages_at_abort(void)
 {
@@ -1140,7 +1033,7 @@ run_on_device(GpuAggState *st, char **why)
 					   st->result.strlen, st->result.strat, st->result.strbytes,
 					   st->result.nstrbytes);
 	st->counters.strings_coded += st->result.nstrings;
-	pick_string_extremes(st);
+	GpuaggPickStringExtremes(&st->prog->ga, &st->result, st->dict);
 	st->counters.finish_ms += ms_since(t0);
 	return true;
 }
@@ -1189,7 +1082,7 @@ run_aggregation(GpuAggState *st)
 		start_run(st);
 		for (uint32 a = 0; a < st->prog->ga.naggs; a++)
 			st->finals[a].dict = st->dict;
-		load_params(st);
+		GpuaggLoadParams(st->prog, st->param_states, st->css.ss.ps.ps_ExprContext, st->dict);
 		if (run_on_device(st, &why))
 			break;
 		if (had_pages && st->no_pages)

@@ -22,6 +22,7 @@
 #include "catalog/pg_aggregate.h"
 #include "catalog/pg_type.h"
 #include "datatype/timestamp.h"
+#include "executor/executor.h"
 #include "miscadmin.h"
 #include "nodes/nodeFuncs.h"
 #include "utils/array.h"
@@ -1303,4 +1304,49 @@ GpuaggCompile(GpuaggProgram *prog, List *quals, List *keys, List *aggrefs,
 	}
 	*reason = NULL;
 	return true;
+}
+
+/* (program.h) */
+void
+GpuaggLoadParams(GpuaggProgram *prog, List *param_states, ExprContext *econtext,
+				 GpuaggDict *dict)
+{
+	Datum	   *values;
+	bool	   *nulls;
+	int			n = list_length(param_states),
+				i = 0;
+	ListCell   *lc;
+
+	values = palloc(sizeof(Datum) * Max(n, 1));
+	nulls = palloc(sizeof(bool) * Max(n, 1));
+	foreach(lc, param_states)
+	{
+		values[i] = ExecEvalExpr(lfirst(lc), econtext, &nulls[i]);
+		i++;
+	}
+	for (i = 0; i < prog->nparamrefs; i++)
+	{
+		int			k = prog->paramref_const[i];
+		int			p = prog->paramref_param[i];
+		int			type = GpuaggTypeOf(exprType(list_nth(prog->params, p)));
+		GaDatum		v = {0};
+
+		if (!nulls[p])
+			v = GpuaggDatumToGa(values[p], type);
+		prog->ga.consts[k] = v;
+		prog->ga.constnull[k] = nulls[p];
+	}
+	for (i = 0; i < prog->ntextconsts; i++)
+	{
+		int			k = prog->textconst_slot[i];
+		int			p = prog->textconst_param[i];
+		bool		isnull = p >= 0 ? nulls[p] : false;
+		Datum		d = p >= 0 ? values[p] : prog->textconst_value[i];
+		GaDatum		v = {0};
+
+		if (!isnull)
+			v.u = GpuaggDictRegister(dict, d, prog->textconst_bpchar[i]);
+		prog->ga.consts[k] = v;
+		prog->ga.constnull[k] = isnull;
+	}
 }

@@ -8,10 +8,12 @@
 #ifndef GPUAGG_PROGRAM_H
 #define GPUAGG_PROGRAM_H
 
+#include "nodes/execnodes.h"
 #include "nodes/pg_list.h"
 #include "nodes/primnodes.h"
 
 #include "../cuda/gpuagg_abi.h"
+#include "dict.h"
 
 /* The host's view of a compiled program: the device part plus parameters. */
 typedef struct GpuaggProgram
@@ -52,6 +54,14 @@ typedef struct GpuaggProgram
  */
 extern bool GpuaggCompile(GpuaggProgram *prog, List *quals, List *keys,
 						  List *aggrefs, const char **reason);
+
+/*
+ * Put the current parameter values (param_states: an ExprState per Param
+ * of prog->params) into the program's constants, and the codes of its
+ * string constants and parameters in the run's dictionary.
+ */
+extern void GpuaggLoadParams(GpuaggProgram *prog, List *param_states,
+							 ExprContext *econtext, GpuaggDict *dict);
 
 /* The GaType of a PostgreSQL type, or GA_T_INVALID. */
 extern int	GpuaggTypeOf(Oid typid);

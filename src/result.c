@@ -26,6 +26,7 @@
 #include "catalog/pg_aggregate.h"
 #include "catalog/pg_type.h"
 #include "libpq/pqformat.h"
+#include "miscadmin.h"
 #include "utils/array.h"
 #include "utils/float.h"
 #include "utils/fmgroids.h"
@@ -361,4 +362,59 @@ GpuaggFinalize(GpuaggFinal *fin, const GaResult *res, uint64 g, Node *aggstate,
 		*isnull = fcinfo->isnull;
 	}
 	return value;
+}
+
+/* Compare two strings by their bytes, as varstr_cmp does under "C". */
+static int
+string_cmp_c(Datum a, Datum b)
+{
+	struct varlena *va = (struct varlena *) DatumGetPointer(a);
+	struct varlena *vb = (struct varlena *) DatumGetPointer(b);
+	int			la = VARSIZE_ANY_EXHDR(va),
+				lb = VARSIZE_ANY_EXHDR(vb);
+	int			c = memcmp(VARDATA_ANY(va), VARDATA_ANY(vb), Min(la, lb));
+
+	return c != 0 ? c : (la > lb) - (la < lb);
+}
+
+/*
+ * (result.h) The (has, value) state of a group's min/max of strings, from
+ * the pairs (group, string code) the device sent back.
+ */
+void
+GpuaggPickStringExtremes(const GaProgram *p, GaResult *res, GpuaggDict *dict)
+{
+
+	for (uint32 a = 0; a < p->naggs; a++)
+	{
+		const GaAgg *ag = &p->aggs[a];
+		uint64	   *has,
+				   *value;
+
+		if (ag->distinct < 0 || !ga_agg_host_order(ag->kind, ag->argtype))
+			continue;
+		has = res->states + (Size) ag->slot * res->ngroups;
+		value = res->states + (Size) (ag->slot + 1) * res->ngroups;
+		for (uint64 i = 0; i < res->npairs[ag->distinct]; i++)
+		{
+			uint64		g = res->pairgroup[ag->distinct][i];
+			uint32		code = (uint32) res->pairvalue[ag->distinct][i];
+			int			c;
+
+			if ((i & 4095) == 0)
+				CHECK_FOR_INTERRUPTS();
+			if (g >= res->ngroups)
+				elog(ERROR, "gpuagg: a string pair names group " UINT64_FORMAT " of " UINT64_FORMAT,
+					 g, res->ngroups);
+			if (has[g] != 0)
+			{
+				c = string_cmp_c(GpuaggDictValue(dict, code),
+								 GpuaggDictValue(dict, GA_TEXT_SHOWN(value[g])));
+				if (ag->kind == GA_AGG_MIN ? c >= 0 : c <= 0)
+					continue;
+			}
+			has[g] = 1;
+			value[g] = (uint64) code << 32 | code;
+		}
+	}
 }

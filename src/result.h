@@ -42,6 +42,14 @@ extern Datum GpuaggFinalize(GpuaggFinal *fin, const GaResult *res, uint64 g,
 /* Would finishing some group of res raise a float overflow error? */
 extern bool GpuaggAnyFloatOverflow(const GaProgram *prog, const GaResult *res);
 
+/*
+ * min/max of strings: the device returned each group's distinct values
+ * (their codes in dict); each group's state gets the smallest or largest
+ * string, as ga_pick would have chosen it.
+ */
+extern void GpuaggPickStringExtremes(const GaProgram *prog, GaResult *res,
+									 GpuaggDict *dict);
+
 /* A group key as a Datum of its PostgreSQL type (strings: from dict). */
 extern Datum GpuaggKeyDatum(GaDatum v, int type, GpuaggDict *dict);
 

@@ -344,8 +344,8 @@ typedef struct GaProgram
 /*
  * Has the program aggregates whose states fold under a lock (not the
  * ga_agg_lockfree kinds, nor those whose values go to distinct sets:
- * count(DISTINCT), min/max of strings)?  The CUDA engine then gives the
- * blocks' tables merge tables.
+ * count(DISTINCT), min/max of strings)?  Their merges take the slots'
+ * locks.
  */
 GA_HD bool
 ga_program_locked(const GaProgram *p)

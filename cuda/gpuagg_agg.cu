@@ -10,13 +10,18 @@
  * CPU device: counts and integer sums with atomic adds, the others under
  * the slot's lock.
  *
- * When few groups are expected, each block first aggregates into a table in
- * shared memory (global atomics on a hundred groups are ~18x slower than on
- * a million on an H200) and merges its partial states at the end with the
- * aggregates' combine rules: into the global table, but states that take a
- * lock into one of 32 merge tables, which gpuagg_merge_fold adds into the
- * global table after the last batch.  A row whose group does not fit the
- * block's table goes to the global table directly.
+ * When few groups are expected, each block aggregates into a table in
+ * shared memory, since atomics and locks of the whole grid on a few global
+ * slots serialize it.  The block's table lives on across batches: block b
+ * loads table b of the session's block tables in device memory when it
+ * starts and stores it back when it ends (the batches of a session run in
+ * order), and gpuagg_block_fold adds every block table into the global
+ * table, with the aggregates' combine rules, after the last batch.  A group
+ * a block's table claims is made in the global table at once, so the
+ * global table counts the groups as they come.  A row whose group does not
+ * fit the block's table goes to the global table directly.  Where the
+ * block tables do not fit the memory budget, each block merges its table
+ * into the global table at the end of every batch instead.
  *
  * count(DISTINCT x) inserts (group keys, x) into the aggregate's distinct
  * set, a table of the same kind without states; after the last batch
@@ -42,7 +47,7 @@ extern "C" __device__ uint32_t gpuagg_abi_version = GA_ABI_VERSION;
 /* The running query's program: read by every thread, so constant memory. */
 __constant__ GaProgram gpuagg_prog;
 
-/* A table's arrays: the global table, a block's shared one or a merge table. */
+/* A table's arrays: the global table, a block's shared one or a block table. */
 struct GaView
 {
 	uint64_t	cap;
@@ -139,7 +144,8 @@ atomic_combine(const GaAgg *ag, uint64_t *dst, uint64_t ds, const uint64_t *src,
  */
 static __device__ int64_t
 find_slot(const GaView &v, const GaDatum *key, const uint8_t *knull, uint32_t h,
-		  uint32_t nkeys, unsigned long long *ngroups, uint64_t max_probe)
+		  uint32_t nkeys, unsigned long long *ngroups, uint64_t max_probe,
+		  bool *made = NULL)
 {
 	uint64_t	mask = v.cap - 1;
 	uint64_t	i = h & mask;
@@ -165,6 +171,8 @@ find_slot(const GaView &v, const GaDatum *key, const uint8_t *knull, uint32_t h,
 				atomicExch(&v.ctrl[i], 2u);
 				if (ngroups)
 					atomicAdd(ngroups, 1ull);
+				if (made)
+					*made = true;
 				return (int64_t) i;
 			}
 			c = vload32(&v.ctrl[i]);
@@ -202,7 +210,8 @@ table_view(const GaTable &t)
 
 /*
  * A table of cap slots packed from p: a block's table in shared memory, or
- * a merge table (the host sizes them the same: ga_slot_bytes a slot).
+ * in the session's block tables (the host sizes them the same:
+ * ga_slot_bytes a slot).
  */
 static __device__ GaView
 packed_view(unsigned char *p, uint64_t cap, uint32_t nkeys, uint32_t nslots, bool block)
@@ -225,53 +234,48 @@ packed_view(unsigned char *p, uint64_t cap, uint32_t nkeys, uint32_t nslots, boo
 	return s;
 }
 
-/* slots of a merge table a block's group may try before the global table */
-#define MERGE_PROBES	32
+/* A block's table of cap slots in 16-byte words (cap >= 128: a whole number). */
+static __device__ __forceinline__ uint64_t
+table_words(uint64_t cap)
+{
+	return ga_slot_bytes(gpuagg_prog.nkeys, gpuagg_prog.nslots) * cap / 16;
+}
 
-/*
- * Merge table r of the nmerge at merge, each of cap slots.  Where few
- * groups have states of locked kinds, block b merges its table into merge
- * table b % nmerge rather than all blocks into the global table: 264
- * blocks a batch in turn on a hundred global locks took 0.6 s of q4's
- * 1e8 rows (bench/micro/accum_f8.cu), 32 tables 3 ms.
- * gpuagg_merge_fold adds them into the global table at the end.
- */
+/* Block table r of those at blocks, each of cap slots. */
 static __device__ GaView
-merge_view(unsigned char *merge, uint32_t r, uint64_t cap)
+block_view(unsigned char *blocks, uint32_t r, uint64_t cap)
 {
 	const GaProgram *p = &gpuagg_prog;
 
-	return packed_view(merge + (uint64_t) r * ga_slot_bytes(p->nkeys, p->nslots) * cap,
+	return packed_view(blocks + (uint64_t) r * ga_slot_bytes(p->nkeys, p->nslots) * cap,
 					   cap, p->nkeys, p->nslots, false);
 }
 
 /*
- * Fold src, a partial state of every aggregate (stride ss): the
- * lock-free kinds into slot fi of table f atomically, the others into slot
- * li of table l under that slot's lock, taken only when the program has
- * such aggregates.  f and l are one table but where a merge table takes
- * the locked states.
+ * Fold src, a partial state of every aggregate (stride ss), into slot i of
+ * table v: the lock-free kinds atomically, the others under the slot's
+ * lock, taken only when the program has such aggregates.
  */
 static __device__ void
-merge_states(const GaProgram *p, const GaTable &t, const GaView &f, uint64_t fi,
-			 const GaView &l, uint64_t li, const uint64_t *src, uint64_t ss, bool locked)
+merge_states(const GaProgram *p, const GaTable &t, const GaView &v, uint64_t i,
+			 const uint64_t *src, uint64_t ss, bool locked)
 {
 	if (locked)
-		slot_lock(&l.lock[li], l.block);
+		slot_lock(&v.lock[i], v.block);
 	for (uint32_t a = 0; a < p->naggs; a++)
 	{
 		const GaAgg *ag = &p->aggs[a];
 		const uint64_t *from = src + (uint64_t) ag->slot * ss;
+		uint64_t   *to = v.states + (uint64_t) ag->slot * v.cap + i;
 		int			err;
 
 		if (ga_agg_lockfree(ag->kind))
-			atomic_combine(ag, f.states + (uint64_t) ag->slot * f.cap + fi, f.cap, from, ss);
-		else if ((err = ga_agg_combine(ag, l.states + (uint64_t) ag->slot * l.cap + li, l.cap,
-									   from, ss)))
+			atomic_combine(ag, to, v.cap, from, ss);
+		else if ((err = ga_agg_combine(ag, to, v.cap, from, ss)))
 			report(t, GA_ROW_LAST, err);
 	}
 	if (locked)
-		slot_unlock(&l.lock[li], l.block);
+		slot_unlock(&v.lock[i], v.block);
 }
 
 /* The keys of entry i of a table whose arrays are cap slots long. */
@@ -323,10 +327,38 @@ typedef struct GaRowCtx
 	const GaDistinctSets *sets;
 	GaView		g;				/* the global table */
 	GaView		s;				/* the block's table, when shared_cap > 0 */
+	bool		kept;			/* ... kept in the block tables across batches */
 	uint64_t   *priv;			/* the one group's state, without keys */
 	bool		have_priv;
 	unsigned long long passed;
 } GaRowCtx;
+
+/*
+ * The slot of the group in the block's table, claimed if new, or -1 when
+ * the table has no room.  A table kept across batches makes a group it
+ * claims in the global table too (gpuagg_block_fold adds its states there
+ * after the last batch).
+ */
+static __device__ __noinline__ void
+make_global(const GaRowCtx *c, const GaDatum *key, const uint8_t *knull, uint32_t h,
+			uint32_t nkeys)
+{
+	if (find_slot(c->g, key, knull, h, nkeys, &c->t->counters[GA_CNT_GROUPS], c->g.cap) < 0)
+		report(*c->t, GA_ROW_LAST, GA_ERR_INTERNAL);
+}
+
+static __device__ int64_t
+block_slot(const GaRowCtx *c, const GaDatum *key, const uint8_t *knull, uint32_t h,
+		   uint32_t nkeys)
+{
+	bool		made = false;
+	int64_t		slot = find_slot(c->s, key, knull, h, nkeys, NULL, c->s.cap, &made);
+
+	/* (once a group a block: out of line, keeping the row's path short) */
+	if (made && c->kept)
+		make_global(c, key, knull, h, nkeys);
+	return slot;
+}
 
 /*
  * Fold one row: WHERE, keys, FILTERs and arguments (all before the lock),
@@ -444,7 +476,7 @@ fold_row(GaRowCtx *c, uint32_t row, uint64_t grow)
 
 	if (c->s.cap > 0)
 	{
-		slot = find_slot(c->s, key, knull, h, nkeys, NULL, c->s.cap);
+		slot = block_slot(c, key, knull, h, nkeys);
 		if (slot >= 0)
 			v = &c->s;
 	}
@@ -497,16 +529,17 @@ fold_row(GaRowCtx *c, uint32_t row, uint64_t grow)
 }
 
 /*
- * A thread a row (grid-stride).  Where few groups have states of locked
- * kinds, the blocks' tables merge those into nmerge merge tables in device
- * memory (merge_view).  Three blocks an SM where shared memory allows: at
- * most 85 registers a thread (80 with sm_90, no spills).
+ * A thread a row (grid-stride).  With shared_cap > 0 each block aggregates
+ * into a table of its own in shared memory first: block table blockIdx.x
+ * of blocks, loaded and stored back, or (blocks NULL) a table of this
+ * batch only, merged into the global table at the end.  Three blocks an SM
+ * where shared memory allows: at most 85 registers a thread (80 with
+ * sm_90, no spills).
  */
 extern "C" __global__ void __launch_bounds__(GA_BLOCK, 3)
 gpuagg_aggregate(const __grid_constant__ GaBatch batch, const __grid_constant__ GaTable t,
 				 uint32_t shared_cap, uint64_t row_base,
-				 const __grid_constant__ GaDistinctSets sets, unsigned char *merge,
-				 uint32_t nmerge)
+				 const __grid_constant__ GaDistinctSets sets, unsigned char *blocks)
 {
 	extern __shared__ __align__(16) unsigned char smem[];
 	__shared__ unsigned long long block_passed;
@@ -525,6 +558,7 @@ gpuagg_aggregate(const __grid_constant__ GaBatch batch, const __grid_constant__ 
 	c.g = table_view(t);
 	c.s = table_view(t);
 	c.s.cap = 0;
+	c.kept = blocks != NULL;
 	c.priv = priv;
 	c.have_priv = false;
 	c.passed = 0;
@@ -535,11 +569,12 @@ gpuagg_aggregate(const __grid_constant__ GaBatch batch, const __grid_constant__ 
 			priv[k] = 0;
 	if (shared_cap > 0)
 	{
-		uint64_t	words = (ga_slot_bytes(nkeys, p->nslots) * shared_cap + 3) / 4;
+		uint64_t	words = table_words(shared_cap);
+		const uint4 *kept = blocks ? (const uint4 *) blocks + blockIdx.x * words : NULL;
 
 		c.s = packed_view(smem, shared_cap, nkeys, p->nslots, true);
 		for (uint64_t w = threadIdx.x; w < words; w += blockDim.x)
-			((uint32_t *) smem)[w] = 0;
+			((uint4 *) smem)[w] = kept ? kept[w] : make_uint4(0, 0, 0, 0);
 	}
 	__syncthreads();
 
@@ -554,7 +589,7 @@ gpuagg_aggregate(const __grid_constant__ GaBatch batch, const __grid_constant__ 
 		int64_t		slot = -1;
 
 		if (shared_cap > 0)
-			slot = find_slot(c.s, key, knull, 0, 0, NULL, shared_cap);
+			slot = block_slot(&c, key, knull, 0, 0);
 		if (slot < 0)
 		{
 			v = &c.g;
@@ -563,7 +598,7 @@ gpuagg_aggregate(const __grid_constant__ GaBatch batch, const __grid_constant__ 
 		if (slot < 0)
 			report(t, GA_ROW_LAST, GA_ERR_INTERNAL);
 		else
-			merge_states(p, t, *v, slot, *v, slot, priv, 1, locked);
+			merge_states(p, t, *v, slot, priv, 1, locked);
 	}
 
 	atomicAdd(&block_passed, c.passed);
@@ -573,49 +608,39 @@ gpuagg_aggregate(const __grid_constant__ GaBatch batch, const __grid_constant__ 
 	if (shared_cap == 0)
 		return;
 
-	/*
-	 * merge the block's partial states into the global table (the group
-	 * made and counted there), those of locked kinds into a merge table
-	 * where there are some and it has room
-	 */
+	/* the block's table kept for the next batch */
+	if (blocks)
+	{
+		uint64_t	words = table_words(shared_cap);
+		uint4	   *kept = (uint4 *) blocks + blockIdx.x * words;
+
+		for (uint64_t w = threadIdx.x; w < words; w += blockDim.x)
+			kept[w] = ((const uint4 *) smem)[w];
+		return;
+	}
+
+	/* or merged into the global table (the group made and counted there) */
 	for (uint32_t i = threadIdx.x; i < shared_cap; i += blockDim.x)
 	{
-		GaView		m = c.g;
-		int64_t		gi,
-					mi = -1;
+		int64_t		gi;
 
 		if (c.s.ctrl[i] != 2)
 			continue;
 		entry_keys(c.s.keys, c.s.keynulls, shared_cap, i, nkeys, key, knull);
 		gi = find_slot(c.g, key, knull, c.s.hash[i], nkeys, &t.counters[GA_CNT_GROUPS], c.g.cap);
 		if (gi < 0)
-		{
 			report(t, GA_ROW_LAST, GA_ERR_INTERNAL);
-			continue;
-		}
-		if (locked && nmerge > 0)
-		{
-			/* a few probes: a full merge table (groups far over the
-			 * estimate) would cost every merge a scan of it */
-			m = merge_view(merge, blockIdx.x % nmerge, shared_cap);
-			mi = find_slot(m, key, knull, c.s.hash[i], nkeys, NULL, MERGE_PROBES);
-		}
-		if (mi < 0)
-		{
-			m = c.g;
-			mi = gi;
-		}
-		merge_states(p, t, c.g, gi, m, mi, c.s.states + i, shared_cap, locked);
+		else
+			merge_states(p, t, c.g, gi, c.s.states + i, shared_cap, locked);
 	}
 }
 
 /*
- * The merge tables' states into the global table, whose groups they all
- * are; after the last batch.  (Their states of lock-free kinds are zero:
- * the blocks add those to the global table.)
+ * The nblocks block tables (of cap slots each) into the global table, whose
+ * groups they all are; after the last batch.
  */
 extern "C" __global__ void
-gpuagg_merge_fold(GaTable t, unsigned char *merge, uint32_t cap, uint32_t nmerge)
+gpuagg_block_fold(GaTable t, unsigned char *blocks, uint32_t cap, uint32_t nblocks)
 {
 	const GaProgram *p = &gpuagg_prog;
 	GaView		g = table_view(t);
@@ -623,24 +648,21 @@ gpuagg_merge_fold(GaTable t, unsigned char *merge, uint32_t cap, uint32_t nmerge
 	uint8_t		knull[GA_MAX_KEYS];
 
 	for (uint64_t e = blockIdx.x * (uint64_t) blockDim.x + threadIdx.x;
-		 e < (uint64_t) nmerge * cap; e += (uint64_t) gridDim.x * blockDim.x)
+		 e < (uint64_t) nblocks * cap; e += (uint64_t) gridDim.x * blockDim.x)
 	{
-		GaView		m = merge_view(merge, (uint32_t) (e / cap), cap);
+		GaView		b = block_view(blocks, (uint32_t) (e / cap), cap);
 		uint64_t	i = e % cap;
 		int64_t		gi;
 
-		if (m.ctrl[i] != 2)
+		if (b.ctrl[i] != 2)
 			continue;
-		entry_keys(m.keys, m.keynulls, cap, i, p->nkeys, key, knull);
-		/*
-		 * the block made the group before its merge table's entry; one made
-		 * here is counted, and ga_engine_finish reports it
-		 */
-		gi = find_slot(g, key, knull, m.hash[i], p->nkeys, &t.counters[GA_CNT_GROUPS], g.cap);
+		entry_keys(b.keys, b.keynulls, cap, i, p->nkeys, key, knull);
+		/* (block_slot made the group; one made here is counted) */
+		gi = find_slot(g, key, knull, b.hash[i], p->nkeys, &t.counters[GA_CNT_GROUPS], g.cap);
 		if (gi < 0)
 			report(t, GA_ROW_LAST, GA_ERR_INTERNAL);
 		else
-			merge_states(p, t, g, gi, g, gi, m.states + i, cap, true);
+			merge_states(p, t, g, gi, b.states + i, cap, ga_program_locked(p));
 	}
 }
 

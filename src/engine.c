@@ -23,8 +23,9 @@
  * by events, so the copy of batch n+1 overlaps the kernels of batch n.  The
  * group table lives in device memory and is grown (gpuagg_rehash) before a
  * batch could fill it past half; count(DISTINCT) sets are grown the same
- * way.  At the end gpuagg_merge_fold adds the merge tables' states into
- * their groups (few groups with float, min or max states), and
+ * way.  Where few groups are expected each block of gpuagg_aggregate keeps
+ * a table of its own across the batches (the session's block tables); at
+ * the end gpuagg_block_fold adds them into the group table, and
  * gpuagg_distinct_fold counts the sets into theirs; under a GPU Top-N
  * gpuagg_topn_hist's radix select finds which groups can rank among the n
  * (gpuagg_topn.h); gpuagg_compact packs the groups, and the caller fetches
@@ -140,8 +141,10 @@ _Static_assert(sizeof(cu_symbols) / sizeof(cu_symbols[0]) * sizeof(void *) == si
 #define GPUAGG_BLOCK		GA_BLOCK
 #define GPUAGG_PAGE_BLOCK	128	/* gpuagg_deform_pages: threads a page */
 #define SHARED_GROUPS_MAX	2048
-/* merge tables a block's table with locked states merges into (b % NMERGE) */
-#define NMERGE				32
+/* blocks an SM of gpuagg_aggregate with a table in shared memory */
+#define SHARED_BLOCKS_PER_SM 2
+/* blocks an SM of a grid-stride kernel over a table, pages or rows */
+#define BLOCKS_PER_SM		16
 #define POOL_MAX			128
 #define ALIGN16(x)			(((x) + 15) & ~(uint64_t) 15)
 #define EMIN(a, b)			((a) < (b) ? (a) : (b))
@@ -157,7 +160,7 @@ typedef struct EngineModule
 	CUfunction	fn_rehash;
 	CUfunction	fn_compact;
 	CUfunction	fn_topn_hist;
-	CUfunction	fn_merge_fold;
+	CUfunction	fn_block_fold;
 	CUfunction	fn_fold;
 	CUfunction	fn_pairs;
 	CUfunction	fn_deform;
@@ -437,7 +440,7 @@ module_take(EngineGpu *gpu, char *err, size_t errlen)
 		MOD_CHECK(cu.ModuleGetFunction(&nm.fn_rehash, nm.module, "gpuagg_rehash"));
 		MOD_CHECK(cu.ModuleGetFunction(&nm.fn_compact, nm.module, "gpuagg_compact"));
 		MOD_CHECK(cu.ModuleGetFunction(&nm.fn_topn_hist, nm.module, "gpuagg_topn_hist"));
-		MOD_CHECK(cu.ModuleGetFunction(&nm.fn_merge_fold, nm.module, "gpuagg_merge_fold"));
+		MOD_CHECK(cu.ModuleGetFunction(&nm.fn_block_fold, nm.module, "gpuagg_block_fold"));
 		MOD_CHECK(cu.ModuleGetFunction(&nm.fn_fold, nm.module, "gpuagg_distinct_fold"));
 		MOD_CHECK(cu.ModuleGetFunction(&nm.fn_pairs, nm.module, "gpuagg_distinct_pairs"));
 		MOD_CHECK(cu.ModuleGetFunction(&nm.fn_deform, nm.module, "gpuagg_deform_pages"));
@@ -544,9 +547,9 @@ struct GaEngineSession
 	uint64_t	dict_b_bound;	/* arena bytes likewise */
 	uint64_t	rows_seen;		/* rows before the next batch, in scan order */
 	uint32_t	shared_cap;
-	CUdeviceptr d_merge;		/* NMERGE merge tables of shared_cap slots */
-	uint64_t	merge_bytes;
-	uint32_t	nmerge;
+	CUdeviceptr d_blocks;		/* nblocks block tables of shared_cap slots, */
+	uint64_t	blocks_bytes;	/* kept across batches (or none) */
+	uint32_t	nblocks;
 	uint32_t	smem_bytes;
 	uint64_t	vram_used;
 	uint64_t	need;
@@ -760,12 +763,22 @@ read_counters(GaEngineSession *s, unsigned long long *out)
 	return counters_error(out);
 }
 
+/*
+ * Blocks for a grid-stride kernel over n items, block of them a block, at
+ * most per_sm blocks an SM (and at least one block).
+ */
+static unsigned int
+stride_grid(const GaEngineSession *s, uint64_t n, unsigned int block, unsigned int per_sm)
+{
+	return (unsigned int) EMAX(EMIN((n + block - 1) / block,
+									(uint64_t) s->gpu->sm_count * per_sm), 1);
+}
+
 /* Blocks for a kernel with a thread per slot of table t (grid-stride). */
 static unsigned int
 table_grid(const GaEngineSession *s, const GaTable *t)
 {
-	return (unsigned int) EMIN((t->cap + GPUAGG_BLOCK - 1) / GPUAGG_BLOCK,
-							   (uint64_t) s->gpu->sm_count * 16);
+	return stride_grid(s, t->cap, GPUAGG_BLOCK, BLOCKS_PER_SM);
 }
 
 /*
@@ -917,8 +930,7 @@ grow_dict(GaEngineSession *s, uint64_t n, uint64_t used, uint64_t need_n, uint64
 		GROW_CHECK(cu.MemcpyDtoDAsync((CUdeviceptr) nd.str_len, (CUdeviceptr) s->dict.str_len,
 									  4 * n, s->s_exec));
 		GROW_CHECK(cu.LaunchKernel(s->mod->fn_dict_rehash,
-								   (unsigned int) EMIN((s->dict.cap + GPUAGG_BLOCK - 1) / GPUAGG_BLOCK,
-													   (uint64_t) s->gpu->sm_count * 16),
+								   stride_grid(s, s->dict.cap, GPUAGG_BLOCK, BLOCKS_PER_SM),
 								   1, 1, GPUAGG_BLOCK, 1, 1, 0, s->s_exec, params, NULL));
 		err = r != CUDA_SUCCESS ? session_fail(s, what, r) : wait_exec(s);
 		if (err != GA_OK)
@@ -1017,8 +1029,8 @@ dict_start(GaEngineSession *s)
 
 /*
  * Few groups: each block of gpuagg_aggregate aggregates in a table in
- * shared memory first, 4 slots a group (256 at least) where they fit; its
- * states of locked kinds (floats, min, max) merge into merge tables.
+ * shared memory first, 4 slots a group (256 at least) where they fit, kept
+ * across batches in the block tables.
  */
 static void
 shared_table(GaEngineSession *s)
@@ -1236,18 +1248,19 @@ ga_engine_start(GaEngineSession *s)
 							   &s->set_bytes[j])) != GA_OK)
 			return err;
 	/*
-	 * The blocks' tables merge their locked states into merge tables (at
-	 * most 7 MB, not in planner.c's estimate: left out, rather than refuse
-	 * the query, where gpuagg.vram_budget has no room for them)
+	 * The blocks' tables, kept across batches: a table (at most the shared
+	 * memory of a block) for each block gpuagg_aggregate runs.  Not in
+	 * planner.c's estimate: where gpuagg.vram_budget has no room for them
+	 * the blocks merge into the group table after each batch instead.
 	 */
-	s->merge_bytes = NMERGE * s->shared_cap * ga_slot_bytes(prog->nkeys, prog->nslots);
-	if (!s->d_merge && s->shared_cap > 0 && ga_program_locked(prog) &&
-		within_budget(s, s->merge_bytes))
+	s->blocks_bytes = (uint64_t) s->gpu->sm_count * SHARED_BLOCKS_PER_SM * s->shared_cap *
+		ga_slot_bytes(prog->nkeys, prog->nslots);
+	if (!s->d_blocks && s->shared_cap > 0 && within_budget(s, s->blocks_bytes))
 	{
-		if ((err = device_alloc(s, &s->d_merge, s->merge_bytes)) != GA_OK)
+		if ((err = device_alloc(s, &s->d_blocks, s->blocks_bytes)) != GA_OK)
 			return err;
-		CU_CHECK(s, cu.MemsetD8Async(s->d_merge, 0, s->merge_bytes, s->s_exec));
-		s->nmerge = NMERGE;
+		CU_CHECK(s, cu.MemsetD8Async(s->d_blocks, 0, s->blocks_bytes, s->s_exec));
+		s->nblocks = (uint32_t) s->gpu->sm_count * SHARED_BLOCKS_PER_SM;
 	}
 	if (s->nstringcols > 0 && (err = dict_start(s)) != GA_OK)
 		return err;
@@ -1421,8 +1434,8 @@ page_batch(GaEngineSession *s, int b, const GaBatch *batch, GaBatch *dbatch)
 	params[4] = &pages_count;
 	params[5] = &s->d_counters;
 	params[6] = &s->dict;
-	grid = (unsigned int) EMIN(npages32, (uint64_t) s->gpu->sm_count * 16);
-	CU_CHECK(s, cu.LaunchKernel(s->mod->fn_deform, EMAX(grid, 1), 1, 1, GPUAGG_PAGE_BLOCK, 1, 1,
+	grid = stride_grid(s, npages32, 1, BLOCKS_PER_SM);
+	CU_CHECK(s, cu.LaunchKernel(s->mod->fn_deform, grid, 1, 1, GPUAGG_PAGE_BLOCK, 1, 1,
 								pages_blcksz, s->s_copy[b], params, NULL));
 	return GA_OK;
 }
@@ -1519,11 +1532,11 @@ ga_engine_add_batch(GaEngineSession *s, int b, const GaBatch *batch)
 	params[2] = &s->shared_cap;
 	params[3] = &s->rows_seen;
 	params[4] = &s->sets;
-	params[5] = &s->d_merge;
-	params[6] = &s->nmerge;
-	grid = (batch->nrows + GPUAGG_BLOCK - 1) / GPUAGG_BLOCK;
-	grid = EMIN(grid, (unsigned int) s->gpu->sm_count * (s->shared_cap ? 2 : 16));
-	CU_CHECK(s, cu.LaunchKernel(s->mod->fn_aggregate, EMAX(grid, 1), 1, 1, GPUAGG_BLOCK, 1, 1,
+	params[5] = &s->d_blocks;
+	/* (no more blocks than block tables) */
+	grid = stride_grid(s, batch->nrows, GPUAGG_BLOCK,
+					   s->shared_cap ? SHARED_BLOCKS_PER_SM : BLOCKS_PER_SM);
+	CU_CHECK(s, cu.LaunchKernel(s->mod->fn_aggregate, grid, 1, 1, GPUAGG_BLOCK, 1, 1,
 								s->smem_bytes, s->s_exec, params, NULL));
 	/* the counters as this batch leaves them, in hand with ev_consumed[b] */
 	CU_CHECK(s, cu.MemcpyDtoHAsync(s->snap[b], s->d_counters,
@@ -1545,7 +1558,7 @@ ga_engine_add_batch(GaEngineSession *s, int b, const GaBatch *batch)
 }
 
 /*
- * Add the merge tables into their groups, count the distinct sets into
+ * Add the block tables into their groups, count the distinct sets into
  * theirs, pack the groups (and the pairs of min/max of strings) in device
  * memory, and say how many there are; ga_engine_fetch then brings them
  * back.
@@ -1614,14 +1627,14 @@ ga_engine_finish(GaEngineSession *s, GaEngineShape *shape)
 		s->out_bytes = bytes;
 	}
 
-	/* the merge tables' locked states into their groups */
-	if (s->nmerge > 0)
+	/* the block tables into their groups */
+	if (s->nblocks > 0)
 	{
-		void	   *params[4] = {&s->table, &s->d_merge, &s->shared_cap, &s->nmerge};
-		uint64_t	entries = (uint64_t) s->nmerge * s->shared_cap;
+		void	   *params[4] = {&s->table, &s->d_blocks, &s->shared_cap, &s->nblocks};
 
-		CU_CHECK(s, cu.LaunchKernel(s->mod->fn_merge_fold,
-									(unsigned int) ((entries + GPUAGG_BLOCK - 1) / GPUAGG_BLOCK),
+		CU_CHECK(s, cu.LaunchKernel(s->mod->fn_block_fold,
+									stride_grid(s, (uint64_t) s->nblocks * s->shared_cap,
+												GPUAGG_BLOCK, BLOCKS_PER_SM),
 									1, 1, GPUAGG_BLOCK, 1, 1, 0, s->s_exec, params, NULL));
 	}
 
@@ -1727,7 +1740,7 @@ ga_engine_finish(GaEngineSession *s, GaEngineShape *shape)
 	}
 	/*
 	 * errors of the folds and the pairs (internal) are in the counters; a
-	 * group gpuagg_merge_fold had to make was not there to be packed, and
+	 * group gpuagg_block_fold had to make was not there to be packed, and
 	 * the compaction packed as many groups as there was room for
 	 */
 	if ((err = read_counters(s, counters)) != GA_OK)
@@ -1828,7 +1841,7 @@ ga_engine_close(GaEngineSession *s)
 		device_free(s, &s->d_buf[b], s->args.batch_bytes);
 	}
 	device_free(s, &s->d_table, s->table_bytes);
-	device_free(s, &s->d_merge, s->merge_bytes);
+	device_free(s, &s->d_blocks, s->blocks_bytes);
 	device_free(s, &s->d_out, s->out_bytes);
 	for (int j = 0; j < GA_MAX_DISTINCT; j++)
 		device_free(s, &s->d_set[j], s->set_bytes[j]);

@@ -13,8 +13,10 @@
  *
  * On the H200 (bench/results/2026-12-03-h200, sixth session): a lock a row
  * 4.5 ms, then every block merging under the global table's locks 616 ms;
- * merging into 32 copies instead 8.6 ms.  gpuagg_aggregate took the merge
- * tables (block b into b % 32); warps' own states (7.7 ms) were left out.
+ * merging into 32 copies instead 8.6 ms.  gpuagg_aggregate took such merge
+ * tables, then gave up merging after every batch: each block now keeps its
+ * table in device memory from one batch to the next, and the tables are
+ * added into the global table once, after the last batch.
  */
 #include <cstdio>
 #include <cstdint>

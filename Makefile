@@ -13,6 +13,9 @@ OBJS = \
 	src/plan.o \
 	src/program.o \
 	src/exec.o \
+	src/explain.o \
+	src/parallel.o \
+	src/topn.o \
 	src/batch.o \
 	src/dict.o \
 	src/ledger.o \

@@ -1,0 +1,190 @@
+/*-------------------------------------------------------------------------
+ *
+ * exec.h
+ *		The GpuAgg executor node's state, shared by its files: exec.c (the
+ *		node's life and its runs), parallel.c (the DSM and a fed plan),
+ *		topn.c (the host's Top-N) and explain.c.
+ *
+ *-------------------------------------------------------------------------
+ */
+#ifndef GPUAGG_EXEC_H
+#define GPUAGG_EXEC_H
+
+#include "access/parallel.h"
+#include "commands/explain.h"
+#include "access/relscan.h"
+#include "lib/binaryheap.h"
+#include "nodes/execnodes.h"
+#include "portability/instr_time.h"
+#include "utils/sortsupport.h"
+
+#include "batch.h"
+#include "device.h"
+#include "gpuagg.h"
+#include "program.h"
+#include "result.h"
+
+/* What EXPLAIN ANALYZE shows of a GpuAgg's work, summed over its runs. */
+typedef struct GpuaggCounters
+{
+	uint64		nbatches;
+	uint64		page_batches;	/* of them in page form */
+	uint64		pages;			/* pages they referred to */
+	uint64		pages_all_visible;	/* of them all-visible */
+	uint64		bytes_in;
+	double		open_ms;		/* opening the device session, queue included */
+	double		scan_ms;
+	double		wait_ms;		/* blocked in calls to the device while scanning */
+	double		finish_ms;		/* the device's last work, the groups back and
+								 * the strings it coded (page form) taken in */
+	double		result_ms;
+	GpuaggDeviceStats stats;
+	uint64		ngroups;
+	uint64		strings_coded;	/* page form: strings the device coded */
+	uint64		column_reruns;	/* page form given up for a string the
+								 * device could not read */
+	uint64		groups_back;	/* under a top-N (GpuaggPlanInfo.topn): those the
+								 * device sent back (GaTopN), */
+	uint64		groups_returned;	/* and those the node returns */
+} GpuaggCounters;
+
+/*
+ * The host's Top-N (topn.c), from GpuaggPlanInfo.topn: n is 0 without one.
+ * After a run, count is the run's counts when the Top-N bounds its groups
+ * (NULL: every group goes out), and bound the group ranking last of those
+ * that go out.
+ */
+typedef struct GpuaggTopN
+{
+	int			n;				/* ORDER BY a count LIMIT n above, or 0 */
+	int			agg;			/* ... that count's aggregate */
+	bool		desc;			/* ... DESC: the largest counts */
+	binaryheap_comparator worse;	/* ... > 0: count a ranks after b */
+	int			ntie;			/* ... then ORDER BY these group keys */
+	int		   *tie_key;		/* ... their indexes */
+	Oid		   *tie_op;			/* ... their sort operators */
+	SortSupport tie_ssup;		/* ... their orders */
+	const uint64 *count;		/* the run's counts, when the Top-N bounds */
+	uint64		bound;			/* ... the group ranking last that goes out */
+	const GaResult *res;		/* ... the run's groups */
+	const int  *keytype;		/* ... their keys' GaTypes */
+} GpuaggTopN;
+
+typedef struct GpuAggState
+{
+	CustomScanState css;
+
+	/* from the plan */
+	const GpuaggPlanInfo *plan;
+	const GpuaggDevice *device;
+	bool		planned_cuda;	/* the plan chose the CUDA device */
+	char	   *fallback;		/* why the planned device was abandoned */
+	bool		no_pages;		/* page form given up (GA_ERR_STRING_BACK) */
+	bool		feed_failed;	/* a fed GpuAgg's run failed: the leader reads
+								 * the whole table itself */
+	ParallelContext *pcxt;		/* the leader's, for its workers' count */
+	int			feed_next;		/* the worker to look at first */
+	GpuaggTopN	topn;			/* ORDER BY a count LIMIT n above */
+
+	/* set up by Begin */
+	GpuaggProgram *prog;
+	List	   *param_states;	/* ExprState per parameter of the program */
+	List	   *gating;			/* one-time quals, checked before the scan */
+	ExprState  *gating_state;
+	GpuaggFinal *finals;
+	Node	   *aggcontext;		/* stand-in AggState for final functions */
+
+	/* a parallel GpuAgg's shared scan state (in the DSM), else NULL */
+	ParallelTableScanDesc pscan;
+	GpuaggBlockLog blocklog;	/* the blocks this process took from it */
+	bool		injected;		/* this run failed by gpuagg.debug_fail_batch */
+	struct GpuaggSharedCounters *shared;	/* the processes' counters (DSM) */
+	struct GpuaggSharedCounters *collected; /* the leader's copy, after */
+
+	/* per run */
+	MemoryContext run_cxt;
+	GpuaggDict *dict;			/* the run's strings */
+	MemoryContextCallback close_cb;
+	void	   *session;
+	bool		done;			/* aggregation finished, groups in result */
+	GaResult	result;
+	uint64		next_group;
+
+	/* shown by EXPLAIN ANALYZE, summed over runs */
+	GpuaggCounters counters;
+} GpuAggState;
+
+/*
+ * A parallel GpuAgg's counters: one slot per process (the leader's last),
+ * in the DSM after the parallel scan state; each process writes its own
+ * when its aggregation is done -- before it returns a group, so before
+ * Gather can have read everything -- and the leader copies them out at
+ * shutdown for EXPLAIN ANALYZE.
+ */
+typedef struct GpuaggSharedCounters
+{
+	int			nslots;
+	Size		feed_off;		/* fed GpuAgg: its GpuaggFeed, from here */
+	GpuaggCounters slot[FLEXIBLE_ARRAY_MEMBER];
+} GpuaggSharedCounters;
+
+/* Milliseconds since start. */
+static inline double
+GpuaggMsSince(instr_time start)
+{
+	instr_time	now;
+
+	INSTR_TIME_SET_CURRENT(now);
+	INSTR_TIME_SUBTRACT(now, start);
+	return INSTR_TIME_GET_MILLISEC(now);
+}
+
+/* The pages a reader referred to (page form; none in column form), counted. */
+static inline void
+GpuaggCountPages(GpuAggState *st, GpuaggBatchReader *reader)
+{
+	uint64		pages,
+				all_visible;
+
+	GpuaggBatchPageCounts(reader, &pages, &all_visible);
+	st->counters.pages += pages;
+	st->counters.pages_all_visible += all_visible;
+}
+
+/* topn.c */
+extern void GpuaggTopNInit(GpuaggTopN *t, List *topn);
+extern void GpuaggTopNForDevice(const GpuaggTopN *t, GpuaggProgram *prog);
+/*
+ * Find the run's bound (res: its groups); returns the number of groups
+ * that go out where count_kept (a pass over all of them), else 0.
+ */
+extern uint64 GpuaggTopNBound(GpuaggTopN *t, const GaProgram *prog, const GaResult *res,
+							  bool count_kept);
+/* Does group g go out? */
+extern bool GpuaggTopNKeeps(const GpuaggTopN *t, uint64 g);
+
+/* parallel.c: the DSM callbacks */
+extern Size GpuaggEstimateDSM(CustomScanState *node, ParallelContext *pcxt);
+extern void GpuaggInitializeDSM(CustomScanState *node, ParallelContext *pcxt,
+								void *coordinate);
+extern void GpuaggReinitializeDSM(CustomScanState *node, ParallelContext *pcxt,
+								  void *coordinate);
+extern void GpuaggInitializeWorker(CustomScanState *node, shm_toc *toc,
+								   void *coordinate);
+extern void GpuaggShutdown(CustomScanState *node);
+/* a parallel worker's counters, for the leader's EXPLAIN ANALYZE */
+extern void GpuaggShareCounters(GpuAggState *st);
+
+/* parallel.c: a fed GpuAgg (GpuaggPlanInfo.feed) */
+extern bool GpuaggFeedLeaderless(GpuAggState *st);
+extern void GpuaggFeedPages(GpuAggState *st);
+extern void GpuaggFeedConsumed(GpuAggState *st, int k);
+extern void GpuaggFeedStop(GpuAggState *st);
+extern void GpuaggFeedGiveUp(GpuAggState *st);
+extern const GaBatch *GpuaggTakeFedBatch(GpuAggState *st, GpuaggBatchReader *reader,
+										 char *buf, uint64 *bytes, int *from);
+
+/* explain.c */
+extern void GpuaggExplain(CustomScanState *node, List *ancestors, ExplainState *es);
+
+#endif							/* GPUAGG_EXEC_H */

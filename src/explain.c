@@ -1,0 +1,183 @@
+/*-------------------------------------------------------------------------
+ *
+ * explain.c
+ *		What EXPLAIN shows of a GpuAgg: the plan's device work in SQL, and
+ *		under ANALYZE the counters of every process that ran it.
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "postgres.h"
+
+#include <math.h>
+
+#include "commands/explain.h"
+#include "nodes/makefuncs.h"
+#include "optimizer/optimizer.h"
+#include "rewrite/rewriteManip.h"
+#include "utils/ruleutils.h"
+
+#include "exec.h"
+
+/* Add c's counts and times to all's. */
+static void
+counters_add(GpuaggCounters *all, const GpuaggCounters *c)
+{
+	all->nbatches += c->nbatches;
+	all->page_batches += c->page_batches;
+	all->pages += c->pages;
+	all->pages_all_visible += c->pages_all_visible;
+	all->bytes_in += c->bytes_in;
+	all->open_ms += c->open_ms;
+	all->scan_ms += c->scan_ms;
+	all->wait_ms += c->wait_ms;
+	all->finish_ms += c->finish_ms;
+	all->result_ms += c->result_ms;
+	all->ngroups += c->ngroups;
+	all->groups_back += c->groups_back;
+	all->groups_returned += c->groups_returned;
+	all->strings_coded += c->strings_coded;
+	all->column_reruns += c->column_reruns;
+	all->stats.rows_in += c->stats.rows_in;
+	all->stats.rows_passed += c->stats.rows_passed;
+	all->stats.device_ms += c->stats.device_ms;
+	all->stats.transfer_ms += c->stats.transfer_ms;
+	all->stats.admission_ms += c->stats.admission_ms;
+}
+
+/* Deparse an expression of the plan for EXPLAIN. */
+static char *
+deparse(GpuAggState *st, Node *expr, List *context, bool useprefix)
+{
+	Index		scanrelid = ((Scan *) st->css.ss.ps.plan)->scanrelid;
+
+	expr = copyObject(expr);
+	if (st->plan->varno != scanrelid)
+		ChangeVarNodes(expr, st->plan->varno, scanrelid, 0);
+	return deparse_expression(expr, context, useprefix, false);
+}
+
+void
+GpuaggExplain(CustomScanState *node, List *ancestors, ExplainState *es)
+{
+	GpuAggState *st = (GpuAggState *) node;
+	List	   *context;
+	List	   *items = NIL;
+	bool		useprefix = es->verbose;
+	ListCell   *lc;
+
+	context = set_deparse_context_plan(es->deparse_cxt, node->ss.ps.plan,
+									   ancestors);
+	ExplainPropertyText("Device", st->device->name, es);
+	if (st->plan->feed)
+		ExplainPropertyText("Aggregation", "in the leader, its workers pinning pages for it", es);
+	else if (st->css.ss.ps.plan->parallel_aware)
+		ExplainPropertyText("Aggregation", "partial, in each process", es);
+	if (st->fallback)
+		ExplainPropertyText("Device Fallback", st->fallback, es);
+	if (st->gating != NIL)
+		ExplainPropertyText("One-Time Filter",
+							deparse(st, (Node *) make_ands_explicit(st->gating),
+									context, useprefix), es);
+	if (st->plan->quals != NIL)
+		ExplainPropertyText("Device Filter",
+							deparse(st, (Node *) make_ands_explicit(st->plan->quals),
+									context, useprefix), es);
+	if (st->plan->keys != NIL)
+	{
+		foreach(lc, st->plan->keys)
+			items = lappend(items, deparse(st, lfirst(lc), context, useprefix));
+		ExplainPropertyList("Device Group Key", items, es);
+	}
+	items = NIL;
+	foreach(lc, st->plan->aggrefs)
+		items = lappend(items, deparse(st, lfirst(lc), context, useprefix));
+	ExplainPropertyList("Device Aggregates", items, es);
+	if (st->topn.n > 0)
+	{
+		StringInfoData buf;
+
+		/* as the Sort above shows its keys: DESC, and NULLS where not so */
+		initStringInfo(&buf);
+		appendStringInfo(&buf, "%s %s",
+						 deparse(st, list_nth(st->plan->aggrefs, st->topn.agg), context, useprefix),
+						 st->topn.desc ? "DESC" : "ASC");
+		for (int i = 0; i < st->topn.ntie; i++)
+		{
+			const SortSupportData *ssup = &st->topn.tie_ssup[i];
+
+			appendStringInfo(&buf, ", %s%s",
+							 deparse(st, list_nth(st->plan->keys, st->topn.tie_key[i]), context,
+									 useprefix),
+							 ssup->ssup_reverse ? " DESC" : "");
+			if (ssup->ssup_nulls_first != ssup->ssup_reverse)
+				appendStringInfoString(&buf, ssup->ssup_nulls_first ?
+									   " NULLS FIRST" : " NULLS LAST");
+		}
+		appendStringInfo(&buf, ", %d groups and their ties", st->topn.n);
+		ExplainPropertyText("Device Top-N", buf.data, es);
+	}
+	ExplainPropertyInteger("Device Memory Estimate", "kB",
+						   (int64) ceil(st->plan->vram / 1024.0), es);
+
+	if (es->analyze)
+	{
+		GpuaggCounters all = st->counters;
+
+		/* a parallel GpuAgg: every process's share (times summed) */
+		for (int w = 0; st->collected && w < st->collected->nslots; w++)
+			counters_add(&all, &st->collected->slot[w]);
+		ExplainPropertyInteger("Batches", NULL, all.nbatches, es);
+		/* tuples sent where they lie, deformed by the device */
+		if (all.page_batches > 0)
+		{
+			ExplainPropertyInteger("Page Batches", NULL, all.page_batches, es);
+			/*
+			 * Pages whose tuples' visibility the host checked (the others
+			 * are all-visible), the bytes the device read from shared
+			 * buffers, and the distinct strings the device coded itself.
+			 */
+			ExplainPropertyInteger("Pages", NULL, all.pages, es);
+			ExplainPropertyInteger("Pages Checked by Host", NULL,
+								   all.pages - all.pages_all_visible, es);
+			ExplainPropertyInteger("Page Bytes", "kB",
+								   (int64) (all.pages * (BLCKSZ / 1024)), es);
+			if (all.strings_coded > 0)
+				ExplainPropertyInteger("Strings Coded by Device", NULL, all.strings_coded, es);
+		}
+		/*
+		 * A string value the device could not read (compressed, TOASTed)
+		 * sends the whole scan back to the host: read again in column form.
+		 */
+		if (all.column_reruns > 0)
+			ExplainPropertyInteger("Scans Read Again in Column Form", NULL,
+								   all.column_reruns, es);
+		ExplainPropertyInteger("Rows In", NULL, all.stats.rows_in, es);
+		ExplainPropertyInteger("Rows Removed by Device Filter", NULL,
+							   all.stats.rows_in - all.stats.rows_passed, es);
+		ExplainPropertyInteger("Groups", NULL, all.ngroups, es);
+		if (st->topn.n > 0)
+		{
+			ExplainPropertyInteger("Groups From Device", NULL, all.groups_back, es);
+			ExplainPropertyInteger("Groups Returned", NULL, all.groups_returned, es);
+		}
+		ExplainPropertyInteger("Bytes To Device", "kB",
+							   (int64) ((all.bytes_in + 1023) / 1024), es);
+		if (es->timing)
+		{
+			if (st->planned_cuda)
+				ExplainPropertyFloat("Admission Wait", "ms", all.stats.admission_ms, 3, es);
+			/* the session's set-up past the queue: segment, thread, buffers */
+			ExplainPropertyFloat("Open Time", "ms",
+								 Max(all.open_ms - all.stats.admission_ms, 0.0), 3, es);
+			ExplainPropertyFloat("Scan Time", "ms", all.scan_ms, 3, es);
+			if (st->device->gpu)
+			{
+				ExplainPropertyFloat("Wait Time", "ms", all.wait_ms, 3, es);
+				ExplainPropertyFloat("Transfer Time", "ms", all.stats.transfer_ms, 3, es);
+			}
+			ExplainPropertyFloat("Finish Time", "ms", all.finish_ms, 3, es);
+			ExplainPropertyFloat("Device Time", "ms", all.stats.device_ms, 3, es);
+			ExplainPropertyFloat("Result Time", "ms", all.result_ms, 3, es);
+		}
+	}
+}

@@ -1,0 +1,426 @@
+/*-------------------------------------------------------------------------
+ *
+ * parallel.c
+ *		A parallel GpuAgg: its DSM chunk, and the protocol of a fed plan.
+ *
+ * The processes of a parallel GpuAgg share one parallel heap scan (a block
+ * counter in the DSM).  Either each aggregates its blocks on its own device
+ * session and returns partial states to Gather, or -- a fed GpuAgg
+ * (GpuaggPlanInfo.feed) -- the workers only pin their blocks' pages for
+ * the leader's session, which aggregates every group once.  The DSM chunk
+ * holds the parallel scan state, a slot of EXPLAIN ANALYZE counters per
+ * process, and a fed GpuAgg's GpuaggFeed with a buffer per worker.
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "postgres.h"
+
+#include "access/parallel.h"
+#include "access/tableam.h"
+#include "miscadmin.h"
+#include "optimizer/optimizer.h"
+#include "pgstat.h"
+#include "postmaster/bgworker.h"
+#include "storage/condition_variable.h"
+#include "storage/spin.h"
+
+#include "exec.h"
+
+/*
+ * A fed GpuAgg (GpuaggPlanInfo.feed): each worker pins its share of the
+ * parallel scan's pages and puts the batch's page lists in its buffer (one
+ * batch at a time); the leader copies them into its device's buffer, sends
+ * them, and counts a worker's batch consumed once the device is done with
+ * its pages (its next add_batch, or finish, returned) -- only then does
+ * the worker unpin them.  The leader's device thus aggregates every group
+ * once, while the pinning is shared.
+ *
+ * A leader that cannot go on (its device failed, a string sent the scan
+ * back, or it takes no page form) sets stop, closes its session -- after
+ * which its device reads no page -- and sets drained; the workers unpin and
+ * return nothing, and the leader reads the whole table again by itself.
+ * The groups are emitted by the leader only, after every worker is at eof.
+ */
+typedef struct GpuaggFeeder
+{
+	uint64		published;		/* batches put in its buffer */
+	uint64		taken;			/* of them, copied by the leader */
+	uint64		consumed;		/* of them, done with by the leader's device */
+	int			nrows;			/* the buffer's batch */
+	int			npages;
+	bool		eof;			/* no more batches */
+} GpuaggFeeder;
+
+typedef struct GpuaggFeed
+{
+	slock_t		mutex;
+	ConditionVariable cv;
+	bool		stop;			/* the leader takes no more batches */
+	bool		drained;		/* ... and its device reads no page any more */
+	bool		leaderless;		/* parallel_leader_participation was off when
+								 * the plan ran: worker 0 reads the whole
+								 * table and returns the groups */
+	int			nfeeders;
+	Size		refs_bytes;		/* of a worker's buffer */
+	GpuaggFeeder feeder[FLEXIBLE_ARRAY_MEMBER];
+	/* then a buffer per worker */
+} GpuaggFeed;
+
+#define FEED_BUFFERS_OFF(n) \
+	TYPEALIGN(16, offsetof(GpuaggFeed, feeder) + sizeof(GpuaggFeeder) * (n))
+
+static GpuaggFeed *feed_of(GpuAggState *st);
+static char *feed_buffer(GpuaggFeed *f, int k);
+
+/* Is there no leader to feed (worker 0 then reads the whole table)? */
+bool
+GpuaggFeedLeaderless(GpuAggState *st)
+{
+	GpuaggFeed *f = feed_of(st);
+
+	return f != NULL && f->leaderless;
+}
+
+/*
+ * The run of a parallel worker is done and its groups may go out: its
+ * counters go to its slot for the leader's EXPLAIN ANALYZE.
+ */
+void
+GpuaggShareCounters(GpuAggState *st)
+{
+	if (st->shared && IsParallelWorker() && ParallelWorkerNumber < st->shared->nslots)
+		st->shared->slot[ParallelWorkerNumber] = st->counters;
+}
+
+/* Wait, checking for interrupts, until cond (read under the feed's lock). */
+#define FEED_WAIT(f, cond) \
+	do { \
+		for (;;) \
+		{ \
+			bool		ok_; \
+			SpinLockAcquire(&(f)->mutex); \
+			ok_ = (cond); \
+			SpinLockRelease(&(f)->mutex); \
+			if (ok_) \
+				break; \
+			ConditionVariableTimedSleep(&(f)->cv, 100, PG_WAIT_EXTENSION); \
+		} \
+		ConditionVariableCancelSleep(); \
+	} while (0)
+
+/*
+ * A worker of a fed GpuAgg: its share of the parallel scan's pages pinned,
+ * a batch at a time, for the leader's device; returns when the leader's
+ * device is done with all of them (and they are unpinned).
+ */
+void
+GpuaggFeedPages(GpuAggState *st)
+{
+	GpuaggFeed *f = feed_of(st);
+	int			me = ParallelWorkerNumber;
+	GpuaggFeeder *fd;
+	GpuaggBatchReader *reader;
+	const GaBatch *batch;
+	uint64		bytes;
+	instr_time	t0;
+
+	if (f == NULL || me < 0 || me >= f->nfeeders)
+		elog(ERROR, "gpuagg: a parallel worker of a fed GpuAgg has no feed");
+	fd = &f->feeder[me];
+	/* no leader to feed: worker 0 reads the whole table (run_aggregation) */
+	if (f->leaderless)
+		return;
+	reader = GpuaggBatchBegin(st->css.ss.ss_currentRelation, st->css.ss.ps.state->es_snapshot,
+							  st->pscan, &st->blocklog, st->prog, st->plan->batch_rows, st->dict, true);
+	/* (no page form here: then no blocks either, the others take them) */
+	while (GpuaggBatchMaxPages(reader) > 0)
+	{
+		/* its buffer free (the leader took the batch in it), or no more */
+		INSTR_TIME_SET_CURRENT(t0);
+		FEED_WAIT(f, fd->taken == fd->published || f->stop);
+		st->counters.wait_ms += GpuaggMsSince(t0);
+		if (f->stop)
+			break;
+		INSTR_TIME_SET_CURRENT(t0);
+		batch = GpuaggBatchNext(reader, feed_buffer(f, me), &bytes);
+		st->counters.scan_ms += GpuaggMsSince(t0);
+		if (batch == NULL)
+			break;
+		SpinLockAcquire(&f->mutex);
+		fd->nrows = batch->nrows;
+		fd->npages = batch->npages;
+		fd->published++;
+		SpinLockRelease(&f->mutex);
+		ConditionVariableBroadcast(&f->cv);
+
+		/* its previous batch's pages, once the device is done with them, go */
+		INSTR_TIME_SET_CURRENT(t0);
+		FEED_WAIT(f, fd->consumed + 1 >= fd->published || f->stop);
+		st->counters.wait_ms += GpuaggMsSince(t0);
+		if (f->stop)
+			break;
+		GpuaggBatchSent(reader);
+	}
+	SpinLockAcquire(&f->mutex);
+	fd->eof = true;
+	SpinLockRelease(&f->mutex);
+	ConditionVariableBroadcast(&f->cv);
+	/* every page the leader's device may still read stays pinned till then */
+	FEED_WAIT(f, fd->consumed >= fd->published || f->drained);
+	GpuaggCountPages(st, reader);
+	GpuaggBatchEnd(reader);
+}
+
+/* The leader's device is done with the pages of worker k's oldest batch. */
+void
+GpuaggFeedConsumed(GpuAggState *st, int k)
+{
+	GpuaggFeed *f = feed_of(st);
+
+	if (k < 0)
+		return;
+	SpinLockAcquire(&f->mutex);
+	f->feeder[k].consumed++;
+	SpinLockRelease(&f->mutex);
+	ConditionVariableBroadcast(&f->cv);
+}
+
+/*
+ * The leader takes no more batches and its device reads no page (its
+ * session is closed, finished, or never opened): the workers stop and
+ * unpin everything.
+ */
+void
+GpuaggFeedStop(GpuAggState *st)
+{
+	GpuaggFeed *f = feed_of(st);
+
+	if (f == NULL)
+		return;
+	SpinLockAcquire(&f->mutex);
+	f->stop = true;
+	f->drained = true;
+	SpinLockRelease(&f->mutex);
+	ConditionVariableBroadcast(&f->cv);
+}
+
+/*
+ * A fed run that does not go on: the workers stop and unpin, and the leader
+ * reads the whole table itself from now on (the blocks its workers took
+ * are theirs).
+ */
+void
+GpuaggFeedGiveUp(GpuAggState *st)
+{
+	st->feed_failed = true;
+	GpuaggFeedStop(st);
+}
+
+/*
+ * The leader's next batch from its workers, made in buf (*from: whose), or
+ * NULL once every worker is at eof with nothing left.  A worker that
+ * stopped before eof either never fed (it counts as at eof) or left pages
+ * the device may have read unpinned: an ERROR (its own ERROR, if it had
+ * one, comes first, with the interrupts the wait checks).
+ */
+const GaBatch *
+GpuaggTakeFedBatch(GpuAggState *st, GpuaggBatchReader *reader, char *buf, uint64 *bytes, int *from)
+{
+	GpuaggFeed *f = feed_of(st);
+	int			n = Min(f->nfeeders, st->pcxt->nworkers_launched);
+	const GaBatch *batch = NULL;
+
+	for (;;)
+	{
+		int			k = -1,
+					nrows = 0,
+					npages = 0;
+		bool		all_eof = true;
+
+		SpinLockAcquire(&f->mutex);
+		for (int i = 0; i < n && k < 0; i++)
+		{
+			int			j = (st->feed_next + i) % n;
+			GpuaggFeeder *fd = &f->feeder[j];
+
+			if (fd->published > fd->taken)
+			{
+				k = j;
+				nrows = fd->nrows;
+				npages = fd->npages;
+			}
+			else if (!fd->eof)
+				all_eof = false;
+		}
+		SpinLockRelease(&f->mutex);
+		if (k >= 0)
+		{
+			batch = GpuaggBatchFromFeed(reader, buf, feed_buffer(f, k), nrows, npages, bytes);
+			SpinLockAcquire(&f->mutex);
+			f->feeder[k].taken++;
+			SpinLockRelease(&f->mutex);
+			ConditionVariableBroadcast(&f->cv);
+			st->feed_next = k + 1;
+			*from = k;
+			break;
+		}
+		if (all_eof)
+			break;
+		/* a worker's ERROR first, before one that stopped counts as done */
+		CHECK_FOR_INTERRUPTS();
+		for (int j = 0; j < n; j++)
+		{
+			pid_t		pid;
+			bool		gone;
+
+			if (st->pcxt->worker[j].bgwhandle == NULL ||
+				GetBackgroundWorkerPid(st->pcxt->worker[j].bgwhandle, &pid) != BGWH_STOPPED)
+				continue;
+			SpinLockAcquire(&f->mutex);
+			gone = !f->feeder[j].eof;
+			if (gone && f->feeder[j].published == 0)
+			{
+				f->feeder[j].eof = true;
+				gone = false;
+			}
+			SpinLockRelease(&f->mutex);
+			if (gone)
+				ereport(ERROR,
+						(errcode(ERRCODE_INTERNAL_ERROR),
+						 errmsg("gpuagg: parallel worker %d stopped while it fed pages", j)));
+		}
+		ConditionVariableTimedSleep(&f->cv, 10, PG_WAIT_EXTENSION);
+	}
+	ConditionVariableCancelSleep();
+	return batch;
+}
+
+/*
+ * Parallel GpuAgg: the processes share one parallel heap scan (a block
+ * counter in the DSM); each aggregates its blocks on its own device session
+ * and returns partial states to Gather.
+ */
+/*
+ * The DSM chunk: where the counters start, the parallel scan state, the
+ * workers' counters.
+ */
+#define DSM_HEADER	MAXALIGN(sizeof(Size))
+
+static Size
+counters_bytes(int nworkers)
+{
+	return MAXALIGN(offsetof(GpuaggSharedCounters, slot) +
+					sizeof(GpuaggCounters) * Max(nworkers, 1));
+}
+
+/* A fed GpuAgg's state and workers' buffers. */
+static Size
+feed_bytes(GpuAggState *st, int nworkers)
+{
+	if (!st->plan->feed)
+		return 0;
+	return FEED_BUFFERS_OFF(nworkers) +
+		TYPEALIGN(16, GpuaggBatchFeedBytes(&st->prog->ga)) * nworkers + 16;
+}
+
+Size
+GpuaggEstimateDSM(CustomScanState *node, ParallelContext *pcxt)
+{
+	GpuAggState *st = (GpuAggState *) node;
+
+	return DSM_HEADER +
+		MAXALIGN(table_parallelscan_estimate(node->ss.ss_currentRelation,
+											 node->ss.ps.state->es_snapshot)) +
+		counters_bytes(pcxt->nworkers) + feed_bytes(st, pcxt->nworkers);
+}
+
+static GpuaggFeed *
+feed_of(GpuAggState *st)
+{
+	if (st->shared == NULL || st->shared->feed_off == 0)
+		return NULL;
+	return (GpuaggFeed *) ((char *) st->shared + st->shared->feed_off);
+}
+
+static char *
+feed_buffer(GpuaggFeed *f, int k)
+{
+	return (char *) TYPEALIGN(16, (char *) f + FEED_BUFFERS_OFF(f->nfeeders)) +
+		(Size) k * f->refs_bytes;
+}
+
+/* A fresh feed, nobody fed yet (the counters are reset with it). */
+static void
+feed_reset(GpuAggState *st, int nworkers)
+{
+	GpuaggFeed *f;
+
+	memset(st->shared, 0, counters_bytes(nworkers));
+	st->shared->nslots = nworkers;
+	if (!st->plan->feed)
+		return;
+	st->shared->feed_off = counters_bytes(nworkers);
+	f = feed_of(st);
+	memset(f, 0, offsetof(GpuaggFeed, feeder) + sizeof(GpuaggFeeder) * nworkers);
+	SpinLockInit(&f->mutex);
+	ConditionVariableInit(&f->cv);
+	f->nfeeders = nworkers;
+	f->refs_bytes = TYPEALIGN(16, GpuaggBatchFeedBytes(&st->prog->ga));
+	/* (Gather reads the same setting when it decides to run this node) */
+	f->leaderless = !parallel_leader_participation;
+}
+
+void
+GpuaggInitializeDSM(CustomScanState *node, ParallelContext *pcxt, void *coordinate)
+{
+	GpuAggState *st = (GpuAggState *) node;
+	Size		off = DSM_HEADER +
+		MAXALIGN(table_parallelscan_estimate(node->ss.ss_currentRelation,
+											 node->ss.ps.state->es_snapshot));
+
+	*(Size *) coordinate = off;
+	st->pscan = (ParallelTableScanDesc) ((char *) coordinate + DSM_HEADER);
+	table_parallelscan_initialize(node->ss.ss_currentRelation, st->pscan,
+								  node->ss.ps.state->es_snapshot);
+	st->shared = (GpuaggSharedCounters *) ((char *) coordinate + off);
+	st->pcxt = pcxt;
+	feed_reset(st, pcxt->nworkers);
+}
+
+void
+GpuaggReinitializeDSM(CustomScanState *node, ParallelContext *pcxt, void *coordinate)
+{
+	GpuAggState *st = (GpuAggState *) node;
+
+	table_parallelscan_reinitialize(node->ss.ss_currentRelation,
+									(ParallelTableScanDesc) ((char *) coordinate + DSM_HEADER));
+	st->pcxt = pcxt;
+	/* a fed GpuAgg starts its feed anew (its workers are new) */
+	if (st->plan->feed && st->shared)
+		feed_reset(st, pcxt->nworkers);
+}
+
+void
+GpuaggInitializeWorker(CustomScanState *node, shm_toc *toc, void *coordinate)
+{
+	GpuAggState *st = (GpuAggState *) node;
+
+	st->pscan = (ParallelTableScanDesc) ((char *) coordinate + DSM_HEADER);
+	st->shared = (GpuaggSharedCounters *) ((char *) coordinate + *(Size *) coordinate);
+}
+
+/* The leader keeps the workers' counters before the DSM goes away. */
+void
+GpuaggShutdown(CustomScanState *node)
+{
+	GpuAggState *st = (GpuAggState *) node;
+	Size		size;
+
+	if (st->shared == NULL || IsParallelWorker())
+		return;
+	size = offsetof(GpuaggSharedCounters, slot) + sizeof(GpuaggCounters) * st->shared->nslots;
+	st->collected = MemoryContextAlloc(node->ss.ps.state->es_query_cxt, size);
+	memcpy(st->collected, st->shared, size);
+	st->shared = NULL;
+}
+

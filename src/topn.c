@@ -1,0 +1,199 @@
+/*-------------------------------------------------------------------------
+ *
+ * topn.c
+ *		The host's side of a GpuAgg Top-N: ORDER BY a count LIMIT n above.
+ *
+ * planner.c offers a GpuAgg a Top-N when a Sort on one of its counts (and
+ * then group keys) and a Limit sit right above it (GpuaggPlanInfo.topn).
+ * Of many groups, only those ranking with the n-th or before it, ties
+ * included, need go out: the Sort and Limit above pick from them exactly as
+ * from all.  The device narrows the groups it sends back (GaTopN, with the
+ * tie keys whose order it knows: gpuagg_topn.h); the node then keeps those
+ * ranking no later than the n-th of the groups it got, found in one pass
+ * with a heap of the n best so far.
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "postgres.h"
+
+#include "lib/binaryheap.h"
+#include "utils/lsyscache.h"
+#include "utils/typcache.h"
+
+#include "exec.h"
+#include "result.h"
+
+StaticAssertDecl(SIZEOF_DATUM == 8, "a count fits a Datum");
+
+/* The order of counts, as binaryheap compares: > 0 when a ranks after b */
+static int
+count_worse_desc(Datum a, Datum b, void *arg)
+{
+	return a < b ? 1 : a > b ? -1 : 0;
+}
+
+static int
+count_worse_asc(Datum a, Datum b, void *arg)
+{
+	return a > b ? 1 : a < b ? -1 : 0;
+}
+
+void
+GpuaggTopNInit(GpuaggTopN *t, List *topn)
+{
+	List	   *ties;
+	List	   *idx;
+
+	memset(t, 0, sizeof(GpuaggTopN));
+	if (topn == NIL)
+		return;
+	ties = lfourth(topn);
+	idx = linitial(ties);
+	t->n = intVal(linitial(topn));
+	t->agg = intVal(lsecond(topn));
+	t->desc = intVal(lthird(topn)) != 0;
+	t->worse = t->desc ? count_worse_desc : count_worse_asc;
+	t->ntie = list_length(idx);
+	t->tie_key = palloc(sizeof(int) * Max(t->ntie, 1));
+	t->tie_op = palloc(sizeof(Oid) * Max(t->ntie, 1));
+	t->tie_ssup = palloc0(sizeof(SortSupportData) * Max(t->ntie, 1));
+	for (int i = 0; i < t->ntie; i++)
+	{
+		SortSupport ssup = &t->tie_ssup[i];
+
+		t->tie_key[i] = list_nth_int(idx, i);
+		t->tie_op[i] = list_nth_oid(lsecond(ties), i);
+		ssup->ssup_cxt = CurrentMemoryContext;
+		ssup->ssup_collation = list_nth_oid(lthird(ties), i);
+		ssup->ssup_nulls_first = list_nth_int(lfourth(ties), i) != 0;
+		PrepareSortSupportFromOrderingOp(t->tie_op[i], ssup);
+	}
+}
+
+/*
+ * The tie keys go to the device up to the first whose order it does not
+ * know (a type gpuagg_topn.h does not encode, or an order other than its
+ * type's default); fewer tie keys only return more groups to the heap.
+ * planner.c gives each group key once, so no more than GA_MAX_KEYS; the
+ * bound is checked all the same.
+ */
+void
+GpuaggTopNForDevice(const GpuaggTopN *t, GpuaggProgram *prog)
+{
+	GaTopN	   *d = &prog->ga.topn;
+
+	memset(d, 0, sizeof(GaTopN));
+	if (t->n <= 0)
+		return;
+	d->n = (uint64) t->n;
+	d->slot = prog->ga.aggs[t->agg].slot;
+	d->desc = t->desc;
+	for (int i = 0; i < t->ntie; i++)
+	{
+		int			k = t->tie_key[i];
+		Oid			type = getBaseType(prog->keytypid[k]);
+		TypeCacheEntry *tc;
+
+		if (i == GA_MAX_KEYS)
+			return;
+		switch (type)
+		{
+			case BOOLOID:
+			case INT2OID:
+			case INT4OID:
+			case INT8OID:
+			case FLOAT4OID:
+			case FLOAT8OID:
+			case DATEOID:
+			case TIMESTAMPOID:
+			case TIMESTAMPTZOID:
+				break;
+			default:
+				return;
+		}
+		tc = lookup_type_cache(type, TYPECACHE_LT_OPR | TYPECACHE_GT_OPR);
+		if (t->tie_op[i] != tc->lt_opr && t->tie_op[i] != tc->gt_opr)
+			return;
+		d->key[i] = k;
+		d->keydesc[i] = t->tie_op[i] == tc->gt_opr;
+		d->nullsfirst[i] = t->tie_ssup[i].ssup_nulls_first;
+		d->nties++;
+	}
+}
+
+/*
+ * The order of groups (indexes into the run's result), as binaryheap
+ * compares: > 0 when group a ranks after group b, by its count, then by the
+ * tie keys.
+ */
+static int
+group_worse(Datum a, Datum b, void *arg)
+{
+	const GpuaggTopN *t = (const GpuaggTopN *) arg;
+	const GaResult *res = t->res;
+	uint64		ga = (uint64) a;
+	uint64		gb = (uint64) b;
+	int			c = t->worse((Datum) t->count[ga], (Datum) t->count[gb], NULL);
+
+	for (int i = 0; i < t->ntie && c == 0; i++)
+	{
+		int			k = t->tie_key[i];
+		int			type = t->keytype[k];
+		Size		at = (Size) k * res->ngroups;
+		bool		na = res->keynulls[at + ga];
+		bool		nb = res->keynulls[at + gb];
+
+		/* by value (planner.c's topn_tie_keys): no dictionary, no palloc */
+		c = ApplySortComparator(na ? (Datum) 0 : GpuaggKeyDatum(res->keys[at + ga], type, NULL), na,
+								nb ? (Datum) 0 : GpuaggKeyDatum(res->keys[at + gb], type, NULL), nb,
+								&t->tie_ssup[i]);
+	}
+	return c;
+}
+
+bool
+GpuaggTopNKeeps(const GpuaggTopN *t, uint64 g)
+{
+	return t->count == NULL ||
+		group_worse((Datum) g, (Datum) t->bound, (void *) t) <= 0;
+}
+
+uint64
+GpuaggTopNBound(GpuaggTopN *t, const GaProgram *prog, const GaResult *res, bool count_kept)
+{
+	uint64		n = (uint64) t->n;
+	uint64		top;
+	uint64		kept = 0;
+	binaryheap *heap;
+
+	t->count = NULL;
+	if (t->n <= 0)
+		return 0;
+	/* a group's overflow error is raised when it is finished: all go out */
+	if (res->ngroups <= n || GpuaggAnyFloatOverflow(prog, res))
+		return res->ngroups;
+	t->res = res;
+	t->keytype = prog->keytype;
+	t->count = res->states + (Size) prog->aggs[t->agg].slot * res->ngroups;
+	/* the heap's top is the group ranking last of those kept */
+	heap = binaryheap_allocate(t->n, group_worse, t);
+	for (uint64 g = 0; g < n; g++)
+		binaryheap_add_unordered(heap, (Datum) g);
+	binaryheap_build(heap);
+	top = (uint64) binaryheap_first(heap);
+	for (uint64 g = n; g < res->ngroups; g++)
+	{
+		if (group_worse((Datum) top, (Datum) g, t) > 0)
+		{
+			binaryheap_replace_first(heap, (Datum) g);
+			top = (uint64) binaryheap_first(heap);
+		}
+	}
+	binaryheap_free(heap);
+	t->bound = top;
+	/* a pass over every group, for EXPLAIN ANALYZE's Groups Returned only */
+	if (count_kept)
+		for (uint64 g = 0; g < res->ngroups; g++)
+			kept += GpuaggTopNKeeps(t, g);
+	return kept;
+}

@@ -278,8 +278,8 @@ choose_device(int *device, const char **reason)
  * Groups a process would return above which a parallel page-form GpuAgg is
  * fed (gpuagg.fed_groups).  Its default, -1, means: always on CUDA, where
  * the leader's one device session keeps up with the workers pinning pages
- * and fed and partial plans measure alike with few groups (so a group
- * estimate far too low, as ClickBench's Q13 gets, costs nothing); above
+ * and fed and partial plans run alike with few groups (so a group
+ * estimate far too low costs nothing); above
  * 100,000 on the CPU device, whose fed leader would aggregate every row on
  * its one core, and where parallel_leader_participation is off (no fed
  * plan then).
@@ -434,8 +434,8 @@ topn_tie_keys(Query *parse, List *keys, const GpuaggProgram *prog)
  * reaches the n-th largest (DESC) or smallest (ASC), ties all kept; the
  * Sort and Limit above still order them exactly, by every sort key, and
  * pick.  Sort keys after the count that are group keys of a type passed
- * by value break the count's ties the same way (ClickBench's Q33, a group
- * a row, otherwise returned every group: all counts tie at 1).  As (n, the
+ * by value break the count's ties the same way (with a group a row, all
+ * counts tie at 1, and every group would go out otherwise).  As (n, the
  * aggregate's index, descending, and the tie keys as lists: group key
  * indexes, sort operators, collations, nulls first), or NIL.
  */
@@ -488,40 +488,41 @@ topn_for(PlannerInfo *root, List *aggrefs, List *keys, List *outputs,
 }
 
 /*
- * Build the GpuAgg path for this grouping, or return the reason why not.
- * partial: the parallel-aware partial path in output_rel, the partially
- * grouped rel, under Gather and Finalize Aggregate added to grouped_rel.
- * feed: the parallel-aware path in page form whose workers only pin pages
- * for the leader's one device session, which aggregates everything (many
- * groups, which every process would otherwise return), under a Gather.
+ * What try_gpuagg_path learns of one grouping as it decides, a step at a
+ * time; each step returns NULL or the reason why there is no GpuAgg path.
  */
-static const char *
-try_gpuagg_path(PlannerInfo *root, RelOptInfo *input_rel,
-				RelOptInfo *output_rel, RelOptInfo *grouped_rel,
-				GroupPathExtraData *extra, bool partial, bool feed)
+typedef struct GpuaggCandidate
 {
-	Query	   *parse = root->parse;
-	RangeTblEntry *rte;
-	List	   *quals,
-			   *keys = NIL,
-			   *gating = NIL,
-			   *scan_rinfos = NIL;
-	CollectContext cxt;
+	PlannerInfo *root;
+	RelOptInfo *input_rel;
+	RelOptInfo *output_rel;		/* where the path goes */
+	RelOptInfo *grouped_rel;	/* ... and Finalize Aggregate, when partial */
+	GroupPathExtraData *extra;
+	bool		partial;		/* each process aggregates its share */
+	bool		feed;			/* workers pin pages for the leader */
+
+	List	   *quals;			/* WHERE on the scan, in evaluation order */
+	List	   *gating;			/* one-time quals */
+	List	   *keys;			/* group keys */
+	List	   *aggrefs;
 	GpuaggProgram *prog;
-	const char *reason;
-	double		groups,
-				vram,
-				budget,
-				rows,
-				pairs[GA_MAX_DISTINCT];
-	int			batch_rows,
-				device,
-				workers = 0;
-	double		divisor = 1.0;
-	CustomPath *cpath;
-	Cost		cost;
-	GpuaggPlanInfo info;
-	ListCell   *lc;
+	int			device;			/* GpuaggDeviceKind */
+	int			workers;		/* parallel workers (partial or feed) */
+	double		divisor;		/* rows a process, of all */
+	double		rows;
+	double		groups;
+	int			batch_rows;
+	double		pairs[GA_MAX_DISTINCT]; /* (group, value) of count(DISTINCT) */
+	double		vram;			/* estimated device bytes of one session */
+} GpuaggCandidate;
+
+/* What the query and its one table must be, whatever the device. */
+static const char *
+query_eligible(GpuaggCandidate *c)
+{
+	Query	   *parse = c->root->parse;
+	RelOptInfo *input_rel = c->input_rel;
+	RangeTblEntry *rte;
 
 	if (parse->commandType != CMD_SELECT)
 		return "not a SELECT";
@@ -535,187 +536,252 @@ try_gpuagg_path(PlannerInfo *root, RelOptInfo *input_rel,
 		return "input is not a single table";
 	if (IS_DUMMY_REL(input_rel))
 		return "input is provably empty";
-	rte = planner_rt_fetch(input_rel->relid, root);
+	rte = planner_rt_fetch(input_rel->relid, c->root);
 	if (rte->rtekind != RTE_RELATION)
 		return "input is not a table";
 	if (rte->relkind != RELKIND_RELATION && rte->relkind != RELKIND_MATVIEW)
 		return rte->relkind == RELKIND_PARTITIONED_TABLE ?
 			"partitioned tables are not supported yet" :
 			"input is not a plain heap table";
-	if (rte->inh && has_inheritance_children(root, input_rel->relid))
+	if (rte->inh && has_inheritance_children(c->root, input_rel->relid))
 		return "table has inheritance children";
 	if (rte->tablesample)
 		return "TABLESAMPLE";
 	if (rte->securityQuals != NIL || rel_has_rls(rte->relid))
 		return "row-level security is enabled on the table";
+	return NULL;
+}
+
+/*
+ * The group keys, aggregates and quals, compiled into a program, and the
+ * device that is to run it.
+ */
+static const char *
+compile_query(GpuaggCandidate *c)
+{
+	Query	   *parse = c->root->parse;
+	CollectContext cxt;
+	List	   *scan_rinfos = NIL;
+	const char *reason;
+	ListCell   *lc;
 
 	/*
 	 * Group keys in target-list order: the order a native plan computes them
 	 * in (its scan projects them), so that the first error is the same.
 	 */
+	c->keys = NIL;
 	foreach(lc, parse->targetList)
 	{
 		TargetEntry *tle = lfirst_node(TargetEntry, lc);
 
 		if (tle->ressortgroupref != 0 &&
 			get_sortgroupref_clause_noerr(tle->ressortgroupref, parse->groupClause))
-			keys = lappend(keys, tle->expr);
+			c->keys = lappend(c->keys, tle->expr);
 	}
 
 	/* aggregates in the target list and HAVING; Vars only inside keys */
 	cxt.aggrefs = NIL;
-	cxt.keys = keys;
+	cxt.keys = c->keys;
 	cxt.uncovered_var = false;
-	collect_walker((Node *) output_rel->reltarget->exprs, &cxt);
+	collect_walker((Node *) c->output_rel->reltarget->exprs, &cxt);
 	/* a partial target already holds the aggregates HAVING needs */
-	if (!partial)
-		collect_walker(extra->havingQual, &cxt);
+	if (!c->partial)
+		collect_walker(c->extra->havingQual, &cxt);
 	if (cxt.uncovered_var)
 		return "a column outside the group keys is used above the aggregation";
-	if (cxt.aggrefs == NIL && keys == NIL)
+	if (cxt.aggrefs == NIL && c->keys == NIL)
 		return "nothing to aggregate";
+	c->aggrefs = cxt.aggrefs;
 
 	/*
 	 * Quals without columns (parameters, outer references, stable functions)
 	 * are what a native plan checks once, as a one-time filter, before it
 	 * scans; GpuAgg checks them on the host before its scan too.
 	 */
-	foreach(lc, input_rel->baserestrictinfo)
+	c->gating = NIL;
+	foreach(lc, c->input_rel->baserestrictinfo)
 	{
 		RestrictInfo *rinfo = lfirst_node(RestrictInfo, lc);
 
 		if (rinfo->pseudoconstant)
-			gating = lappend(gating, rinfo);
+			c->gating = lappend(c->gating, rinfo);
 		else
 			scan_rinfos = lappend(scan_rinfos, rinfo);
 	}
-	quals = ordered_quals(root, scan_rinfos);
-	gating = ordered_quals(root, gating);
+	c->quals = ordered_quals(c->root, scan_rinfos);
+	c->gating = ordered_quals(c->root, c->gating);
 
-	prog = palloc(sizeof(GpuaggProgram));
-	if (!GpuaggCompile(prog, quals, keys, cxt.aggrefs, &reason))
+	c->prog = palloc(sizeof(GpuaggProgram));
+	if (!GpuaggCompile(c->prog, c->quals, c->keys, c->aggrefs, &reason))
 		return reason;
-	if (!choose_device(&device, &reason))
+	if (!choose_device(&c->device, &reason))
 		return reason;
-	if (feed && !page_form_planned(&prog->ga))
+	return NULL;
+}
+
+/* A parallel path (partial or fed): whether there can be one, and workers. */
+static const char *
+parallel_plan(GpuaggCandidate *c)
+{
+	Query	   *parse = c->root->parse;
+	RelOptInfo *input_rel = c->input_rel;
+	int			workers;
+
+	c->workers = 0;
+	c->divisor = 1.0;
+	if (c->feed && !page_form_planned(&c->prog->ga))
 		return "no parallel plan with one GPU session: it needs page batches (gpuagg.page_batches, and the GPU service's shared buffers mapped)";
-	if (feed && !parallel_leader_participation)
+	if (c->feed && !parallel_leader_participation)
 		return "no parallel plan with one GPU session: it runs in the leader, and parallel_leader_participation is off";
-	if (partial || feed)
-	{
-		if (!gpuagg_parallel)
-			return "no parallel plan: gpuagg.parallel is off";
-		if (prog->params != NIL || gating != NIL)
-			return "no parallel plan: the query has parameters";
-		if (!input_rel->consider_parallel || input_rel->partial_pathlist == NIL ||
-			!grouped_rel->consider_parallel)
-			return "no parallel plan: PostgreSQL planned no parallel scan of the table";
-		if (partial && parse->groupClause != NIL && !(extra->flags & GROUPING_CAN_USE_HASH))
-			return "no parallel plan: the group keys cannot be hashed";
-		workers = ((Path *) linitial(input_rel->partial_pathlist))->parallel_workers;
-		if (workers < 1)
-			return "no parallel plan: no parallel workers";
+	if (!c->partial && !c->feed)
+		return NULL;
+	if (!gpuagg_parallel)
+		return "no parallel plan: gpuagg.parallel is off";
+	if (c->prog->params != NIL || c->gating != NIL)
+		return "no parallel plan: the query has parameters";
+	if (!input_rel->consider_parallel || input_rel->partial_pathlist == NIL ||
+		!c->grouped_rel->consider_parallel)
+		return "no parallel plan: PostgreSQL planned no parallel scan of the table";
+	if (c->partial && parse->groupClause != NIL && !(c->extra->flags & GROUPING_CAN_USE_HASH))
+		return "no parallel plan: the group keys cannot be hashed";
+	workers = ((Path *) linitial(input_rel->partial_pathlist))->parallel_workers;
+	if (workers < 1)
+		return "no parallel plan: no parallel workers";
 
-		/*
-		 * In page form the processes only pin pages (about a microsecond
-		 * each, mostly cache misses) while the GPU deforms and aggregates:
-		 * a large table gets every worker allowed, not the few that
-		 * PostgreSQL's logarithmic rule gives a scan (6 for 5 GB).
-		 */
-		if (page_form_planned(&prog->ga) && input_rel->pages >= 8192 * (BlockNumber) workers)
-			workers = Max(workers, Min(max_parallel_workers_per_gather,
-									   (int) (input_rel->pages / 8192)));
-		divisor = parallel_divisor(workers);
-	}
+	/*
+	 * In page form the processes only pin pages (a microsecond or so each,
+	 * mostly cache misses) while the GPU deforms and aggregates: a large
+	 * table gets every worker allowed, not the few that PostgreSQL's
+	 * logarithmic rule gives a scan.
+	 */
+	if (page_form_planned(&c->prog->ga) && input_rel->pages >= 8192 * (BlockNumber) workers)
+		workers = Max(workers, Min(max_parallel_workers_per_gather,
+								   (int) (input_rel->pages / 8192)));
+	c->workers = workers;
+	c->divisor = parallel_divisor(workers);
+	return NULL;
+}
 
-	/* estimates */
-	rows = Max(input_rel->tuples, input_rel->rows);
-	if (parse->groupClause == NIL)
-		groups = 1;
+/* Rows, groups, batch size, count(DISTINCT) pairs, device memory. */
+static const char *
+estimate(GpuaggCandidate *c)
+{
+	PlannerInfo *root = c->root;
+	RelOptInfo *input_rel = c->input_rel;
+	double		budget;
+	double		sessions;
+	ListCell   *lc;
+
+	c->rows = Max(input_rel->tuples, input_rel->rows);
+	if (root->parse->groupClause == NIL)
+		c->groups = 1;
 	else
-		groups = estimate_num_groups(root, keys, input_rel->rows, NULL, NULL);
-	batch_rows = batch_rows_for(&prog->ga);
+		c->groups = estimate_num_groups(root, c->keys, input_rel->rows, NULL, NULL);
+	c->batch_rows = batch_rows_for(&c->prog->ga);
 	/* a small table fits one smaller batch */
-	batch_rows = Min(batch_rows, ((int) Min(Max(rows, 65536.0), (double) INT_MAX / 2) + 7) & ~7);
+	c->batch_rows = Min(c->batch_rows,
+						((int) Min(Max(c->rows, 65536.0), (double) INT_MAX / 2) + 7) & ~7);
 	/* count(DISTINCT x): as many (group, x) pairs as GROUP BY keys, x has */
-	foreach(lc, cxt.aggrefs)
+	foreach(lc, c->aggrefs)
 	{
-		const GaAgg *ag = &prog->ga.aggs[foreach_current_index(lc)];
+		const GaAgg *ag = &c->prog->ga.aggs[foreach_current_index(lc)];
 		Aggref	   *aggref = lfirst(lc);
 		Expr	   *arg = linitial_node(TargetEntry, aggref->args)->expr;
 
 		if (ag->distinct < 0)
 			continue;
-		pairs[ag->distinct] =
-			Min(estimate_num_groups(root, lappend(list_copy(keys), arg),
-									input_rel->rows, NULL, NULL), Max(rows, 1.0));
+		c->pairs[ag->distinct] =
+			Min(estimate_num_groups(root, lappend(list_copy(c->keys), arg),
+									input_rel->rows, NULL, NULL), Max(c->rows, 1.0));
 	}
 	/*
 	 * Many groups in page form: every process would return nearly all of
-	 * them, and the leader combines them all on one core (1M groups over
-	 * 100M rows on the H200 host: 4.5 s in parallel, 1.6 s in one process).
-	 * That is what the fed path is for: the workers pin pages for the
-	 * leader's session, which holds every group once.  Where PostgreSQL
-	 * cannot aggregate partially (count(DISTINCT)), fed is the only
-	 * parallel plan, whatever the groups: one process pinning every page
-	 * costs about a microsecond a page.
+	 * them, and the leader would combine them all on one core.  That is what
+	 * the fed path is for: the workers pin pages for the leader's session,
+	 * which holds every group once.  Where PostgreSQL cannot aggregate
+	 * partially (count(DISTINCT)), fed is the only parallel plan, whatever
+	 * the groups: one process pinning every page costs about a microsecond
+	 * a page.
 	 */
-	if ((partial || (feed && partial_possible(extra))) && page_form_planned(&prog->ga) &&
-		(estimate_num_groups(root, keys, input_rel->rows / divisor, NULL, NULL) >
-		 fed_groups(device)) != feed)
-		return feed ? "no parallel plan with one GPU session: few groups (gpuagg.fed_groups), so each process aggregates its share instead" :
+	if ((c->partial || (c->feed && partial_possible(c->extra))) &&
+		page_form_planned(&c->prog->ga) &&
+		(estimate_num_groups(root, c->keys, input_rel->rows / c->divisor, NULL, NULL) >
+		 fed_groups(c->device)) != c->feed)
+		return c->feed ? "no parallel plan with one GPU session: few groups (gpuagg.fed_groups), so each process aggregates its share instead" :
 			"no parallel plan where each process aggregates: many groups (gpuagg.fed_groups), so one GPU session takes every page instead";
-	vram = vram_estimate(&prog->ga, groups, pairs, batch_rows);
+	c->vram = vram_estimate(&c->prog->ga, c->groups, c->pairs, c->batch_rows);
 	budget = GpuaggVramBudget();
 	/* in parallel, every process holds its own tables (fed: the leader only) */
-	if (vram * (partial ? workers + 1 : 1) > budget)
+	sessions = c->partial ? c->workers + 1 : 1;
+	if (c->vram * sessions > budget)
 		return psprintf("estimated device memory %.0f MB exceeds gpuagg.vram_budget (%.0f MB)",
-						vram * (partial ? workers + 1 : 1) / (1024.0 * 1024.0),
-						budget / (1024.0 * 1024.0));
+						c->vram * sessions / (1024.0 * 1024.0), budget / (1024.0 * 1024.0));
+	return NULL;
+}
 
-	/*
-	 * Cost: the pages are still read on the host; per row we pay moving it
-	 * to the device and aggregating it, per batch a transfer, and each group
-	 * is returned as a tuple.  All of it happens before the first tuple.
-	 * Fed, the processes share the pages, the leader's device the rest.
-	 */
-	cost = gpuagg_startup_cost + seq_page_cost * input_rel->pages / divisor +
-		(rows * gpuagg_tuple_cost + ceil(rows / batch_rows) * gpuagg_batch_cost) /
-		(feed ? 1.0 : divisor) +
-		groups * cpu_tuple_cost;
+/*
+ * Cost: the pages are still read on the host; per row we pay moving it to
+ * the device and aggregating it, per batch a transfer, and each group is
+ * returned as a tuple.  All of it happens before the first tuple.  Fed,
+ * the processes share the pages, the leader's device the rest.
+ */
+static Cost
+gpuagg_cost(const GpuaggCandidate *c)
+{
+	return gpuagg_startup_cost + seq_page_cost * c->input_rel->pages / c->divisor +
+		(c->rows * gpuagg_tuple_cost + ceil(c->rows / c->batch_rows) * gpuagg_batch_cost) /
+		(c->feed ? 1.0 : c->divisor) +
+		c->groups * cpu_tuple_cost;
+}
 
-	cpath = makeNode(CustomPath);
+/*
+ * The CustomPath, with its plan data, added to output_rel: under a Gather
+ * when fed, under Gather and Finalize Aggregate (in grouped_rel) when
+ * partial.
+ */
+static void
+add_gpuagg_path(GpuaggCandidate *c)
+{
+	PlannerInfo *root = c->root;
+	Query	   *parse = root->parse;
+	RelOptInfo *output_rel = c->output_rel;
+	CustomPath *cpath = makeNode(CustomPath);
+	Cost		cost = gpuagg_cost(c);
+	double		groups = c->groups;
+	GpuaggPlanInfo info;
+	ListCell   *lc;
+
 	cpath->path.pathtype = T_CustomScan;
 	cpath->path.parent = output_rel;
 	cpath->path.pathtarget = output_rel->reltarget;
 	cpath->path.param_info = NULL;
-	cpath->path.parallel_aware = partial || feed;
-	cpath->path.parallel_safe = partial || feed;
-	cpath->path.parallel_workers = workers;
+	cpath->path.parallel_aware = c->partial || c->feed;
+	cpath->path.parallel_safe = c->partial || c->feed;
+	cpath->path.parallel_workers = c->workers;
 	cpath->path.rows = groups;
 	/* each process returns the groups of its share */
-	if (partial && parse->groupClause != NIL)
-		cpath->path.rows = estimate_num_groups(root, keys, input_rel->rows / divisor,
+	if (c->partial && parse->groupClause != NIL)
+		cpath->path.rows = estimate_num_groups(root, c->keys, c->input_rel->rows / c->divisor,
 											   NULL, NULL);
 	cpath->path.startup_cost = cost;
 	cpath->path.total_cost = cost;
 	cpath->path.pathkeys = NIL;
 	cpath->flags = 0;
 	cpath->custom_paths = NIL;
-	info.quals = quals;
-	info.keys = keys;
-	info.aggrefs = cxt.aggrefs;
-	info.having = partial ? NIL : (List *) extra->havingQual;
-	info.varno = input_rel->relid;
+	info.quals = c->quals;
+	info.keys = c->keys;
+	info.aggrefs = c->aggrefs;
+	info.having = c->partial ? NIL : (List *) c->extra->havingQual;
+	info.varno = c->input_rel->relid;
 	info.groups = groups;
-	info.vram = vram;
-	info.batch_rows = batch_rows;
-	info.device = device;
-	info.gating = gating;
-	info.params = prog->params;
-	info.feed = feed;
-	info.topn = partial ? NIL : topn_for(root, cxt.aggrefs, keys, output_rel->reltarget->exprs,
-										 prog, extra);
+	info.vram = c->vram;
+	info.batch_rows = c->batch_rows;
+	info.device = c->device;
+	info.gating = c->gating;
+	info.params = c->prog->params;
+	info.feed = c->feed;
+	info.topn = c->partial ? NIL : topn_for(root, c->aggrefs, c->keys,
+											output_rel->reltarget->exprs, c->prog, c->extra);
 	cpath->custom_private = GpuaggFormPlanInfo(&info);
 	if (info.topn != NIL)
 	{
@@ -725,7 +791,7 @@ try_gpuagg_path(PlannerInfo *root, RelOptInfo *input_rel,
 	}
 	cpath->methods = &GpuaggPathMethods;
 
-	if (feed)
+	if (c->feed)
 	{
 		Path	   *gather;
 
@@ -739,25 +805,25 @@ try_gpuagg_path(PlannerInfo *root, RelOptInfo *input_rel,
 		gather->total_cost = cpath->path.total_cost + parallel_setup_cost;
 		note_offer(gather);
 		add_path(output_rel, gather);
-		return NULL;
+		return;
 	}
 
-	if (partial)
+	if (c->partial)
 	{
-		double		gathered = cpath->path.rows * workers;
+		double		gathered = cpath->path.rows * c->workers;
 		Path	   *gather;
 		Path	   *final;
 
 		gather = (Path *) create_gather_path(root, output_rel, &cpath->path,
 											 output_rel->reltarget, NULL, &gathered);
-		final = (Path *) create_agg_path(root, grouped_rel, gather, grouped_rel->reltarget,
+		final = (Path *) create_agg_path(root, c->grouped_rel, gather, c->grouped_rel->reltarget,
 										 parse->groupClause != NIL ? AGG_HASHED : AGG_PLAIN,
 										 AGGSPLIT_FINAL_DESERIAL, parse->groupClause,
-										 (List *) extra->havingQual, &extra->agg_final_costs,
+										 (List *) c->extra->havingQual, &c->extra->agg_final_costs,
 										 groups);
 		note_offer(final);
-		add_path(grouped_rel, final);
-		return NULL;
+		add_path(c->grouped_rel, final);
+		return;
 	}
 	if (gpuagg_force_offload)
 	{
@@ -774,6 +840,37 @@ try_gpuagg_path(PlannerInfo *root, RelOptInfo *input_rel,
 	}
 	note_offer(&cpath->path);
 	add_path(output_rel, &cpath->path);
+}
+
+/*
+ * Build the GpuAgg path for this grouping, or return the reason why not.
+ * partial: the parallel-aware partial path in output_rel, the partially
+ * grouped rel, under Gather and Finalize Aggregate added to grouped_rel.
+ * feed: the parallel-aware path in page form whose workers only pin pages
+ * for the leader's one device session, which aggregates everything (many
+ * groups, which every process would otherwise return), under a Gather.
+ */
+static const char *
+try_gpuagg_path(PlannerInfo *root, RelOptInfo *input_rel,
+				RelOptInfo *output_rel, RelOptInfo *grouped_rel,
+				GroupPathExtraData *extra, bool partial, bool feed)
+{
+	GpuaggCandidate c = {0};
+	const char *reason;
+
+	c.root = root;
+	c.input_rel = input_rel;
+	c.output_rel = output_rel;
+	c.grouped_rel = grouped_rel;
+	c.extra = extra;
+	c.partial = partial;
+	c.feed = feed;
+	if ((reason = query_eligible(&c)) != NULL ||
+		(reason = compile_query(&c)) != NULL ||
+		(reason = parallel_plan(&c)) != NULL ||
+		(reason = estimate(&c)) != NULL)
+		return reason;
+	add_gpuagg_path(&c);
 	return NULL;
 }
 

@@ -62,9 +62,22 @@ typedef struct CUfunc_st *CUfunction;
 typedef struct CUstream_st *CUstream;
 typedef struct CUevent_st *CUevent;
 
+/* CUresult values (cuda.h's numbers) */
 #define CUDA_SUCCESS							0
+#define CUDA_ERROR_NOT_INITIALIZED				3
+#define CUDA_ERROR_DEINITIALIZED				4
+#define CUDA_ERROR_ECC_UNCORRECTABLE			214
 #define CUDA_ERROR_NOT_READY					600
+#define CUDA_ERROR_ILLEGAL_ADDRESS				700
+#define CUDA_ERROR_LAUNCH_TIMEOUT				702
+#define CUDA_ERROR_CONTEXT_IS_DESTROYED			709
+#define CUDA_ERROR_ASSERT						710
 #define CUDA_ERROR_HOST_MEMORY_ALREADY_REGISTERED 712
+#define CUDA_ERROR_HARDWARE_STACK_ERROR			714	/* ... to */
+#define CUDA_ERROR_LAUNCH_FAILED				719	/* (illegal instruction,
+													 * misaligned or invalid
+													 * address space, PC) */
+#define CUDA_ERROR_UNKNOWN						999
 #define CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT 16
 #define CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR 75
 #define CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR 76
@@ -218,8 +231,12 @@ cu_error_text(CUresult r, char *buf, size_t len)
 static bool
 cu_error_is_sticky(CUresult r)
 {
-	return r == 3 || r == 4 || r == 214 || r == 700 || r == 702 || r == 709 ||
-		r == 710 || (r >= 714 && r <= 719) || r == 999;
+	return r == CUDA_ERROR_NOT_INITIALIZED || r == CUDA_ERROR_DEINITIALIZED ||
+		r == CUDA_ERROR_ECC_UNCORRECTABLE || r == CUDA_ERROR_ILLEGAL_ADDRESS ||
+		r == CUDA_ERROR_LAUNCH_TIMEOUT || r == CUDA_ERROR_CONTEXT_IS_DESTROYED ||
+		r == CUDA_ERROR_ASSERT ||
+		(r >= CUDA_ERROR_HARDWARE_STACK_ERROR && r <= CUDA_ERROR_LAUNCH_FAILED) ||
+		r == CUDA_ERROR_UNKNOWN;
 }
 
 static int	init_failed(char *err, size_t errlen, const char *fmt,...)
@@ -368,8 +385,8 @@ ga_engine_mem_info(int g, uint64_t *free_bytes, uint64_t *total_bytes)
 
 /*
  * Map the host's shared buffers into every GPU's address space (page-locked
- * once, portable to all contexts, ~50 ms a GB), so that kernels read heap
- * pages where they lie.
+ * once, portable to all contexts; it takes a while for tens of GB), so that
+ * kernels read heap pages where they lie.
  */
 int
 ga_engine_register_pages(void *host, uint64_t bytes, uint32_t blcksz, char *err,
@@ -673,26 +690,55 @@ device_free(GaEngineSession *s, CUdeviceptr *p, uint64_t bytes)
 }
 
 /*
- * Allocate a zeroed table of cap slots with nk keys and ns state slots
- * whose entries are counted in counter count_at, laid out as GaTable
- * describes.
+ * A table of cap slots with nk keys and ns state slots in device memory,
+ * as GaTable describes it: ctrl, lock and hash (4 bytes a slot each), then
+ * keys and states (8 bytes a slot each), then keynulls (a byte a key).
+ * The offsets of its arrays from its base, and its size.
  */
+typedef struct TableLayout
+{
+	uint64_t	lock;
+	uint64_t	hash;
+	uint64_t	keys;
+	uint64_t	states;
+	uint64_t	keynulls;
+	uint64_t	size;
+} TableLayout;
+
+static TableLayout
+table_layout(uint64_t cap, uint32_t nk, uint32_t ns)
+{
+	TableLayout l;
+
+	l.lock = 4 * cap;
+	l.hash = 8 * cap;
+	l.keys = ALIGN16(12 * cap);
+	l.states = l.keys + 8 * cap * nk;
+	l.keynulls = l.states + 8 * cap * ns;
+	l.size = l.keynulls + ALIGN16(cap * nk + 1);
+	return l;
+}
+
 static uint64_t
 table_size(uint64_t cap, uint32_t nk, uint32_t ns)
 {
-	return ALIGN16(12 * cap) + 8 * cap * (nk + ns) + ALIGN16(cap * nk + 1);
+	return table_layout(cap, nk, ns).size;
 }
+
+/*
+ * Allocate a zeroed table of cap slots with nk keys and ns state slots
+ * whose entries are counted in counter count_at.
+ */
 
 static int
 table_alloc(GaEngineSession *s, uint64_t cap, uint32_t nk, uint32_t ns, uint32_t count_at,
 			GaTable *t, CUdeviceptr *base, uint64_t *bytes)
 {
-	uint64_t	off = 0;
-	uint64_t	size;
+	TableLayout l = table_layout(cap, nk, ns);
+	uint64_t	size = l.size;
 	int			err;
 	CUresult	r;
 
-	size = table_size(cap, nk, ns);
 	err = device_alloc(s, base, size);
 	if (err)
 		return err;
@@ -706,15 +752,12 @@ table_alloc(GaEngineSession *s, uint64_t cap, uint32_t nk, uint32_t ns, uint32_t
 	t->nkeys = nk;
 	t->nslots = ns;
 	t->count_at = count_at;
-	t->ctrl = (uint32_t *) (*base + off);
-	t->lock = (uint32_t *) (*base + off + 4 * cap);
-	t->hash = (uint32_t *) (*base + off + 8 * cap);
-	off += ALIGN16(12 * cap);
-	t->keys = (uint64_t *) (*base + off);
-	off += 8 * cap * nk;
-	t->states = (uint64_t *) (*base + off);
-	off += 8 * cap * ns;
-	t->keynulls = (uint8_t *) (*base + off);
+	t->ctrl = (uint32_t *) *base;
+	t->lock = (uint32_t *) (*base + l.lock);
+	t->hash = (uint32_t *) (*base + l.hash);
+	t->keys = (uint64_t *) (*base + l.keys);
+	t->states = (uint64_t *) (*base + l.states);
+	t->keynulls = (uint8_t *) (*base + l.keynulls);
 	t->counters = (unsigned long long *) s->d_counters;
 	return GA_OK;
 }

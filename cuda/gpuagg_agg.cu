@@ -959,7 +959,7 @@ gpuagg_dict_rehash(GaDict o, GaDict n)
 }
 
 /*
- * Page form (issue 7): deform the batch's tuples where they lie in the host's
+ * Page form: deform the batch's tuples where they lie in the host's
  * shared buffers, which the GPU service mapped into the device's address
  * space, into the batch's columns (their null bitmaps zeroed before).  A
  * block a page: its threads copy the page into shared memory with 16-byte

@@ -5,7 +5,7 @@
  *
  * Plain C, no PostgreSQL headers (like gpuagg_abi.h): the rules of
  * slot_deform_heap_tuple written once, so that the GPU can deform heap
- * tuples from the pages of shared buffers (issue 7) with the code the CPU
+ * tuples from the pages of shared buffers with the code the CPU
  * device runs in every test.  The host describes the relation's attributes
  * up to the last one the program reads (GaAttr: length, alignment, where a
  * fixed-width prefix puts them, which program column reads them, the value

@@ -524,7 +524,7 @@ deform_tuple(GpuaggBatchReader *r, HeapTupleHeader tup, int row, void **values,
 
 /*
  * Can gpuagg_page.h deform for this program -- the deformer the GPU will
- * run on pages (issue 7)?  Every column read must be a fixed-width value
+ * run on pages?  Every column read must be a fixed-width value
  * stored as it lies, or a text or varchar value stored as its code (not
  * bpchar's two codes, nor a LIKE column, which needs the host's function).
  * If so, describe the attributes for it.

@@ -64,8 +64,8 @@ GpuaggFinalInit(GpuaggFinal *fin, Aggref *aggref, const GaAgg *agg,
 		fmgr_info_cxt(form->aggfinalfn, &fin->finalfn, cxt);
 	/*
 	 * avg(float4/float8) is float8_avg over {N, Sx, Sxx}: NULL for no
-	 * input, else Sx / N.  Done here without building the array for it (a
-	 * million groups' arrays and calls cost 0.1 s).
+	 * input, else Sx / N.  Done here without building an array and calling
+	 * the function for every group.
 	 */
 	fin->avg_f8 = fin->has_final && form->aggfinalfn == F_FLOAT8_AVG &&
 		agg->kind == GA_AGG_ACCUM_F8;

@@ -532,7 +532,7 @@ fold_row(GaRowCtx *c, uint32_t row, uint64_t grow)
  * A thread a row (grid-stride).  With shared_cap > 0 each block aggregates
  * into a table of its own in shared memory first: block table blockIdx.x
  * of blocks, loaded and stored back, or (blocks NULL) a table of this
- * batch only, merged into the global table at the end.  Three blocks an SM
+ * batch only, merged into the global table at the end.  Up to three blocks an SM
  * where shared memory allows: at most 85 registers a thread (80 with
  * sm_90, no spills).
  */

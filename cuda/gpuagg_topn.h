@@ -23,7 +23,7 @@
  * (ga_topn_step), again, until the groups that share the prefix are few or
  * every word is decided.  It then returns the groups whose words are at
  * most the prefix followed by ones (ga_topn_keeps), and the host's heap
- * (exec.c) picks the n and their ties from those exactly, by PostgreSQL's
+ * (topn.c) picks the n and their ties from those exactly, by PostgreSQL's
  * comparators.
  *
  * Groups are read from struct-of-arrays columns with a stride: a GPU's

@@ -76,7 +76,7 @@ extern void GpuaggBatchSent(GpuaggBatchReader *reader);
 /* Page form: the device is done with every batch's pages: unpin them. */
 extern void GpuaggBatchConsumed(GpuaggBatchReader *reader);
 /*
- * Parallel page form fed to one device (exec.c): a worker's batches are
+ * Parallel page form fed to one device (parallel.c): a worker's batches are
  * their page lists in a buffer of GpuaggBatchFeedBytes (GpuaggBatchNext
  * writes them, the worker keeping the pins); the leader's reader makes a
  * batch of them in its device's buffer.

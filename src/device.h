@@ -7,7 +7,7 @@
  * their transition states (cuda/gpuagg_abi.h).  The shape is:
  *
  *		open(program, estimates) -> session		NULL: the device is unusable
- *		batch_buffer(session) -> host memory the next batch is laid out in
+ *		batch_buffer(session, bytes) -> host memory the next batch is laid out in
  *		add_batch(session, batch)				many times, may run asynchronously
  *												(a device with `pages' is done
  *												with a page-form batch's pages

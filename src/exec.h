@@ -115,9 +115,9 @@ typedef struct GpuAggState
 } GpuAggState;
 
 /*
- * A parallel GpuAgg's counters: one slot per process (the leader's last),
- * in the DSM after the parallel scan state; each process writes its own
- * when its aggregation is done -- before it returns a group, so before
+ * A parallel GpuAgg's counters: one slot per worker (the leader keeps its
+ * own in its state), in the DSM after the parallel scan state; each worker
+ * writes its own when its aggregation is done -- before it returns a group, so before
  * Gather can have read everything -- and the leader copies them out at
  * shutdown for EXPLAIN ANALYZE.
  */

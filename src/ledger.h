@@ -23,7 +23,7 @@ extern void GpuaggLedgerStartup(void);
  */
 extern bool GpuaggLedgerAdmit(uint64 bytes, int *gpu, double *wait_ms, char **why);
 
-/* gpuagg.vram_budget in bytes, its auto value (0) resolved. */
+/* gpuagg.vram_budget in bytes, its auto value (-1) resolved. */
 extern double GpuaggVramBudget(void);
 
 /* Grow this process's reservation on gpu by bytes, without waiting; false

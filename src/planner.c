@@ -293,7 +293,6 @@ fed_groups(int device)
 	return device == GPUAGG_DEVICE_CUDA && parallel_leader_participation ? 0 : 100000;
 }
 
-/* Does this path aggregate in a GpuAgg node (maybe under Gather, Sort)? */
 /* A GpuAgg path offered to the planner: the cheapest so far is kept. */
 static void
 note_offer(Path *path)
@@ -302,6 +301,7 @@ note_offer(Path *path)
 		offered_cost = path->total_cost;
 }
 
+/* Does this path aggregate in a GpuAgg node (maybe under Gather, Sort)? */
 static bool
 path_has_gpuagg(Path *path)
 {
@@ -382,7 +382,7 @@ const_limit(Query *parse)
 
 /*
  * The sort keys after the first, up to the first that is not a group key
- * of a type passed by value (exec.c compares them without a dictionary),
+ * of a type passed by value (topn.c compares them without a dictionary),
  * each group key once (ORDER BY may name one under several aliases; again
  * it breaks no tie), as lists: group key indexes, sort operators,
  * collations, nulls first.

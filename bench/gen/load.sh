@@ -441,7 +441,7 @@ SQL
 }
 
 ########################################################################
-# ints: the table of ../shared/device/README.md's PG-Strom measurements
+# ints: the table of the PG-Strom comparison (bench/queries/ints.sql)
 # t_ints(id1 int4 -- 100 values, id3 int4 -- N/100 values, v1 int4 1..5,
 #        v3 float8 -- a multiple of 1e-6 in [0, 100]); at N=1e8, 1M groups
 # of id3 and a ~5 GB heap.

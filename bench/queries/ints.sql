@@ -1,4 +1,4 @@
--- The five queries of ../shared/device/README.md's PG-Strom comparison, over
+-- The five queries of a PG-Strom comparison on an H200 host, over
 -- t_ints (bench/gen/load.sh ints): id1 int4 (100 values), id3 int4 (N/100
 -- values), v1 int4 1..5, v3 float8 0..100.  Measured there at N=1e8 on the
 -- H200 host: native PostgreSQL 15 with 8 workers 2.5 / 3.0 / 15.6 / 30 /

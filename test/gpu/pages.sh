@@ -2,7 +2,7 @@
 # test/gpu/pages.sh -- page-form batches on the GPU (issue 7's first GPU
 # step): with gpuagg.page_batches on server-wide the GPU service maps
 # shared buffers into the GPU's address space and kernels deform heap
-# tuples where they lie (gpuagg_deform, cuda/gpuagg_page.h).  Against the
+# tuples where they lie (gpuagg_deform_pages, cuda/gpuagg_page.h).  Against the
 # running server (gpuagg preloaded):
 #   1. the service maps shared buffers (its LOG line), and an offloaded query
 #      on cuda shows "Page Batches" in EXPLAIN ANALYZE;

@@ -2,7 +2,7 @@
 # test/gpu/run.sh -- gpuagg's proof on a host with a GPU.
 #
 # Runs, against the running server (PGHOST/PGPORT/PGUSER, gpuagg installed
-# and in shared_preload_libraries; ../shared/device/README.md shows how):
+# and in shared_preload_libraries):
 #   1. the GPU and what gpuagg.devices() sees;
 #   2. the whole pg_regress suite, the randomized differential test included,
 #      with gpuagg.device = cuda (expected files as in CI, with the EXPLAIN

@@ -529,12 +529,12 @@ fold_row(GaRowCtx *c, uint32_t row, uint64_t grow)
 }
 
 /*
- * A thread a row (grid-stride).  With shared_cap > 0 each block aggregates
- * into a table of its own in shared memory first: block table blockIdx.x
- * of blocks, loaded and stored back, or (blocks NULL) a table of this
- * batch only, merged into the global table at the end.  Up to three blocks an SM
- * where shared memory allows: at most 85 registers a thread (80 with
- * sm_90, no spills).
+ * A thread a row (grid-stride, a warp's rows together).  With shared_cap
+ * > 0 each block aggregates into a table of its own in shared memory
+ * first: block table blockIdx.x of blocks, loaded and stored back, or
+ * (blocks NULL) a table of this batch only, merged into the global table
+ * at the end.  Up to three blocks an SM where shared memory allows: at
+ * most 85 registers a thread (80 with sm_90, no spills).
  */
 extern "C" __global__ void __launch_bounds__(GA_BLOCK, 3)
 gpuagg_aggregate(const __grid_constant__ GaBatch batch, const __grid_constant__ GaTable t,
@@ -578,9 +578,22 @@ gpuagg_aggregate(const __grid_constant__ GaBatch batch, const __grid_constant__ 
 	}
 	__syncthreads();
 
-	for (uint32_t row = blockIdx.x * blockDim.x + threadIdx.x; row < batch.nrows;
-		 row += gridDim.x * blockDim.x)
-		fold_row(&c, row, row_base + row);
+	/*
+	 * The rows are taken a warp at a time, and the warp's lanes meet after
+	 * each: they leave fold_row at different points (WHERE, probes, a
+	 * lock), and without the meeting they went on apart, each lane running
+	 * the interpreter alone: with a locked float state 6 of the 32 lanes
+	 * were active on average, and the kernel took three times as long.
+	 */
+	for (uint32_t base = blockIdx.x * blockDim.x + (threadIdx.x & ~31u); base < batch.nrows;
+		 base += gridDim.x * blockDim.x)
+	{
+		uint32_t	row = base + (threadIdx.x & 31u);
+
+		if (row < batch.nrows)
+			fold_row(&c, row, row_base + row);
+		__syncwarp();
+	}
 
 	if (c.have_priv)
 	{

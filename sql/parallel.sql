@@ -156,6 +156,10 @@ SET gpuagg.page_batches = on;
 EXPLAIN (COSTS OFF) SELECT k, count(DISTINCT g) FROM par GROUP BY k;
 SELECT check_parallel('SELECT k, count(DISTINCT g), count(DISTINCT t) FROM par GROUP BY k');
 SELECT check_parallel('SELECT count(DISTINCT i8), count(*) FROM par WHERE k <> 3');
+-- a char(n) column cannot be read where it lies: no page form, so no fed
+-- plan (the planner and the scan ask GpuaggPageFormMissing alike)
+EXPLAIN (COSTS OFF) SELECT k, count(DISTINCT c) FROM par GROUP BY k;
+SELECT check_parallel('SELECT k, count(DISTINCT c), count(*) FROM par GROUP BY k');
 -- gpuagg.fed_groups = 0 feeds every parallel page-form scan
 SET gpuagg.fed_groups = 0;
 EXPLAIN (COSTS OFF) SELECT k, count(*), sum(i8), avg(f8) FROM par GROUP BY k;

@@ -35,6 +35,7 @@
 #include "storage/proc.h"
 
 #include "batch.h"
+#include "gpuagg.h"
 #include "../cuda/gpuagg_page.h"
 
 /* gpuagg_page.h's view of a heap tuple is PostgreSQL's */
@@ -104,7 +105,7 @@ struct GpuaggBatchReader
 };
 
 static bool page_mode_possible(Relation rel, TableScanDesc scan);
-static bool page_form_possible(int batch_rows);
+static bool column_deformable(const GaColumn *col, Form_pg_attribute att);
 static bool shared_deform_possible(GpuaggBatchReader *r);
 
 /*
@@ -158,6 +159,7 @@ GpuaggBatchBegin(Relation rel, Snapshot snapshot, ParallelTableScanDesc pscan,
 {
 	GpuaggBatchReader *r = palloc0(sizeof(GpuaggBatchReader));
 	const GaProgram *prog = &hostprog->ga;
+	const char *why;
 
 	r->prog = prog;
 	r->log = pscan ? log : NULL;
@@ -221,11 +223,13 @@ GpuaggBatchBegin(Relation rel, Snapshot snapshot, ParallelTableScanDesc pscan,
 
 		/*
 		 * Page form: the device deforms the tuples where they lie in shared
-		 * buffers (not a temporary table's local buffers).  A batch pins
-		 * its pages until the device is done with them.
+		 * buffers.  A batch pins its pages until the device is done with
+		 * them.
 		 */
-		if (pages && r->shared && !RelationUsesLocalBuffers(rel) &&
-			page_form_possible(batch_rows))
+		if (pages && r->shared &&
+			(why = GpuaggPageFormMissing(prog, rel, batch_rows)) != NULL)
+			elog(DEBUG1, "gpuagg: no page batches: %s", why);
+		else if (pages && r->shared)
 		{
 			r->page_batches = true;
 			r->max_pages = page_batch_max_pages();
@@ -523,11 +527,25 @@ deform_tuple(GpuaggBatchReader *r, HeapTupleHeader tup, int row, void **values,
 }
 
 /*
- * Can gpuagg_page.h deform for this program -- the deformer the GPU will
- * run on pages?  Every column read must be a fixed-width value
- * stored as it lies, or a text or varchar value stored as its code (not
- * bpchar's two codes, nor a LIKE column, which needs the host's function).
- * If so, describe the attributes for it.
+ * Can gpuagg_page.h deform column col, attribute att, where it lies: a
+ * fixed-width value stored as it lies, or a text or varchar value stored as
+ * its code (not bpchar's two codes, nor a LIKE column, which needs the
+ * host's function)?
+ */
+static bool
+column_deformable(const GaColumn *col, Form_pg_attribute att)
+{
+	if (GpuaggColumnFromHost(col))
+		return false;
+	if (col->type == GA_T_TEXT)
+		return att->attlen == -1;
+	return att->attbyval && att->attlen == ga_type_width(col->type);
+}
+
+/*
+ * Can gpuagg_page.h deform for this program -- the deformer the GPU runs
+ * on pages, which the host runs too?  If every column it reads is
+ * column_deformable, describe the attributes for it.
  */
 static bool
 shared_deform_possible(GpuaggBatchReader *r)
@@ -541,19 +559,12 @@ shared_deform_possible(GpuaggBatchReader *r)
 #endif
 	for (uint32 c = 0; c < p->ncols; c++)
 	{
-		Form_pg_attribute att = TupleDescAttr(r->desc, p->cols[c].attno - 1);
 		int			t = p->cols[c].type;
 
-		if (GpuaggColumnFromHost(&p->cols[c]))
+		if (!column_deformable(&p->cols[c], TupleDescAttr(r->desc, p->cols[c].attno - 1)))
 			return false;
 		if (t == GA_T_TEXT)
-		{
-			if (att->attlen != -1)
-				return false;
 			r->layout.strings |= UINT64CONST(1) << c;
-		}
-		else if (!att->attbyval || att->attlen != ga_type_width(t))
-			return false;
 		r->layout.width[c] = ga_type_width(t);
 		r->layout.next_same[c] = r->next_same[c];
 	}
@@ -591,22 +602,43 @@ shared_deform_possible(GpuaggBatchReader *r)
 }
 
 /*
- * Can a page-form batch describe pages to the device: do a page's line
- * pointers fit its visibility bitmap, a whole page's tuples a batch, and is
- * a line pointer laid out as gpuagg_page.h reads it?
+ * Can the scans of rel send this program's rows in page form, the device
+ * deforming the tuples where they lie in shared buffers?  NULL if so, or
+ * why not.  The one rule, for the planner (page form decides the parallel
+ * plans) and the scan alike; what only a run knows is added there: the
+ * device has mapped shared buffers, the scan reads a page at a time.
  */
-static bool
-page_form_possible(int batch_rows)
+const char *
+GpuaggPageFormMissing(const GaProgram *prog, Relation rel, int batch_rows)
 {
+	TupleDesc	desc = RelationGetDescr(rel);
 	ItemIdData	lp;
 	uint32		raw;
 
+	if (!gpuagg_page_batches)
+		return "gpuagg.page_batches is off";
+	if (rel->rd_tableam != GetHeapamTableAmRoutine())
+		return "not a heap table";
+	if (RelationUsesLocalBuffers(rel))
+		return "a temporary table, in local buffers";
+	if (batch_rows < MaxHeapTuplesPerPage)
+		return "a batch (gpuagg.batch_size) holds fewer rows than a page";
+
+	/* a page's line pointers as gpuagg_page.h reads them (little-endian) */
 	ItemIdSetNormal(&lp, 0x1234, 0x56);
 	memcpy(&raw, &lp, sizeof(raw));
-	return MaxHeapTuplesPerPage <= GA_PAGE_VIS_WORDS * 32 &&
-		batch_rows >= MaxHeapTuplesPerPage &&
-		raw == (0x1234 | (GA_LP_NORMAL << GA_LP_FLAGS_SHIFT) | (0x56 << GA_LP_LEN_SHIFT)) &&
-		SizeOfPageHeaderData == GA_PAGE_LINP_OFF;
+#ifdef WORDS_BIGENDIAN
+	raw = 0;
+#endif
+	if (MaxHeapTuplesPerPage > GA_PAGE_VIS_WORDS * 32 ||
+		raw != (0x1234 | (GA_LP_NORMAL << GA_LP_FLAGS_SHIFT) | (0x56 << GA_LP_LEN_SHIFT)) ||
+		SizeOfPageHeaderData != GA_PAGE_LINP_OFF)
+		return "this server lays pages out otherwise than the device reads them";
+
+	for (uint32 c = 0; c < prog->ncols; c++)
+		if (!column_deformable(&prog->cols[c], TupleDescAttr(desc, prog->cols[c].attno - 1)))
+			return "a column the device cannot read where it lies (bpchar, a LIKE operand)";
+	return NULL;
 }
 
 /*

@@ -44,13 +44,17 @@ typedef struct GpuaggBlockLog
 /* Strings are sent as their codes in dict; pscan: this process's share of
  * a parallel scan, or NULL for the whole table; log: with pscan, the blocks
  * this process has taken (replayed first, then added to); pages: the
- * device takes page-form batches (GaBatch), where the program allows. */
+ * device takes page-form batches (GaBatch), sent where
+ * GpuaggPageFormMissing and the scan allow. */
 extern GpuaggBatchReader *GpuaggBatchBegin(Relation rel, Snapshot snapshot,
 										   ParallelTableScanDesc pscan,
 										   GpuaggBlockLog *log,
 										   const GpuaggProgram *prog,
 										   int batch_rows, GpuaggDict *dict,
 										   bool pages);
+/* NULL if the scans of rel can send prog's rows in page form, else why not. */
+extern const char *GpuaggPageFormMissing(const GaProgram *prog, Relation rel,
+										 int batch_rows);
 /* Can a scan of this reader be run again on the same blocks (see above)? */
 extern bool GpuaggBatchReplayable(GpuaggBatchReader *reader);
 /* Bytes of the buffer a batch is laid out in. */

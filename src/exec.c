@@ -278,7 +278,7 @@ run_on_device(GpuAggState *st, char **why)
 	int			err = GA_OK;
 	bool		reader_skip = false;
 	bool		replayable;
-	bool		pages_ok = gpuagg_page_batches && !st->no_pages && dev->takes_pages();
+	bool		pages_ok = !st->no_pages && dev->takes_pages();
 
 	/*
 	 * A fed GpuAgg's leader takes its workers' batches (its own reader only

@@ -26,6 +26,7 @@
 #include <math.h>
 
 #include "access/htup_details.h"
+#include "access/table.h"
 #include "catalog/pg_class.h"
 #include "catalog/pg_opfamily.h"
 #include "commands/extension.h"
@@ -40,6 +41,7 @@
 #include "utils/selfuncs.h"
 #include "utils/syscache.h"
 
+#include "batch.h"
 #include "device.h"
 #include "gpuagg.h"
 #include "ledger.h"
@@ -320,22 +322,6 @@ path_has_gpuagg(Path *path)
 	return false;
 }
 
-/*
- * Will the scan send page-form batches (gpuagg.page_batches, a program
- * reading no bpchar or LIKE column)?  The executor decides in the end (for
- * CUDA, the GPU service must have mapped shared buffers).
- */
-static bool
-page_form_planned(const GaProgram *p)
-{
-	if (!gpuagg_page_batches)
-		return false;
-	for (uint32 c = 0; c < p->ncols; c++)
-		if (GpuaggColumnFromHost(&p->cols[c]))
-			return false;
-	return true;
-}
-
 /* Processes that share a parallel scan, as costsize.c counts them. */
 static double
 parallel_divisor(int workers)
@@ -514,7 +500,23 @@ typedef struct GpuaggCandidate
 	int			batch_rows;
 	double		pairs[GA_MAX_DISTINCT]; /* (group, value) of count(DISTINCT) */
 	double		vram;			/* estimated device bytes of one session */
+	const char *no_pages;		/* why no page form, or NULL */
 } GpuaggCandidate;
+
+/*
+ * Why the scan will not send page-form batches, or NULL if it will where
+ * the device has mapped shared buffers (batch.c's rule, which the scan
+ * applies again).
+ */
+static const char *
+page_form_missing(GpuaggCandidate *c)
+{
+	Relation	rel = table_open(planner_rt_fetch(c->input_rel->relid, c->root)->relid, NoLock);
+	const char *why = GpuaggPageFormMissing(&c->prog->ga, rel, batch_rows_for(&c->prog->ga));
+
+	table_close(rel, NoLock);
+	return why;
+}
 
 /* What the query and its one table must be, whatever the device. */
 static const char *
@@ -616,6 +618,7 @@ compile_query(GpuaggCandidate *c)
 		return reason;
 	if (!choose_device(&c->device, &reason))
 		return reason;
+	c->no_pages = page_form_missing(c);
 	return NULL;
 }
 
@@ -629,8 +632,9 @@ parallel_plan(GpuaggCandidate *c)
 
 	c->workers = 0;
 	c->divisor = 1.0;
-	if (c->feed && !page_form_planned(&c->prog->ga))
-		return "no parallel plan with one GPU session: it needs page batches (gpuagg.page_batches, and the GPU service's shared buffers mapped)";
+	if (c->feed && c->no_pages)
+		return psprintf("no parallel plan with one GPU session: it needs page batches, and %s",
+						c->no_pages);
 	if (c->feed && !parallel_leader_participation)
 		return "no parallel plan with one GPU session: it runs in the leader, and parallel_leader_participation is off";
 	if (!c->partial && !c->feed)
@@ -654,7 +658,7 @@ parallel_plan(GpuaggCandidate *c)
 	 * table gets every worker allowed, not the few that PostgreSQL's
 	 * logarithmic rule gives a scan.
 	 */
-	if (page_form_planned(&c->prog->ga) && input_rel->pages >= 8192 * (BlockNumber) workers)
+	if (!c->no_pages && input_rel->pages >= 8192 * (BlockNumber) workers)
 		workers = Max(workers, Min(max_parallel_workers_per_gather,
 								   (int) (input_rel->pages / 8192)));
 	c->workers = workers;
@@ -704,7 +708,7 @@ estimate(GpuaggCandidate *c)
 	 * a page.
 	 */
 	if ((c->partial || (c->feed && partial_possible(c->extra))) &&
-		page_form_planned(&c->prog->ga) &&
+		!c->no_pages &&
 		(estimate_num_groups(root, c->keys, input_rel->rows / c->divisor, NULL, NULL) >
 		 fed_groups(c->device)) != c->feed)
 		return c->feed ? "no parallel plan with one GPU session: few groups (gpuagg.fed_groups), so each process aggregates its share instead" :

@@ -22,7 +22,9 @@ OBJS = \
 	src/stat.o \
 	src/result.o \
 	src/device_cpu.o \
+	src/cuda_driver.o \
 	src/engine.o \
+	src/engine_table.o \
 	src/call.o \
 	src/cuda_process.o \
 	src/device_cuda.o \

@@ -518,6 +518,17 @@ page_form_missing(GpuaggCandidate *c)
 	return why;
 }
 
+/* Does the expression hold a GROUPING(), which only an Agg node evaluates? */
+static bool
+has_grouping_func(Node *node, void *context)
+{
+	if (node == NULL)
+		return false;
+	if (IsA(node, GroupingFunc))
+		return true;
+	return expression_tree_walker(node, has_grouping_func, context);
+}
+
 /* What the query and its one table must be, whatever the device. */
 static const char *
 query_eligible(GpuaggCandidate *c)
@@ -530,6 +541,10 @@ query_eligible(GpuaggCandidate *c)
 		return "not a SELECT";
 	if (parse->groupingSets)
 		return "grouping sets";
+	/* (sets the planner reduced to one plain GROUP BY keep their GROUPING()) */
+	if (has_grouping_func((Node *) parse->targetList, NULL) ||
+		has_grouping_func(parse->havingQual, NULL))
+		return "GROUPING()";
 	if (parse->hasTargetSRFs)
 		return "set-returning functions in the target list";
 	if (parse->constraintDeps != NIL)

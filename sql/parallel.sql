@@ -156,6 +156,8 @@ SET gpuagg.page_batches = on;
 EXPLAIN (COSTS OFF) SELECT k, count(DISTINCT g) FROM par GROUP BY k;
 SELECT check_parallel('SELECT k, count(DISTINCT g), count(DISTINCT t) FROM par GROUP BY k');
 SELECT check_parallel('SELECT count(DISTINCT i8), count(*) FROM par WHERE k <> 3');
+-- scan constants (current_date) are the same in the workers: still parallel
+SELECT check_parallel('SELECT k, count(*), min(d) FROM par WHERE d < current_date GROUP BY k');
 -- a char(n) column cannot be read where it lies: no page form, so no fed
 -- plan (the planner and the scan ask GpuaggPageFormMissing alike)
 EXPLAIN (COSTS OFF) SELECT k, count(DISTINCT c) FROM par GROUP BY k;

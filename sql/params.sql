@@ -40,3 +40,26 @@ EXECUTE q3(1000000);
 DEALLOCATE ALL;
 RESET plan_cache_mode;
 DROP TABLE pa;
+
+-- scan constants: current_date, current_timestamp, localtimestamp, now(),
+-- transaction_timestamp() and statement_timestamp() are evaluated once a
+-- scan, as parameters are (compared with native in one statement, so both
+-- see the same time)
+CREATE TABLE sc (k int4, d date, ts timestamp, tz timestamptz);
+INSERT INTO sc SELECT i % 5, current_date - i % 90, localtimestamp - i * interval '7 minutes',
+	   now() + (i - 1000) * interval '1 minute'
+  FROM generate_series(1, 3000) i;
+ANALYZE sc;
+EXPLAIN (COSTS OFF) SELECT k, count(*) FROM sc WHERE d > current_date - 30 GROUP BY k;
+SELECT check_offload('SELECT k, count(*) FROM sc WHERE d > current_date - 30 GROUP BY k');
+SELECT check_offload('SELECT d >= current_date - 7 AS this_week, count(*), max(current_date - d) FROM sc GROUP BY 1');
+SELECT check_offload('SELECT k, count(*) FILTER (WHERE tz < now()), count(*) FILTER (WHERE tz < current_timestamp(0)),
+	   min(tz) FILTER (WHERE tz >= transaction_timestamp()), max(tz) FILTER (WHERE tz < statement_timestamp()) FROM sc GROUP BY k');
+SELECT check_offload('SELECT ts < localtimestamp(1) AS past, count(*) FROM sc GROUP BY 1');
+SELECT check_offload('SELECT ts < localtimestamp AS past, count(*), min(ts) FROM sc WHERE ts >= localtimestamp(0) OR k = 1 GROUP BY 1');
+-- under a generic plan, with a parameter beside them
+PREPARE q4(int4) AS SELECT k, count(*) FROM sc WHERE d >= current_date - $1 GROUP BY k ORDER BY k;
+EXPLAIN (COSTS OFF) EXECUTE q4(10);
+SELECT check_offload('SELECT k, count(*) FROM sc WHERE d >= current_date - 10 GROUP BY k') AS q4_text;
+DEALLOCATE q4;
+DROP TABLE sc;

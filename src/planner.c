@@ -637,6 +637,22 @@ compile_query(GpuaggCandidate *c)
 	return NULL;
 }
 
+/*
+ * Does the program read parameters?  Its other scan constants (now(),
+ * current_date, ...) are the same in parallel workers, which take the
+ * leader's timestamps and settings.
+ */
+static bool
+has_params(List *scan_constants)
+{
+	ListCell   *lc;
+
+	foreach(lc, scan_constants)
+		if (IsA(lfirst(lc), Param))
+			return true;
+	return false;
+}
+
 /* A parallel path (partial or fed): whether there can be one, and workers. */
 static const char *
 parallel_plan(GpuaggCandidate *c)
@@ -656,7 +672,7 @@ parallel_plan(GpuaggCandidate *c)
 		return NULL;
 	if (!gpuagg_parallel)
 		return "no parallel plan: gpuagg.parallel is off";
-	if (c->prog->params != NIL || c->gating != NIL)
+	if (has_params(c->prog->params) || c->gating != NIL)
 		return "no parallel plan: the query has parameters";
 	if (!input_rel->consider_parallel || input_rel->partial_pathlist == NIL ||
 		!c->grouped_rel->consider_parallel)

@@ -284,8 +284,13 @@ compile_var(Compiler *c, Var *var, int type)
 	return r;
 }
 
+/*
+ * A value fixed for a scan: a parameter, or a stable function of nothing
+ * that cannot fail (is_scan_constant).  The executor evaluates each once
+ * a (re)scan (GpuaggLoadParams) into the constants that read it.
+ */
 static int
-compile_param(Compiler *c, Param *param, int type)
+compile_scan_constant(Compiler *c, Expr *expr, int type)
 {
 	GpuaggProgram *prog = c->prog;
 	GaDatum		zero = {0};
@@ -295,11 +300,12 @@ compile_param(Compiler *c, Param *param, int type)
 	ListCell   *lc;
 	bool		found = false;
 
-	if (param->paramkind != PARAM_EXTERN && param->paramkind != PARAM_EXEC)
+	if (IsA(expr, Param) &&
+		((Param *) expr)->paramkind != PARAM_EXTERN && ((Param *) expr)->paramkind != PARAM_EXEC)
 		return fail(c, "unsupported parameter kind"), -1;
 	foreach(lc, prog->params)
 	{
-		if (equal(lfirst(lc), param))
+		if (equal(lfirst(lc), expr))
 		{
 			found = true;
 			break;
@@ -307,9 +313,9 @@ compile_param(Compiler *c, Param *param, int type)
 		idx++;
 	}
 	if (!found)
-		prog->params = lappend(prog->params, copyObject(param));
+		prog->params = lappend(prog->params, copyObject(expr));
 	if (type == GA_T_TEXT)
-		return emit_text_const(c, (Datum) 0, true, param->paramtype, idx);
+		return emit_text_const(c, (Datum) 0, true, exprType((Node *) expr), idx);
 	k = add_const(c, zero, true);
 	r = alloc_reg(c);
 	if (k < 0 || r < 0 || emit(c, GA_OP_CONST, type, r, 0, 0, k) < 0)
@@ -318,6 +324,41 @@ compile_param(Compiler *c, Param *param, int type)
 	prog->paramref_param[prog->nparamrefs] = idx;
 	prog->nparamrefs++;
 	return r;
+}
+
+/*
+ * Is expr a scan constant other than a parameter: current_date,
+ * current_timestamp, localtimestamp (with or without a precision), now(),
+ * transaction_timestamp() or statement_timestamp()?  Stable, the same in
+ * parallel workers (which take the leader's timestamps and TimeZone), and
+ * they raise no error, so evaluating them before any row changes nothing.
+ * (A stable expression that can fail stays native: PostgreSQL evaluates
+ * it only for the rows that reach it.)
+ */
+static bool
+is_scan_constant(Expr *expr)
+{
+	if (IsA(expr, SQLValueFunction))
+	{
+		switch (((SQLValueFunction *) expr)->op)
+		{
+			case SVFOP_CURRENT_DATE:
+			case SVFOP_CURRENT_TIMESTAMP:
+			case SVFOP_CURRENT_TIMESTAMP_N:
+			case SVFOP_LOCALTIMESTAMP:
+			case SVFOP_LOCALTIMESTAMP_N:
+				return true;
+			default:
+				return false;
+		}
+	}
+	if (IsA(expr, FuncExpr) && ((FuncExpr *) expr)->args == NIL)
+	{
+		Oid			f = ((FuncExpr *) expr)->funcid;
+
+		return f == F_NOW || f == F_TRANSACTION_TIMESTAMP || f == F_STATEMENT_TIMESTAMP;
+	}
+	return false;
 }
 
 static bool
@@ -894,6 +935,14 @@ compile_expr(Compiler *c, Expr *expr, int *type)
 		return fail(c, "missing expression"), -1;
 	check_stack_depth();
 
+	if (is_scan_constant(expr))
+	{
+		t = GpuaggTypeOf(exprType((Node *) expr));
+		if (t == GA_T_INVALID)
+			return fail(c, "%s", expression_words((Node *) expr)), -1;
+		*type = t;
+		return compile_scan_constant(c, expr, t);
+	}
 	switch (nodeTag(expr))
 	{
 		case T_Var:
@@ -923,7 +972,7 @@ compile_expr(Compiler *c, Expr *expr, int *type)
 				return fail(c, "parameter of type %s",
 							format_type_be(((Param *) expr)->paramtype)), -1;
 			*type = t;
-			return compile_param(c, (Param *) expr, t);
+			return compile_scan_constant(c, expr, t);
 		case T_OpExpr:
 			{
 				OpExpr	   *op = (OpExpr *) expr;

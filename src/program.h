@@ -19,7 +19,8 @@
 typedef struct GpuaggProgram
 {
 	GaProgram	ga;
-	List	   *params;			/* distinct Param nodes, in first-use order */
+	List	   *params;			/* distinct scan constants (Params, now(), ...),
+								 * in first-use order */
 	int			nparamrefs;		/* constants to fill from params at run time */
 	int16		paramref_const[GA_MAX_CONSTS];	/* constant slot */
 	int16		paramref_param[GA_MAX_CONSTS];	/* index into params */

@@ -149,6 +149,10 @@ BEGIN
 			WHEN 'text' THEN diff_pick('{s,s,v}') WHEN 'bpchar' THEN 'c'
 			ELSE 'b' END;
 	END IF;
+	-- (diff.conditionals: a tenth of them conditionals, diff_cond)
+	IF r < 0.6 AND current_setting('diff.conditionals', true) = 'on' THEN
+		RETURN diff_cond(t);
+	END IF;
 	IF t IN ('text', 'bpchar') THEN
 		RETURN CASE t WHEN 'text' THEN diff_pick('{s,s,v}') ELSE 'c' END;
 	END IF;
@@ -317,6 +321,31 @@ BEGIN
 	ELSE
 		RETURN diff_in_list(x, t);
 	END IF;
+END
+$$;
+
+-- A conditional of type t over diff_expr's expressions and diff_pred's
+-- predicates: CASE (searched, with or without ELSE, and simple),
+-- COALESCE, NULLIF, GREATEST and LEAST.
+CREATE FUNCTION diff_cond(t text) RETURNS text
+LANGUAGE plpgsql AS $$
+DECLARE
+	r float8 := random();
+BEGIN
+	IF r < 0.3 THEN
+		RETURN '(CASE WHEN ' || diff_pred(0) || ' THEN ' || diff_expr(t)
+			|| CASE WHEN random() < 0.7 THEN ' ELSE ' || diff_expr(t) ELSE '' END || ' END)';
+	ELSIF r < 0.4 THEN
+		RETURN '(CASE ' || diff_expr(t) || ' WHEN ' || diff_const(t) || ' THEN ' || diff_expr(t)
+			|| ' WHEN ' || diff_const(t) || ' THEN ' || diff_expr(t) || ' ELSE ' || diff_expr(t) || ' END)';
+	ELSIF r < 0.65 THEN
+		RETURN '(COALESCE(' || diff_expr(t) || ', ' || diff_expr(t)
+			|| CASE WHEN random() < 0.5 THEN ', ' || diff_const(t) ELSE '' END || '))';
+	ELSIF r < 0.8 OR t IN ('text', 'bpchar') THEN
+		RETURN '(NULLIF(' || diff_expr(t) || ', ' || diff_const(t) || '))';
+	END IF;
+	RETURN '(' || diff_pick('{GREATEST,LEAST}') || '(' || diff_expr(t) || ', ' || diff_expr(t)
+		|| CASE WHEN random() < 0.3 THEN ', ' || diff_const(t) ELSE '' END || '))';
 END
 $$;
 
@@ -654,12 +683,21 @@ SELECT queries, offloaded, errors_both >= 250 AS many_errors_compared, mismatche
 SELECT queries, offloaded, errors_both >= 50 AS many_errors_compared, mismatches
   FROM diff_run(300, 0.4242, true);
 
+-- Conditionals (CASE, COALESCE, NULLIF, GREATEST, LEAST) in keys,
+-- arguments, WHERE and FILTER, serial: a branch not taken must raise
+-- nothing, a branch taken the native error.
+SET diff.conditionals = on;
+SELECT queries, offloaded, errors_both >= 100 AS many_errors_compared, mismatches
+  FROM diff_run(500, 0.4343, false);
+RESET diff.conditionals;
+
 DROP FUNCTION diff_run(int, float8, bool);
 DROP FUNCTION diff_float_order(text[], text[], text, text, text, text, bool);
 DROP FUNCTION diff_query(bool);
 DROP FUNCTION diff_having(bool);
 DROP FUNCTION diff_agg_expr();
 DROP FUNCTION diff_agg();
+DROP FUNCTION diff_cond(text);
 DROP FUNCTION diff_pred(int);
 DROP FUNCTION diff_in_list(text, text);
 DROP FUNCTION diff_const(text);

@@ -28,11 +28,11 @@ EXPLAIN (COSTS OFF) SELECT k, sum(abs(v)) FROM fb GROUP BY k;
 EXPLAIN (COSTS OFF) SELECT k, count(*) FROM fb WHERE t > 'x1' GROUP BY k;
 EXPLAIN (COSTS OFF) SELECT count(*), generate_series(1, 2) FROM fb;
 -- reasons in SQL words, with the type where the type is the reason
-EXPLAIN (COSTS OFF) SELECT CASE WHEN v > 50 THEN 1 ELSE 0 END AS b, count(*) FROM fb GROUP BY 1;
-EXPLAIN (COSTS OFF) SELECT k, sum(COALESCE(v, 0)) FROM fb GROUP BY k;
+EXPLAIN (COSTS OFF) SELECT CASE WHEN v > 50 THEN n ELSE 0 END AS b, count(*) FROM fb GROUP BY 1;
+EXPLAIN (COSTS OFF) SELECT k, count(COALESCE(n, 0)) FROM fb GROUP BY k;
 EXPLAIN (COSTS OFF) SELECT k, count(*) FILTER (WHERE current_time < '12:00+00') FROM fb GROUP BY k;
 EXPLAIN (COSTS OFF) SELECT k, sum(n::float8) FROM fb GROUP BY k;
-EXPLAIN (COSTS OFF) SELECT k, max(GREATEST(v, k)) FROM fb GROUP BY k;
+EXPLAIN (COSTS OFF) SELECT k, count(GREATEST(t, 'x2')) FROM fb GROUP BY k;
 EXPLAIN (COSTS OFF) SELECT date_trunc('day', now()) AS d, count(*) FROM fb GROUP BY 1;
 
 -- tables that are not one plain heap table

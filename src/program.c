@@ -50,6 +50,8 @@ typedef struct Compiler
 	GpuaggProgram *prog;
 	int			nextreg;
 	const char *reason;
+	int			casetest_reg;	/* the operand of the CASE being compiled, or -1 */
+	int			casetest_type;
 } Compiler;
 
 static int	compile_expr(Compiler *c, Expr *expr, int *type);
@@ -925,6 +927,269 @@ compile_saop(Compiler *c, ScalarArrayOpExpr *saop, int *type)
 	return dst;
 }
 
+/*---- conditionals: CASE, COALESCE, NULLIF, GREATEST, LEAST ----
+ *
+ * Compiled to forward jumps, so that a branch PostgreSQL does not evaluate
+ * is not evaluated here either (and raises nothing).  A jump is a
+ * GA_OP_QUAL_STEP, which jumps when its operand is not true; an
+ * unconditional one steps on a register holding false.  Every branch
+ * leaves its value in the construct's register by GA_OP_MOVE.
+ */
+
+/* A jump to be patched (emit_patch): on cond not true, or always (cond = f). */
+static int
+emit_jump(Compiler *c, int cond)
+{
+	return emit(c, GA_OP_QUAL_STEP, GA_T_BOOL, cond, cond, 0, 0);
+}
+
+/* Point the jumps at the next instruction. */
+static void
+emit_patch(Compiler *c, const int *jumps, int n)
+{
+	for (int i = 0; i < n; i++)
+		c->prog->ga.code[jumps[i]].imm = c->prog->ga.ninstr;
+}
+
+/* A NULL of type t (its Oid typid) in a new register. */
+static int
+emit_null(Compiler *c, int t, Oid typid)
+{
+	if (t == GA_T_TEXT)
+		return emit_text_const(c, (Datum) 0, true, typid, -1);
+	return emit_const(c, (Datum) 0, true, t);
+}
+
+/* expr, of the construct's type t, into register r. */
+static bool
+compile_branch(Compiler *c, Expr *expr, int t, int r, const char *what)
+{
+	int			vt,
+				v = compile_expr(c, expr, &vt);
+
+	if (v < 0)
+		return false;
+	if (vt != t)
+		return fail(c, "%s whose branches differ in type", what);
+	return emit(c, GA_OP_MOVE, t, r, v, 0, 0) >= 0;
+}
+
+static int
+compile_case(Compiler *c, CaseExpr *ce, int *type)
+{
+	int			t = GpuaggTypeOf(ce->casetype),
+				r,
+				f,
+				base,
+				nends = 0,
+				saved_reg = c->casetest_reg,
+				saved_type = c->casetest_type;
+	int		   *ends = palloc(sizeof(int) * (list_length(ce->args) + 1));
+	ListCell   *lc;
+
+	if (t == GA_T_INVALID || t == GA_T_NULLONLY)
+		return fail(c, "CASE of type %s", format_type_be(ce->casetype)), -1;
+	r = alloc_reg(c);
+	f = emit_const(c, BoolGetDatum(false), false, GA_T_BOOL);
+	if (r < 0 || f < 0)
+		return -1;
+	if (ce->arg)
+	{
+		/* CASE x WHEN v ...: x once, read by each WHEN's CaseTestExpr */
+		c->casetest_reg = compile_expr(c, ce->arg, &c->casetest_type);
+		if (c->casetest_reg < 0)
+			return -1;
+	}
+	base = c->nextreg;
+	foreach(lc, ce->args)
+	{
+		CaseWhen   *w = lfirst_node(CaseWhen, lc);
+		int			ct,
+					cond = compile_expr(c, w->expr, &ct),
+					skip;
+
+		if (cond < 0)
+			return -1;
+		if (ct != GA_T_BOOL)
+			return fail(c, "non-boolean WHEN of CASE"), -1;
+		if ((skip = emit_jump(c, cond)) < 0)
+			return -1;
+		c->nextreg = base;
+		if (!compile_branch(c, w->result, t, r, "CASE") ||
+			(ends[nends++] = emit_jump(c, f)) < 0)
+			return -1;
+		emit_patch(c, &skip, 1);
+		c->nextreg = base;
+	}
+	if (!compile_branch(c, ce->defresult, t, r, "CASE"))
+		return -1;
+	emit_patch(c, ends, nends);
+	c->casetest_reg = saved_reg;
+	c->casetest_type = saved_type;
+	c->nextreg = r + 1;
+	*type = t;
+	return r;
+}
+
+/* The CASE operand, copied: the WHEN's comparison writes its register. */
+static int
+compile_case_test(Compiler *c, int *type)
+{
+	int			r;
+
+	if (c->casetest_reg < 0)
+		return fail(c, "a CASE operand outside CASE"), -1;
+	r = alloc_reg(c);
+	if (r < 0 || emit(c, GA_OP_MOVE, c->casetest_type, r, c->casetest_reg, 0, 0) < 0)
+		return -1;
+	*type = c->casetest_type;
+	return r;
+}
+
+/* COALESCE: the first argument that is not NULL; the rest not evaluated. */
+static int
+compile_coalesce(Compiler *c, CoalesceExpr *ce, int *type)
+{
+	int			t = GpuaggTypeOf(ce->coalescetype),
+				r,
+				base,
+				nends = 0;
+	int		   *ends = palloc(sizeof(int) * list_length(ce->args));
+	ListCell   *lc;
+
+	if (t == GA_T_INVALID || t == GA_T_NULLONLY)
+		return fail(c, "COALESCE of type %s", format_type_be(ce->coalescetype)), -1;
+	if ((r = alloc_reg(c)) < 0)
+		return -1;
+	base = c->nextreg;
+	foreach(lc, ce->args)
+	{
+		int			isnull;
+
+		if (!compile_branch(c, lfirst(lc), t, r, "COALESCE"))
+			return -1;
+		c->nextreg = base;
+		if (lnext(ce->args, lc) == NULL)
+			break;
+		/* not NULL: done */
+		if ((isnull = alloc_reg(c)) < 0 ||
+			emit(c, GA_OP_ISNULL, GA_T_BOOL, isnull, r, 0, 0) < 0 ||
+			(ends[nends++] = emit_jump(c, isnull)) < 0)
+			return -1;
+		c->nextreg = base;
+	}
+	emit_patch(c, ends, nends);
+	c->nextreg = r + 1;
+	*type = t;
+	return r;
+}
+
+/* NULLIF(a, b): NULL where a = b (the operator's own), else a. */
+static int
+compile_nullif(Compiler *c, NullIfExpr *ne, int *type)
+{
+	Oid			typid = exprType(linitial(ne->args));
+	int			t = GpuaggTypeOf(typid),
+				r,
+				f,
+				base,
+				et,
+				eq,
+				skip,
+				end,
+				n;
+
+	if (t == GA_T_INVALID || t == GA_T_NULLONLY)
+		return fail(c, "NULLIF of type %s", format_type_be(typid)), -1;
+	set_opfuncid((OpExpr *) ne);
+	r = alloc_reg(c);
+	f = emit_const(c, BoolGetDatum(false), false, GA_T_BOOL);
+	if (r < 0 || f < 0)
+		return -1;
+	base = c->nextreg;
+	eq = compile_opexpr(c, ne->opno, ne->opfuncid, ne->inputcollid, BOOLOID, ne->args, &et);
+	if (eq < 0)
+		return -1;
+	if (et != GA_T_BOOL)
+		return fail(c, "NULLIF with a non-boolean operator"), -1;
+	if ((skip = emit_jump(c, eq)) < 0)
+		return -1;
+	c->nextreg = base;
+	if ((n = emit_null(c, t, typid)) < 0 ||
+		emit(c, GA_OP_MOVE, t, r, n, 0, 0) < 0 ||
+		(end = emit_jump(c, f)) < 0)
+		return -1;
+	emit_patch(c, &skip, 1);
+	c->nextreg = base;
+	if (!compile_branch(c, linitial(ne->args), t, r, "NULLIF"))
+		return -1;
+	emit_patch(c, &end, 1);
+	c->nextreg = r + 1;
+	*type = t;
+	return r;
+}
+
+/*
+ * GREATEST/LEAST: NULLs skipped, NULL only when all are; an argument
+ * replaces the result where it compares greater (less), as
+ * ExecEvalMinMax does with the type's btree order.
+ */
+static int
+compile_minmax(Compiler *c, MinMaxExpr *mm, int *type)
+{
+	const char *what = mm->op == IS_GREATEST ? "GREATEST" : "LEAST";
+	int			t = GpuaggTypeOf(mm->minmaxtype),
+				r,
+				base;
+	ListCell   *lc;
+
+	if (t == GA_T_INVALID || t == GA_T_NULLONLY || t == GA_T_TEXT)
+		return fail(c, "%s of type %s", what, format_type_be(mm->minmaxtype)), -1;
+	if ((r = alloc_reg(c)) < 0)
+		return -1;
+	base = c->nextreg;
+	foreach(lc, mm->args)
+	{
+		int			vt,
+					v,
+					tmp,
+					jumps[3];
+
+		if (lc == list_head(mm->args))
+		{
+			if (!compile_branch(c, lfirst(lc), t, r, what))
+				return -1;
+			c->nextreg = base;
+			continue;
+		}
+		if ((v = compile_expr(c, lfirst(lc), &vt)) < 0)
+			return -1;
+		if (vt != t)
+			return fail(c, "%s whose arguments differ in type", what), -1;
+		if ((tmp = alloc_reg(c)) < 0 ||
+		/* v NULL: skip it */
+			emit(c, GA_OP_ISNOTNULL, GA_T_BOOL, tmp, v, 0, 0) < 0 ||
+			(jumps[0] = emit_jump(c, tmp)) < 0 ||
+		/* the result NULL: take v */
+			emit(c, GA_OP_ISNOTNULL, GA_T_BOOL, tmp, r, 0, 0) < 0 ||
+			(jumps[1] = emit_jump(c, tmp)) < 0 ||
+		/* v beyond the result: take it, else skip it */
+			emit(c, mm->op == IS_GREATEST ? GA_OP_GT : GA_OP_LT,
+				 ga_type_is_float(t) ? GA_T_FLOAT8 : GA_T_INT8, tmp, v, r, 0) < 0 ||
+			(jumps[2] = emit_jump(c, tmp)) < 0)
+			return -1;
+		emit_patch(c, &jumps[1], 1);
+		if (emit(c, GA_OP_MOVE, t, r, v, 0, 0) < 0)
+			return -1;
+		emit_patch(c, &jumps[0], 1);
+		emit_patch(c, &jumps[2], 1);
+		c->nextreg = base;
+	}
+	c->nextreg = r + 1;
+	*type = t;
+	return r;
+}
+
 static int
 compile_expr(Compiler *c, Expr *expr, int *type)
 {
@@ -983,6 +1248,16 @@ compile_expr(Compiler *c, Expr *expr, int *type)
 			}
 		case T_FuncExpr:
 			return compile_func(c, (FuncExpr *) expr, type);
+		case T_CaseExpr:
+			return compile_case(c, (CaseExpr *) expr, type);
+		case T_CaseTestExpr:
+			return compile_case_test(c, type);
+		case T_CoalesceExpr:
+			return compile_coalesce(c, (CoalesceExpr *) expr, type);
+		case T_NullIfExpr:
+			return compile_nullif(c, (NullIfExpr *) expr, type);
+		case T_MinMaxExpr:
+			return compile_minmax(c, (MinMaxExpr *) expr, type);
 		case T_BoolExpr:
 			{
 				BoolExpr   *b = (BoolExpr *) expr;
@@ -1245,7 +1520,7 @@ GpuaggCompile(GpuaggProgram *prog, List *quals, List *keys, List *aggrefs,
 			  const char **reason)
 {
 	GaProgram  *p = &prog->ga;
-	Compiler	c = {prog, 0, NULL};
+	Compiler	c = {prog, 0, NULL, -1, 0};
 	ListCell   *lc;
 	int			t;
 

@@ -943,6 +943,17 @@ emit_jump(Compiler *c, int cond)
 	return emit(c, GA_OP_QUAL_STEP, GA_T_BOOL, cond, cond, 0, 0);
 }
 
+/* A jump past what follows unless cond (of type ct) is true; -1 on failure. */
+static int
+emit_jump_unless(Compiler *c, int cond, int ct, const char *what)
+{
+	if (cond < 0)
+		return -1;
+	if (ct != GA_T_BOOL)
+		return fail(c, "non-boolean condition of %s", what), -1;
+	return emit_jump(c, cond);
+}
+
 /* Point the jumps at the next instruction. */
 static void
 emit_patch(Compiler *c, const int *jumps, int n)
@@ -1008,11 +1019,7 @@ compile_case(Compiler *c, CaseExpr *ce, int *type)
 					cond = compile_expr(c, w->expr, &ct),
 					skip;
 
-		if (cond < 0)
-			return -1;
-		if (ct != GA_T_BOOL)
-			return fail(c, "non-boolean WHEN of CASE"), -1;
-		if ((skip = emit_jump(c, cond)) < 0)
+		if ((skip = emit_jump_unless(c, cond, ct, "CASE")) < 0)
 			return -1;
 		c->nextreg = base;
 		if (!compile_branch(c, w->result, t, r, "CASE") ||
@@ -1108,11 +1115,7 @@ compile_nullif(Compiler *c, NullIfExpr *ne, int *type)
 		return -1;
 	base = c->nextreg;
 	eq = compile_opexpr(c, ne->opno, ne->opfuncid, ne->inputcollid, BOOLOID, ne->args, &et);
-	if (eq < 0)
-		return -1;
-	if (et != GA_T_BOOL)
-		return fail(c, "NULLIF with a non-boolean operator"), -1;
-	if ((skip = emit_jump(c, eq)) < 0)
+	if ((skip = emit_jump_unless(c, eq, et, "NULLIF")) < 0)
 		return -1;
 	c->nextreg = base;
 	if ((n = emit_null(c, t, typid)) < 0 ||

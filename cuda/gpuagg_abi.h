@@ -44,7 +44,7 @@
 #define GA_HD static inline
 #endif
 
-#define GA_ABI_VERSION		8
+#define GA_ABI_VERSION		9
 
 /*
  * Words of a page's visibility bitmap in a page-form batch: room for
@@ -178,8 +178,26 @@ typedef enum GaOp
 	GA_OP_ISNOTFALSE,
 
 	/* dst = a converted from type b (imm unused) to type */
-	GA_OP_CAST
+	GA_OP_CAST,
+
+	/* dst = date_trunc(imm: a GaTruncUnit, a), a timestamp */
+	GA_OP_TS_TRUNC
 } GaOp;
+
+/* The units of date_trunc on a timestamp that the devices compute. */
+typedef enum GaTruncUnit
+{
+	GA_TRUNC_MICROSECONDS = 0,
+	GA_TRUNC_MILLISECONDS,
+	GA_TRUNC_SECOND,
+	GA_TRUNC_MINUTE,
+	GA_TRUNC_HOUR,
+	GA_TRUNC_DAY,
+	GA_TRUNC_WEEK,
+	GA_TRUNC_MONTH,
+	GA_TRUNC_QUARTER,
+	GA_TRUNC_YEAR
+} GaTruncUnit;
 
 typedef struct GaInstr
 {
@@ -370,9 +388,10 @@ typedef enum GaError
 	GA_ERR_DATE_INFINITE,		/* cannot subtract infinite dates */
 	GA_ERR_INTERNAL,			/* bad program: can't happen */
 	GA_ERR_DEVICE,				/* the device failed: run elsewhere */
-	GA_ERR_STRING_BACK			/* page form: a string the device cannot read
+	GA_ERR_STRING_BACK,			/* page form: a string the device cannot read
 								 * (compressed, TOASTed): read the scan again
 								 * in column form */
+	GA_ERR_TIMESTAMP_RANGE		/* timestamp out of range */
 } GaError;
 
 /* One batch of rows: column vectors and validity bitmaps. */

@@ -259,6 +259,97 @@ ga_float_cmp(double a, double b)
 	return (a > b) ? 1 : (a < b) ? -1 : 0;
 }
 
+/*
+ * Julian day number of a proleptic Gregorian date (astronomical years: 0
+ * is 1 BC), and back, for day numbers >= 0: Fliegel and Van Flandern's
+ * arithmetic (1968), which gives the day numbers PostgreSQL's date2j and
+ * j2date give.
+ */
+GA_DEVFN int64_t
+ga_date_to_julian(int64_t y, int64_t m, int64_t d)
+{
+	int64_t		a = (m - 14) / 12;	/* -1 for January and February, else 0 */
+
+	return (1461 * (y + 4800 + a)) / 4 + (367 * (m - 2 - 12 * a)) / 12 -
+		(3 * ((y + 4900 + a) / 100)) / 4 + d - 32075;
+}
+
+GA_DEVFN void
+ga_julian_to_date(int64_t jd, int64_t *y, int64_t *m, int64_t *d)
+{
+	int64_t		l = jd + 68569,
+				n = 4 * l / 146097,
+				i,
+				j;
+
+	l -= (146097 * n + 3) / 4;
+	i = 4000 * (l + 1) / 1461001;
+	l = l - 1461 * i / 4 + 31;
+	j = 80 * l / 2447;
+	*d = l - 2447 * j / 80;
+	l = j / 11;
+	*m = j + 2 - 12 * l;
+	*y = 100 * (n - 49) + i + l;
+}
+
+/* The earliest timestamp, 4714-11-24 00:00 BC (Julian day 0). */
+#define GA_MIN_TIMESTAMP	(-(int64_t) GA_POSTGRES_EPOCH_JDATE * GA_USECS_PER_DAY)
+
+/*
+ * date_trunc(unit, ts) on a timestamp without time zone, as timestamp_trunc:
+ * infinities stay; the time of day is truncated (the day starts at 0 even
+ * before 2000); a week starts on its ISO Monday (Julian day 0 was a
+ * Monday); a result before the earliest timestamp is out of range, as
+ * PostgreSQL finds when it rebuilds the value.
+ */
+GA_DEVFN int
+ga_timestamp_trunc(int unit, int64_t ts, int64_t *out)
+{
+	int64_t		day,
+				time,
+				jd,
+				y,
+				m,
+				d;
+
+	if (ts == INT64_MIN || ts == INT64_MAX)
+	{
+		*out = ts;
+		return GA_OK;
+	}
+	day = ts / GA_USECS_PER_DAY;
+	time = ts % GA_USECS_PER_DAY;
+	if (time < 0)
+	{
+		time += GA_USECS_PER_DAY;
+		day--;
+	}
+	if (unit <= GA_TRUNC_HOUR)
+	{
+		int64_t		tick = unit == GA_TRUNC_MICROSECONDS ? 1 :
+			unit == GA_TRUNC_MILLISECONDS ? 1000 :
+			unit == GA_TRUNC_SECOND ? 1000000 :
+			unit == GA_TRUNC_MINUTE ? 60000000 : INT64_C(3600000000);
+
+		*out = ts - time % tick;
+		return GA_OK;
+	}
+	jd = day + GA_POSTGRES_EPOCH_JDATE;
+	if (unit == GA_TRUNC_WEEK)
+		jd -= jd % 7;
+	else if (unit >= GA_TRUNC_MONTH)
+	{
+		ga_julian_to_date(jd, &y, &m, &d);
+		if (unit == GA_TRUNC_YEAR)
+			m = 1;
+		else if (unit == GA_TRUNC_QUARTER)
+			m = 3 * ((m - 1) / 3) + 1;
+		jd = ga_date_to_julian(y, m, 1);
+	}
+	*out = (jd - GA_POSTGRES_EPOCH_JDATE) * GA_USECS_PER_DAY;
+	return *out < GA_MIN_TIMESTAMP ? GA_ERR_TIMESTAMP_RANGE : GA_OK;
+}
+
 /* Cast value v of type from to type to (PostgreSQL's cast functions). */
 GA_DEVFN int
 ga_cast(int to, int from, GaDatum v, GaDatum *r)
@@ -562,6 +653,15 @@ ga_eval(const GaProgram *p, const GaSegment *seg, const GaBatch *b,
 				}
 				nulls[d] = 0;
 				err = ga_cast(in->type, in->b, regs[in->a], &regs[d]);
+				break;
+			case GA_OP_TS_TRUNC:
+				if (nulls[in->a])
+				{
+					nulls[d] = 1;
+					break;
+				}
+				nulls[d] = 0;
+				err = ga_timestamp_trunc(in->imm, regs[in->a].i, &regs[d].i);
 				break;
 			default:
 				err = GA_ERR_INTERNAL;

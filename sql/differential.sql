@@ -326,12 +326,18 @@ $$;
 
 -- A conditional of type t over diff_expr's expressions and diff_pred's
 -- predicates: CASE (searched, with or without ELSE, and simple),
--- COALESCE, NULLIF, GREATEST and LEAST.
+-- COALESCE, NULLIF, GREATEST and LEAST; for a timestamp, half the time
+-- date_trunc instead.
 CREATE FUNCTION diff_cond(t text) RETURNS text
 LANGUAGE plpgsql AS $$
 DECLARE
 	r float8 := random();
 BEGIN
+	IF t = 'ts' AND random() < 0.5 THEN
+		RETURN '(date_trunc(' || diff_pick(ARRAY['''milliseconds''', '''second''', '''minute''',
+			'''hour''', '''day''', '''week''', '''month''', '''quarter''', '''year''']) || ', '
+			|| diff_expr(t) || '))';
+	END IF;
 	IF r < 0.3 THEN
 		RETURN '(CASE WHEN ' || diff_pred(0) || ' THEN ' || diff_expr(t)
 			|| CASE WHEN random() < 0.7 THEN ' ELSE ' || diff_expr(t) ELSE '' END || ' END)';
@@ -683,9 +689,9 @@ SELECT queries, offloaded, errors_both >= 250 AS many_errors_compared, mismatche
 SELECT queries, offloaded, errors_both >= 50 AS many_errors_compared, mismatches
   FROM diff_run(300, 0.4242, true);
 
--- Conditionals (CASE, COALESCE, NULLIF, GREATEST, LEAST) in keys,
--- arguments, WHERE and FILTER, serial: a branch not taken must raise
--- nothing, a branch taken the native error.
+-- Conditionals (CASE, COALESCE, NULLIF, GREATEST, LEAST) and date_trunc
+-- in keys, arguments, WHERE and FILTER, serial: a branch not taken must
+-- raise nothing, a branch taken the native error.
 SET diff.conditionals = on;
 SELECT queries, offloaded, errors_both >= 100 AS many_errors_compared, mismatches
   FROM diff_run(500, 0.4343, false);

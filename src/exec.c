@@ -159,6 +159,11 @@ raise_device_error(int err)
 					(errcode(ERRCODE_DATETIME_VALUE_OUT_OF_RANGE),
 					 errmsg("cannot subtract infinite dates")));
 			break;
+		case GA_ERR_TIMESTAMP_RANGE:
+			ereport(ERROR,
+					(errcode(ERRCODE_DATETIME_VALUE_OUT_OF_RANGE),
+					 errmsg("timestamp out of range")));
+			break;
 		default:
 			elog(ERROR, "gpuagg: device failed with error code %d", err);
 	}

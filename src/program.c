@@ -25,8 +25,10 @@
 #include "executor/executor.h"
 #include "miscadmin.h"
 #include "nodes/nodeFuncs.h"
+#include "parser/scansup.h"
 #include "utils/array.h"
 #include "utils/builtins.h"
+#include "utils/datetime.h"
 #include "utils/fmgroids.h"
 #include "utils/regproc.h"
 #include "utils/lsyscache.h"
@@ -738,12 +740,83 @@ expression_words(Node *expr)
 	}
 }
 
+/*
+ * date_trunc(unit, ts) on a timestamp without time zone, the unit a
+ * constant read as timestamp_trunc reads it (DecodeUnits); the units from
+ * microseconds to year.  Others, and timestamptz (the session's time
+ * zone), stay native.
+ */
+static int
+compile_date_trunc(Compiler *c, FuncExpr *f, int *type)
+{
+	Const	   *u = linitial(f->args);
+	char	   *units;
+	int			val,
+				unit,
+				t,
+				r;
+
+	if (!IsA(u, Const) || u->constisnull)
+		return fail(c, "date_trunc with a unit that is not a constant"), -1;
+	units = downcase_truncate_identifier(TextDatumGetCString(u->constvalue),
+										 VARSIZE_ANY_EXHDR(DatumGetPointer(u->constvalue)),
+										 false);
+	if (DecodeUnits(0, units, &val) != UNITS)
+		return fail(c, "date_trunc('%s')", units), -1;
+	switch (val)
+	{
+		case DTK_MICROSEC:
+			unit = GA_TRUNC_MICROSECONDS;
+			break;
+		case DTK_MILLISEC:
+			unit = GA_TRUNC_MILLISECONDS;
+			break;
+		case DTK_SECOND:
+			unit = GA_TRUNC_SECOND;
+			break;
+		case DTK_MINUTE:
+			unit = GA_TRUNC_MINUTE;
+			break;
+		case DTK_HOUR:
+			unit = GA_TRUNC_HOUR;
+			break;
+		case DTK_DAY:
+			unit = GA_TRUNC_DAY;
+			break;
+		case DTK_WEEK:
+			unit = GA_TRUNC_WEEK;
+			break;
+		case DTK_MONTH:
+			unit = GA_TRUNC_MONTH;
+			break;
+		case DTK_QUARTER:
+			unit = GA_TRUNC_QUARTER;
+			break;
+		case DTK_YEAR:
+			unit = GA_TRUNC_YEAR;
+			break;
+		default:
+			return fail(c, "date_trunc('%s')", units), -1;
+	}
+	r = compile_expr(c, lsecond(f->args), &t);
+	if (r < 0)
+		return -1;
+	if (t != GA_T_TIMESTAMP)
+		return fail(c, "date_trunc of an unexpected type"), -1;
+	if (emit(c, GA_OP_TS_TRUNC, GA_T_TIMESTAMP, r, r, 0, unit) < 0)
+		return -1;
+	*type = GA_T_TIMESTAMP;
+	return r;
+}
+
 static int
 compile_func(Compiler *c, FuncExpr *f, int *type)
 {
 	int			from,
 				r;
 
+	if (f->funcid == F_DATE_TRUNC_TEXT_TIMESTAMP && list_length(f->args) == 2)
+		return compile_date_trunc(c, f, type);
 	if (f->funcretset || list_length(f->args) != 1)
 		return fail(c, "%s", func_words(f)), -1;
 	for (int i = 0; i < lengthof(casts); i++)

@@ -57,6 +57,14 @@ SELECT check_offload('SELECT k, count(*) FILTER (WHERE tz < now()), count(*) FIL
 	   min(tz) FILTER (WHERE tz >= transaction_timestamp()), max(tz) FILTER (WHERE tz < statement_timestamp()) FROM sc GROUP BY k');
 SELECT check_offload('SELECT ts < localtimestamp(1) AS past, count(*) FROM sc GROUP BY 1');
 SELECT check_offload('SELECT ts < localtimestamp AS past, count(*), min(ts) FROM sc WHERE ts >= localtimestamp(0) OR k = 1 GROUP BY 1');
+-- offset by a constant interval (under a thousand years: it cannot fail)
+SELECT check_offload('SELECT k, count(*) FROM sc WHERE tz > now() - interval ''10 hours'' AND tz < current_timestamp + interval ''1 mon -29 days -6 hours'' GROUP BY k');
+SELECT check_offload('SELECT ts >= localtimestamp - interval ''2 days 3 hours'' AS recent, count(*), count(*) FILTER (WHERE d >= current_date - interval ''30 days'') FROM sc GROUP BY 1');
+SELECT check_offload('SELECT k, max(tz) FILTER (WHERE tz < statement_timestamp() - interval ''90 minutes'') FROM sc GROUP BY k');
+SET gpuagg.log_fallback = on;
+EXPLAIN (COSTS OFF) SELECT k, count(*) FROM sc WHERE tz > now() - interval '5000 years' GROUP BY k;
+EXPLAIN (COSTS OFF) SELECT k, count(*) FROM sc WHERE tz > tz - interval '1 day' GROUP BY k;
+RESET gpuagg.log_fallback;
 -- under a generic plan, with a parameter beside them
 PREPARE q4(int4) AS SELECT k, count(*) FROM sc WHERE d >= current_date - $1 GROUP BY k ORDER BY k;
 EXPLAIN (COSTS OFF) EXECUTE q4(10);

@@ -38,6 +38,7 @@
  */
 extern bool lc_collate_is_c(Oid collation);
 #include "utils/syscache.h"
+#include "utils/timestamp.h"
 
 #include "program.h"
 
@@ -57,6 +58,7 @@ typedef struct Compiler
 } Compiler;
 
 static int	compile_expr(Compiler *c, Expr *expr, int *type);
+static bool is_scan_constant(Expr *expr);
 
 int
 GpuaggTypeOf(Oid typid)
@@ -331,9 +333,37 @@ compile_scan_constant(Compiler *c, Expr *expr, int type)
 }
 
 /*
+ * One of those times plus or minus a constant interval of less than a
+ * thousand years (now() - interval '1 year', current_date + interval
+ * '7 days'): the session's time zone applies as it does natively (parallel
+ * workers share it), and the result cannot leave the timestamp range, so
+ * this cannot fail either.
+ */
+static bool
+is_time_offset(OpExpr *op)
+{
+	Const	   *k = lsecond(op->args);
+	Interval   *iv;
+	const int64 limit = INT64CONST(1000) * 366 * USECS_PER_DAY;
+
+	set_opfuncid(op);
+	if (op->opfuncid != F_TIMESTAMPTZ_PL_INTERVAL && op->opfuncid != F_TIMESTAMPTZ_MI_INTERVAL &&
+		op->opfuncid != F_TIMESTAMP_PL_INTERVAL && op->opfuncid != F_TIMESTAMP_MI_INTERVAL &&
+		op->opfuncid != F_DATE_PL_INTERVAL && op->opfuncid != F_DATE_MI_INTERVAL)
+		return false;
+	if (!IsA(k, Const) || k->constisnull || IsA(linitial(op->args), OpExpr) ||
+		!is_scan_constant(linitial(op->args)))
+		return false;
+	iv = DatumGetIntervalP(k->constvalue);
+	return Abs(iv->month) <= 12 * 1000 && Abs(iv->day) <= 366 * 1000 &&
+		iv->time <= limit && iv->time >= -limit;
+}
+
+/*
  * Is expr a scan constant other than a parameter: current_date,
  * current_timestamp, localtimestamp (with or without a precision), now(),
- * transaction_timestamp() or statement_timestamp()?  Stable, the same in
+ * transaction_timestamp() or statement_timestamp(), or one of them offset
+ * by a small constant interval (is_time_offset)?  Stable, the same in
  * parallel workers (which take the leader's timestamps and TimeZone), and
  * they raise no error, so evaluating them before any row changes nothing.
  * (A stable expression that can fail stays native: PostgreSQL evaluates
@@ -362,6 +392,8 @@ is_scan_constant(Expr *expr)
 
 		return f == F_NOW || f == F_TRANSACTION_TIMESTAMP || f == F_STATEMENT_TIMESTAMP;
 	}
+	if (IsA(expr, OpExpr) && list_length(((OpExpr *) expr)->args) == 2)
+		return is_time_offset((OpExpr *) expr);
 	return false;
 }
 

@@ -130,9 +130,10 @@ _PG_init(void)
 							 NULL, NULL, NULL);
 
 	DefineCustomBoolVariable("gpuagg.parallel",
-							 "Lets parallel workers each aggregate a share of the table.",
-							 "GpuAgg under Gather produces partial aggregates that a "
-							 "Finalize Aggregate combines.",
+							 "Offers parallel GpuAgg plans: partial (each process aggregates a share) and fed (workers pin pages for the leader's one device session).",
+							 "A partial GpuAgg under Gather produces partial states that a "
+							 "Finalize Aggregate combines; a fed GpuAgg aggregates every group "
+							 "once in the leader (page batches only).",
 							 &gpuagg_parallel,
 							 true,
 							 PGC_USERSET,

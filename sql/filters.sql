@@ -63,4 +63,9 @@ SELECT check_offload('SELECT count(*) FROM fi WHERE b = 0 OR 10 / b > 2');
 SELECT check_offload('SELECT count(*) FROM fi WHERE x > 2147483648::int8 - 2147480000');
 SELECT check_offload('SELECT count(*) FROM fi WHERE s > 50::int2 AND r > 1.5::float4');
 
+-- DISTINCT changes nothing in min, max, bool_and and bool_or: offloaded
+-- as without it (sum(DISTINCT) stays native: fallback.sql)
+SELECT check_offload('SELECT b, min(DISTINCT a), max(DISTINCT f), max(DISTINCT d), bool_and(DISTINCT ok), bool_or(DISTINCT ok) FILTER (WHERE a > 0) FROM fi GROUP BY b');
+SELECT check_offload('SELECT min(DISTINCT r), max(DISTINCT x), count(DISTINCT a) FROM fi');
+
 DROP TABLE fi;

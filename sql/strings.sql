@@ -94,6 +94,7 @@ SELECT check_offload('SELECT v, min(t COLLATE "C"), max(t COLLATE "C"), count(*)
 SELECT check_offload('SELECT min(t COLLATE "C"), max(v COLLATE "C"), max(t COLLATE "C") FILTER (WHERE n > 50), count(DISTINCT t) FROM st');
 SELECT check_offload('SELECT b, min(t COLLATE "C") FROM st WHERE t <> '''' GROUP BY b');
 SELECT check_offload('SELECT max(t COLLATE "C") FROM st WHERE id < 0');
+SELECT check_offload('SELECT b, min(DISTINCT t COLLATE "C"), max(DISTINCT v COLLATE "C") FROM st GROUP BY b');
 SELECT check_offload('SELECT n % 3, min(v COLLATE "C"), max(t COLLATE "C") FROM st WHERE id > 4990 GROUP BY n % 3');
 
 -- parameters of string type

@@ -1536,8 +1536,6 @@ compile_aggref(Compiler *c, Aggref *aggref, GaAgg *ag)
 
 	ag->kind = agg_kind(transfn);
 	ag->distinct = -1;
-	if (aggref->aggdistinct != NIL && (transfn == F_TEXT_LARGER || transfn == F_TEXT_SMALLER))
-		return fail(c, "DISTINCT inside an aggregate other than count");
 	if (transfn == F_TEXT_LARGER || transfn == F_TEXT_SMALLER)
 	{
 		/*
@@ -1565,7 +1563,11 @@ compile_aggref(Compiler *c, Aggref *aggref, GaAgg *ag)
 		return fail(c, "%s of bpchar", get_func_name(aggref->aggfnoid));
 	if (ag->kind == 0)
 		return fail(c, "aggregate %s", format_procedure(aggref->aggfnoid));
-	if (aggref->aggdistinct != NIL)
+	if (aggref->aggdistinct != NIL &&
+		(ag->kind == GA_AGG_MIN || ag->kind == GA_AGG_MAX ||
+		 ag->kind == GA_AGG_BOOL_AND || ag->kind == GA_AGG_BOOL_OR))
+		 /* DISTINCT changes nothing in min, max, bool_and and bool_or */ ;
+	else if (aggref->aggdistinct != NIL)
 	{
 		/* count(DISTINCT x): the device de-duplicates (group, x) pairs */
 		GaProgram  *p = &c->prog->ga;

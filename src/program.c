@@ -144,6 +144,14 @@ emit(Compiler *c, int op, int type, int dst, int a, int b, int imm)
 	return p->ninstr++;
 }
 
+/* Point the jumps (instructions jumping to imm) at the next instruction. */
+static void
+emit_patch(Compiler *c, const int *jumps, int n)
+{
+	for (int i = 0; i < n; i++)
+		c->prog->ga.code[jumps[i]].imm = c->prog->ga.ninstr;
+}
+
 static int
 add_const(Compiler *c, GaDatum v, bool isnull)
 {
@@ -893,8 +901,7 @@ compile_bool_chain(Compiler *c, List *args, int stepop, bool init)
 			return -1;
 		c->nextreg = dst + 1;
 	}
-	for (int i = 0; i < npatches; i++)
-		c->prog->ga.code[patches[i]].imm = c->prog->ga.ninstr;
+	emit_patch(c, patches, npatches);
 	return dst;
 }
 
@@ -1026,8 +1033,7 @@ compile_saop(Compiler *c, ScalarArrayOpExpr *saop, int *type)
 				return -1;
 		}
 	}
-	for (int i = 0; i < npatches; i++)
-		c->prog->ga.code[patches[i]].imm = c->prog->ga.ninstr;
+	emit_patch(c, patches, npatches);
 	c->nextreg = dst + 1;
 	return dst;
 }
@@ -1057,14 +1063,6 @@ emit_jump_unless(Compiler *c, int cond, int ct, const char *what)
 	if (ct != GA_T_BOOL)
 		return fail(c, "non-boolean condition of %s", what), -1;
 	return emit_jump(c, cond);
-}
-
-/* Point the jumps at the next instruction. */
-static void
-emit_patch(Compiler *c, const int *jumps, int n)
-{
-	for (int i = 0; i < n; i++)
-		c->prog->ga.code[jumps[i]].imm = c->prog->ga.ninstr;
 }
 
 /* A NULL of type t (its Oid typid) in a new register. */
@@ -1684,8 +1682,7 @@ GpuaggCompile(GpuaggProgram *prog, List *quals, List *keys, List *aggrefs,
 			*reason = c.reason;
 			return false;
 		}
-		for (int i = 0; i < npatches; i++)
-			p->code[patches[i]].imm = p->ninstr;
+		emit_patch(&c, patches, npatches);
 		p->where.end = p->ninstr;
 		p->where.reg = dst;
 	}

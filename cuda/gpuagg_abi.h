@@ -44,7 +44,7 @@
 #define GA_HD static inline
 #endif
 
-#define GA_ABI_VERSION		9
+#define GA_ABI_VERSION		10
 
 /*
  * Words of a page's visibility bitmap in a page-form batch: room for
@@ -81,8 +81,20 @@ typedef enum GaType
 	GA_T_TIMESTAMPTZ,
 	GA_T_NULLONLY,				/* column of any type; only NULL-ness is read */
 	GA_T_TEXT,					/* a string (text, varchar, bpchar): codes */
-	GA_T_BPCHAR					/* a bpchar column: two codes */
+	GA_T_BPCHAR,				/* a bpchar column: two codes */
+	GA_T_NUMERIC				/* numeric: an int64 scaled by 10^scale */
 } GaType;
+
+/*
+ * A numeric travels as an int64 holding the value times 10^scale, where
+ * the scale (0 .. GA_NUMERIC_MAX_SCALE) is fixed by the compiler for each
+ * column, register, key and aggregate argument, and equals the display
+ * scale PostgreSQL gives every value there (a column's typmod scale, a
+ * product's sum of scales, ...).  A value that does not fit (NaN, too
+ * large, an intermediate past int64) raises GA_ERR_NUMERIC_EXACT: the
+ * host then runs the query's exact path, never a rounded answer.
+ */
+#define GA_NUMERIC_MAX_SCALE	18
 
 /*
  * A string register holds two dictionary codes (src/dict.c): the low 32
@@ -129,6 +141,7 @@ ga_type_width(int t)
 		case GA_T_TIMESTAMP:
 		case GA_T_TIMESTAMPTZ:
 		case GA_T_BPCHAR:
+		case GA_T_NUMERIC:
 			return 8;
 		default:
 			return 0;
@@ -181,7 +194,10 @@ typedef enum GaOp
 	GA_OP_CAST,
 
 	/* dst = date_trunc(imm: a GaTruncUnit, a), a timestamp */
-	GA_OP_TS_TRUNC
+	GA_OP_TS_TRUNC,
+
+	/* dst = a * 10^imm, a numeric (or an integer: then at scale imm) */
+	GA_OP_NUM_SCALE
 } GaOp;
 
 /* The units of date_trunc on a timestamp that the devices compute. */
@@ -293,6 +309,7 @@ typedef struct GaAgg
 {
 	int32_t		kind;			/* GaAggKind */
 	int32_t		argtype;		/* GaType of the argument; 0 for count(*) */
+	int32_t		argscale;		/* a numeric argument's scale */
 	int32_t		slot;			/* first state slot */
 	int32_t		distinct;		/* index of its distinct set, or -1: count(DISTINCT),
 								 * and min/max of strings (GA_AGG_MIN/MAX with
@@ -306,6 +323,7 @@ typedef struct GaAgg
 typedef struct GaColumn
 {
 	int32_t		type;			/* GaType */
+	int32_t		scale;			/* GA_T_NUMERIC: its values' scale */
 	int32_t		attno;			/* heap attribute number (host only) */
 	int32_t		pred;			/* host only: k + 1 when the column is string
 								 * predicate k of the column (a GA_T_BOOL
@@ -351,6 +369,7 @@ typedef struct GaProgram
 	GaSegment	keyseg;			/* evaluates every key */
 	int32_t		keyreg[GA_MAX_KEYS];
 	int32_t		keytype[GA_MAX_KEYS];
+	int32_t		keyscale[GA_MAX_KEYS];	/* a numeric key's scale */
 	GaColumn	cols[GA_MAX_COLS];
 	GaAgg		aggs[GA_MAX_AGGS];
 	GaInstr		code[GA_MAX_INSTR];
@@ -391,7 +410,9 @@ typedef enum GaError
 	GA_ERR_STRING_BACK,			/* page form: a string the device cannot read
 								 * (compressed, TOASTed): read the scan again
 								 * in column form */
-	GA_ERR_TIMESTAMP_RANGE		/* timestamp out of range */
+	GA_ERR_TIMESTAMP_RANGE,		/* timestamp out of range */
+	GA_ERR_NUMERIC_EXACT		/* a numeric the device cannot hold exactly:
+								 * run the query's exact path */
 } GaError;
 
 /* One batch of rows: column vectors and validity bitmaps. */
@@ -487,7 +508,9 @@ typedef struct GaTable
 #define GA_CNT_DISTINCT	4
 #define GA_CNT_DICT_N		(GA_CNT_DISTINCT + GA_MAX_DISTINCT)
 #define GA_CNT_DICT_BYTES	(GA_CNT_DICT_N + 1)
-#define GA_NCOUNTERS	(GA_CNT_DICT_BYTES + 1)
+#define GA_CNT_NUMERIC_UNFIT	(GA_CNT_DICT_BYTES + 1)	/* page form: numerics no
+														 * int64 holds */
+#define GA_NCOUNTERS	(GA_CNT_NUMERIC_UNFIT + 1)
 
 /* The distinct sets of a program, passed to the kernels by value. */
 typedef struct GaDistinctSets

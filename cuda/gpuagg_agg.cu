@@ -1032,6 +1032,8 @@ gpuagg_deform_pages(GaBatch batch, GaTupleLayout layout, const uint8_t *shared,
 						  (unsigned long long) ((GA_ROW_LAST << 8) | GA_ERR_INTERNAL));
 			else if (got == GA_DEFORM_STRING)
 				atomicAdd(&counters[GA_CNT_STRINGS_BACK], 1ull);
+			else if (got == GA_DEFORM_NUMERIC)
+				atomicAdd(&counters[GA_CNT_NUMERIC_UNFIT], 1ull);
 		}
 	}
 }

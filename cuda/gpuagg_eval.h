@@ -77,6 +77,7 @@ ga_load(const GaProgram *p, const GaBatch *b, int c, uint32_t row, GaDatum *v)
 		case GA_T_TIMESTAMP:
 		case GA_T_TIMESTAMPTZ:
 		case GA_T_BPCHAR:
+		case GA_T_NUMERIC:
 			v->i = ((const int64_t *) vals)[row];
 			break;
 		default:
@@ -159,6 +160,28 @@ ga_int_arith(int op, int type, int64_t a, int64_t b, int64_t *r)
 	}
 	*r = v;
 	return ga_int_range(type, v);
+}
+
+/*
+ * a * 10^k for a numeric of k more decimal places: GA_ERR_NUMERIC_EXACT
+ * where the result does not fit (PostgreSQL's numeric has room: the
+ * query takes its exact path).
+ */
+GA_DEVFN int
+ga_numeric_scale(int64_t a, int k, int64_t *r)
+{
+	__int128	w = a;
+
+	if (k < 0 || k > GA_NUMERIC_MAX_SCALE)
+		return GA_ERR_INTERNAL;
+	for (int i = 0; i < k; i++)
+	{
+		w *= 10;
+		if (w < INT64_MIN || w > INT64_MAX)
+			return GA_ERR_NUMERIC_EXACT;
+	}
+	*r = (int64_t) w;
+	return GA_OK;
 }
 
 /* float4 arithmetic in single precision, as float4pl and friends do. */
@@ -493,7 +516,12 @@ ga_eval(const GaProgram *p, const GaSegment *seg, const GaBatch *b,
 					else if (in->type == GA_T_FLOAT8)
 						err = ga_f8_arith(in->op, x.f, y.f, &regs[d].f);
 					else
+					{
 						err = ga_int_arith(in->op, in->type, x.i, y.i, &regs[d].i);
+						/* numeric has room where int64 has not */
+						if (err == GA_ERR_INT8_RANGE && in->type == GA_T_NUMERIC)
+							err = GA_ERR_NUMERIC_EXACT;
+					}
 					break;
 				}
 			case GA_OP_DATE_PLI:
@@ -662,6 +690,15 @@ ga_eval(const GaProgram *p, const GaSegment *seg, const GaBatch *b,
 				}
 				nulls[d] = 0;
 				err = ga_timestamp_trunc(in->imm, regs[in->a].i, &regs[d].i);
+				break;
+			case GA_OP_NUM_SCALE:
+				if (nulls[in->a])
+				{
+					nulls[d] = 1;
+					break;
+				}
+				nulls[d] = 0;
+				err = ga_numeric_scale(regs[in->a].i, in->imm, &regs[d].i);
 				break;
 			default:
 				err = GA_ERR_INTERNAL;

@@ -13,7 +13,8 @@
  * tuple's header, null bitmap and attributes and writes the values read at
  * their native width into the batch's columns.
  *
- * Fixed-width values are stored as they lie.  A string column (text,
+ * Fixed-width values are stored as they lie; a numeric column as an int64
+ * in units of 10^-scale (ga_numeric_value).  A string column (text,
  * varchar) is stored as its code in a string dictionary (the `strings'
  * argument): on the GPU the device's own (GaDict, below), on the host a
  * function the caller gives (GaHostStrings).  A value the kernels cannot
@@ -70,6 +71,9 @@ typedef struct GaTupleLayout
 	uint32_t	natts;			/* the last attribute read */
 	uint32_t	all_fixed;		/* every attribute read has a fixoff */
 	uint64_t	strings;		/* bit c: column c is a string's code */
+	uint64_t	numerics;		/* bit c: column c is a numeric, stored as an
+								 * int64 in units of 10^-scale[c] */
+	int32_t		scale[GA_MAX_COLS];
 	int32_t		next_same[GA_MAX_COLS];	/* next column of the same attribute */
 	int32_t		width[GA_MAX_COLS];	/* bytes stored per value of a column */
 	const GaAttr *attrs;		/* [natts] */
@@ -175,6 +179,83 @@ ga_varlena_inline(const uint8_t *p, const uint8_t **data, uint32_t *len)
 }
 
 /*
+ * A numeric's bytes (after its varlena header: PostgreSQL's on-disk form,
+ * numeric.c's NumericShort or NumericLong header and base-10000 digits) as
+ * an int64 holding the value times 10^scale (gpuagg_abi.h, GA_T_NUMERIC).
+ * Returns 0 where that is not exact: NaN, an infinity, digits below the
+ * scale, or a value past int64.
+ */
+#define GA_NUMERIC_SIGN_MASK	0xC000
+#define GA_NUMERIC_NEG			0x4000
+#define GA_NUMERIC_SHORT		0x8000
+#define GA_NUMERIC_SPECIAL		0xC000
+
+GA_HD int
+ga_numeric_value(const uint8_t *p, uint32_t len, int scale, int64_t *out)
+{
+	uint16_t	head;
+	int			neg,
+				weight,
+				hdr;
+	__int128	acc = 0;
+
+	if (len < 2)
+		return 0;
+	head = ga_read16(p);
+	if ((head & GA_NUMERIC_SIGN_MASK) == GA_NUMERIC_SPECIAL)
+		return 0;
+	if (head & GA_NUMERIC_SHORT)
+	{
+		neg = (head & 0x2000) != 0;
+		weight = (head & 0x0040) ? (int) (head & 0x003F) - 64 : (int) (head & 0x003F);
+		hdr = 2;
+	}
+	else
+	{
+		if (len < 4)
+			return 0;
+		neg = (head & GA_NUMERIC_SIGN_MASK) == GA_NUMERIC_NEG;
+		weight = (int16_t) ga_read16(p + 2);
+		hdr = 4;
+	}
+	for (uint32_t i = 0; hdr + 2 * i + 1 < len; i++)
+	{
+		int64_t		d = ga_read16(p + hdr + 2 * i);
+		int			e = 4 * (weight - (int) i) + scale;	/* d's power of ten */
+
+		if (d == 0)
+			continue;
+		if (e > GA_NUMERIC_MAX_SCALE)
+			return 0;
+		if (e < 0)
+		{
+			/* digits below the scale must be zeros */
+			int64_t		div = 1;
+
+			if (e < -3)
+				return 0;
+			for (int k = 0; k < -e; k++)
+				div *= 10;
+			if (d % div != 0)
+				return 0;
+			acc += d / div;
+		}
+		else
+		{
+			__int128	t = d;
+
+			for (int k = 0; k < e; k++)
+				t *= 10;
+			acc += t;
+		}
+		if (acc > (__int128) INT64_MAX)
+			return 0;
+	}
+	*out = neg ? -(int64_t) acc : (int64_t) acc;
+	return 1;
+}
+
+/*
  * The string dictionary of a device (page form with string columns): equal
  * bytes, equal codes, the codes given in the order the strings are first
  * seen, counting on from the host's (whose strings, the query's constants,
@@ -264,16 +345,26 @@ ga_put(const GaTupleLayout *L, int c, uint32_t row, void *const *values,
 	}
 }
 
+/* What ga_deform_tuple found. */
+#define GA_DEFORM_OK		1
+#define GA_DEFORM_STRING	0	/* a string had no code (ga_string_code), or
+								 * a numeric is compressed or TOASTed */
+#define GA_DEFORM_BAD		(-1)	/* the tuple does not hold what its header
+									 * says: nothing past it was read */
+#define GA_DEFORM_NUMERIC	(-2)	/* a numeric no int64 holds at its scale
+									 * (ga_numeric_value): the exact path */
+
 /*
  * Store attribute value src in every column c reading it; a string column
- * gets the string's code.  0: a string had no code (it is stored as 0).
+ * gets the string's code, a numeric column its scaled value.  Returns
+ * GA_DEFORM_OK, or what went wrong (the value is stored as 0).
  */
 GA_HD int
 ga_put_attr(const GaTupleLayout *L, int c, uint32_t row, void *const *values,
 			uint8_t *const *nulls, uint8_t *anynull, const uint8_t *src,
 			const void *strings)
 {
-	int			ok = 1;
+	int			ok = GA_DEFORM_OK;
 
 	for (; c >= 0; c = L->next_same[c])
 	{
@@ -282,21 +373,31 @@ ga_put_attr(const GaTupleLayout *L, int c, uint32_t row, void *const *values,
 			uint32_t	code = 0;
 			uint64_t	wide;	/* (ga_put reads up to 8 bytes; the code is 4) */
 
-			ok &= ga_string_code(strings, src, &code);
+			if (!ga_string_code(strings, src, &code))
+				ok = GA_DEFORM_STRING;
 			wide = code;
 			ga_put(L, c, row, values, nulls, anynull, (const uint8_t *) &wide, 0);
+		}
+		else if ((L->numerics >> c) & 1)
+		{
+			const uint8_t *data;
+			uint32_t	len;
+			int64_t		v = 0;
+
+			if (!ga_varlena_inline(src, &data, &len))
+				ok = GA_DEFORM_STRING;
+			else if (!ga_numeric_value(data, len, L->scale[c], &v))
+			{
+				v = 0;
+				ok = GA_DEFORM_NUMERIC;
+			}
+			ga_put(L, c, row, values, nulls, anynull, (const uint8_t *) &v, 0);
 		}
 		else
 			ga_put(L, c, row, values, nulls, anynull, src, 0);
 	}
 	return ok;
 }
-
-/* What ga_deform_tuple found. */
-#define GA_DEFORM_OK		1
-#define GA_DEFORM_STRING	0	/* a string had no code (ga_string_code) */
-#define GA_DEFORM_BAD		(-1)	/* the tuple does not hold what its header
-									 * says: nothing past it was read */
 
 /*
  * Deform heap tuple tup (its HeapTupleHeader, len bytes as its line pointer
@@ -387,9 +488,15 @@ ga_deform_tuple(const GaTupleLayout *L, const uint8_t *tup, uint32_t len, uint32
 		}
 		if (size > dlen - off)
 			return GA_DEFORM_BAD;
-		if (a->col >= 0 &&
-			!ga_put_attr(L, a->col, row, values, nulls, anynull, tp + off, strings))
-			ok = GA_DEFORM_STRING;
+		if (a->col >= 0)
+		{
+			int			got = ga_put_attr(L, a->col, row, values, nulls, anynull,
+										  tp + off, strings);
+
+			/* a numeric that does not fit decides: the exact path */
+			if (got != GA_DEFORM_OK && ok != GA_DEFORM_NUMERIC)
+				ok = got;
+		}
 		off += size;
 		if (a->len <= 0)
 			slow = 1;

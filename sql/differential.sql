@@ -94,6 +94,25 @@ $$;
 -- dead and moved row versions: GpuAgg must see exactly the visible rows
 DELETE FROM diff_t WHERE i4 % 11 = 3;
 UPDATE diff_t SET b = NOT b WHERE i2 % 13 = 5;
+-- numeric columns, for a run of their own (diff.numeric), with their own
+-- seed: money at numeric(15,2) up to its largest value, numeric(12,4),
+-- and numeric(18,0) up to 18 digits, whose products and sums pass int64
+ALTER TABLE diff_t ADD COLUMN n2 numeric(15,2), ADD COLUMN n4 numeric(12,4),
+	ADD COLUMN n0 numeric(18,0);
+DO $$
+BEGIN
+	PERFORM setseed(0.3141);
+	UPDATE diff_t SET
+		n2 = CASE WHEN random() < 0.1 THEN NULL
+			WHEN random() < 0.002 THEN (ARRAY[9999999999999.99, -9999999999999.99, 0, 0.01, -0.01])[1 + floor(random() * 5)::int]
+			ELSE round((random() * 2e6 - 1e6)::numeric, 2) END,
+		n4 = CASE WHEN random() < 0.1 THEN NULL
+			ELSE round((random() * 2e4 - 1e4)::numeric, floor(random() * 5)::int) END,
+		n0 = CASE WHEN random() < 0.1 THEN NULL
+			WHEN random() < 0.002 THEN (ARRAY[999999999999999999, -999999999999999999, 0])[1 + floor(random() * 3)::int]
+			ELSE floor(random() * 2e9 - 1e9)::numeric END;
+END
+$$;
 ANALYZE diff_t;
 
 --
@@ -133,6 +152,27 @@ LANGUAGE sql AS $$ SELECT a[1 + floor(random() * array_length(a, 1))::int] $$;
 CREATE FUNCTION diff_int(lo int8, hi int8) RETURNS int8
 LANGUAGE sql AS $$ SELECT lo + floor(random() * (hi - lo + 1))::int8 $$;
 
+-- The numeric type for the generator, where diff.numeric is on.
+CREATE FUNCTION diff_numeric_types() RETURNS text[]
+LANGUAGE sql AS $$
+	SELECT CASE WHEN current_setting('diff.numeric', true) = 'on'
+		THEN '{numeric,numeric}'::text[] ELSE '{}'::text[] END
+$$;
+
+-- A numeric expression: + - * at mixed scales, integers as numerics, now
+-- and then one whose product passes int64 (the exact path).
+CREATE FUNCTION diff_numeric_expr() RETURNS text
+LANGUAGE plpgsql AS $$
+BEGIN
+	IF random() < 0.5 THEN
+		RETURN diff_pick('{n2,n2,n4,n0}');
+	END IF;
+	RETURN diff_pick(ARRAY['(n2 + n4)', '(n2 * 2)', '(n4 - n2)', '(-n2)', '(n2 * n4)',
+		'(i4::numeric + n2)', '(k * n2)', '(n2 * 1.5)', '(n4 * (1 - n4))', '(n0 + k)',
+		'(n0 * 1000)', '(n2 - 0.005)', '(i2 * n4)', '(n0 * n0)']);
+END
+$$;
+
 -- An expression of the given type: a plain column half of the time, else
 -- an expression that cannot fail on the data, and now and then one that
 -- fails on the extreme values (overflow, division by zero, underflow, dates
@@ -140,8 +180,12 @@ LANGUAGE sql AS $$ SELECT lo + floor(random() * (hi - lo + 1))::int8 $$;
 CREATE FUNCTION diff_expr(t text) RETURNS text
 LANGUAGE plpgsql AS $$
 DECLARE
-	r float8 := random();
+	r float8;
 BEGIN
+	IF t = 'numeric' THEN
+		RETURN diff_numeric_expr();
+	END IF;
+	r := random();
 	IF r < 0.5 THEN
 		RETURN CASE t WHEN 'int2' THEN 'i2' WHEN 'int4' THEN diff_pick('{i4,k}')
 			WHEN 'int8' THEN 'i8' WHEN 'float4' THEN 'f4' WHEN 'float8' THEN 'f8'
@@ -204,6 +248,11 @@ $$;
 CREATE FUNCTION diff_const(t text) RETURNS text
 LANGUAGE plpgsql AS $$
 BEGIN
+	IF t = 'numeric' THEN
+		RETURN CASE WHEN random() < 0.2 THEN diff_int(-10, 10)::text
+			WHEN random() < 0.1 THEN diff_pick('{0.001,-99999999999.5,1e15,0.00}')
+			ELSE round((random() * 2e6 - 1e6)::numeric, floor(random() * 4)::int)::text END;
+	END IF;
 	IF t IN ('int2', 'int4', 'int8') AND random() < 0.4 THEN
 		RETURN diff_int(-10, 10)::text;
 	END IF;
@@ -278,9 +327,15 @@ BEGIN
 		END IF;
 	END IF;
 
-	t := diff_pick('{int2,int4,int4,int8,float4,float8,float8,date,ts,tz,bool,text,text,bpchar}');
+	t := diff_pick('{int2,int4,int4,int8,float4,float8,float8,date,ts,tz,bool,text,text,bpchar}'::text[]
+				   || diff_numeric_types());
 	x := diff_expr(t);
 	r := random();
+	IF t = 'numeric' AND r >= 0.8 THEN
+		r := 0.7;				-- no IN lists of numerics (they stay native)
+	ELSIF t = 'numeric' AND r >= 0.45 AND r < 0.55 THEN
+		RETURN '(' || diff_pick(ARRAY['n2 < n4', 'n4 >= n0', 'n0 <> n2', 'n2 = n2 * 1']) || ')';
+	END IF;
 	IF t IN ('text', 'bpchar') THEN
 		-- strings: =, <>, IN lists, IS NULL, column against column
 		IF r < 0.5 THEN
@@ -368,18 +423,21 @@ BEGIN
 	IF f = 'count(*)' THEN
 		a := f;
 	ELSIF f = 'count(DISTINCT' THEN
-		t := diff_pick('{int2,int4,int8,float4,float8,date,ts,tz,bool,text,text,bpchar}');
+		t := diff_pick('{int2,int4,int8,float4,float8,date,ts,tz,bool,text,text,bpchar}'::text[]
+					   || diff_numeric_types());
 		a := f || ' ' || diff_expr(t) || ')';
 	ELSE
 		IF f IN ('bool_and', 'bool_or', 'every') THEN
 			t := 'bool';
 		ELSIF f IN ('min', 'max', 'count') THEN
-			t := diff_pick('{int2,int4,int8,float4,float8,date,ts,tz,bool,text}');
+			t := diff_pick('{int2,int4,int8,float4,float8,date,ts,tz,bool,text}'::text[]
+						   || diff_numeric_types());
 			IF t IN ('bool', 'text') AND f <> 'count' THEN
 				t := 'int4';
 			END IF;
 		ELSE
-			t := diff_pick('{int2,int4,int4,int8,float4,float8,float8}');
+			t := diff_pick('{int2,int4,int4,int8,float4,float8,float8}'::text[]
+						   || diff_numeric_types());
 		END IF;
 		a := f || '(' || diff_expr(t) || ')';
 	END IF;
@@ -442,7 +500,9 @@ DECLARE
 	keypool text[] := ARRAY['k', 'b', 'd', 'i2', 'i4 % 7', 'i2 + 1', '(i8 / 1000000000)',
 		'f4', 'f8', 'k * 2', 'ts', 'tz', 'i4 / 10000', 'k IS NULL', 'f8 > 0', '-k',
 		'i2::int8 % 5', 'f4::float8 / 1000', 'i4::float8 / 3', 'k + d', 'b IS NOT FALSE',
-		'i2 * 2::int2', 'f4 * 2::float4', 's', 's', 'v', 'c'];
+		'i2 * 2::int2', 'f4 * 2::float4', 's', 's', 'v', 'c'] ||
+		CASE WHEN current_setting('diff.numeric', true) = 'on'
+			THEN '{n4,n2,n2 * 2,n0,n4 + 1}'::text[] ELSE '{}'::text[] END;
 	keys text[] := '{}';
 	sel text[] := '{}';
 	grp text[];
@@ -697,6 +757,14 @@ SELECT queries, offloaded, errors_both >= 100 AS many_errors_compared, mismatche
   FROM diff_run(500, 0.4343, false);
 RESET diff.conditionals;
 
+-- numeric(15,2), (12,4) and (18,0) columns beside the others, serial:
+-- a value or an intermediate past int64 takes the exact path, the rest
+-- is the device's, display scales included.
+SET diff.numeric = on;
+SELECT queries, offloaded, errors_both >= 50 AS many_errors_compared, mismatches
+  FROM diff_run(500, 0.4444, false);
+RESET diff.numeric;
+
 DROP FUNCTION diff_run(int, float8, bool);
 DROP FUNCTION diff_float_order(text[], text[], text, text, text, text, bool);
 DROP FUNCTION diff_query(bool);
@@ -708,6 +776,8 @@ DROP FUNCTION diff_pred(int);
 DROP FUNCTION diff_in_list(text, text);
 DROP FUNCTION diff_const(text);
 DROP FUNCTION diff_expr(text);
+DROP FUNCTION diff_numeric_expr();
+DROP FUNCTION diff_numeric_types();
 DROP FUNCTION diff_int(int8, int8);
 DROP FUNCTION diff_pick(text[]);
 DROP FUNCTION diff_norm(anyelement);

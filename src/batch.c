@@ -28,6 +28,7 @@
 #include "access/htup_details.h"
 #include "access/syncscan.h"
 #include "access/tupmacs.h"
+#include "fmgr.h"
 #include "executor/tuptable.h"
 #include "miscadmin.h"
 #include "storage/bufmgr.h"
@@ -64,6 +65,7 @@ struct GpuaggBatchReader
 	int			batch_rows;
 	AttrNumber	maxattno;
 	bool		eof;
+	bool		numeric_unfit;	/* a numeric did not fit its column's int64 */
 	/* page at a time (heap, MVCC snapshot): see fill_from_pages */
 	bool		page_mode;
 	TupleDesc	desc;
@@ -340,9 +342,28 @@ store_value(GpuaggBatchReader *r, const GaColumn *col, void *vals, int row,
 		case GA_T_TIMESTAMPTZ:
 			((int64 *) vals)[row] = DatumGetInt64(d);
 			break;
+		case GA_T_NUMERIC:
+			{
+				struct varlena *v = pg_detoast_datum_packed((struct varlena *) DatumGetPointer(d));
+
+				if (!ga_numeric_value((const uint8_t *) VARDATA_ANY(v), VARSIZE_ANY_EXHDR(v),
+									  col->scale, &((int64 *) vals)[row]))
+				{
+					((int64 *) vals)[row] = 0;
+					r->numeric_unfit = true;
+				}
+				break;
+			}
 		default:
 			break;
 	}
+}
+
+/* (batch.h) */
+bool
+GpuaggBatchNumericUnfit(GpuaggBatchReader *reader)
+{
+	return reader->numeric_unfit;
 }
 
 /*---- page at a time: heap pages read in place ---------------------------
@@ -539,6 +560,8 @@ column_deformable(const GaColumn *col, Form_pg_attribute att)
 		return false;
 	if (col->type == GA_T_TEXT)
 		return att->attlen == -1;
+	if (col->type == GA_T_NUMERIC)
+		return att->atttypid == NUMERICOID;
 	return att->attbyval && att->attlen == ga_type_width(col->type);
 }
 
@@ -565,6 +588,9 @@ shared_deform_possible(GpuaggBatchReader *r)
 			return false;
 		if (t == GA_T_TEXT)
 			r->layout.strings |= UINT64CONST(1) << c;
+		if (t == GA_T_NUMERIC)
+			r->layout.numerics |= UINT64CONST(1) << c;
+		r->layout.scale[c] = p->cols[c].scale;
 		r->layout.width[c] = ga_type_width(t);
 		r->layout.next_same[c] = r->next_same[c];
 	}
@@ -590,7 +616,21 @@ shared_deform_possible(GpuaggBatchReader *r)
 
 			a->missing_null = isnull;
 			/* a string's default: its code, which every device knows */
-			if (!isnull)
+			if (!isnull && (r->layout.numerics >> a->col) & 1)
+			{
+				/* a numeric's: its scaled value, or the host deforms */
+				struct varlena *v = pg_detoast_datum_packed((struct varlena *) DatumGetPointer(d));
+
+				if (!ga_numeric_value((const uint8_t *) VARDATA_ANY(v), VARSIZE_ANY_EXHDR(v),
+									  r->layout.scale[a->col], &a->missing.i))
+				{
+					pfree(attrs);
+					r->layout.numerics = 0;
+					r->layout.strings = 0;
+					return false;
+				}
+			}
+			else if (!isnull)
 				a->missing.u = (r->layout.strings >> a->col) & 1 ?
 					GpuaggDictEncode(r->dict, d) : (uint64) d;
 		}
@@ -861,9 +901,17 @@ fill_from_pages(GpuaggBatchReader *r, void **values, uint8 **nulls, bool *anynul
 
 			if (r->shared)
 			{
-				if (ga_deform_tuple(&r->layout, (const uint8_t *) PageGetItem(page, lp),
-									ItemIdGetLength(lp), n, values, nulls,
-									(uint8_t *) anynull, &r->hooks) == GA_DEFORM_BAD)
+				int			got = ga_deform_tuple(&r->layout, (const uint8_t *) PageGetItem(page, lp),
+												  ItemIdGetLength(lp), n, values, nulls,
+												  (uint8_t *) anynull, &r->hooks);
+
+				/*
+				 * The host codes every string; a numeric past int64 or one
+				 * compressed in place (a huge one) is for the exact path.
+				 */
+				if (got == GA_DEFORM_NUMERIC || got == GA_DEFORM_STRING)
+					r->numeric_unfit = true;
+				else if (got == GA_DEFORM_BAD)
 					ereport(ERROR,
 							(errcode(ERRCODE_DATA_CORRUPTED),
 							 errmsg("gpuagg: a tuple of relation \"%s\" does not hold what its header says",

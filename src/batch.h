@@ -89,6 +89,11 @@ extern Size GpuaggBatchFeedBytes(const GaProgram *prog);
 extern const GaBatch *GpuaggBatchFromFeed(GpuaggBatchReader *reader, char *buf,
 										  const char *refs, int nrows, int npages,
 										  uint64 *bytes);
+/*
+ * Has a numeric value not fitted its column's scaled int64 (NaN, too large:
+ * gpuagg_abi.h's GA_T_NUMERIC)?  The query then takes its exact path.
+ */
+extern bool GpuaggBatchNumericUnfit(GpuaggBatchReader *reader);
 /* Page form: does the device code strings read from the pages? */
 extern bool GpuaggBatchPageStrings(GpuaggBatchReader *reader);
 /* Column form after all (before the first batch). */

@@ -266,7 +266,8 @@ deform_pages(CpuSession *s, const GaBatch *batch, GaBatch *out)
 				return GA_ERR_INTERNAL;
 			got = ga_deform_tuple(L, tup, len, row++, values, nulls, anynull, &s->hooks);
 			if (got != GA_DEFORM_OK)
-				return got == GA_DEFORM_STRING ? GA_ERR_STRING_BACK : GA_ERR_INTERNAL;
+				return got == GA_DEFORM_STRING ? GA_ERR_STRING_BACK :
+					got == GA_DEFORM_NUMERIC ? GA_ERR_NUMERIC_EXACT : GA_ERR_INTERNAL;
 		}
 	}
 	memset(out, 0, sizeof(GaBatch));

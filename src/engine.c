@@ -109,6 +109,9 @@ engine_wait_exec(GaEngineSession *s)
 static int
 counters_error(const unsigned long long *c)
 {
+	/* a numeric no int64 holds: the rows' errors may come of its stand-in 0 */
+	if (c[GA_CNT_NUMERIC_UNFIT] != 0)
+		return GA_ERR_NUMERIC_EXACT;
 	if (c[GA_CNT_STRINGS_BACK] != 0)
 		return GA_ERR_STRING_BACK;
 	/* the error slot holds (row << 8 | code) of the earliest failing row */

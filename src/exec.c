@@ -112,6 +112,10 @@ gpuagg_begin(CustomScanState *node, EState *estate, int eflags)
 		i++;
 	}
 	st->aggcontext = GpuaggMakeAggContext(node->ss.ps.ps_ExprContext);
+	/* the exact path (planner.c), run only if a numeric does not fit */
+	if (cscan->custom_plans != NIL)
+		node->custom_ps = list_make1(ExecInitNode(linitial(cscan->custom_plans),
+												  estate, eflags));
 	st->run_cxt = AllocSetContextCreate(estate->es_query_cxt, "GpuAgg run",
 										ALLOCSET_DEFAULT_SIZES);
 	(void) eflags;				/* EXPLAIN-only: nothing more happens */
@@ -369,6 +373,12 @@ run_on_device(GpuAggState *st, char **why)
 		if (batch == NULL)
 			break;
 		st->counters.nbatches++;
+		/* a numeric value no scaled int64 holds: the exact path runs */
+		if (GpuaggBatchNumericUnfit(reader))
+		{
+			err = GA_ERR_NUMERIC_EXACT;
+			break;
+		}
 		/* test: a device failure in the middle of the scan */
 		if (gpuagg_debug_fail_batch > 0 && st->fallback == NULL &&
 			st->counters.nbatches >= (uint64) gpuagg_debug_fail_batch)
@@ -445,6 +455,12 @@ run_on_device(GpuAggState *st, char **why)
 		st->no_pages = true;
 		return false;
 	}
+	if (err == GA_ERR_NUMERIC_EXACT && st->css.custom_ps != NIL)
+	{
+		*why = pstrdup("a numeric value the device cannot hold exactly");
+		st->exact = true;
+		return false;
+	}
 	if (err != GA_OK)
 		raise_device_error(err);
 	/* page form with strings: the device's strings continue our codes */
@@ -506,6 +522,20 @@ run_aggregation(GpuAggState *st)
 		GpuaggLoadParams(st->prog, st->param_states, st->css.ss.ps.ps_ExprContext, st->dict);
 		if (run_on_device(st, &why))
 			break;
+		if (st->exact)
+		{
+			/*
+			 * A numeric past the device's int64: PostgreSQL's own plan, the
+			 * exact path, aggregates the rows instead (gpuagg_exec).  The
+			 * device's work does not count.
+			 */
+			discard_run(st, &before);
+			st->counters.exact_runs++;
+			start_run(st);		/* no groups of the device's */
+			end_run(st);
+			MemoryContextSwitchTo(old);
+			return;
+		}
 		if (had_pages && st->no_pages)
 		{
 			/*
@@ -599,7 +629,8 @@ gpuagg_next(ScanState *node)
 
 		slot->tts_isnull[k] = st->result.keynulls[at];
 		slot->tts_values[k] = slot->tts_isnull[k] ? (Datum) 0 :
-			GpuaggKeyDatum(st->result.keys[at], st->prog->ga.keytype[k], st->dict);
+			GpuaggKeyDatum(st->result.keys[at], st->prog->ga.keytype[k],
+						   st->prog->ga.keyscale[k], st->dict);
 	}
 	for (uint32 a = 0; a < st->prog->ga.naggs; a++)
 		slot->tts_values[nkeys + a] =
@@ -620,7 +651,22 @@ gpuagg_recheck(ScanState *node, TupleTableSlot *slot)
 static TupleTableSlot *
 gpuagg_exec(CustomScanState *node)
 {
-	return ExecScan(&node->ss, gpuagg_next, gpuagg_recheck);
+	GpuAggState *st = (GpuAggState *) node;
+	TupleTableSlot *slot;
+
+	if (!st->done)
+		run_aggregation(st);
+	if (!st->exact)
+		return ExecScan(&node->ss, gpuagg_next, gpuagg_recheck);
+
+	/*
+	 * The exact path returns the node's rows itself: its target list is the
+	 * node's, HAVING included.
+	 */
+	slot = ExecProcNode(linitial(node->custom_ps));
+	if (TupIsNull(slot))
+		return ExecClearTuple(node->ss.ps.ps_ResultTupleSlot);
+	return ExecCopySlot(node->ss.ps.ps_ResultTupleSlot, slot);
 }
 
 static void
@@ -631,6 +677,8 @@ gpuagg_end(CustomScanState *node)
 	if (st->run_cxt)
 		MemoryContextDelete(st->run_cxt);	/* closes the session */
 	st->run_cxt = NULL;
+	if (node->custom_ps != NIL)
+		ExecEndNode(linitial(node->custom_ps));
 	if (node->ss.ss_ScanTupleSlot)
 		ExecClearTuple(node->ss.ss_ScanTupleSlot);
 }
@@ -640,6 +688,14 @@ gpuagg_rescan(CustomScanState *node)
 {
 	GpuAggState *st = (GpuAggState *) node;
 
+	if (node->custom_ps != NIL)
+	{
+		PlanState  *exact = linitial(node->custom_ps);
+
+		if (node->ss.ps.chgParam != NULL)
+			UpdateChangedParamSet(exact, node->ss.ps.chgParam);
+		ExecReScan(exact);
+	}
 	if (st->done && node->ss.ps.chgParam == NULL && !st->plan->feed)
 	{
 		/*
@@ -654,5 +710,6 @@ gpuagg_rescan(CustomScanState *node)
 	MemoryContextReset(st->run_cxt);
 	memset(&st->result, 0, sizeof(st->result));
 	st->done = false;
+	st->exact = false;
 }
 

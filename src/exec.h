@@ -41,6 +41,8 @@ typedef struct GpuaggCounters
 	GpuaggDeviceStats stats;
 	uint64		ngroups;
 	uint64		strings_coded;	/* page form: strings the device coded */
+	uint64		exact_runs;		/* runs that took the exact path (a numeric
+								 * value the device cannot hold) */
 	uint64		column_reruns;	/* page form given up for a string the
 								 * device could not read */
 	uint64		groups_back;	/* under a top-N (GpuaggPlanInfo.topn): those the
@@ -80,6 +82,7 @@ typedef struct GpuAggState
 	bool		planned_cuda;	/* the plan chose the CUDA device */
 	char	   *fallback;		/* why the planned device was abandoned */
 	bool		no_pages;		/* page form given up (GA_ERR_STRING_BACK) */
+	bool		exact;			/* the exact path returns the rows */
 	bool		feed_failed;	/* a fed GpuAgg's run failed: the leader reads
 								 * the whole table itself */
 	ParallelContext *pcxt;		/* the leader's, for its workers' count */

@@ -37,6 +37,7 @@ counters_add(GpuaggCounters *all, const GpuaggCounters *c)
 	all->groups_returned += c->groups_returned;
 	all->strings_coded += c->strings_coded;
 	all->column_reruns += c->column_reruns;
+	all->exact_runs += c->exact_runs;
 	all->stats.rows_in += c->stats.rows_in;
 	all->stats.rows_passed += c->stats.rows_passed;
 	all->stats.device_ms += c->stats.device_ms;
@@ -118,6 +119,9 @@ GpuaggExplain(CustomScanState *node, List *ancestors, ExplainState *es)
 	}
 	ExplainPropertyInteger("Device Memory Estimate", "kB",
 						   (int64) ceil(st->plan->vram / 1024.0), es);
+	/* the plan below the node: PostgreSQL's own, for numerics too large */
+	if (node->custom_ps != NIL)
+		ExplainPropertyText("Exact Path", "the plan below, if a numeric value does not fit the device", es);
 
 	if (es->analyze)
 	{
@@ -151,6 +155,9 @@ GpuaggExplain(CustomScanState *node, List *ancestors, ExplainState *es)
 		if (all.column_reruns > 0)
 			ExplainPropertyInteger("Scans Read Again in Column Form", NULL,
 								   all.column_reruns, es);
+		/* a numeric value past the device's int64: the plan below ran */
+		if (node->custom_ps != NIL)
+			ExplainPropertyInteger("Exact Path Runs", NULL, all.exact_runs, es);
 		ExplainPropertyInteger("Rows In", NULL, all.stats.rows_in, es);
 		ExplainPropertyInteger("Rows Removed by Device Filter", NULL,
 							   all.stats.rows_in - all.stats.rows_passed, es);

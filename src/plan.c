@@ -113,7 +113,7 @@ plan_gpuagg(PlannerInfo *root, RelOptInfo *rel, CustomPath *best_path,
 	cscan->scan.plan.qual = info.having;
 	cscan->scan.scanrelid = info.varno;
 	cscan->flags = best_path->flags;
-	cscan->custom_plans = NIL;
+	cscan->custom_plans = custom_plans;	/* the exact path, if any */
 	cscan->custom_exprs = list_concat(list_copy(info.params), info.gating);
 	cscan->custom_private = best_path->custom_private;
 	cscan->custom_scan_tlist = scan_tlist;

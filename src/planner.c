@@ -35,6 +35,7 @@
 #include "optimizer/optimizer.h"
 #include "optimizer/pathnode.h"
 #include "optimizer/planner.h"
+#include "optimizer/prep.h"
 #include "optimizer/tlist.h"
 #include "parser/parsetree.h"
 #include "utils/lsyscache.h"
@@ -401,7 +402,8 @@ topn_tie_keys(Query *parse, List *keys, const GpuaggProgram *prog)
 		if (k < 0)
 			break;
 		type = prog->ga.keytype[k];
-		if (type == GA_T_TEXT || type == GA_T_BPCHAR || type == GA_T_NULLONLY)
+		if (type == GA_T_TEXT || type == GA_T_BPCHAR || type == GA_T_NULLONLY ||
+			type == GA_T_NUMERIC)
 			break;
 		if (list_member_int(idx, k))
 			continue;
@@ -501,6 +503,8 @@ typedef struct GpuaggCandidate
 	double		pairs[GA_MAX_DISTINCT]; /* (group, value) of count(DISTINCT) */
 	double		vram;			/* estimated device bytes of one session */
 	const char *no_pages;		/* why no page form, or NULL */
+	bool		exact;			/* numerics that may not fit: the native plan
+								 * goes along as the exact path */
 } GpuaggCandidate;
 
 /*
@@ -634,6 +638,7 @@ compile_query(GpuaggCandidate *c)
 	if (!choose_device(&c->device, &reason))
 		return reason;
 	c->no_pages = page_form_missing(c);
+	c->exact = GpuaggProgramNeedsExact(&c->prog->ga);
 	return NULL;
 }
 
@@ -670,6 +675,8 @@ parallel_plan(GpuaggCandidate *c)
 		return "no parallel plan with one GPU session: it runs in the leader, and parallel_leader_participation is off";
 	if (!c->partial && !c->feed)
 		return NULL;
+	if (c->exact)
+		return "no parallel plan: numeric values the device may not hold need a serial plan's exact path";
 	if (!gpuagg_parallel)
 		return "no parallel plan: gpuagg.parallel is off";
 	if (has_params(c->prog->params) || c->gating != NIL)
@@ -770,6 +777,36 @@ gpuagg_cost(const GpuaggCandidate *c)
 }
 
 /*
+ * The exact path of a serial GpuAgg whose numerics may not fit the device
+ * (GA_ERR_NUMERIC_EXACT): PostgreSQL's own aggregation of the same rows,
+ * serial, built here so that no other path of the rel owns it.  The node
+ * runs it instead, before any group goes out, when the device reports a
+ * value it cannot hold.
+ */
+static Path *
+exact_path(GpuaggCandidate *c)
+{
+	PlannerInfo *root = c->root;
+	Query	   *parse = root->parse;
+	Path	   *input = c->input_rel->cheapest_total_path;
+	AggClauseCosts costs;
+	AggStrategy strategy = AGG_PLAIN;
+
+	MemSet(&costs, 0, sizeof(costs));
+	get_agg_clause_costs(root, AGGSPLIT_SIMPLE, &costs);
+	if (parse->groupClause != NIL && (c->extra->flags & GROUPING_CAN_USE_HASH))
+		strategy = AGG_HASHED;
+	else if (parse->groupClause != NIL)
+	{
+		strategy = AGG_SORTED;
+		input = (Path *) create_sort_path(root, c->input_rel, input, root->group_pathkeys, -1.0);
+	}
+	return (Path *) create_agg_path(root, c->grouped_rel, input, c->grouped_rel->reltarget,
+									strategy, AGGSPLIT_SIMPLE, parse->groupClause,
+									(List *) c->extra->havingQual, &costs, c->groups);
+}
+
+/*
  * The CustomPath, with its plan data, added to output_rel: under a Gather
  * when fed, under Gather and Finalize Aggregate (in grouped_rel) when
  * partial.
@@ -802,7 +839,7 @@ add_gpuagg_path(GpuaggCandidate *c)
 	cpath->path.total_cost = cost;
 	cpath->path.pathkeys = NIL;
 	cpath->flags = 0;
-	cpath->custom_paths = NIL;
+	cpath->custom_paths = c->exact ? list_make1(exact_path(c)) : NIL;
 	info.quals = c->quals;
 	info.keys = c->keys;
 	info.aggrefs = c->aggrefs;

@@ -41,6 +41,7 @@ extern bool lc_collate_is_c(Oid collation);
 #include "utils/timestamp.h"
 
 #include "program.h"
+#include "../cuda/gpuagg_page.h"
 
 /* the interpreter's date and timestamp constants are PostgreSQL's */
 StaticAssertDecl(GA_POSTGRES_EPOCH_JDATE == POSTGRES_EPOCH_JDATE, "epoch");
@@ -55,10 +56,14 @@ typedef struct Compiler
 	const char *reason;
 	int			casetest_reg;	/* the operand of the CASE being compiled, or -1 */
 	int			casetest_type;
+	int			regscale[GA_MAX_REGS];	/* a numeric register's scale, set
+										 * when the register is written */
 } Compiler;
 
 static int	compile_expr(Compiler *c, Expr *expr, int *type);
 static bool is_scan_constant(Expr *expr);
+static int	comparison_op(const char *name);
+static int	arith_op(const char *name);
 
 int
 GpuaggTypeOf(Oid typid)
@@ -254,7 +259,7 @@ check_collation(Compiler *c, Oid collid, const char *what)
 /* The batch column for attno (string predicate pred - 1 of it, when pred
  * is not 0), added on first use. */
 static int
-column_for(Compiler *c, AttrNumber attno, int type, int pred)
+column_for(Compiler *c, AttrNumber attno, int type, int pred, int scale)
 {
 	GaProgram  *p = &c->prog->ga;
 
@@ -264,7 +269,10 @@ column_for(Compiler *c, AttrNumber attno, int type, int pred)
 		{
 			/* a column read for values wins over a NULL-only one */
 			if (type != GA_T_NULLONLY)
+			{
 				p->cols[i].type = type;
+				p->cols[i].scale = scale;
+			}
 			return i;
 		}
 	}
@@ -276,26 +284,178 @@ column_for(Compiler *c, AttrNumber attno, int type, int pred)
 	p->cols[p->ncols].attno = attno;
 	p->cols[p->ncols].type = type;
 	p->cols[p->ncols].pred = pred;
+	p->cols[p->ncols].scale = scale;
 	return p->ncols++;
+}
+
+/*
+ * The scale every value of a numeric column has: its typmod's, when that
+ * is 0 .. GA_NUMERIC_MAX_SCALE (numeric(p, s) rounds each value it stores
+ * to s places and gives it display scale s); else -1.
+ */
+static int
+numeric_typmod_scale(int32 typmod)
+{
+	int			scale;
+
+	if (typmod < (int32) VARHDRSZ)
+		return -1;
+	/* numeric.c's NUMERIC_TYPMOD_SCALE: 11 bits, sign-extended */
+	scale = ((((typmod - VARHDRSZ) & 0x7ff) ^ 1024) - 1024);
+	return scale >= 0 && scale <= GA_NUMERIC_MAX_SCALE ? scale : -1;
 }
 
 static int
 compile_var(Compiler *c, Var *var, int type)
 {
 	int			col,
-				r;
+				r,
+				scale = 0;
 
 	if (var->varlevelsup != 0)
 		return fail(c, "outer-level variable"), -1;
 	if (var->varattno <= 0)
 		return fail(c, "system or whole-row column"), -1;
+	if (type == GA_T_NUMERIC && (scale = numeric_typmod_scale(var->vartypmod)) < 0)
+		return fail(c, "column of type %s (numeric needs a scale from 0 to %d)",
+					format_type_with_typemod(var->vartype, var->vartypmod),
+					GA_NUMERIC_MAX_SCALE), -1;
 	/* a bpchar column brings both its codes (GA_T_BPCHAR) */
 	col = column_for(c, var->varattno,
-					 type == GA_T_TEXT && var->vartype == BPCHAROID ? GA_T_BPCHAR : type, 0);
+					 type == GA_T_TEXT && var->vartype == BPCHAROID ? GA_T_BPCHAR : type, 0,
+					 scale);
 	r = alloc_reg(c);
 	if (col < 0 || r < 0 || emit(c, GA_OP_COL, type, r, 0, 0, col) < 0)
 		return -1;
+	c->regscale[r] = scale;
 	return r;
+}
+
+/*
+ * A numeric constant, at its own display scale, or -1 where it does not
+ * fit an int64 at that scale (or is NaN or infinite: numeric_scale is
+ * NULL for those).
+ */
+static int
+emit_numeric_const(Compiler *c, Const *k)
+{
+	GaDatum		v = {0};
+	int			scale = 0,
+				n,
+				r;
+
+	if (!k->constisnull)
+	{
+		struct varlena *num = pg_detoast_datum_packed((struct varlena *) DatumGetPointer(k->constvalue));
+		LOCAL_FCINFO(fcinfo, 1);
+		Datum		d;
+
+		InitFunctionCallInfoData(*fcinfo, NULL, 1, InvalidOid, NULL, NULL);
+		fcinfo->args[0].value = PointerGetDatum(num);
+		fcinfo->args[0].isnull = false;
+		d = numeric_scale(fcinfo);
+		if (fcinfo->isnull)
+			return fail(c, "a numeric constant NaN or infinite"), -1;
+		scale = DatumGetInt32(d);
+		if (scale > GA_NUMERIC_MAX_SCALE ||
+			!ga_numeric_value((const uint8_t *) VARDATA_ANY(num), VARSIZE_ANY_EXHDR(num),
+							  scale, &v.i))
+			return fail(c, "a numeric constant of more than 18 digits"), -1;
+	}
+	n = add_const(c, v, k->constisnull);
+	r = alloc_reg(c);
+	if (n < 0 || r < 0 || emit(c, GA_OP_CONST, GA_T_NUMERIC, r, 0, 0, n) < 0)
+		return -1;
+	c->regscale[r] = scale;
+	return r;
+}
+
+/* Bring numeric register r from scale from to the larger scale to. */
+static bool
+numeric_rescale(Compiler *c, int r, int from, int to)
+{
+	if (to > from && emit(c, GA_OP_NUM_SCALE, GA_T_NUMERIC, r, r, 0, to - from) < 0)
+		return false;
+	c->regscale[r] = to;
+	return true;
+}
+
+/*
+ * An operator on numerics: comparisons, + and - (at the larger scale, as
+ * add_var), * (at the sum of the scales, as numeric_mul), unary - and +.
+ * Division keeps the native plan: its result scale depends on the values.
+ */
+static int
+compile_numeric_op(Compiler *c, const char *name, Oid restype, List *args, int *type)
+{
+	int			ra,
+				rb,
+				lt,
+				rt,
+				sa,
+				sb,
+				op,
+				dst,
+				scale;
+
+	ra = compile_expr(c, linitial(args), &lt);
+	if (ra < 0)
+		return -1;
+	sa = c->regscale[ra];
+	if (list_length(args) == 1)
+	{
+		if (lt != GA_T_NUMERIC || restype != NUMERICOID ||
+			(strcmp(name, "-") != 0 && strcmp(name, "+") != 0))
+			return fail(c, "unsupported numeric operator %s", name), -1;
+		if (strcmp(name, "-") == 0 && emit(c, GA_OP_NEG, GA_T_NUMERIC, ra, ra, 0, 0) < 0)
+			return -1;
+		c->regscale[ra] = sa;
+		*type = GA_T_NUMERIC;
+		return ra;
+	}
+	rb = compile_expr(c, lsecond(args), &rt);
+	if (rb < 0)
+		return -1;
+	sb = c->regscale[rb];
+	if (lt != GA_T_NUMERIC || rt != GA_T_NUMERIC)
+		return fail(c, "unsupported operator %s between %s and %s", name,
+					format_type_be(exprType(linitial(args))),
+					format_type_be(exprType(lsecond(args)))), -1;
+	op = comparison_op(name);
+	if (op != 0 && restype == BOOLOID)
+	{
+		/* compared at one scale, where the scaled integers order as the values */
+		if (!numeric_rescale(c, ra, sa, Max(sa, sb)) ||
+			!numeric_rescale(c, rb, sb, Max(sa, sb)) ||
+			emit(c, op, GA_T_INT8, ra, ra, rb, 0) < 0)
+			return -1;
+		c->nextreg = ra + 1;
+		*type = GA_T_BOOL;
+		return ra;
+	}
+	op = arith_op(name);
+	if (restype != NUMERICOID || (op != GA_OP_ADD && op != GA_OP_SUB && op != GA_OP_MUL))
+		return fail(c, "numeric operator %s", name), -1;
+	if (op == GA_OP_MUL)
+	{
+		scale = sa + sb;
+		if (scale > GA_NUMERIC_MAX_SCALE)
+			return fail(c, "a numeric product of scale %d (the device holds up to %d)",
+						scale, GA_NUMERIC_MAX_SCALE), -1;
+	}
+	else
+	{
+		scale = Max(sa, sb);
+		if (!numeric_rescale(c, ra, sa, scale) || !numeric_rescale(c, rb, sb, scale))
+			return -1;
+	}
+	dst = Min(ra, rb);
+	if (emit(c, op, GA_T_NUMERIC, dst, ra, rb, 0) < 0)
+		return -1;
+	c->nextreg = dst + 1;
+	c->regscale[dst] = scale;
+	*type = GA_T_NUMERIC;
+	return dst;
 }
 
 /*
@@ -513,7 +673,7 @@ compile_string_pred(Compiler *c, Oid opfuncid, Oid inputcollid, List *args)
 	prog->pred_collid[prog->npreds] = inputcollid;
 	prog->pred_pattern[prog->npreds] = pat->constvalue;
 	/* a new predicate, so a column of its own */
-	col = column_for(c, var->varattno, GA_T_BOOL, ++prog->npreds);
+	col = column_for(c, var->varattno, GA_T_BOOL, ++prog->npreds, 0);
 	r = alloc_reg(c);
 	if (col < 0 || r < 0 || emit(c, GA_OP_COL, GA_T_BOOL, r, 0, 0, col) < 0)
 		return -2;
@@ -537,6 +697,8 @@ compile_opexpr(Compiler *c, Oid opno, Oid opfuncid, Oid inputcollid,
 	name = get_opname(opno);
 	if (name == NULL)
 		return fail(c, "operator %u not found", opno), -1;
+	if (restype == NUMERICOID || exprType(linitial(args)) == NUMERICOID)
+		return compile_numeric_op(c, name, restype, args, type);
 
 	if (list_length(args) == 1)
 	{
@@ -857,6 +1019,19 @@ compile_func(Compiler *c, FuncExpr *f, int *type)
 
 	if (f->funcid == F_DATE_TRUNC_TEXT_TIMESTAMP && list_length(f->args) == 2)
 		return compile_date_trunc(c, f, type);
+	if (f->funcid == F_NUMERIC_INT2 || f->funcid == F_NUMERIC_INT4 ||
+		f->funcid == F_NUMERIC_INT8)
+	{
+		/* an integer is a numeric of scale 0: the same int64 */
+		r = compile_expr(c, linitial(f->args), &from);
+		if (r < 0)
+			return -1;
+		if (!is_int_type(from))
+			return fail(c, "unexpected cast argument"), -1;
+		c->regscale[r] = 0;
+		*type = GA_T_NUMERIC;
+		return r;
+	}
 	if (f->funcretset || list_length(f->args) != 1)
 		return fail(c, "%s", func_words(f)), -1;
 	for (int i = 0; i < lengthof(casts); i++)
@@ -1317,7 +1492,8 @@ compile_expr(Compiler *c, Expr *expr, int *type)
 	switch (nodeTag(expr))
 	{
 		case T_Var:
-			t = GpuaggTypeOf(((Var *) expr)->vartype);
+			t = ((Var *) expr)->vartype == NUMERICOID ? GA_T_NUMERIC :
+				GpuaggTypeOf(((Var *) expr)->vartype);
 			if (t == GA_T_INVALID)
 				return fail(c, "column of type %s",
 							format_type_be(((Var *) expr)->vartype)), -1;
@@ -1327,6 +1503,11 @@ compile_expr(Compiler *c, Expr *expr, int *type)
 			{
 				Const	   *k = (Const *) expr;
 
+				if (k->consttype == NUMERICOID)
+				{
+					*type = GA_T_NUMERIC;
+					return emit_numeric_const(c, k);
+				}
 				t = GpuaggTypeOf(k->consttype);
 				if (t == GA_T_INVALID)
 					return fail(c, "constant of type %s",
@@ -1467,11 +1648,13 @@ agg_kind(Oid transfn)
 		case F_INT4_AVG_ACCUM:
 			return GA_AGG_SUM_I64;
 		case F_INT8_AVG_ACCUM:
+		case F_NUMERIC_AVG_ACCUM:	/* numeric arguments: scaled int64s */
 			return GA_AGG_SUM_I128;
 		case F_INT2_ACCUM:
 		case F_INT4_ACCUM:
 			return GA_AGG_VAR_I128;
 		case F_INT8_ACCUM:
+		case F_NUMERIC_ACCUM:
 			return GA_AGG_VAR_I192;
 		case F_FLOAT4PL:
 			return GA_AGG_SUM_F4;
@@ -1488,6 +1671,7 @@ agg_kind(Oid transfn)
 		case F_DATE_LARGER:
 		case F_TIMESTAMP_LARGER:
 		case F_TIMESTAMPTZ_LARGER:
+		case F_NUMERIC_LARGER:
 			return GA_AGG_MAX;
 		case F_INT2SMALLER:
 		case F_INT4SMALLER:
@@ -1497,6 +1681,7 @@ agg_kind(Oid transfn)
 		case F_DATE_SMALLER:
 		case F_TIMESTAMP_SMALLER:
 		case F_TIMESTAMPTZ_SMALLER:
+		case F_NUMERIC_SMALLER:
 			return GA_AGG_MIN;
 		case F_BOOLAND_STATEFUNC:
 			return GA_AGG_BOOL_AND;
@@ -1609,6 +1794,8 @@ compile_aggref(Compiler *c, Aggref *aggref, GaAgg *ag)
 			if (!compile_segment(c, arg, &ag->arg, &t))
 				return false;
 			ag->argtype = t;
+			if (t == GA_T_NUMERIC)
+				ag->argscale = c->regscale[ag->arg.reg];
 		}
 	}
 	if (aggref->aggfilter)
@@ -1710,6 +1897,7 @@ GpuaggCompile(GpuaggProgram *prog, List *quals, List *keys, List *aggrefs,
 		}
 		p->keyreg[p->nkeys] = r;
 		p->keytype[p->nkeys] = t;
+		p->keyscale[p->nkeys] = (t == GA_T_NUMERIC) ? c.regscale[r] : 0;
 		p->nkeys++;
 	}
 	p->keyseg.end = p->ninstr;

@@ -64,6 +64,23 @@ extern bool GpuaggCompile(GpuaggProgram *prog, List *quals, List *keys,
 extern void GpuaggLoadParams(GpuaggProgram *prog, List *param_states,
 							 ExprContext *econtext, GpuaggDict *dict);
 
+/*
+ * May the program meet a numeric it cannot hold (GA_ERR_NUMERIC_EXACT)?
+ * It reads numeric columns or computes with numerics; the plan then
+ * carries an exact path (planner.c).
+ */
+static inline bool
+GpuaggProgramNeedsExact(const GaProgram *p)
+{
+	for (uint32 i = 0; i < p->ncols; i++)
+		if (p->cols[i].type == GA_T_NUMERIC)
+			return true;
+	for (uint32 i = 0; i < p->ninstr; i++)
+		if (p->code[i].type == GA_T_NUMERIC)
+			return true;
+	return false;
+}
+
 /* The GaType of a PostgreSQL type, or GA_T_INVALID. */
 extern int	GpuaggTypeOf(Oid typid);
 

@@ -88,11 +88,19 @@ GpuaggMakeAggContext(ExprContext *econtext)
 	return (Node *) aggstate;
 }
 
+static Datum numeric_from_words(bool negative, const uint64 *w, int scale);
+
 Datum
-GpuaggKeyDatum(GaDatum v, int type, GpuaggDict *dict)
+GpuaggKeyDatum(GaDatum v, int type, int scale, GpuaggDict *dict)
 {
 	switch (type)
 	{
+		case GA_T_NUMERIC:
+			{
+				uint64		w[3] = {v.i < 0 ? -(uint64) v.i : (uint64) v.i, 0, 0};
+
+				return numeric_from_words(v.i < 0, w, scale);
+			}
 		case GA_T_TEXT:
 			return GpuaggDictValue(dict, GA_TEXT_SHOWN(v.u));
 		case GA_T_BOOL:
@@ -116,16 +124,21 @@ GpuaggKeyDatum(GaDatum v, int type, GpuaggDict *dict)
 	return (Datum) 0;
 }
 
-/* numeric from a sign and a 192-bit magnitude w[0] (low) .. w[2] (high) */
+/*
+ * numeric from a sign and a 192-bit magnitude w[0] (low) .. w[2] (high)
+ * in units of 10^-scale: its display scale is scale.
+ */
 static Datum
-numeric_from_words(bool negative, const uint64 *w)
+numeric_from_words(bool negative, const uint64 *w, int scale)
 {
 	const uint64 chunk = UINT64CONST(10000000000000000000);	/* 10^19 */
 	uint64		num[3] = {w[0], w[1], w[2]};
 	uint64		parts[8];
 	int			nparts = 0;
-	char		buf[80];
-	char	   *p = buf;
+	char		digits[80];
+	char		buf[100];
+	char	   *p = digits;
+	int			n;
 
 	do
 	{
@@ -141,24 +154,44 @@ numeric_from_words(bool negative, const uint64 *w)
 		parts[nparts++] = (uint64) rem;
 	} while (num[0] != 0 || num[1] != 0 || num[2] != 0);
 
-	if (negative)
-		*p++ = '-';
 	p += sprintf(p, UINT64_FORMAT, parts[nparts - 1]);
 	for (int i = nparts - 2; i >= 0; i--)
 		p += sprintf(p, "%019llu", (unsigned long long) parts[i]);
+	/* the decimal point scale digits from the right, zeros padded in front */
+	n = p - digits;
+	Assert(scale >= 0 && scale < 40);
+	p = buf;
+	if (negative)
+		*p++ = '-';
+	if (n <= scale)
+	{
+		*p++ = '0';
+		*p++ = '.';
+		for (int i = n; i < scale; i++)
+			*p++ = '0';
+		strcpy(p, digits);
+	}
+	else
+	{
+		memcpy(p, digits, n - scale);
+		p += n - scale;
+		if (scale > 0)
+			*p++ = '.';
+		strcpy(p, digits + n - scale);
+	}
 	return DirectFunctionCall3(numeric_in, CStringGetDatum(buf),
 							   ObjectIdGetDatum(InvalidOid), Int32GetDatum(-1));
 }
 
 /* numeric from a signed 128-bit value held in two slots (lo, hi) */
 static Datum
-numeric_from_i128(const uint64 *st)
+numeric_from_i128(const uint64 *st, int scale)
 {
 	int128		v = (int128) (((uint128) st[1] << 64) | st[0]);
 	uint128		mag = v < 0 ? -(uint128) v : (uint128) v;
 	uint64		w[3] = {(uint64) mag, (uint64) (mag >> 64), 0};
 
-	return numeric_from_words(v < 0, w);
+	return numeric_from_words(v < 0, w, scale);
 }
 
 /*
@@ -248,7 +281,21 @@ transition_value(GpuaggFinal *fin, const uint64 *st, bool *isnull)
 				break;
 			pq_begintypsend(&buf);
 			pq_sendint64(&buf, st[0]);
-			send_numeric(&buf, numeric_from_i128(st + 1));
+			send_numeric(&buf, numeric_from_i128(st + 1, agg->argscale));
+			if (agg->argtype == GA_T_NUMERIC)
+			{
+				/*
+				 * numeric_avg_serialize goes on: maxScale, maxScaleCount,
+				 * NaNcount, pInfcount, nInfcount.  Every input had the
+				 * argument's scale; none was NaN or infinite (those take
+				 * the exact path).
+				 */
+				pq_sendint32(&buf, agg->argscale);
+				pq_sendint64(&buf, st[0]);
+				pq_sendint64(&buf, 0);
+				pq_sendint64(&buf, 0);
+				pq_sendint64(&buf, 0);
+			}
 			return PointerGetDatum(pq_endtypsend(&buf));
 		case GA_AGG_VAR_I128:
 			/* numeric_poly_serialize: N, sumX, sumX2 */
@@ -256,21 +303,22 @@ transition_value(GpuaggFinal *fin, const uint64 *st, bool *isnull)
 				break;
 			pq_begintypsend(&buf);
 			pq_sendint64(&buf, st[0]);
-			send_numeric(&buf, numeric_from_i128(st + 1));
-			send_numeric(&buf, numeric_from_i128(st + 3));
+			send_numeric(&buf, numeric_from_i128(st + 1, 0));
+			send_numeric(&buf, numeric_from_i128(st + 3, 0));
 			return PointerGetDatum(pq_endtypsend(&buf));
 		case GA_AGG_VAR_I192:
 			/*
 			 * numeric_serialize: N, sumX, sumX2, maxScale, maxScaleCount,
-			 * NaNcount, pInfcount, nInfcount; integer inputs all have scale 0
+			 * NaNcount, pInfcount, nInfcount; integer inputs all have scale
+			 * 0, numeric ones the argument's (their squares twice that)
 			 */
 			if (st[0] == 0)
 				break;
 			pq_begintypsend(&buf);
 			pq_sendint64(&buf, st[0]);
-			send_numeric(&buf, numeric_from_i128(st + 1));
-			send_numeric(&buf, numeric_from_words(false, st + 3));
-			pq_sendint32(&buf, 0);
+			send_numeric(&buf, numeric_from_i128(st + 1, agg->argscale));
+			send_numeric(&buf, numeric_from_words(false, st + 3, 2 * agg->argscale));
+			pq_sendint32(&buf, agg->argscale);
 			pq_sendint64(&buf, st[0]);
 			pq_sendint64(&buf, 0);
 			pq_sendint64(&buf, 0);
@@ -299,7 +347,7 @@ transition_value(GpuaggFinal *fin, const uint64 *st, bool *isnull)
 				return *isnull ? (Datum) 0 :
 					GpuaggKeyDatum(v, agg->kind == GA_AGG_BOOL_AND ||
 								   agg->kind == GA_AGG_BOOL_OR ?
-								   GA_T_BOOL : agg->argtype, fin->dict);
+								   GA_T_BOOL : agg->argtype, agg->argscale, fin->dict);
 			}
 		default:
 			elog(ERROR, "unexpected gpuagg aggregate kind %d", agg->kind);

@@ -51,7 +51,7 @@ extern void GpuaggPickStringExtremes(const GaProgram *prog, GaResult *res,
 									 GpuaggDict *dict);
 
 /* A group key as a Datum of its PostgreSQL type (strings: from dict). */
-extern Datum GpuaggKeyDatum(GaDatum v, int type, GpuaggDict *dict);
+extern Datum GpuaggKeyDatum(GaDatum v, int type, int scale, GpuaggDict *dict);
 
 /* The stand-in AggState: AggCheckCallContext accepts it. */
 extern Node *GpuaggMakeAggContext(ExprContext *econtext);

@@ -144,8 +144,8 @@ group_worse(Datum a, Datum b, void *arg)
 		bool		nb = res->keynulls[at + gb];
 
 		/* by value (planner.c's topn_tie_keys): no dictionary, no palloc */
-		c = ApplySortComparator(na ? (Datum) 0 : GpuaggKeyDatum(res->keys[at + ga], type, NULL), na,
-								nb ? (Datum) 0 : GpuaggKeyDatum(res->keys[at + gb], type, NULL), nb,
+		c = ApplySortComparator(na ? (Datum) 0 : GpuaggKeyDatum(res->keys[at + ga], type, 0, NULL), na,
+								nb ? (Datum) 0 : GpuaggKeyDatum(res->keys[at + gb], type, 0, NULL), nb,
 								&t->tie_ssup[i]);
 	}
 	return c;

@@ -95,7 +95,7 @@ inside() {
 		record "columns SKIP (GPUAGG_REGRESS)"
 	elif PGOPTIONS="-c gpuagg.page_batches=off" make --no-print-directory installcheck \
 		PG_CONFIG="$PG_CONFIG" ISOLATION= \
-		REGRESS="setup types nulls filters having errors params rescan heap strings parallel differential"; then
+		REGRESS="setup types nulls filters having errors params rescan heap strings numeric parallel differential"; then
 		record "columns PASS"
 	else
 		failed=1

@@ -1,0 +1,110 @@
+--
+-- numeric: columns with a scale, as scaled int64s on the device; keys,
+-- WHERE, FILTER, + - * and comparisons, sum/avg/min/max/count/variance and
+-- count(DISTINCT), digit for digit and display scale as native; a value the
+-- device cannot hold (NaN, past 18 digits) runs the exact path below the
+-- node, PostgreSQL's own plan
+--
+SET gpuagg.force_offload = on;
+
+-- how often the exact path ran for q (EXPLAIN ANALYZE's Exact Path Runs)
+CREATE FUNCTION exact_runs(q text) RETURNS text
+LANGUAGE plpgsql AS $$
+DECLARE
+	line text;
+BEGIN
+	FOR line IN EXECUTE 'EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, SUMMARY OFF) ' || q
+	LOOP
+		IF line ~ 'Exact Path Runs:' THEN
+			RETURN trim(line);
+		END IF;
+	END LOOP;
+	RETURN 'no exact path';
+END $$;
+
+CREATE TABLE nm (g int4, price numeric(15,2), disc numeric(15,2),
+				 qty numeric(12,0), rate numeric(10,4), k numeric(6,1),
+				 flag char(1), big numeric(30,2), free numeric);
+INSERT INTO nm
+SELECT i % 7,
+	   CASE WHEN i % 19 = 0 THEN NULL ELSE (i * 37 % 100000) / 100.0 - 300 END,
+	   (i % 11) / 100.0,
+	   i % 50 + 1,
+	   CASE WHEN i % 23 = 0 THEN NULL ELSE (i % 997) / 3.0 END,
+	   (i % 40) / 2.0 - 5,
+	   CASE WHEN i % 3 = 0 THEN 'A' WHEN i % 3 = 1 THEN 'N' ELSE 'R' END,
+	   i * 1.25,
+	   i / 7.0
+  FROM generate_series(1, 5000) i;
+ANALYZE nm;
+
+-- TPC-H Q1 and Q6 shapes (char(1) keys, numeric(15,2) money)
+EXPLAIN (COSTS OFF)
+SELECT flag, sum(price), sum(price * (1 - disc)), avg(qty), count(*)
+  FROM nm WHERE disc BETWEEN 0.03 AND 0.07 GROUP BY flag;
+SELECT check_offload('SELECT flag, sum(qty), sum(price), sum(price * (1 - disc)), sum(price * (1 - disc) * (1 + disc)), avg(qty), avg(price), avg(disc), count(*) FROM nm WHERE price <= 800 GROUP BY flag');
+SELECT exact_runs('SELECT flag, sum(price * (1 - disc)) FROM nm GROUP BY flag');
+SELECT check_offload('SELECT sum(price * disc) FROM nm WHERE disc BETWEEN 0.06 - 0.01 AND 0.06 + 0.01 AND qty < 24');
+-- numeric keys, min and max, count(DISTINCT), variance
+SELECT check_offload('SELECT k, count(*), min(price), max(price), min(rate), max(rate) FROM nm GROUP BY k');
+SELECT check_offload('SELECT g, count(DISTINCT k), count(DISTINCT price), count(rate) FROM nm GROUP BY g');
+SELECT check_offload('SELECT g, var_samp(price), stddev_pop(rate), variance(k), stddev(qty) FROM nm GROUP BY g');
+SELECT check_offload('SELECT k * 2 AS kk, sum(rate) FROM nm GROUP BY 1');
+-- mixed scales: + and - at the larger, * at their sum; comparisons
+SELECT check_offload('SELECT g, sum(price + rate), sum(rate - k), sum(k * rate), avg(-price) FROM nm GROUP BY g');
+SELECT check_offload('SELECT g, count(*) FROM nm WHERE rate > price AND k <> 2.5 GROUP BY g');
+SELECT check_offload('SELECT g, count(*) FILTER (WHERE price < 0), sum(price) FILTER (WHERE rate >= 100.5) FROM nm GROUP BY g');
+-- constants keep their own display scale; keys of a computed scale
+SELECT check_offload('SELECT g, sum(price * 1.50), sum(qty * 0.5), max(k + 0.000), min(price - 1) FROM nm GROUP BY g');
+SELECT check_offload('SELECT k + 0.00 AS kk, count(*), sum(qty) FROM nm GROUP BY 1');
+SELECT check_offload('SELECT -k AS kk, avg(price) FROM nm WHERE k >= -2.5 GROUP BY 1');
+-- integers as numerics: casts and constants
+SELECT check_offload('SELECT g, sum(g::numeric * price), sum(qty + g), avg(g::numeric) FROM nm GROUP BY g');
+SELECT check_offload('SELECT g, count(*) FROM nm WHERE price > 100 AND qty = 7 GROUP BY g');
+-- empty input, NULLs only
+SELECT check_offload('SELECT sum(price), avg(price), min(price), var_pop(price) FROM nm WHERE g > 100');
+SELECT check_offload('SELECT g, sum(price), avg(rate) FROM nm WHERE price IS NULL GROUP BY g');
+SELECT exact_runs('SELECT g, sum(price), avg(rate) FROM nm GROUP BY g');
+
+-- values the device cannot hold: the exact path, same answers
+SELECT check_offload('SELECT g, sum(big), max(big) FROM nm GROUP BY g');
+SELECT exact_runs('SELECT g, sum(big), max(big) FROM nm GROUP BY g');
+UPDATE nm SET big = 123456789012345678901234.5 WHERE g = 3 AND price > 0 AND price < 10;
+SELECT check_offload('SELECT g, sum(big), count(*) FROM nm GROUP BY g');
+SELECT exact_runs('SELECT g, sum(big), count(*) FROM nm GROUP BY g');
+UPDATE nm SET rate = 'NaN' WHERE g = 2 AND k = 0;
+SELECT check_offload('SELECT g, sum(rate), avg(rate), min(rate), max(rate) FROM nm GROUP BY g');
+SELECT exact_runs('SELECT g, sum(rate), avg(rate), min(rate), max(rate) FROM nm GROUP BY g');
+-- ... and only where a value is read: NaN filtered out still needs it
+SELECT check_offload('SELECT g, sum(rate) FROM nm WHERE g <> 2 GROUP BY g');
+-- an intermediate past int64: 15 digits times 15
+UPDATE nm SET price = 9999999999999.99, disc = 9999999999999.99 WHERE g = 1 AND k = 1;
+SELECT check_offload('SELECT g, sum(price * disc) FROM nm GROUP BY g');
+SELECT exact_runs('SELECT g, sum(price * disc) FROM nm GROUP BY g');
+-- HAVING and ORDER BY over the exact path
+SELECT g, sum(price * disc) AS s FROM nm GROUP BY g HAVING count(*) > 700 ORDER BY g;
+SET gpuagg.enabled = off;
+SELECT g, sum(price * disc) AS s FROM nm GROUP BY g HAVING count(*) > 700 ORDER BY g;
+RESET gpuagg.enabled;
+-- a rescan reruns it (a correlated subquery)
+SELECT t.x, (SELECT sum(price * disc) FROM nm WHERE g = t.x) FROM (VALUES (1), (2)) t(x);
+
+-- what stays native says so
+SET gpuagg.log_fallback = on;
+SELECT sum(free) FROM nm;
+SELECT sum(price / disc) FROM nm WHERE disc > 0;
+SELECT sum(rate * rate * rate * rate * rate) FROM nm;
+SELECT count(*) FROM nm WHERE price = 1e30;
+SELECT sum(CASE WHEN g > 3 THEN price ELSE rate END) FROM nm;
+RESET gpuagg.log_fallback;
+-- no parallel plan: the exact path is serial
+SET parallel_setup_cost = 0;
+SET parallel_tuple_cost = 0;
+SET min_parallel_table_scan_size = 0;
+EXPLAIN (COSTS OFF) SELECT g, sum(price) FROM nm GROUP BY g;
+RESET parallel_setup_cost;
+RESET parallel_tuple_cost;
+RESET min_parallel_table_scan_size;
+
+DROP TABLE nm;
+DROP FUNCTION exact_runs(text);

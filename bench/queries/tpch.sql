@@ -1,7 +1,8 @@
--- TPC-H Q1 (pricing summary report, DELTA = 90) over lineitem (money as
--- numeric(15,2), flags as char(1)) and over lineitem_cents (the same rows
--- from bench/gen/load.sh: money x100 as int8 cents, l_returnflag and
--- l_linestatus as int2 ASCII codes, which sort like the letters).
+-- TPC-H Q1 (pricing summary report, DELTA = 90) and Q6 (forecasting revenue
+-- change) over lineitem (money as numeric(15,2), flags as char(1)) and over
+-- lineitem_cents (the same rows from bench/gen/load.sh: money x100 as int8
+-- cents, l_returnflag and l_linestatus as int2 ASCII codes, which sort like
+-- the letters).
 -- Each block: a "-- name:" line, optional "-- note:" lines, one statement.
 
 -- name: q1
@@ -51,3 +52,21 @@ SELECT l_returnflag, l_linestatus,
  WHERE l_shipdate <= date '1998-12-01' - interval '90' day
  GROUP BY l_returnflag, l_linestatus
  ORDER BY l_returnflag, l_linestatus;
+
+-- name: q6
+-- note: TPC-H Q6 as specified (DATE = 1994-01-01, DISCOUNT = 0.06, QUANTITY = 24): numeric money
+SELECT sum(l_extendedprice * l_discount) AS revenue
+  FROM lineitem
+ WHERE l_shipdate >= date '1994-01-01'
+   AND l_shipdate < date '1994-01-01' + interval '1' year
+   AND l_discount BETWEEN 0.06 - 0.01 AND 0.06 + 0.01
+   AND l_quantity < 24;
+
+-- name: q6_cents
+-- note: Q6 over lineitem_cents: revenue in 1e-4 dollars, discount and quantity x100
+SELECT sum(l_extendedprice * l_discount) AS revenue
+  FROM lineitem_cents
+ WHERE l_shipdate >= date '1994-01-01'
+   AND l_shipdate < date '1994-01-01' + interval '1' year
+   AND l_discount BETWEEN 6 - 1 AND 6 + 1
+   AND l_quantity < 2400;

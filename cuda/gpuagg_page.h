@@ -71,6 +71,7 @@ typedef struct GaTupleLayout
 	uint32_t	natts;			/* the last attribute read */
 	uint32_t	all_fixed;		/* every attribute read has a fixoff */
 	uint64_t	strings;		/* bit c: column c is a string's code */
+	uint64_t	bpchars;		/* ... and a bpchar's two (GA_T_BPCHAR) */
 	uint64_t	numerics;		/* bit c: column c is a numeric, stored as an
 								 * int64 in units of 10^-scale[c] */
 	int32_t		scale[GA_MAX_COLS];
@@ -282,10 +283,14 @@ typedef struct GaDict
 static __device__ int ga_dict_code(const GaDict *d, const uint8_t *data, uint32_t len,
 								   uint32_t *code);
 #else
-/* The host's dictionary: the code of a varlena (of any form), 0 if none. */
+/*
+ * The host's dictionary: the code of a varlena (of any form), and a
+ * bpchar's two codes (gpuagg_abi.h, GA_T_BPCHAR); 0 if none.
+ */
 typedef struct GaHostStrings
 {
 	int			(*code) (void *arg, const uint8_t *varlena, uint32_t *code);
+	int			(*bpcodes) (void *arg, const uint8_t *varlena, uint64_t *codes);
 	void	   *arg;
 } GaHostStrings;
 #endif
@@ -304,6 +309,37 @@ ga_string_code(const void *strings, const uint8_t *p, uint32_t *code)
 	const GaHostStrings *h = (const GaHostStrings *) strings;
 
 	return h->code(h->arg, p, code);
+#endif
+}
+
+/*
+ * The two codes of the bpchar value at p: its exact bytes' (high 32 bits)
+ * and those without trailing spaces (low 32 bits, what equality decides
+ * on, as bpchareq), each the code of those bytes as a string.
+ */
+GA_HD int
+ga_bpchar_codes(const void *strings, const uint8_t *p, uint64_t *codes)
+{
+#ifdef __CUDA_ARCH__
+	const uint8_t *data;
+	uint32_t	len,
+				trim,
+				shown,
+				eq;
+
+	if (!ga_varlena_inline(p, &data, &len))
+		return 0;
+	for (trim = len; trim > 0 && data[trim - 1] == ' '; trim--)
+		;
+	if (!ga_dict_code((const GaDict *) strings, data, len, &shown) ||
+		!ga_dict_code((const GaDict *) strings, data, trim, &eq))
+		return 0;
+	*codes = (uint64_t) shown << 32 | eq;
+	return 1;
+#else
+	const GaHostStrings *h = (const GaHostStrings *) strings;
+
+	return h->bpcodes(h->arg, p, codes);
 #endif
 }
 
@@ -368,7 +404,15 @@ ga_put_attr(const GaTupleLayout *L, int c, uint32_t row, void *const *values,
 
 	for (; c >= 0; c = L->next_same[c])
 	{
-		if ((L->strings >> c) & 1)
+		if ((L->bpchars >> c) & 1)
+		{
+			uint64_t	codes = 0;
+
+			if (!ga_bpchar_codes(strings, src, &codes))
+				ok = GA_DEFORM_STRING;
+			ga_put(L, c, row, values, nulls, anynull, (const uint8_t *) &codes, 0);
+		}
+		else if ((L->strings >> c) & 1)
 		{
 			uint32_t	code = 0;
 			uint64_t	wide;	/* (ga_put reads up to 8 bytes; the code is 4) */

@@ -158,10 +158,14 @@ SELECT check_parallel('SELECT k, count(DISTINCT g), count(DISTINCT t) FROM par G
 SELECT check_parallel('SELECT count(DISTINCT i8), count(*) FROM par WHERE k <> 3');
 -- scan constants (current_date) are the same in the workers: still parallel
 SELECT check_parallel('SELECT k, count(*), min(d) FROM par WHERE d < current_date GROUP BY k');
--- a char(n) column cannot be read where it lies: no page form, so no fed
--- plan (the planner and the scan ask GpuaggPageFormMissing alike)
+-- a char(n) column is read where it lies (its two codes made by the
+-- deformer): a fed plan
 EXPLAIN (COSTS OFF) SELECT k, count(DISTINCT c) FROM par GROUP BY k;
 SELECT check_parallel('SELECT k, count(DISTINCT c), count(*) FROM par GROUP BY k');
+-- a LIKE operand is the host's: no page form, so no fed plan (the planner
+-- and the scan ask GpuaggPageFormMissing alike)
+EXPLAIN (COSTS OFF) SELECT k, count(DISTINCT c) FROM par WHERE t LIKE 'w1%' GROUP BY k;
+SELECT check_parallel('SELECT k, count(DISTINCT c), count(*) FROM par WHERE t LIKE ''w1%'' GROUP BY k');
 -- gpuagg.fed_groups = 0 feeds every parallel page-form scan
 SET gpuagg.fed_groups = 0;
 EXPLAIN (COSTS OFF) SELECT k, count(*), sum(i8), avg(f8) FROM par GROUP BY k;

@@ -306,6 +306,16 @@ host_string_code(void *arg, const uint8_t *p, uint32_t *code)
 	return 1;
 }
 
+/* ... and a bpchar column's two codes. */
+static int
+host_bpchar_codes(void *arg, const uint8_t *p, uint64_t *codes)
+{
+	GpuaggBatchReader *r = (GpuaggBatchReader *) arg;
+
+	*codes = GpuaggDictRegister(r->dict, PointerGetDatum(p), true);
+	return 1;
+}
+
 /* Store a non-NULL Datum at its native width. */
 static inline void
 store_value(GpuaggBatchReader *r, const GaColumn *col, void *vals, int row,
@@ -558,7 +568,7 @@ column_deformable(const GaColumn *col, Form_pg_attribute att)
 {
 	if (GpuaggColumnFromHost(col))
 		return false;
-	if (col->type == GA_T_TEXT)
+	if (col->type == GA_T_TEXT || col->type == GA_T_BPCHAR)
 		return att->attlen == -1;
 	if (col->type == GA_T_NUMERIC)
 		return att->atttypid == NUMERICOID;
@@ -586,8 +596,10 @@ shared_deform_possible(GpuaggBatchReader *r)
 
 		if (!column_deformable(&p->cols[c], TupleDescAttr(r->desc, p->cols[c].attno - 1)))
 			return false;
-		if (t == GA_T_TEXT)
+		if (t == GA_T_TEXT || t == GA_T_BPCHAR)
 			r->layout.strings |= UINT64CONST(1) << c;
+		if (t == GA_T_BPCHAR)
+			r->layout.bpchars |= UINT64CONST(1) << c;
 		if (t == GA_T_NUMERIC)
 			r->layout.numerics |= UINT64CONST(1) << c;
 		r->layout.scale[c] = p->cols[c].scale;
@@ -595,6 +607,7 @@ shared_deform_possible(GpuaggBatchReader *r)
 		r->layout.next_same[c] = r->next_same[c];
 	}
 	r->hooks.code = host_string_code;
+	r->hooks.bpcodes = host_bpchar_codes;
 	r->hooks.arg = r;
 	attrs = palloc0(sizeof(GaAttr) * Max(r->maxattno, 1));
 	for (int i = 0; i < r->maxattno; i++)
@@ -627,9 +640,12 @@ shared_deform_possible(GpuaggBatchReader *r)
 					pfree(attrs);
 					r->layout.numerics = 0;
 					r->layout.strings = 0;
+					r->layout.bpchars = 0;
 					return false;
 				}
 			}
+			else if (!isnull && (r->layout.bpchars >> a->col) & 1)
+				a->missing.u = GpuaggDictRegister(r->dict, d, true);
 			else if (!isnull)
 				a->missing.u = (r->layout.strings >> a->col) & 1 ?
 					GpuaggDictEncode(r->dict, d) : (uint64) d;
@@ -677,7 +693,7 @@ GpuaggPageFormMissing(const GaProgram *prog, Relation rel, int batch_rows)
 
 	for (uint32 c = 0; c < prog->ncols; c++)
 		if (!column_deformable(&prog->cols[c], TupleDescAttr(desc, prog->cols[c].attno - 1)))
-			return "a column the device cannot read where it lies (bpchar, a LIKE operand)";
+			return "a column the device cannot read where it lies (a LIKE operand)";
 	return NULL;
 }
 

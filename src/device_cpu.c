@@ -208,6 +208,24 @@ cpu_string_code(void *arg, const uint8_t *p, uint32_t *code)
 	return 1;
 }
 
+/* ... and a bpchar's two, as the GPU makes them (ga_bpchar_codes). */
+static int
+cpu_bpchar_codes(void *arg, const uint8_t *p, uint64_t *codes)
+{
+	CpuSession *s = (CpuSession *) arg;
+	const uint8_t *data;
+	uint32_t	len,
+				trim;
+
+	if (!ga_varlena_inline(p, &data, &len))
+		return 0;
+	for (trim = len; trim > 0 && data[trim - 1] == ' '; trim--)
+		;
+	*codes = (uint64_t) GpuaggDictEncodeBytes(s->strings, (const char *) data, (int32) len) << 32 |
+		GpuaggDictEncodeBytes(s->strings, (const char *) data, (int32) trim);
+	return 1;
+}
+
 /*
  * A page-form batch as columns (into *out): each tuple deformed where it
  * lies, by the deformer the GPU runs (gpuagg_page.h).  Returns GA_OK or
@@ -308,6 +326,7 @@ cpu_open(const GaProgram *prog, const GpuaggEstimate *est, MemoryContext cxt,
 		/* the host's strings first, so that they keep their codes */
 		s->strings = GpuaggDictCreate(cxt);
 		s->hooks.code = cpu_string_code;
+		s->hooks.bpcodes = cpu_bpchar_codes;
 		s->hooks.arg = s;
 		GpuaggDictDeserialize(s->strings, est->seed, est->nseed);
 		s->nseed = est->nseed;

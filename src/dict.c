@@ -45,7 +45,6 @@
 typedef struct DictKey
 {
 	int32		len;
-	int32		domain;			/* 0: exact bytes, 1: bpchar, trimmed */
 	uint64		w[2];			/* the first INLINE_BYTES bytes */
 	const char *data;			/* all the bytes */
 } DictKey;
@@ -91,7 +90,7 @@ mix64(uint64 h)
 static inline uint32
 dict_key_hash(const DictKey *k)
 {
-	uint64		h = (uint64) k->len * UINT64CONST(0x9e3779b97f4a7c15) + (uint64) k->domain;
+	uint64		h = (uint64) k->len * UINT64CONST(0x9e3779b97f4a7c15);
 	const char *p = k->data + INLINE_BYTES;
 	int32		len = k->len - INLINE_BYTES;
 
@@ -117,7 +116,7 @@ dict_key_hash(const DictKey *k)
 static inline bool
 dict_key_equal(const DictKey *a, const DictKey *b)
 {
-	return a->len == b->len && a->domain == b->domain &&
+	return a->len == b->len &&
 		a->w[0] == b->w[0] && a->w[1] == b->w[1] &&
 		(a->len <= INLINE_BYTES ||
 		 memcmp(a->data + INLINE_BYTES, b->data + INLINE_BYTES,
@@ -146,8 +145,7 @@ struct GpuaggDict
 	uint32		capacity;
 	char	   *chunk;			/* where the next copy goes */
 	Size		chunk_left;
-	DictCacheEntry *cache[2];	/* [CACHE_SIZE] per code space */
-	bool		trimmed;		/* a code of code space 1 was given */
+	DictCacheEntry *cache;		/* [CACHE_SIZE] */
 	bool		sealed;			/* a device's strings appended: no more codes */
 };
 
@@ -160,12 +158,9 @@ GpuaggDictCreate(MemoryContext cxt)
 	d->capacity = 1024;
 	d->values = MemoryContextAlloc(cxt, sizeof(Datum) * d->capacity);
 	d->table = dictslot_create(cxt, 1024, d);
-	for (int i = 0; i < 2; i++)
-	{
-		d->cache[i] = MemoryContextAlloc(cxt, sizeof(DictCacheEntry) * CACHE_SIZE);
-		for (int j = 0; j < CACHE_SIZE; j++)
-			d->cache[i][j].len = -1;
-	}
+	d->cache = MemoryContextAlloc(cxt, sizeof(DictCacheEntry) * CACHE_SIZE);
+	for (int j = 0; j < CACHE_SIZE; j++)
+		d->cache[j].len = -1;
 	return d;
 }
 
@@ -214,12 +209,11 @@ dict_copy_bytes(GpuaggDict *d, const char *data, int32 len)
 }
 
 /*
- * The code of len bytes at data in a domain (0: exact, 1: bpchar trimmed);
- * v is the varlena they are of, copied when new, or NULL to copy them.
+ * The code of len bytes at data; v is the varlena they are of, copied when
+ * new, or NULL to copy them.
  */
 static uint32
-dict_encode(GpuaggDict *d, struct varlena *v, const char *data, int32 len,
-			int domain)
+dict_encode(GpuaggDict *d, struct varlena *v, const char *data, int32 len)
 {
 	DictKey		k;
 	DictSlot   *slot;
@@ -227,7 +221,6 @@ dict_encode(GpuaggDict *d, struct varlena *v, const char *data, int32 len,
 	bool		found;
 
 	k.len = len;
-	k.domain = domain;
 	k.w[0] = k.w[1] = 0;
 	memcpy(k.w, data, Min(len, INLINE_BYTES));
 	k.data = data;
@@ -235,7 +228,7 @@ dict_encode(GpuaggDict *d, struct varlena *v, const char *data, int32 len,
 	/* a short string seen lately? */
 	if (len <= INLINE_BYTES)
 	{
-		ce = cache_entry(d->cache[domain], &k);
+		ce = cache_entry(d->cache, &k);
 		if (ce->len == len && ce->w[0] == k.w[0] && ce->w[1] == k.w[1])
 			return ce->code;
 	}
@@ -265,8 +258,7 @@ dict_encode(GpuaggDict *d, struct varlena *v, const char *data, int32 len,
 		copy = v ? dict_copy(d, v) : dict_copy_bytes(d, data, len);
 		slot->key.data = VARDATA_ANY((struct varlena *) DatumGetPointer(copy));
 		slot->code = d->nvalues;
-		d->values[d->nvalues++] = domain == 0 ? copy : (Datum) 0;
-		d->trimmed |= domain != 0;
+		d->values[d->nvalues++] = copy;
 	}
 	if (ce)
 	{
@@ -278,17 +270,23 @@ dict_encode(GpuaggDict *d, struct varlena *v, const char *data, int32 len,
 	return slot->code;
 }
 
-/* The code of a detoasted string in code space 0, or 1 when trimmed. */
+/*
+ * The code of a detoasted string, or with trimmed of its bytes without
+ * their trailing spaces (a bpchar's equality code: the code of those
+ * bytes as a string of their own, which a device coding the bytes the
+ * same way finds too).
+ */
 static uint32
 encode_varlena(GpuaggDict *d, struct varlena *v, bool trimmed)
 {
 	const char *data = VARDATA_ANY(v);
 	int32		len = VARSIZE_ANY_EXHDR(v);
+	int32		full = len;
 
 	/* bpchartruelen: trailing spaces do not count */
 	while (trimmed && len > 0 && data[len - 1] == ' ')
 		len--;
-	return dict_encode(d, v, data, len, trimmed ? 1 : 0);
+	return dict_encode(d, len == full ? v : NULL, data, len);
 }
 
 uint32
@@ -321,7 +319,7 @@ GpuaggDictRegister(GpuaggDict *d, Datum value, bool bpchar)
 uint32
 GpuaggDictEncodeBytes(GpuaggDict *d, const char *data, int32 len)
 {
-	return dict_encode(d, NULL, data, len, 0);
+	return dict_encode(d, NULL, data, len);
 }
 
 uint32
@@ -333,8 +331,7 @@ GpuaggDictCount(GpuaggDict *d)
 /*
  * The strings so far in code order, for a device's dictionary to start
  * with (gpuagg_page.h): each a uint32 length, its bytes, zeros to a
- * multiple of 4.  NULL when they take more than max bytes or a code is of
- * trimmed bpchar bytes (code space 1, which no device codes).
+ * multiple of 4.  NULL when they take more than max bytes.
  */
 char *
 GpuaggDictSerialize(GpuaggDict *d, Size max, uint32 *bytes)
@@ -342,8 +339,6 @@ GpuaggDictSerialize(GpuaggDict *d, Size max, uint32 *bytes)
 	Size		size = 0;
 	char	   *buf;
 
-	if (d->trimmed)
-		return NULL;
 	for (uint32 i = 0; i < d->nvalues; i++)
 		size += 4 + TYPEALIGN(4, VARSIZE_ANY_EXHDR(DatumGetPointer(d->values[i])));
 	if (size > max)

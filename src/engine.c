@@ -196,9 +196,17 @@ ga_engine_open(const GaProgram *prog, const GaEngineArgs *args, const void *seed
 	s->buf[0] = (char *) host + GA_ENGINE_SCRATCH;
 	s->buf[1] = s->buf[0] + args->host_batch_bytes;
 	/* page form: the string columns the deformer codes in the dictionary */
+	s->page_string_bytes = 1;
 	for (uint32_t c = 0; c < prog->ncols && args->max_pages > 0; c++)
+	{
 		if (prog->cols[c].type == GA_T_TEXT && !prog->cols[c].pred)
 			s->nstringcols++;
+		if (prog->cols[c].type == GA_T_BPCHAR)
+		{
+			s->nstringcols += 2;
+			s->page_string_bytes = 2;
+		}
+	}
 	if (s->nstringcols > 0 && args->seed_bytes > 0)
 	{
 		if (args->seed_bytes > GA_SEED_MAX || (s->seed = malloc(args->seed_bytes)) == NULL)
@@ -537,7 +545,8 @@ ga_engine_add_batch(GaEngineSession *s, int b, const GaBatch *batch)
 	if (batch->pagelist)
 	{
 		s->dict_n_bound += (uint64_t) s->nstringcols * batch->nrows;
-		s->dict_b_bound += (uint64_t) batch->npages * engine_pages_blcksz;
+		s->dict_b_bound += (uint64_t) batch->npages * engine_pages_blcksz *
+			s->page_string_bytes;
 	}
 
 	CU_CHECK(s, cu.StreamWaitEvent(s->s_exec, s->ev_copied[b], 0));

@@ -217,7 +217,11 @@ struct GaEngineSession
 	CUdeviceptr part_addr[GA_NPARTS];
 	uint64_t	part_bytes[GA_NPARTS];
 	/* page form with string columns: the string dictionary (gpuagg_page.h) */
-	uint32_t	nstringcols;	/* string columns the deformer codes */
+	uint32_t	nstringcols;	/* codes a row the deformer makes: a string
+								 * column's one, a bpchar column's two */
+	uint32_t	page_string_bytes;	/* string bytes a page may add to the
+									 * dictionary, in pages: 2 with bpchar
+									 * columns (both forms of a value) */
 	void	   *seed;			/* the host's strings, args.nseed of them */
 	GaDict		dict;
 	CUdeviceptr d_dict;			/* its slots and by-code arrays */

@@ -418,7 +418,8 @@ engine_dict_start(GaEngineSession *s)
 	if (!s->d_arena)
 	{
 		uint64_t	cap = ALIGN16(s->args.seed_bytes +
-								  2 * (uint64_t) s->args.max_pages * engine_pages_blcksz);
+								  2 * (uint64_t) s->args.max_pages * engine_pages_blcksz *
+								  s->page_string_bytes);
 
 		if ((err = engine_device_alloc(s, &s->d_arena, cap)) != GA_OK)
 			return err;
@@ -460,7 +461,7 @@ int
 engine_dict_room(GaEngineSession *s, uint32_t nrows, uint32_t npages)
 {
 	uint64_t	add_n = (uint64_t) s->nstringcols * nrows;
-	uint64_t	add_b = (uint64_t) npages * engine_pages_blcksz;
+	uint64_t	add_b = (uint64_t) npages * engine_pages_blcksz * s->page_string_bytes;
 	uint64_t	n;
 	uint64_t	used;
 	uint64_t	k;

@@ -88,15 +88,15 @@ extern int	GpuaggTypeOf(Oid typid);
 extern GaDatum GpuaggDatumToGa(Datum d, int type);
 
 /*
- * Does only the host know column c's values: a bpchar's two codes, or a
- * string predicate's answer?  A program with such a column cannot take
- * page-form batches.  (A text or varchar column can: the device codes its
- * strings itself, gpuagg_page.h.)
+ * Does only the host know column c's values: a string predicate's answer?
+ * A program with such a column cannot take page-form batches.  (A text,
+ * varchar or bpchar column can: the device codes its strings itself,
+ * gpuagg_page.h.)
  */
 static inline bool
 GpuaggColumnFromHost(const GaColumn *c)
 {
-	return c->type == GA_T_BPCHAR || c->pred;
+	return c->pred;
 }
 
 #endif							/* GPUAGG_PROGRAM_H */

@@ -44,7 +44,7 @@
 #define GA_HD static inline
 #endif
 
-#define GA_ABI_VERSION		10
+#define GA_ABI_VERSION		11
 
 /*
  * Words of a page's visibility bitmap in a page-form batch: room for
@@ -190,14 +190,19 @@ typedef enum GaOp
 	GA_OP_ISFALSE,
 	GA_OP_ISNOTFALSE,
 
-	/* dst = a converted from type b (imm unused) to type */
+	/* dst = a converted from type b to type (b numeric: imm its scale) */
 	GA_OP_CAST,
 
 	/* dst = date_trunc(imm: a GaTruncUnit, a), a timestamp */
 	GA_OP_TS_TRUNC,
 
 	/* dst = a * 10^imm, a numeric (or an integer: then at scale imm) */
-	GA_OP_NUM_SCALE
+	GA_OP_NUM_SCALE,
+	/* dst = numeric a without its last imm digits: rounded half away from
+	 * zero (b = 0, round_var) or truncated (b = 1, trunc_var) */
+	GA_OP_NUM_ROUND,
+	/* dst = abs(a), a numeric */
+	GA_OP_NUM_ABS
 } GaOp;
 
 /* The units of date_trunc on a timestamp that the devices compute. */

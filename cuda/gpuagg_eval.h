@@ -184,6 +184,67 @@ ga_numeric_scale(int64_t a, int k, int64_t *r)
 	return GA_OK;
 }
 
+/* 10^k, 0 <= k <= 18 */
+GA_DEVFN int64_t
+ga_pow10(int k)
+{
+	int64_t		p = 1;
+
+	for (int i = 0; i < k; i++)
+		p *= 10;
+	return p;
+}
+
+/*
+ * A scaled numeric v without its last drop digits (0 .. 18): rounded half
+ * away from zero as round_var does, or truncated toward zero as trunc_var.
+ */
+GA_DEVFN int64_t
+ga_numeric_drop(int64_t v, int drop, int trunc)
+{
+	int64_t		p = ga_pow10(drop);
+	int64_t		q = v / p;
+	int64_t		r = v % p;
+
+	if (!trunc && 2 * (r < 0 ? -r : r) >= p)
+		q += v < 0 ? -1 : 1;
+	return q;
+}
+
+/*
+ * A numeric v at scale s to an integer or a float, as numeric_int4 (and
+ * int2, int8: rounded half away from zero, then checked against the type's
+ * range) and numeric_float8 / numeric_float4 (the value's decimal text read
+ * by float8in / float4in: correctly rounded).  A float division of two
+ * exact values is correctly rounded too, so v / 10^s is float8in's answer
+ * while |v| <= 2^53 (float4: 2^24 and 10^s up to 10^10); past that the
+ * query takes its exact path.
+ */
+GA_DEVFN int
+ga_numeric_cast(int to, int s, GaDatum v, GaDatum *r)
+{
+	switch (to)
+	{
+		case GA_T_INT2:
+		case GA_T_INT4:
+		case GA_T_INT8:
+			r->i = ga_numeric_drop(v.i, s, 0);
+			return ga_int_range(to, r->i);
+		case GA_T_FLOAT8:
+			if (v.i < -(INT64_C(1) << 53) || v.i > (INT64_C(1) << 53))
+				return GA_ERR_NUMERIC_EXACT;
+			r->f = (double) v.i / (double) ga_pow10(s);
+			return GA_OK;
+		case GA_T_FLOAT4:
+			if (v.i < -(INT64_C(1) << 24) || v.i > (INT64_C(1) << 24) || s > 10)
+				return GA_ERR_NUMERIC_EXACT;
+			r->f = (double) ((float) v.i / (float) ga_pow10(s));
+			return GA_OK;
+		default:
+			return GA_ERR_INTERNAL;
+	}
+}
+
 /* float4 arithmetic in single precision, as float4pl and friends do. */
 GA_DEVFN int
 ga_f4_arith(int op, float a, float b, float *r)
@@ -680,7 +741,9 @@ ga_eval(const GaProgram *p, const GaSegment *seg, const GaBatch *b,
 					break;
 				}
 				nulls[d] = 0;
-				err = ga_cast(in->type, in->b, regs[in->a], &regs[d]);
+				err = in->b == GA_T_NUMERIC ?
+					ga_numeric_cast(in->type, in->imm, regs[in->a], &regs[d]) :
+					ga_cast(in->type, in->b, regs[in->a], &regs[d]);
 				break;
 			case GA_OP_TS_TRUNC:
 				if (nulls[in->a])
@@ -699,6 +762,20 @@ ga_eval(const GaProgram *p, const GaSegment *seg, const GaBatch *b,
 				}
 				nulls[d] = 0;
 				err = ga_numeric_scale(regs[in->a].i, in->imm, &regs[d].i);
+				break;
+			case GA_OP_NUM_ROUND:
+				nulls[d] = nulls[in->a];
+				if (!nulls[d])
+					regs[d].i = ga_numeric_drop(regs[in->a].i, in->imm, in->b);
+				break;
+			case GA_OP_NUM_ABS:
+				nulls[d] = nulls[in->a];
+				if (nulls[d])
+					break;
+				if (regs[in->a].i == INT64_MIN)
+					err = GA_ERR_NUMERIC_EXACT;
+				else
+					regs[d].i = regs[in->a].i < 0 ? -regs[in->a].i : regs[in->a].i;
 				break;
 			default:
 				err = GA_ERR_INTERNAL;

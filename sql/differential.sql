@@ -159,8 +159,9 @@ LANGUAGE sql AS $$
 		THEN '{numeric,numeric}'::text[] ELSE '{}'::text[] END
 $$;
 
--- A numeric expression: + - * at mixed scales, integers as numerics, now
--- and then one whose product passes int64 (the exact path).
+-- A numeric expression: + - * at mixed scales, integers as numerics,
+-- round, trunc and abs, now and then one whose product passes int64 (the
+-- exact path).
 CREATE FUNCTION diff_numeric_expr() RETURNS text
 LANGUAGE plpgsql AS $$
 BEGIN
@@ -169,7 +170,8 @@ BEGIN
 	END IF;
 	RETURN diff_pick(ARRAY['(n2 + n4)', '(n2 * 2)', '(n4 - n2)', '(-n2)', '(n2 * n4)',
 		'(i4::numeric + n2)', '(k * n2)', '(n2 * 1.5)', '(n4 * (1 - n4))', '(n0 + k)',
-		'(n0 * 1000)', '(n2 - 0.005)', '(i2 * n4)', '(n0 * n0)']);
+		'(n0 * 1000)', '(n2 - 0.005)', '(i2 * n4)', '(n0 * n0)', '(round(n4, 2))',
+		'(trunc(n2))', '(abs(n4 - n2))', '(round(n2 * n4, 5))']);
 END
 $$;
 

@@ -61,6 +61,18 @@ SELECT check_offload('SELECT -k AS kk, avg(price) FROM nm WHERE k >= -2.5 GROUP 
 -- integers as numerics: casts and constants
 SELECT check_offload('SELECT g, sum(g::numeric * price), sum(qty + g), avg(g::numeric) FROM nm GROUP BY g');
 SELECT check_offload('SELECT g, count(*) FROM nm WHERE price > 100 AND qty = 7 GROUP BY g');
+-- round and trunc to constant places, abs, casts to integers and floats
+-- (integers rounded half away from zero, floats as float8in reads the text)
+SELECT check_offload('SELECT round(rate, 2) AS r2, count(*), sum(round(price)), sum(trunc(rate, 1)), max(round(k, 3)) FROM nm GROUP BY 1');
+SELECT check_offload('SELECT g, sum(abs(price)), min(abs(k)), sum(trunc(price * disc, 3)), avg(round(-rate, 1)) FROM nm GROUP BY g');
+SELECT check_offload('SELECT g, sum(price::int4), sum(rate::int8), min(k::int2), sum(price::float8), max(rate::float4), min(qty::float4) FROM nm GROUP BY g');
+SELECT check_offload('SELECT k, k::int4, round(k), trunc(k), round(-k), count(*) FROM nm GROUP BY k');
+SELECT check_offload('SELECT count(*) FROM nm WHERE price::float8 > 100.5 AND k::int4 = 2');
+-- past int2: the native error
+SELECT g, sum((price * 100)::int2) FROM nm GROUP BY g;
+SET gpuagg.enabled = off;
+SELECT g, sum((price * 100)::int2) FROM nm GROUP BY g;
+RESET gpuagg.enabled;
 -- empty input, NULLs only
 SELECT check_offload('SELECT sum(price), avg(price), min(price), var_pop(price) FROM nm WHERE g > 100');
 SELECT check_offload('SELECT g, sum(price), avg(rate) FROM nm WHERE price IS NULL GROUP BY g');
@@ -72,6 +84,7 @@ SELECT exact_runs('SELECT g, sum(big), max(big) FROM nm GROUP BY g');
 UPDATE nm SET big = 123456789012345678901234.5 WHERE g = 3 AND price > 0 AND price < 10;
 SELECT check_offload('SELECT g, sum(big), count(*) FROM nm GROUP BY g');
 SELECT exact_runs('SELECT g, sum(big), count(*) FROM nm GROUP BY g');
+SELECT check_offload('SELECT g, sum(big::float8), min(big::int8) FROM nm WHERE g <> 3 GROUP BY g');
 UPDATE nm SET rate = 'NaN' WHERE g = 2 AND k = 0;
 SELECT check_offload('SELECT g, sum(rate), avg(rate), min(rate), max(rate) FROM nm GROUP BY g');
 SELECT exact_runs('SELECT g, sum(rate), avg(rate), min(rate), max(rate) FROM nm GROUP BY g');
@@ -95,6 +108,7 @@ SELECT sum(free) FROM nm;
 SELECT sum(price / disc) FROM nm WHERE disc > 0;
 SELECT sum(rate * rate * rate * rate * rate) FROM nm;
 SELECT count(*) FROM nm WHERE price = 1e30;
+SELECT sum(round(price, -1)) FROM nm;
 SELECT sum(CASE WHEN g > 3 THEN price ELSE rate END) FROM nm;
 RESET gpuagg.log_fallback;
 -- no parallel plan: the exact path is serial

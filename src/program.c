@@ -64,6 +64,7 @@ static int	compile_expr(Compiler *c, Expr *expr, int *type);
 static bool is_scan_constant(Expr *expr);
 static int	comparison_op(const char *name);
 static int	arith_op(const char *name);
+static int	compile_numeric_func(Compiler *c, FuncExpr *f, int *type);
 
 int
 GpuaggTypeOf(Oid typid)
@@ -1019,6 +1020,12 @@ compile_func(Compiler *c, FuncExpr *f, int *type)
 
 	if (f->funcid == F_DATE_TRUNC_TEXT_TIMESTAMP && list_length(f->args) == 2)
 		return compile_date_trunc(c, f, type);
+	if (f->funcid == F_ROUND_NUMERIC || f->funcid == F_TRUNC_NUMERIC ||
+		f->funcid == F_ROUND_NUMERIC_INT4 || f->funcid == F_TRUNC_NUMERIC_INT4 ||
+		f->funcid == F_ABS_NUMERIC || f->funcid == F_INT2_NUMERIC ||
+		f->funcid == F_INT4_NUMERIC || f->funcid == F_INT8_NUMERIC ||
+		f->funcid == F_FLOAT4_NUMERIC || f->funcid == F_FLOAT8_NUMERIC)
+		return compile_numeric_func(c, f, type);
 	if (f->funcid == F_NUMERIC_INT2 || f->funcid == F_NUMERIC_INT4 ||
 		f->funcid == F_NUMERIC_INT8)
 	{
@@ -1049,6 +1056,73 @@ compile_func(Compiler *c, FuncExpr *f, int *type)
 		return r;
 	}
 	return fail(c, "%s", func_words(f)), -1;
+}
+
+/*
+ * Functions of a numeric: round and trunc to a constant number of places
+ * from 0 to 18 (the result's display scale, as round_var and trunc_var
+ * set it), abs, and casts to the integers and floats.
+ */
+static int
+compile_numeric_func(Compiler *c, FuncExpr *f, int *type)
+{
+	int			r,
+				t,
+				s,
+				k = 0;
+	bool		rounding = (f->funcid == F_ROUND_NUMERIC || f->funcid == F_TRUNC_NUMERIC ||
+							f->funcid == F_ROUND_NUMERIC_INT4 ||
+							f->funcid == F_TRUNC_NUMERIC_INT4);
+	bool		trunc = (f->funcid == F_TRUNC_NUMERIC || f->funcid == F_TRUNC_NUMERIC_INT4);
+
+	if (list_length(f->args) == 2)
+	{
+		Const	   *places = lsecond(f->args);
+
+		if (!IsA(places, Const) || places->constisnull ||
+			DatumGetInt32(places->constvalue) < 0 ||
+			DatumGetInt32(places->constvalue) > GA_NUMERIC_MAX_SCALE)
+			return fail(c, "%s(numeric, places) with places other than a constant from 0 to %d",
+						get_func_name(f->funcid), GA_NUMERIC_MAX_SCALE), -1;
+		k = DatumGetInt32(places->constvalue);
+	}
+	else if (list_length(f->args) != 1)
+		return fail(c, "%s", func_words(f)), -1;
+	r = compile_expr(c, linitial(f->args), &t);
+	if (r < 0)
+		return -1;
+	if (t != GA_T_NUMERIC)
+		return fail(c, "unexpected numeric function argument"), -1;
+	s = c->regscale[r];
+	if (rounding)
+	{
+		/* fewer places: digits dropped; more: the same value at more */
+		if (k >= s)
+		{
+			if (!numeric_rescale(c, r, s, k))
+				return -1;
+		}
+		else if (emit(c, GA_OP_NUM_ROUND, GA_T_NUMERIC, r, r, trunc ? 1 : 0, s - k) < 0)
+			return -1;
+		c->regscale[r] = k;
+		*type = GA_T_NUMERIC;
+		return r;
+	}
+	if (f->funcid == F_ABS_NUMERIC)
+	{
+		if (emit(c, GA_OP_NUM_ABS, GA_T_NUMERIC, r, r, 0, 0) < 0)
+			return -1;
+		c->regscale[r] = s;
+		*type = GA_T_NUMERIC;
+		return r;
+	}
+	*type = f->funcid == F_INT2_NUMERIC ? GA_T_INT2 :
+		f->funcid == F_INT4_NUMERIC ? GA_T_INT4 :
+		f->funcid == F_INT8_NUMERIC ? GA_T_INT8 :
+		f->funcid == F_FLOAT4_NUMERIC ? GA_T_FLOAT4 : GA_T_FLOAT8;
+	if (emit(c, GA_OP_CAST, *type, r, r, GA_T_NUMERIC, s) < 0)
+		return -1;
+	return r;
 }
 
 /* AND/OR chains: dst starts at the identity, each argument steps it. */

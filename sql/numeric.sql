@@ -61,6 +61,10 @@ SELECT check_offload('SELECT -k AS kk, avg(price) FROM nm WHERE k >= -2.5 GROUP 
 -- integers as numerics: casts and constants
 SELECT check_offload('SELECT g, sum(g::numeric * price), sum(qty + g), avg(g::numeric) FROM nm GROUP BY g');
 SELECT check_offload('SELECT g, count(*) FROM nm WHERE price > 100 AND qty = 7 GROUP BY g');
+-- CASE and COALESCE whose numeric branches share a scale (NULL aside)
+SELECT check_offload('SELECT g, sum(CASE WHEN flag = ''A'' THEN price END), sum(CASE WHEN g > 3 THEN price ELSE 0.00 END), max(COALESCE(rate, 0.0000)) FROM nm GROUP BY g');
+SELECT check_offload('SELECT CASE k WHEN 1.5 THEN 100.0 WHEN -2.5 THEN -100.0 ELSE k END AS kk, count(*), sum(CASE WHEN disc > 0.05 THEN price * disc END) FROM nm GROUP BY 1');
+SELECT check_offload('SELECT flag, count(*) FILTER (WHERE COALESCE(price, disc, 0.00) > 100) FROM nm GROUP BY flag');
 -- round and trunc to constant places, abs, casts to integers and floats
 -- (integers rounded half away from zero, floats as float8in reads the text)
 SELECT check_offload('SELECT round(rate, 2) AS r2, count(*), sum(round(price)), sum(trunc(rate, 1)), max(round(k, 3)) FROM nm GROUP BY 1');

@@ -1323,9 +1323,14 @@ emit_null(Compiler *c, int t, Oid typid)
 	return emit_const(c, (Datum) 0, true, t);
 }
 
-/* expr, of the construct's type t, into register r. */
+/*
+ * expr, of the construct's type t, into register r.  Numeric branches must
+ * share one scale (*scale, -1 until the first that is not a NULL
+ * constant): a value keeps its display scale, so branches of different
+ * scales would give rows different ones.
+ */
 static bool
-compile_branch(Compiler *c, Expr *expr, int t, int r, const char *what)
+compile_branch(Compiler *c, Expr *expr, int t, int r, const char *what, int *scale)
 {
 	int			vt,
 				v = compile_expr(c, expr, &vt);
@@ -1334,13 +1339,28 @@ compile_branch(Compiler *c, Expr *expr, int t, int r, const char *what)
 		return false;
 	if (vt != t)
 		return fail(c, "%s whose branches differ in type", what);
+	if (t == GA_T_NUMERIC && !(IsA(expr, Const) && ((Const *) expr)->constisnull))
+	{
+		if (*scale >= 0 && *scale != c->regscale[v])
+			return fail(c, "%s of numerics of different scales (%d and %d)", what,
+						*scale, c->regscale[v]);
+		*scale = c->regscale[v];
+	}
 	return emit(c, GA_OP_MOVE, t, r, v, 0, 0) >= 0;
+}
+
+/* A conditional's GaType: numeric too, whose branches share a scale. */
+static int
+conditional_type(Oid typid)
+{
+	return typid == NUMERICOID ? GA_T_NUMERIC : GpuaggTypeOf(typid);
 }
 
 static int
 compile_case(Compiler *c, CaseExpr *ce, int *type)
 {
-	int			t = GpuaggTypeOf(ce->casetype),
+	int			t = conditional_type(ce->casetype),
+				scale = -1,
 				r,
 				f,
 				base,
@@ -1374,18 +1394,19 @@ compile_case(Compiler *c, CaseExpr *ce, int *type)
 		if ((skip = emit_jump_unless(c, cond, ct, "CASE")) < 0)
 			return -1;
 		c->nextreg = base;
-		if (!compile_branch(c, w->result, t, r, "CASE") ||
+		if (!compile_branch(c, w->result, t, r, "CASE", &scale) ||
 			(ends[nends++] = emit_jump(c, f)) < 0)
 			return -1;
 		emit_patch(c, &skip, 1);
 		c->nextreg = base;
 	}
-	if (!compile_branch(c, ce->defresult, t, r, "CASE"))
+	if (!compile_branch(c, ce->defresult, t, r, "CASE", &scale))
 		return -1;
 	emit_patch(c, ends, nends);
 	c->casetest_reg = saved_reg;
 	c->casetest_type = saved_type;
 	c->nextreg = r + 1;
+	c->regscale[r] = Max(scale, 0);
 	*type = t;
 	return r;
 }
@@ -1401,6 +1422,7 @@ compile_case_test(Compiler *c, int *type)
 	r = alloc_reg(c);
 	if (r < 0 || emit(c, GA_OP_MOVE, c->casetest_type, r, c->casetest_reg, 0, 0) < 0)
 		return -1;
+	c->regscale[r] = c->regscale[c->casetest_reg];
 	*type = c->casetest_type;
 	return r;
 }
@@ -1409,7 +1431,8 @@ compile_case_test(Compiler *c, int *type)
 static int
 compile_coalesce(Compiler *c, CoalesceExpr *ce, int *type)
 {
-	int			t = GpuaggTypeOf(ce->coalescetype),
+	int			t = conditional_type(ce->coalescetype),
+				scale = -1,
 				r,
 				base,
 				nends = 0;
@@ -1425,7 +1448,7 @@ compile_coalesce(Compiler *c, CoalesceExpr *ce, int *type)
 	{
 		int			isnull;
 
-		if (!compile_branch(c, lfirst(lc), t, r, "COALESCE"))
+		if (!compile_branch(c, lfirst(lc), t, r, "COALESCE", &scale))
 			return -1;
 		c->nextreg = base;
 		if (lnext(ce->args, lc) == NULL)
@@ -1439,6 +1462,7 @@ compile_coalesce(Compiler *c, CoalesceExpr *ce, int *type)
 	}
 	emit_patch(c, ends, nends);
 	c->nextreg = r + 1;
+	c->regscale[r] = Max(scale, 0);
 	*type = t;
 	return r;
 }
@@ -1449,6 +1473,7 @@ compile_nullif(Compiler *c, NullIfExpr *ne, int *type)
 {
 	Oid			typid = exprType(linitial(ne->args));
 	int			t = GpuaggTypeOf(typid),
+				scale = -1,
 				r,
 				f,
 				base,
@@ -1476,7 +1501,7 @@ compile_nullif(Compiler *c, NullIfExpr *ne, int *type)
 		return -1;
 	emit_patch(c, &skip, 1);
 	c->nextreg = base;
-	if (!compile_branch(c, linitial(ne->args), t, r, "NULLIF"))
+	if (!compile_branch(c, linitial(ne->args), t, r, "NULLIF", &scale))
 		return -1;
 	emit_patch(c, &end, 1);
 	c->nextreg = r + 1;
@@ -1494,6 +1519,7 @@ compile_minmax(Compiler *c, MinMaxExpr *mm, int *type)
 {
 	const char *what = mm->op == IS_GREATEST ? "GREATEST" : "LEAST";
 	int			t = GpuaggTypeOf(mm->minmaxtype),
+				scale = -1,
 				r,
 				base;
 	ListCell   *lc;
@@ -1512,7 +1538,7 @@ compile_minmax(Compiler *c, MinMaxExpr *mm, int *type)
 
 		if (lc == list_head(mm->args))
 		{
-			if (!compile_branch(c, lfirst(lc), t, r, what))
+			if (!compile_branch(c, lfirst(lc), t, r, what, &scale))
 				return -1;
 			c->nextreg = base;
 			continue;

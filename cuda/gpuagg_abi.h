@@ -96,6 +96,17 @@ typedef enum GaType
  */
 #define GA_NUMERIC_MAX_SCALE	18
 
+/* 10^k, 0 <= k <= GA_NUMERIC_MAX_SCALE */
+GA_HD int64_t
+ga_pow10(int k)
+{
+	int64_t		p = 1;
+
+	for (int i = 0; i < k; i++)
+		p *= 10;
+	return p;
+}
+
 /*
  * A string register holds two dictionary codes (src/dict.c): the low 32
  * bits are the code equality is decided on, the high 32 bits the code of

@@ -170,29 +170,15 @@ ga_int_arith(int op, int type, int64_t a, int64_t b, int64_t *r)
 GA_DEVFN int
 ga_numeric_scale(int64_t a, int k, int64_t *r)
 {
-	__int128	w = a;
+	__int128	w;
 
 	if (k < 0 || k > GA_NUMERIC_MAX_SCALE)
 		return GA_ERR_INTERNAL;
-	for (int i = 0; i < k; i++)
-	{
-		w *= 10;
-		if (w < INT64_MIN || w > INT64_MAX)
-			return GA_ERR_NUMERIC_EXACT;
-	}
+	w = (__int128) a * ga_pow10(k);
+	if (w < INT64_MIN || w > INT64_MAX)
+		return GA_ERR_NUMERIC_EXACT;
 	*r = (int64_t) w;
 	return GA_OK;
-}
-
-/* 10^k, 0 <= k <= 18 */
-GA_DEVFN int64_t
-ga_pow10(int k)
-{
-	int64_t		p = 1;
-
-	for (int i = 0; i < k; i++)
-		p *= 10;
-	return p;
 }
 
 /*
@@ -521,6 +507,35 @@ ga_valid_date(int64_t d)
 }
 
 /*
+ * The strict operations of one operand that may raise: the value of a not
+ * NULL a (ga_eval gives NULL for NULL and raises nothing).
+ */
+GA_DEVFN int
+ga_unary(const GaInstr *in, GaDatum a, GaDatum *r)
+{
+	switch (in->op)
+	{
+		case GA_OP_CAST:
+			return in->b == GA_T_NUMERIC ? ga_numeric_cast(in->type, in->imm, a, r) :
+				ga_cast(in->type, in->b, a, r);
+		case GA_OP_TS_TRUNC:
+			return ga_timestamp_trunc(in->imm, a.i, &r->i);
+		case GA_OP_NUM_SCALE:
+			return ga_numeric_scale(a.i, in->imm, &r->i);
+		case GA_OP_NUM_ROUND:
+			r->i = ga_numeric_drop(a.i, in->imm, in->b);
+			return GA_OK;
+		case GA_OP_NUM_ABS:
+			if (a.i == INT64_MIN)
+				return GA_ERR_NUMERIC_EXACT;
+			r->i = a.i < 0 ? -a.i : a.i;
+			return GA_OK;
+		default:
+			return GA_ERR_INTERNAL;
+	}
+}
+
+/*
  * Evaluate instructions [seg->start, seg->end) for one row.  Registers are
  * the caller's.  Returns GA_OK or a GaError.
  */
@@ -735,47 +750,13 @@ ga_eval(const GaProgram *p, const GaSegment *seg, const GaBatch *b,
 				nulls[d] = 0;
 				break;
 			case GA_OP_CAST:
-				if (nulls[in->a])
-				{
-					nulls[d] = 1;
-					break;
-				}
-				nulls[d] = 0;
-				err = in->b == GA_T_NUMERIC ?
-					ga_numeric_cast(in->type, in->imm, regs[in->a], &regs[d]) :
-					ga_cast(in->type, in->b, regs[in->a], &regs[d]);
-				break;
 			case GA_OP_TS_TRUNC:
-				if (nulls[in->a])
-				{
-					nulls[d] = 1;
-					break;
-				}
-				nulls[d] = 0;
-				err = ga_timestamp_trunc(in->imm, regs[in->a].i, &regs[d].i);
-				break;
 			case GA_OP_NUM_SCALE:
-				if (nulls[in->a])
-				{
-					nulls[d] = 1;
-					break;
-				}
-				nulls[d] = 0;
-				err = ga_numeric_scale(regs[in->a].i, in->imm, &regs[d].i);
-				break;
 			case GA_OP_NUM_ROUND:
-				nulls[d] = nulls[in->a];
-				if (!nulls[d])
-					regs[d].i = ga_numeric_drop(regs[in->a].i, in->imm, in->b);
-				break;
 			case GA_OP_NUM_ABS:
 				nulls[d] = nulls[in->a];
-				if (nulls[d])
-					break;
-				if (regs[in->a].i == INT64_MIN)
-					err = GA_ERR_NUMERIC_EXACT;
-				else
-					regs[d].i = regs[in->a].i < 0 ? -regs[in->a].i : regs[in->a].i;
+				if (!nulls[d])
+					err = ga_unary(in, regs[in->a], &regs[d]);
 				break;
 			default:
 				err = GA_ERR_INTERNAL;

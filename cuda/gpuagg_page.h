@@ -231,24 +231,12 @@ ga_numeric_value(const uint8_t *p, uint32_t len, int scale, int64_t *out)
 		if (e < 0)
 		{
 			/* digits below the scale must be zeros */
-			int64_t		div = 1;
-
-			if (e < -3)
+			if (e < -3 || d % ga_pow10(-e) != 0)
 				return 0;
-			for (int k = 0; k < -e; k++)
-				div *= 10;
-			if (d % div != 0)
-				return 0;
-			acc += d / div;
+			acc += d / ga_pow10(-e);
 		}
 		else
-		{
-			__int128	t = d;
-
-			for (int k = 0; k < e; k++)
-				t *= 10;
-			acc += t;
-		}
+			acc += (__int128) d * ga_pow10(e);
 		if (acc > (__int128) INT64_MAX)
 			return 0;
 	}
@@ -312,6 +300,15 @@ ga_string_code(const void *strings, const uint8_t *p, uint32_t *code)
 #endif
 }
 
+/* A bpchar's bytes that count, as bpchartruelen: without trailing spaces. */
+GA_HD uint32_t
+ga_bpchar_len(const uint8_t *data, uint32_t len)
+{
+	while (len > 0 && data[len - 1] == ' ')
+		len--;
+	return len;
+}
+
 /*
  * The two codes of the bpchar value at p: its exact bytes' (high 32 bits)
  * and those without trailing spaces (low 32 bits, what equality decides
@@ -323,16 +320,13 @@ ga_bpchar_codes(const void *strings, const uint8_t *p, uint64_t *codes)
 #ifdef __CUDA_ARCH__
 	const uint8_t *data;
 	uint32_t	len,
-				trim,
 				shown,
 				eq;
 
 	if (!ga_varlena_inline(p, &data, &len))
 		return 0;
-	for (trim = len; trim > 0 && data[trim - 1] == ' '; trim--)
-		;
 	if (!ga_dict_code((const GaDict *) strings, data, len, &shown) ||
-		!ga_dict_code((const GaDict *) strings, data, trim, &eq))
+		!ga_dict_code((const GaDict *) strings, data, ga_bpchar_len(data, len), &eq))
 		return 0;
 	*codes = (uint64_t) shown << 32 | eq;
 	return 1;

@@ -28,7 +28,6 @@
 #include "access/htup_details.h"
 #include "access/syncscan.h"
 #include "access/tupmacs.h"
-#include "fmgr.h"
 #include "executor/tuptable.h"
 #include "miscadmin.h"
 #include "storage/bufmgr.h"
@@ -353,17 +352,12 @@ store_value(GpuaggBatchReader *r, const GaColumn *col, void *vals, int row,
 			((int64 *) vals)[row] = DatumGetInt64(d);
 			break;
 		case GA_T_NUMERIC:
+			if (!GpuaggNumericScaled(d, col->scale, &((int64 *) vals)[row]))
 			{
-				struct varlena *v = pg_detoast_datum_packed((struct varlena *) DatumGetPointer(d));
-
-				if (!ga_numeric_value((const uint8_t *) VARDATA_ANY(v), VARSIZE_ANY_EXHDR(v),
-									  col->scale, &((int64 *) vals)[row]))
-				{
-					((int64 *) vals)[row] = 0;
-					r->numeric_unfit = true;
-				}
-				break;
+				((int64 *) vals)[row] = 0;
+				r->numeric_unfit = true;
 			}
+			break;
 		default:
 			break;
 	}
@@ -632,10 +626,7 @@ shared_deform_possible(GpuaggBatchReader *r)
 			if (!isnull && (r->layout.numerics >> a->col) & 1)
 			{
 				/* a numeric's: its scaled value, or the host deforms */
-				struct varlena *v = pg_detoast_datum_packed((struct varlena *) DatumGetPointer(d));
-
-				if (!ga_numeric_value((const uint8_t *) VARDATA_ANY(v), VARSIZE_ANY_EXHDR(v),
-									  r->layout.scale[a->col], &a->missing.i))
+				if (!GpuaggNumericScaled(d, r->layout.scale[a->col], &a->missing.i))
 				{
 					pfree(attrs);
 					r->layout.numerics = 0;

@@ -214,15 +214,13 @@ cpu_bpchar_codes(void *arg, const uint8_t *p, uint64_t *codes)
 {
 	CpuSession *s = (CpuSession *) arg;
 	const uint8_t *data;
-	uint32_t	len,
-				trim;
+	uint32_t	len;
 
 	if (!ga_varlena_inline(p, &data, &len))
 		return 0;
-	for (trim = len; trim > 0 && data[trim - 1] == ' '; trim--)
-		;
 	*codes = (uint64_t) GpuaggDictEncodeBytes(s->strings, (const char *) data, (int32) len) << 32 |
-		GpuaggDictEncodeBytes(s->strings, (const char *) data, (int32) trim);
+		GpuaggDictEncodeBytes(s->strings, (const char *) data,
+							  (int32) ga_bpchar_len(data, len));
 	return 1;
 }
 

@@ -33,6 +33,7 @@
 #include "utils/memutils.h"
 
 #include "dict.h"
+#include "../cuda/gpuagg_page.h"
 
 #define CHUNK_SIZE	(256 * 1024)
 #define INLINE_BYTES 16
@@ -280,12 +281,9 @@ static uint32
 encode_varlena(GpuaggDict *d, struct varlena *v, bool trimmed)
 {
 	const char *data = VARDATA_ANY(v);
-	int32		len = VARSIZE_ANY_EXHDR(v);
-	int32		full = len;
+	int32		full = VARSIZE_ANY_EXHDR(v);
+	int32		len = trimmed ? (int32) ga_bpchar_len((const uint8_t *) data, full) : full;
 
-	/* bpchartruelen: trailing spaces do not count */
-	while (trimmed && len > 0 && data[len - 1] == ' ')
-		len--;
 	return dict_encode(d, len == full ? v : NULL, data, len);
 }
 

@@ -592,7 +592,8 @@ run_aggregation(GpuAggState *st)
 	MemoryContextSwitchTo(old);
 }
 
-/* ExecScan access method: the next group as a virtual tuple. */
+/* ExecScan access method: the next group as a virtual tuple (gpuagg_exec
+ * has run the aggregation). */
 static TupleTableSlot *
 gpuagg_next(ScanState *node)
 {
@@ -603,9 +604,6 @@ gpuagg_next(ScanState *node)
 	int			nkeys;
 	bool		timed;
 	instr_time	t0;
-
-	if (!st->done)
-		run_aggregation(st);
 
 	ExecClearTuple(slot);
 	while (st->next_group < st->result.ngroups && !GpuaggTopNKeeps(&st->topn, st->next_group))

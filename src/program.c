@@ -173,6 +173,19 @@ add_const(Compiler *c, GaDatum v, bool isnull)
 	return p->nconsts++;
 }
 
+bool
+GpuaggNumericScaled(Datum d, int scale, int64 *out)
+{
+	struct varlena *raw = (struct varlena *) DatumGetPointer(d);
+	struct varlena *v = pg_detoast_datum_packed(raw);
+	bool		ok = ga_numeric_value((const uint8_t *) VARDATA_ANY(v), VARSIZE_ANY_EXHDR(v),
+									  scale, out);
+
+	if (v != raw)
+		pfree(v);
+	return ok;
+}
+
 /* Datum of a supported type to a register value. */
 GaDatum
 GpuaggDatumToGa(Datum d, int type)
@@ -347,20 +360,18 @@ emit_numeric_const(Compiler *c, Const *k)
 
 	if (!k->constisnull)
 	{
-		struct varlena *num = pg_detoast_datum_packed((struct varlena *) DatumGetPointer(k->constvalue));
 		LOCAL_FCINFO(fcinfo, 1);
 		Datum		d;
 
+		/* (numeric_scale is NULL for NaN and the infinities) */
 		InitFunctionCallInfoData(*fcinfo, NULL, 1, InvalidOid, NULL, NULL);
-		fcinfo->args[0].value = PointerGetDatum(num);
+		fcinfo->args[0].value = k->constvalue;
 		fcinfo->args[0].isnull = false;
 		d = numeric_scale(fcinfo);
 		if (fcinfo->isnull)
 			return fail(c, "a numeric constant NaN or infinite"), -1;
 		scale = DatumGetInt32(d);
-		if (scale > GA_NUMERIC_MAX_SCALE ||
-			!ga_numeric_value((const uint8_t *) VARDATA_ANY(num), VARSIZE_ANY_EXHDR(num),
-							  scale, &v.i))
+		if (scale > GA_NUMERIC_MAX_SCALE || !GpuaggNumericScaled(k->constvalue, scale, &v.i))
 			return fail(c, "a numeric constant of more than 18 digits"), -1;
 	}
 	n = add_const(c, v, k->constisnull);

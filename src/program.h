@@ -84,6 +84,12 @@ GpuaggProgramNeedsExact(const GaProgram *p)
 /* The GaType of a PostgreSQL type, or GA_T_INVALID. */
 extern int	GpuaggTypeOf(Oid typid);
 
+/*
+ * A numeric Datum (any varlena form) as an int64 in units of 10^-scale
+ * (gpuagg_abi.h, GA_T_NUMERIC); false where that is not exact.
+ */
+extern bool GpuaggNumericScaled(Datum d, int scale, int64 *out);
+
 /* A Datum of a supported type as a register value. */
 extern GaDatum GpuaggDatumToGa(Datum d, int type);
 

@@ -219,6 +219,22 @@ send_numeric(StringInfo buf, Datum num)
 	pq_sendbytes(buf, (const char *) p + 8, len - 8);
 }
 
+/*
+ * The end of numeric.c's NumericAggState in serialized form: maxScale,
+ * maxScaleCount, NaNcount, pInfcount, nInfcount.  Every one of the n
+ * inputs had the argument's scale; none was NaN or infinite (those take
+ * the exact path on a device).
+ */
+static void
+send_numeric_counts(StringInfo buf, int scale, uint64 n)
+{
+	pq_sendint32(buf, scale);
+	pq_sendint64(buf, n);
+	pq_sendint64(buf, 0);
+	pq_sendint64(buf, 0);
+	pq_sendint64(buf, 0);
+}
+
 static Datum
 make_array(Datum *elems, int n, Oid elemtype)
 {
@@ -282,20 +298,9 @@ transition_value(GpuaggFinal *fin, const uint64 *st, bool *isnull)
 			pq_begintypsend(&buf);
 			pq_sendint64(&buf, st[0]);
 			send_numeric(&buf, numeric_from_i128(st + 1, agg->argscale));
+			/* sum/avg of numeric: numeric_avg_serialize goes on */
 			if (agg->argtype == GA_T_NUMERIC)
-			{
-				/*
-				 * numeric_avg_serialize goes on: maxScale, maxScaleCount,
-				 * NaNcount, pInfcount, nInfcount.  Every input had the
-				 * argument's scale; none was NaN or infinite (those take
-				 * the exact path).
-				 */
-				pq_sendint32(&buf, agg->argscale);
-				pq_sendint64(&buf, st[0]);
-				pq_sendint64(&buf, 0);
-				pq_sendint64(&buf, 0);
-				pq_sendint64(&buf, 0);
-			}
+				send_numeric_counts(&buf, agg->argscale, st[0]);
 			return PointerGetDatum(pq_endtypsend(&buf));
 		case GA_AGG_VAR_I128:
 			/* numeric_poly_serialize: N, sumX, sumX2 */
@@ -318,11 +323,7 @@ transition_value(GpuaggFinal *fin, const uint64 *st, bool *isnull)
 			pq_sendint64(&buf, st[0]);
 			send_numeric(&buf, numeric_from_i128(st + 1, agg->argscale));
 			send_numeric(&buf, numeric_from_words(false, st + 3, 2 * agg->argscale));
-			pq_sendint32(&buf, agg->argscale);
-			pq_sendint64(&buf, st[0]);
-			pq_sendint64(&buf, 0);
-			pq_sendint64(&buf, 0);
-			pq_sendint64(&buf, 0);
+			send_numeric_counts(&buf, agg->argscale, st[0]);
 			return PointerGetDatum(pq_endtypsend(&buf));
 		case GA_AGG_SUM_F4:
 			*isnull = (st[0] == 0);

@@ -69,7 +69,7 @@ SELECT check_offload('SELECT flag, count(*) FILTER (WHERE COALESCE(price, disc, 
 -- (integers rounded half away from zero, floats as float8in reads the text)
 SELECT check_offload('SELECT round(rate, 2) AS r2, count(*), sum(round(price)), sum(trunc(rate, 1)), max(round(k, 3)) FROM nm GROUP BY 1');
 SELECT check_offload('SELECT g, sum(abs(price)), min(abs(k)), sum(trunc(price * disc, 3)), avg(round(-rate, 1)) FROM nm GROUP BY g');
-SELECT check_offload('SELECT g, sum(price::int4), sum(rate::int8), min(k::int2), sum(price::float8), max(rate::float4), min(qty::float4) FROM nm GROUP BY g');
+SELECT check_offload('SELECT g, sum(price::int4), sum(rate::int8), min(k::int2), max(price::float8), max(rate::float4), min(qty::float4) FROM nm GROUP BY g');
 SELECT check_offload('SELECT k, k::int4, round(k), trunc(k), round(-k), count(*) FROM nm GROUP BY k');
 SELECT check_offload('SELECT count(*) FROM nm WHERE price::float8 > 100.5 AND k::int4 = 2');
 -- past int2: the native error
@@ -115,14 +115,26 @@ SELECT count(*) FROM nm WHERE price = 1e30;
 SELECT sum(round(price, -1)) FROM nm;
 SELECT sum(CASE WHEN g > 3 THEN price ELSE rate END) FROM nm;
 RESET gpuagg.log_fallback;
--- no parallel plan: the exact path is serial
+-- in parallel, fed: the workers pin pages for the leader, whose exact path
+-- is a serial scan under the GpuAgg's Gather (no partial plan: each
+-- process would need its own)
 SET parallel_setup_cost = 0;
 SET parallel_tuple_cost = 0;
 SET min_parallel_table_scan_size = 0;
+SET max_parallel_workers_per_gather = 2;
+SET gpuagg.page_batches = on;
 EXPLAIN (COSTS OFF) SELECT g, sum(price) FROM nm GROUP BY g;
+SELECT check_offload('SELECT g, sum(qty), avg(k), max(price) FROM nm GROUP BY g');
+SELECT exact_runs('SELECT g, sum(qty), avg(k), max(price) FROM nm GROUP BY g');
+SELECT check_offload('SELECT sum(price * disc) FROM nm WHERE disc BETWEEN 0.01 AND 0.05');
+SELECT check_offload('SELECT g, sum(price * disc), count(*) FROM nm GROUP BY g');
+SELECT exact_runs('SELECT g, sum(price * disc), count(*) FROM nm GROUP BY g');
+SELECT check_offload('SELECT g, count(DISTINCT rate) FROM nm GROUP BY g');
 RESET parallel_setup_cost;
 RESET parallel_tuple_cost;
 RESET min_parallel_table_scan_size;
+RESET max_parallel_workers_per_gather;
+RESET gpuagg.page_batches;
 
 DROP TABLE nm;
 DROP FUNCTION exact_runs(text);

@@ -505,6 +505,7 @@ typedef struct GpuaggCandidate
 	const char *no_pages;		/* why no page form, or NULL */
 	bool		exact;			/* numerics that may not fit: the native plan
 								 * goes along as the exact path */
+	Path	   *exact_path;		/* ... this one */
 } GpuaggCandidate;
 
 /*
@@ -675,8 +676,8 @@ parallel_plan(GpuaggCandidate *c)
 		return "no parallel plan with one GPU session: it runs in the leader, and parallel_leader_participation is off";
 	if (!c->partial && !c->feed)
 		return NULL;
-	if (c->exact)
-		return "no parallel plan: numeric values the device may not hold need a serial plan's exact path";
+	if (c->exact && c->partial)
+		return "no parallel plan where each process aggregates: numeric values the device may not hold need one session's exact path";
 	if (!gpuagg_parallel)
 		return "no parallel plan: gpuagg.parallel is off";
 	if (has_params(c->prog->params) || c->gating != NIL)
@@ -745,7 +746,7 @@ estimate(GpuaggCandidate *c)
 	 * the groups: one process pinning every page costs about a microsecond
 	 * a page.
 	 */
-	if ((c->partial || (c->feed && partial_possible(c->extra))) &&
+	if ((c->partial || (c->feed && partial_possible(c->extra) && !c->exact)) &&
 		!c->no_pages &&
 		(estimate_num_groups(root, c->keys, input_rel->rows / c->divisor, NULL, NULL) >
 		 fed_groups(c->device)) != c->feed)
@@ -777,11 +778,14 @@ gpuagg_cost(const GpuaggCandidate *c)
 }
 
 /*
- * The exact path of a serial GpuAgg whose numerics may not fit the device
+ * The exact path of a GpuAgg whose numerics may not fit the device
  * (GA_ERR_NUMERIC_EXACT): PostgreSQL's own aggregation of the same rows,
  * serial, built here so that no other path of the rel owns it.  The node
  * runs it instead, before any group goes out, when the device reports a
- * value it cannot hold.
+ * value it cannot hold.  Fed, it runs in the leader under the GpuAgg's
+ * Gather, after the workers have stopped feeding (they return nothing):
+ * its scan is the table's cheapest parallel-safe serial path, never a
+ * Gather of its own.  NULL if there is none.
  */
 static Path *
 exact_path(GpuaggCandidate *c)
@@ -791,6 +795,23 @@ exact_path(GpuaggCandidate *c)
 	Path	   *input = c->input_rel->cheapest_total_path;
 	AggClauseCosts costs;
 	AggStrategy strategy = AGG_PLAIN;
+
+	if (c->feed)
+	{
+		ListCell   *lc;
+
+		input = NULL;
+		foreach(lc, c->input_rel->pathlist)
+		{
+			Path	   *p = lfirst(lc);
+
+			if (p->parallel_safe && p->param_info == NULL &&
+				(input == NULL || p->total_cost < input->total_cost))
+				input = p;
+		}
+		if (input == NULL)
+			return NULL;
+	}
 
 	MemSet(&costs, 0, sizeof(costs));
 	get_agg_clause_costs(root, AGGSPLIT_SIMPLE, &costs);
@@ -839,7 +860,7 @@ add_gpuagg_path(GpuaggCandidate *c)
 	cpath->path.total_cost = cost;
 	cpath->path.pathkeys = NIL;
 	cpath->flags = 0;
-	cpath->custom_paths = c->exact ? list_make1(exact_path(c)) : NIL;
+	cpath->custom_paths = c->exact ? list_make1(c->exact_path) : NIL;
 	info.quals = c->quals;
 	info.keys = c->keys;
 	info.aggrefs = c->aggrefs;
@@ -942,6 +963,8 @@ try_gpuagg_path(PlannerInfo *root, RelOptInfo *input_rel,
 		(reason = parallel_plan(&c)) != NULL ||
 		(reason = estimate(&c)) != NULL)
 		return reason;
+	if (c.exact && (c.exact_path = exact_path(&c)) == NULL)
+		return "no parallel plan with one GPU session: the table has no parallel-safe serial scan for the exact path";
 	add_gpuagg_path(&c);
 	return NULL;
 }

@@ -160,8 +160,8 @@ LANGUAGE sql AS $$
 $$;
 
 -- A numeric expression: + - * at mixed scales, integers as numerics,
--- round, trunc and abs, now and then one whose product passes int64 (the
--- exact path).
+-- round and trunc (negative places too), abs, GREATEST, LEAST and NULLIF,
+-- now and then one whose product passes int64 (the exact path).
 CREATE FUNCTION diff_numeric_expr() RETURNS text
 LANGUAGE plpgsql AS $$
 BEGIN
@@ -171,7 +171,9 @@ BEGIN
 	RETURN diff_pick(ARRAY['(n2 + n4)', '(n2 * 2)', '(n4 - n2)', '(-n2)', '(n2 * n4)',
 		'(i4::numeric + n2)', '(k * n2)', '(n2 * 1.5)', '(n4 * (1 - n4))', '(n0 + k)',
 		'(n0 * 1000)', '(n2 - 0.005)', '(i2 * n4)', '(n0 * n0)', '(round(n4, 2))',
-		'(trunc(n2))', '(abs(n4 - n2))', '(round(n2 * n4, 5))']);
+		'(trunc(n2))', '(abs(n4 - n2))', '(round(n2 * n4, 5))', '(round(n2, -2))',
+		'(trunc(n4, -1))', '(GREATEST(n2, -n2, 0.00))', '(LEAST(n4, n4 * 1, NULL))',
+		'(NULLIF(n0, 5))']);
 END
 $$;
 
@@ -333,9 +335,7 @@ BEGIN
 				   || diff_numeric_types());
 	x := diff_expr(t);
 	r := random();
-	IF t = 'numeric' AND r >= 0.8 THEN
-		r := 0.7;				-- no IN lists of numerics (they stay native)
-	ELSIF t = 'numeric' AND r >= 0.45 AND r < 0.55 THEN
+	IF t = 'numeric' AND r >= 0.45 AND r < 0.55 THEN
 		RETURN '(' || diff_pick(ARRAY['n2 < n4', 'n4 >= n0', 'n0 <> n2', 'n2 = n2 * 1']) || ')';
 	END IF;
 	IF t IN ('text', 'bpchar') THEN

@@ -65,9 +65,16 @@ SELECT check_offload('SELECT g, count(*) FROM nm WHERE price > 100 AND qty = 7 G
 SELECT check_offload('SELECT g, sum(CASE WHEN flag = ''A'' THEN price END), sum(CASE WHEN g > 3 THEN price ELSE 0.00 END), max(COALESCE(rate, 0.0000)) FROM nm GROUP BY g');
 SELECT check_offload('SELECT CASE k WHEN 1.5 THEN 100.0 WHEN -2.5 THEN -100.0 ELSE k END AS kk, count(*), sum(CASE WHEN disc > 0.05 THEN price * disc END) FROM nm GROUP BY 1');
 SELECT check_offload('SELECT flag, count(*) FILTER (WHERE COALESCE(price, disc, 0.00) > 100) FROM nm GROUP BY flag');
+-- GREATEST, LEAST and NULLIF over one scale; IN lists at any scales
+SELECT check_offload('SELECT g, max(GREATEST(price, disc)), min(LEAST(k, 0.0, NULL)), sum(NULLIF(k, 1)), sum(NULLIF(price, 1.25)), count(NULLIF(k, 2.50)) FROM nm GROUP BY g');
+SELECT check_offload('SELECT LEAST(k, 2.0) AS kk, count(*) FROM nm GROUP BY 1');
+SELECT check_offload('SELECT count(*), sum(price) FROM nm WHERE k IN (1, 2.5, 3.50, NULL) OR price IN (100.00, 2.5) OR disc NOT IN (0.01, 0.1)');
+SELECT check_offload('SELECT g, count(*) FILTER (WHERE rate IN (1, 100.3333, 2.5)) FROM nm GROUP BY g');
 -- round and trunc to constant places, abs, casts to integers and floats
 -- (integers rounded half away from zero, floats as float8in reads the text)
 SELECT check_offload('SELECT round(rate, 2) AS r2, count(*), sum(round(price)), sum(trunc(rate, 1)), max(round(k, 3)) FROM nm GROUP BY 1');
+-- negative places: tens, hundreds, ... at display scale 0
+SELECT check_offload('SELECT round(price, -2) AS r, count(*), sum(round(price, -1)), sum(trunc(price, -2)), max(round(k, -1)), min(trunc(rate, -3)) FROM nm GROUP BY 1');
 SELECT check_offload('SELECT g, sum(abs(price)), min(abs(k)), sum(trunc(price * disc, 3)), avg(round(-rate, 1)) FROM nm GROUP BY g');
 SELECT check_offload('SELECT g, sum(price::int4), sum(rate::int8), min(k::int2), max(price::float8), max(rate::float4), min(qty::float4) FROM nm GROUP BY g');
 SELECT check_offload('SELECT k, k::int4, round(k), trunc(k), round(-k), count(*) FROM nm GROUP BY k');
@@ -112,8 +119,9 @@ SELECT sum(free) FROM nm;
 SELECT sum(price / disc) FROM nm WHERE disc > 0;
 SELECT sum(rate * rate * rate * rate * rate) FROM nm;
 SELECT count(*) FROM nm WHERE price = 1e30;
-SELECT sum(round(price, -1)) FROM nm;
+SELECT sum(round(price, -17)) FROM nm;
 SELECT sum(CASE WHEN g > 3 THEN price ELSE rate END) FROM nm;
+SELECT sum(GREATEST(price, k)) FROM nm;
 RESET gpuagg.log_fallback;
 -- in parallel, fed: the workers pin pages for the leader, whose exact path
 -- is a serial scan under the GpuAgg's Gather (no partial plan: each

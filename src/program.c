@@ -24,6 +24,7 @@
 #include "datatype/timestamp.h"
 #include "executor/executor.h"
 #include "miscadmin.h"
+#include "nodes/makefuncs.h"
 #include "nodes/nodeFuncs.h"
 #include "parser/scansup.h"
 #include "utils/array.h"
@@ -317,6 +318,17 @@ numeric_typmod_scale(int32 typmod)
 	/* numeric.c's NUMERIC_TYPMOD_SCALE: 11 bits, sign-extended */
 	scale = ((((typmod - VARHDRSZ) & 0x7ff) ^ 1024) - 1024);
 	return scale >= 0 && scale <= GA_NUMERIC_MAX_SCALE ? scale : -1;
+}
+
+/*
+ * The GaType of a value of typid that is not a column: a numeric (whose
+ * scale is known from what computes it) too, as in a conditional's
+ * branches, GREATEST's arguments or an IN list.
+ */
+static int
+conditional_type(Oid typid)
+{
+	return typid == NUMERICOID ? GA_T_NUMERIC : GpuaggTypeOf(typid);
 }
 
 static int
@@ -1091,10 +1103,11 @@ compile_numeric_func(Compiler *c, FuncExpr *f, int *type)
 		Const	   *places = lsecond(f->args);
 
 		if (!IsA(places, Const) || places->constisnull ||
-			DatumGetInt32(places->constvalue) < 0 ||
+			DatumGetInt32(places->constvalue) < -GA_NUMERIC_MAX_SCALE ||
 			DatumGetInt32(places->constvalue) > GA_NUMERIC_MAX_SCALE)
-			return fail(c, "%s(numeric, places) with places other than a constant from 0 to %d",
-						get_func_name(f->funcid), GA_NUMERIC_MAX_SCALE), -1;
+			return fail(c, "%s(numeric, places) with places other than a constant from %d to %d",
+						get_func_name(f->funcid), -GA_NUMERIC_MAX_SCALE,
+						GA_NUMERIC_MAX_SCALE), -1;
 		k = DatumGetInt32(places->constvalue);
 	}
 	else if (list_length(f->args) != 1)
@@ -1107,15 +1120,23 @@ compile_numeric_func(Compiler *c, FuncExpr *f, int *type)
 	s = c->regscale[r];
 	if (rounding)
 	{
-		/* fewer places: digits dropped; more: the same value at more */
+		/*
+		 * fewer places: digits dropped; more: the same value at more;
+		 * places < 0: the digits down to 10^-places dropped, then the zeros
+		 * put back, at scale 0 (round_var's display scale is never below 0)
+		 */
 		if (k >= s)
 		{
 			if (!numeric_rescale(c, r, s, k))
 				return -1;
 		}
-		else if (emit(c, GA_OP_NUM_ROUND, GA_T_NUMERIC, r, r, trunc ? 1 : 0, s - k) < 0)
+		else if (s - k > GA_NUMERIC_MAX_SCALE)
+			return fail(c, "%s(numeric, %d) of a numeric of scale %d (more than %d digits dropped)",
+						get_func_name(f->funcid), k, s, GA_NUMERIC_MAX_SCALE), -1;
+		else if (emit(c, GA_OP_NUM_ROUND, GA_T_NUMERIC, r, r, trunc ? 1 : 0, s - k) < 0 ||
+				 (k < 0 && emit(c, GA_OP_NUM_SCALE, GA_T_NUMERIC, r, r, 0, -k) < 0))
 			return -1;
-		c->regscale[r] = k;
+		c->regscale[r] = Max(k, 0);
 		*type = GA_T_NUMERIC;
 		return r;
 	}
@@ -1174,8 +1195,18 @@ static bool
 emit_in_element(Compiler *c, ScalarArrayOpExpr *saop, int cmp, int lt, int sreg,
 				int dst, int re, int *patches, int *npatches)
 {
-	if (re < 0 ||
-		emit(c, cmp, lt == GA_T_TEXT ? GA_T_TEXT : ga_type_is_float(lt) ? GA_T_FLOAT8 : GA_T_INT8,
+	if (re < 0)
+		return false;
+	/* numerics compared at one scale (the scalar's grows as needed) */
+	if (lt == GA_T_NUMERIC)
+	{
+		int			to = Max(c->regscale[re], c->regscale[sreg]);
+
+		if (!numeric_rescale(c, sreg, c->regscale[sreg], to) ||
+			!numeric_rescale(c, re, c->regscale[re], to))
+			return false;
+	}
+	if (emit(c, cmp, lt == GA_T_TEXT ? GA_T_TEXT : ga_type_is_float(lt) ? GA_T_FLOAT8 : GA_T_INT8,
 			 re, sreg, re, 0) < 0)
 		return false;
 	patches[*npatches] = emit(c, saop->useOr ? GA_OP_OR_STEP : GA_OP_AND_STEP,
@@ -1215,7 +1246,7 @@ compile_saop(Compiler *c, ScalarArrayOpExpr *saop, int *type)
 	if (saop->opno >= FirstGenbkiObjectId || (name = get_opname(saop->opno)) == NULL ||
 		(cmp = comparison_op(name)) == 0)
 		return fail(c, "unsupported operator in ANY/ALL"), -1;
-	lt = GpuaggTypeOf(exprType((Node *) scalar));
+	lt = conditional_type(exprType((Node *) scalar));
 	*type = GA_T_BOOL;
 	if (lt == GA_T_TEXT)
 	{
@@ -1232,7 +1263,7 @@ compile_saop(Compiler *c, ScalarArrayOpExpr *saop, int *type)
 		List	   *items = ((ArrayExpr *) arr)->elements;
 		ListCell   *lc;
 
-		et = GpuaggTypeOf(((ArrayExpr *) arr)->element_typeid);
+		et = conditional_type(((ArrayExpr *) arr)->element_typeid);
 		if (!comparable(lt, et))
 			return fail(c, "unsupported IN list of %s",
 						format_type_be(((ArrayExpr *) arr)->element_typeid)), -1;
@@ -1264,7 +1295,7 @@ compile_saop(Compiler *c, ScalarArrayOpExpr *saop, int *type)
 		if (!IsA(arr, Const))
 			return fail(c, "IN list is neither constant nor a list of expressions"), -1;
 		elemtype = get_element_type(arr->consttype);
-		et = GpuaggTypeOf(elemtype);
+		et = conditional_type(elemtype);
 		if (!comparable(lt, et))
 			return fail(c, "unsupported IN list of %s", format_type_be(elemtype)), -1;
 
@@ -1288,6 +1319,9 @@ compile_saop(Compiler *c, ScalarArrayOpExpr *saop, int *type)
 			if (!emit_in_element(c, saop, cmp, lt, sreg, dst,
 								 et == GA_T_TEXT ?
 								 emit_text_const(c, elems[i], elemnulls[i], elemtype, -1) :
+								 et == GA_T_NUMERIC ?
+								 emit_numeric_const(c, makeConst(NUMERICOID, -1, InvalidOid, -1,
+																 elems[i], elemnulls[i], false)) :
 								 emit_const(c, elems[i], elemnulls[i], et),
 								 patches, &npatches))
 				return -1;
@@ -1358,13 +1392,6 @@ compile_branch(Compiler *c, Expr *expr, int t, int r, const char *what, int *sca
 		*scale = c->regscale[v];
 	}
 	return emit(c, GA_OP_MOVE, t, r, v, 0, 0) >= 0;
-}
-
-/* A conditional's GaType: numeric too, whose branches share a scale. */
-static int
-conditional_type(Oid typid)
-{
-	return typid == NUMERICOID ? GA_T_NUMERIC : GpuaggTypeOf(typid);
 }
 
 static int
@@ -1483,7 +1510,7 @@ static int
 compile_nullif(Compiler *c, NullIfExpr *ne, int *type)
 {
 	Oid			typid = exprType(linitial(ne->args));
-	int			t = GpuaggTypeOf(typid),
+	int			t = conditional_type(typid),
 				scale = -1,
 				r,
 				f,
@@ -1516,6 +1543,7 @@ compile_nullif(Compiler *c, NullIfExpr *ne, int *type)
 		return -1;
 	emit_patch(c, &end, 1);
 	c->nextreg = r + 1;
+	c->regscale[r] = Max(scale, 0);
 	*type = t;
 	return r;
 }
@@ -1529,7 +1557,7 @@ static int
 compile_minmax(Compiler *c, MinMaxExpr *mm, int *type)
 {
 	const char *what = mm->op == IS_GREATEST ? "GREATEST" : "LEAST";
-	int			t = GpuaggTypeOf(mm->minmaxtype),
+	int			t = conditional_type(mm->minmaxtype),
 				scale = -1,
 				r,
 				base;
@@ -1558,6 +1586,15 @@ compile_minmax(Compiler *c, MinMaxExpr *mm, int *type)
 			return -1;
 		if (vt != t)
 			return fail(c, "%s whose arguments differ in type", what), -1;
+		/* numerics: one scale, as a CASE's branches (compile_branch) */
+		if (t == GA_T_NUMERIC &&
+			!(IsA(lfirst(lc), Const) && ((Const *) lfirst(lc))->constisnull))
+		{
+			if (scale >= 0 && scale != c->regscale[v])
+				return fail(c, "%s of numerics of different scales (%d and %d)", what,
+							scale, c->regscale[v]), -1;
+			scale = c->regscale[v];
+		}
 		if ((tmp = alloc_reg(c)) < 0 ||
 		/* v NULL: skip it */
 			emit(c, GA_OP_ISNOTNULL, GA_T_BOOL, tmp, v, 0, 0) < 0 ||
@@ -1578,6 +1615,7 @@ compile_minmax(Compiler *c, MinMaxExpr *mm, int *type)
 		c->nextreg = base;
 	}
 	c->nextreg = r + 1;
+	c->regscale[r] = Max(scale, 0);
 	*type = t;
 	return r;
 }

@@ -44,7 +44,7 @@
 #define GA_HD static inline
 #endif
 
-#define GA_ABI_VERSION		11
+#define GA_ABI_VERSION		12
 
 /*
  * Words of a page's visibility bitmap in a page-form batch: room for
@@ -213,8 +213,58 @@ typedef enum GaOp
 	 * zero (b = 0, round_var) or truncated (b = 1, trunc_var) */
 	GA_OP_NUM_ROUND,
 	/* dst = abs(a), a numeric */
-	GA_OP_NUM_ABS
+	GA_OP_NUM_ABS,
+
+	/*
+	 * dst = extract(imm: a GaPartField FROM a), a timestamp (b = 0) or a
+	 * date (b = 1); type GA_T_NUMERIC (extract: a scaled integer at the
+	 * field's scale, GaPartScale) or GA_T_FLOAT8 (date_part); NULL for a
+	 * field of an infinite value that has none
+	 */
+	GA_OP_TS_PART,
+
+	/*
+	 * dst = a + interval, a timestamp (b = 0) or a date (b = 1, as a
+	 * timestamp first), the interval the constants imm (its microseconds)
+	 * and imm + 1 (its months << 32 | its days as uint32): as
+	 * timestamp_pl_interval and date_pl_interval
+	 */
+	GA_OP_TS_PL_INTERVAL
 } GaOp;
+
+/* The fields of extract and date_part that the devices compute. */
+typedef enum GaPartField
+{
+	GA_PART_MICROSECONDS = 0,
+	GA_PART_MILLISECONDS,
+	GA_PART_SECOND,
+	GA_PART_MINUTE,
+	GA_PART_HOUR,
+	GA_PART_DAY,
+	GA_PART_MONTH,
+	GA_PART_QUARTER,
+	GA_PART_YEAR,
+	GA_PART_DECADE,
+	GA_PART_CENTURY,
+	GA_PART_MILLENNIUM,
+	GA_PART_DOW,
+	GA_PART_ISODOW,
+	GA_PART_DOY,
+	GA_PART_WEEK,
+	GA_PART_ISOYEAR,
+	GA_PART_EPOCH,
+	GA_PART_JULIAN				/* of a date only */
+} GaPartField;
+
+/* extract's display scale for a field (of a timestamp; of a date, 0). */
+GA_HD int
+ga_part_scale(int field, int of_date)
+{
+	if (of_date)
+		return 0;
+	return field == GA_PART_MILLISECONDS ? 3 :
+		(field == GA_PART_SECOND || field == GA_PART_EPOCH) ? 6 : 0;
+}
 
 /* The units of date_trunc on a timestamp that the devices compute. */
 typedef enum GaTruncUnit
@@ -427,8 +477,9 @@ typedef enum GaError
 								 * (compressed, TOASTed): read the scan again
 								 * in column form */
 	GA_ERR_TIMESTAMP_RANGE,		/* timestamp out of range */
-	GA_ERR_NUMERIC_EXACT		/* a numeric the device cannot hold exactly:
+	GA_ERR_NUMERIC_EXACT,		/* a numeric the device cannot hold exactly:
 								 * run the query's exact path */
+	GA_ERR_DATE_TS_RANGE		/* date out of range for timestamp */
 } GaError;
 
 /* One batch of rows: column vectors and validity bitmaps. */

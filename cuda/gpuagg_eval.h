@@ -420,6 +420,309 @@ ga_timestamp_trunc(int unit, int64_t ts, int64_t *out)
 	return *out < GA_MIN_TIMESTAMP ? GA_ERR_TIMESTAMP_RANGE : GA_OK;
 }
 
+/* Day of the week of Julian day jd, 0 = Sunday (j2day). */
+GA_DEVFN int64_t
+ga_j2day(int64_t jd)
+{
+	int64_t		d = (jd + 1) % 7;
+
+	return d < 0 ? d + 7 : d;
+}
+
+/*
+ * The ISO 8601 week of Julian day jd (in year y of the calendar) and the
+ * year it belongs to, as date2isoweek and date2isoyear: week 1 holds the
+ * year's first Thursday (its January 4th).
+ */
+GA_DEVFN void
+ga_iso_week(int64_t jd, int64_t y, int64_t *week, int64_t *isoyear)
+{
+	int64_t		day4 = ga_date_to_julian(y, 1, 4),
+				day0 = ga_j2day(day4 - 1),
+				w;
+
+	if (jd < day4 - day0)
+	{
+		y--;
+		day4 = ga_date_to_julian(y, 1, 4);
+		day0 = ga_j2day(day4 - 1);
+	}
+	w = (jd - (day4 - day0)) / 7 + 1;
+	if (w >= 52)
+	{
+		int64_t		next4 = ga_date_to_julian(y + 1, 1, 4),
+					next0 = ga_j2day(next4 - 1);
+
+		if (jd >= next4 - next0)
+		{
+			w = (jd - (next4 - next0)) / 7 + 1;
+			y++;
+		}
+	}
+	*week = w;
+	*isoyear = y;
+}
+
+/* Microseconds from 1970-01-01 to 2000-01-01 (SetEpochTimestamp's). */
+#define GA_UNIX_EPOCH_USECS	(INT64_C(10957) * GA_USECS_PER_DAY)
+
+/*
+ * extract(field FROM v) and date_part(field, v) of a timestamp or a date
+ * (instruction in: GA_OP_TS_PART), as timestamp_part_common and
+ * extract_date compute them: extract's numeric as a scaled integer at
+ * ga_part_scale, date_part's float8 with the same float arithmetic.  An
+ * infinite value has no field but the ever-growing ones (year, decade,
+ * century, millennium, julian, isoyear, epoch), which are +-Infinity:
+ * *isnull for the others, the exact path for a numeric infinity.
+ */
+GA_DEVFN int
+ga_ts_part(const GaInstr *in, GaDatum v, GaDatum *r, uint8_t *isnull)
+{
+	int			field = in->imm,
+				of_date = in->b,
+				fl = in->type == GA_T_FLOAT8;
+	int64_t		day,
+				time = 0,
+				jd,
+				y,
+				m,
+				d,
+				sec,
+				n,
+				w;
+
+	*isnull = 0;
+	if (of_date ? (v.i == GA_DATEVAL_NOBEGIN || v.i == GA_DATEVAL_NOEND) :
+		(v.i == INT64_MIN || v.i == INT64_MAX))
+	{
+		if (field != GA_PART_YEAR && field != GA_PART_DECADE && field != GA_PART_CENTURY &&
+			field != GA_PART_MILLENNIUM && field != GA_PART_JULIAN &&
+			field != GA_PART_ISOYEAR && field != GA_PART_EPOCH)
+		{
+			*isnull = 1;
+			return GA_OK;
+		}
+		if (!fl)
+			return GA_ERR_NUMERIC_EXACT;
+		r->f = v.i > 0 ? INFINITY : -INFINITY;
+		return GA_OK;
+	}
+	if (of_date)
+		day = v.i;
+	else
+	{
+		day = v.i / GA_USECS_PER_DAY;
+		time = v.i % GA_USECS_PER_DAY;
+		if (time < 0)
+		{
+			time += GA_USECS_PER_DAY;
+			day--;
+		}
+	}
+	sec = time % INT64_C(60000000);		/* tm_sec * 10^6 + fsec */
+	jd = day + GA_POSTGRES_EPOCH_JDATE;
+	ga_julian_to_date(jd, &y, &m, &d);
+	switch (field)
+	{
+		case GA_PART_MICROSECONDS:
+			n = sec;
+			break;
+		case GA_PART_MILLISECONDS:
+			if (fl)
+				r->f = (double) (sec / 1000000) * 1000.0 + (double) (sec % 1000000) / 1000.0;
+			else
+				r->i = sec;
+			return GA_OK;
+		case GA_PART_SECOND:
+			if (fl)
+				r->f = (double) (sec / 1000000) + (double) (sec % 1000000) / 1000000.0;
+			else
+				r->i = sec;
+			return GA_OK;
+		case GA_PART_MINUTE:
+			n = time / INT64_C(60000000) % 60;
+			break;
+		case GA_PART_HOUR:
+			n = time / INT64_C(3600000000);
+			break;
+		case GA_PART_DAY:
+			n = d;
+			break;
+		case GA_PART_MONTH:
+			n = m;
+			break;
+		case GA_PART_QUARTER:
+			n = (m - 1) / 3 + 1;
+			break;
+		case GA_PART_YEAR:
+			/* there is no year 0: 1 BC is year 0 of the calendar */
+			n = y > 0 ? y : y - 1;
+			break;
+		case GA_PART_DECADE:
+			n = y >= 0 ? y / 10 : -((8 - (y - 1)) / 10);
+			break;
+		case GA_PART_CENTURY:
+			n = y > 0 ? (y + 99) / 100 : -((99 - (y - 1)) / 100);
+			break;
+		case GA_PART_MILLENNIUM:
+			n = y > 0 ? (y + 999) / 1000 : -((999 - (y - 1)) / 1000);
+			break;
+		case GA_PART_DOW:
+		case GA_PART_ISODOW:
+			n = ga_j2day(jd);
+			if (field == GA_PART_ISODOW && n == 0)
+				n = 7;
+			break;
+		case GA_PART_DOY:
+			n = jd - ga_date_to_julian(y, 1, 1) + 1;
+			break;
+		case GA_PART_WEEK:
+			ga_iso_week(jd, y, &n, &w);
+			break;
+		case GA_PART_ISOYEAR:
+			ga_iso_week(jd, y, &w, &n);
+			if (n <= 0)
+				n -= 1;
+			break;
+		case GA_PART_EPOCH:
+			if (of_date)
+			{
+				n = (day - 10957) * 86400;
+				break;
+			}
+			if (v.i >= INT64_MAX - GA_UNIX_EPOCH_USECS)
+			{
+				if (!fl)
+					return GA_ERR_NUMERIC_EXACT;
+				r->f = ((double) v.i + (double) GA_UNIX_EPOCH_USECS) / 1000000.0;
+				return GA_OK;
+			}
+			if (fl)
+				r->f = (double) (v.i + GA_UNIX_EPOCH_USECS) / 1000000.0;
+			else
+				r->i = v.i + GA_UNIX_EPOCH_USECS;
+			return GA_OK;
+		case GA_PART_JULIAN:
+			n = jd;
+			break;
+		default:
+			return GA_ERR_INTERNAL;
+	}
+	if (fl)
+		r->f = (double) n;
+	else
+		r->i = n;
+	return GA_OK;
+}
+
+/* Days in month m (1..12) of calendar year y (day_tab). */
+GA_DEVFN int64_t
+ga_month_days(int64_t y, int64_t m)
+{
+	static const int8_t days[12] = {31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
+	int			leap = (y % 4 == 0) && ((y % 100 != 0) || (y % 400 == 0));
+
+	return days[m - 1] + (m == 2 && leap);
+}
+
+/*
+ * A Julian day and a time of day as a timestamp, or GA_ERR_TIMESTAMP_RANGE
+ * where tm2timestamp fails: outside the timestamp range.
+ */
+GA_DEVFN int
+ga_make_timestamp(int64_t jd, int64_t time, int64_t *ts)
+{
+	if (jd < 0 || jd >= GA_TIMESTAMP_END_JULIAN)
+		return GA_ERR_TIMESTAMP_RANGE;
+	*ts = (jd - GA_POSTGRES_EPOCH_JDATE) * GA_USECS_PER_DAY + time;
+	return *ts < GA_MIN_TIMESTAMP ? GA_ERR_TIMESTAMP_RANGE : GA_OK;
+}
+
+/*
+ * timestamp + interval, as timestamp_pl_interval: the months first (the
+ * day of the month kept, or the month's last where it has fewer), then the
+ * days (through the calendar), then the microseconds; infinities stay.
+ * of_date: the value is a date, made a timestamp first as date2timestamp
+ * does (date_pl_interval).
+ */
+GA_DEVFN int
+ga_ts_pl_interval(int64_t v, int of_date, int64_t usecs, int64_t monthday, int64_t *out)
+{
+	int64_t		months = (int32_t) (uint32_t) ((uint64_t) monthday >> 32),
+				days = (int32_t) (uint32_t) (uint64_t) monthday,
+				day,
+				time,
+				jd,
+				y,
+				m,
+				d,
+				ts;
+	int			err;
+
+	if (of_date)
+	{
+		if (v == GA_DATEVAL_NOBEGIN || v == GA_DATEVAL_NOEND)
+		{
+			*out = v == GA_DATEVAL_NOBEGIN ? INT64_MIN : INT64_MAX;
+			return GA_OK;
+		}
+		if (v >= GA_TIMESTAMP_END_JULIAN - GA_POSTGRES_EPOCH_JDATE)
+			return GA_ERR_DATE_TS_RANGE;
+		v *= GA_USECS_PER_DAY;
+	}
+	else if (v == INT64_MIN || v == INT64_MAX)
+	{
+		*out = v;
+		return GA_OK;
+	}
+	ts = v;
+	if (months != 0 || days != 0)
+	{
+		day = ts / GA_USECS_PER_DAY;
+		time = ts % GA_USECS_PER_DAY;
+		if (time < 0)
+		{
+			time += GA_USECS_PER_DAY;
+			day--;
+		}
+		jd = day + GA_POSTGRES_EPOCH_JDATE;
+		if (months != 0)
+		{
+			ga_julian_to_date(jd, &y, &m, &d);
+			m += months;
+			if (m > 12)
+			{
+				y += (m - 1) / 12;
+				m = (m - 1) % 12 + 1;
+			}
+			else if (m < 1)
+			{
+				y += m / 12 - 1;
+				m = m % 12 + 12;
+			}
+			/* (far outside the timestamp range either way) */
+			if (y < -4800 || y > 300000)
+				return GA_ERR_TIMESTAMP_RANGE;
+			if (d > ga_month_days(y, m))
+				d = ga_month_days(y, m);
+			jd = ga_date_to_julian(y, m, d);
+			if ((err = ga_make_timestamp(jd, time, &ts)) != GA_OK)
+				return err;
+		}
+		if (days != 0 && (err = ga_make_timestamp(jd + days, time, &ts)) != GA_OK)
+			return err;
+	}
+	/* the time: past int64 is past the range too */
+	if ((usecs > 0 && ts > INT64_MAX - usecs) || (usecs < 0 && ts < INT64_MIN - usecs))
+		return GA_ERR_TIMESTAMP_RANGE;
+	ts += usecs;
+	if (ts < GA_MIN_TIMESTAMP ||
+		ts >= (GA_TIMESTAMP_END_JULIAN - GA_POSTGRES_EPOCH_JDATE) * GA_USECS_PER_DAY)
+		return GA_ERR_TIMESTAMP_RANGE;
+	*out = ts;
+	return GA_OK;
+}
+
 /* Cast value v of type from to type to (PostgreSQL's cast functions). */
 GA_DEVFN int
 ga_cast(int to, int from, GaDatum v, GaDatum *r)
@@ -757,6 +1060,18 @@ ga_eval(const GaProgram *p, const GaSegment *seg, const GaBatch *b,
 				nulls[d] = nulls[in->a];
 				if (!nulls[d])
 					err = ga_unary(in, regs[in->a], &regs[d]);
+				break;
+			case GA_OP_TS_PL_INTERVAL:
+				nulls[d] = nulls[in->a];
+				if (!nulls[d])
+					err = ga_ts_pl_interval(regs[in->a].i, in->b, p->consts[in->imm].i,
+											p->consts[in->imm + 1].i, &regs[d].i);
+				break;
+			case GA_OP_TS_PART:
+				if (nulls[in->a])
+					nulls[d] = 1;
+				else
+					err = ga_ts_part(in, regs[in->a], &regs[d], &nulls[d]);
 				break;
 			default:
 				err = GA_ERR_INTERNAL;

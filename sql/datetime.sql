@@ -1,5 +1,6 @@
 --
--- datetime: date_trunc on timestamp (without time zone) in keys,
+-- datetime: date_trunc, extract, date_part and +/- interval on timestamp
+-- (without time zone), extract and +/- interval on date, in keys,
 -- arguments, WHERE and FILTER, every unit the devices compute, over values
 -- before 2000, BC, at the ends of the range and infinite; compared with
 -- native
@@ -39,6 +40,34 @@ SELECT check_offload('SELECT date_trunc(''w'', ts) AS t, date_trunc(''hours'', t
 -- in arguments, WHERE and FILTER
 SELECT check_offload('SELECT k, min(date_trunc(''day'', ts)), max(date_trunc(''week'', ts)), count(*) FILTER (WHERE date_trunc(''year'', ts) = timestamp ''2001-01-01'') FROM dt GROUP BY k');
 SELECT check_offload('SELECT k, count(*) FROM dt WHERE date_trunc(''month'', ts) >= timestamp ''2000-03-01'' AND date_trunc(''month'', ts) < timestamp ''2001-03-01'' GROUP BY k');
+-- extract (numeric, at its display scales) and date_part (float8) of a
+-- timestamp, and extract of a date: every field the devices compute, in
+-- keys, arguments, WHERE and FILTER; an infinity's field is NULL, or
+-- +-Infinity for the growing ones (numeric infinity: the exact path)
+EXPLAIN (COSTS OFF) SELECT extract(year FROM ts) AS y, count(*) FROM dt GROUP BY 1;
+SELECT check_offload('SELECT extract(year FROM ts) AS y, extract(quarter FROM ts) AS q, count(*), sum(extract(second FROM ts)), max(extract(milliseconds FROM ts)), sum(extract(microseconds FROM ts)), sum(extract(minute FROM ts)), max(extract(hour FROM ts)) FROM dt WHERE ts > ''-infinity'' AND ts < ''infinity'' GROUP BY 1, 2');
+SELECT check_offload('SELECT k, sum(extract(epoch FROM ts)), min(extract(day FROM ts)), sum(extract(month FROM ts)), min(extract(decade FROM ts)), max(extract(century FROM ts)), min(extract(millennium FROM ts)) FROM dt WHERE ts < ''294276-01-01'' AND ts > ''-infinity'' GROUP BY k');
+SELECT check_offload('SELECT extract(week FROM ts) AS w, extract(isoyear FROM ts) AS iy, extract(dow FROM ts) AS dw, extract(isodow FROM ts) AS idw, count(*), sum(extract(doy FROM ts)) FROM dt WHERE extract(month FROM ts) IN (1, 12) GROUP BY 1, 2, 3, 4');
+SELECT check_offload('SELECT k, max(date_part(''year'', ts)), min(date_part(''epoch'', ts)), sum(date_part(''second'', ts)), max(date_part(''milliseconds'', ts)), count(date_part(''hour'', ts)), min(date_part(''isoyear'', ts)), count(*) FILTER (WHERE date_part(''dow'', ts) = 0) FROM dt GROUP BY k');
+SELECT check_offload('SELECT k, count(extract(month FROM ts)), max(extract(year FROM ts)) FROM dt WHERE ts = ''infinity'' OR ts = ''-infinity'' GROUP BY k');
+SELECT check_offload('SELECT k, max(extract(epoch FROM ts)) FROM dt GROUP BY k');
+CREATE TABLE dd AS SELECT k, ts::date AS d FROM dt WHERE ts > '-infinity' AND ts < 'infinity';
+INSERT INTO dd VALUES (1, 'infinity'), (2, '-infinity'), (3, '5874897-12-31'), (3, '4714-11-24 BC');
+ANALYZE dd;
+SELECT check_offload('SELECT extract(isoyear FROM d) AS iy, extract(week FROM d) AS w, count(*), sum(extract(julian FROM d)), sum(extract(epoch FROM d)), min(extract(doy FROM d)), max(extract(dow FROM d)), sum(extract(isodow FROM d)) FROM dd GROUP BY 1, 2');
+SELECT check_offload('SELECT k, min(extract(year FROM d)), max(extract(decade FROM d)), min(extract(century FROM d)), max(extract(millennium FROM d)), sum(extract(day FROM d) + extract(month FROM d) + extract(quarter FROM d)) FROM dd WHERE d > ''-infinity'' AND d < ''infinity'' GROUP BY k');
+SELECT check_offload('SELECT k, count(extract(doy FROM d)), count(*) FROM dd GROUP BY k');
+
+-- timestamp +/- interval and date +/- interval with a constant interval:
+-- months first (the day kept or the month's last), then days, then the
+-- time; infinities stay; past the range the native error
+SELECT check_offload('SELECT k, min(ts + interval ''1 month''), max(ts - interval ''1 year 2 months 3 days 04:05:06.789''), count(*) FILTER (WHERE ts + interval ''-31 days'' > timestamp ''2000-01-01'') FROM dt WHERE ts < ''294276-01-01'' AND ts > ''4713-12-31 BC'' OR ts IN (''infinity'', ''-infinity'') GROUP BY k');
+SELECT check_offload('SELECT date_trunc(''month'', ts - interval ''1 day'') AS m, ts + interval ''-2 months 30 days'' AS t2, count(*) FROM dt WHERE ts BETWEEN ''0044-01-01 BC'' AND ''2100-01-01'' GROUP BY 1, 2');
+SELECT check_offload('SELECT k, max(d + interval ''1 month 1 day''), min(d - interval ''13 months''), max(interval ''2 hours'' + d), count(*) FILTER (WHERE d + interval ''1 week'' > ''2001-01-01'') FROM dd WHERE d < ''294276-01-01'' AND d > ''4713-12-31 BC'' OR d IN (''infinity'', ''-infinity'') GROUP BY k');
+SELECT check_error('SELECT max(ts + interval ''1 year'') FROM dt');
+SELECT check_error('SELECT k, min(ts - interval ''1 year'') FROM dt GROUP BY k');
+SELECT check_error('SELECT max(d + interval ''1 day'') FROM dd');
+
 -- the first days of the range: day and week are, month, quarter and year
 -- before it are out of range, as natively
 INSERT INTO dt VALUES (3, '4714-11-25 12:00:00 BC', NULL), (3, '4714-12-31 12:00:00 BC', NULL);
@@ -52,6 +81,11 @@ SET gpuagg.log_fallback = on;
 EXPLAIN (COSTS OFF) SELECT date_trunc('decade', ts) AS t, count(*) FROM dt GROUP BY 1;
 EXPLAIN (COSTS OFF) SELECT date_trunc('day', tz) AS t, count(*) FROM dt GROUP BY 1;
 EXPLAIN (COSTS OFF) SELECT date_trunc('fortnight', ts) AS t, count(*) FROM dt GROUP BY 1;
+SELECT sum(extract(julian FROM ts)) FROM dt WHERE ts < 'infinity';
+SELECT count(*) FROM dd WHERE extract(hour FROM d) = 0;
+SELECT max(date_part('year', d)) FROM dd;
+SELECT count(extract(timezone FROM tz)) FROM dt;
 RESET gpuagg.log_fallback;
+DROP TABLE dd;
 
 DROP TABLE dt;

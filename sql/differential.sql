@@ -161,7 +161,8 @@ $$;
 
 -- A numeric expression: + - * at mixed scales, integers as numerics,
 -- round and trunc (negative places too), abs, GREATEST, LEAST and NULLIF,
--- now and then one whose product passes int64 (the exact path).
+-- extract of a timestamp or a date, now and then one whose product passes
+-- int64 (the exact path).
 CREATE FUNCTION diff_numeric_expr() RETURNS text
 LANGUAGE plpgsql AS $$
 BEGIN
@@ -173,7 +174,8 @@ BEGIN
 		'(n0 * 1000)', '(n2 - 0.005)', '(i2 * n4)', '(n0 * n0)', '(round(n4, 2))',
 		'(trunc(n2))', '(abs(n4 - n2))', '(round(n2 * n4, 5))', '(round(n2, -2))',
 		'(trunc(n4, -1))', '(GREATEST(n2, -n2, 0.00))', '(LEAST(n4, n4 * 1, NULL))',
-		'(NULLIF(n0, 5))']);
+		'(NULLIF(n0, 5))', '(extract(second FROM ts))', '(extract(epoch FROM ts))',
+		'(extract(isoyear FROM d))', '(extract(dow FROM ts) + n0)']);
 END
 $$;
 
@@ -241,7 +243,9 @@ BEGIN
 			'(f8 / f4)', '(f4 * f8)', '(f8 / 1e300)'])
 		WHEN 'date' THEN diff_pick(ARRAY['(d + 1)', '(d - 30)', '(d + k)', '(d + i2)',
 			'(k + d)', '(d - i2)'])
-		WHEN 'ts' THEN 'ts'
+		WHEN 'ts' THEN diff_pick(ARRAY['ts', '(ts + interval ''1 month'')',
+			'(ts - interval ''1 year 2 days 03:04:05.5'')', '(interval ''-13 months 5 days'' + ts)',
+			'(d + interval ''1 week'')', '(d - interval ''1 month 12:00'')'])
 		WHEN 'tz' THEN 'tz'
 		ELSE diff_pick(ARRAY['(i4 / k > 0)', '(f8 / f4 > 1)', '(i2 * 2::int2 < 100)'])
 		END;

@@ -168,6 +168,11 @@ raise_device_error(int err)
 					(errcode(ERRCODE_DATETIME_VALUE_OUT_OF_RANGE),
 					 errmsg("timestamp out of range")));
 			break;
+		case GA_ERR_DATE_TS_RANGE:
+			ereport(ERROR,
+					(errcode(ERRCODE_DATETIME_VALUE_OUT_OF_RANGE),
+					 errmsg("date out of range for timestamp")));
+			break;
 		default:
 			elog(ERROR, "gpuagg: device failed with error code %d", err);
 	}

@@ -704,6 +704,59 @@ compile_string_pred(Compiler *c, Oid opfuncid, Oid inputcollid, List *args)
 	return r;
 }
 
+/*
+ * timestamp +/- interval and date +/- interval (a timestamp), the interval
+ * a constant: its parts go to two constants the instruction reads
+ * (GA_OP_TS_PL_INTERVAL); minus adds the negated interval, as
+ * timestamp_mi_interval does.
+ */
+static int
+compile_pl_interval(Compiler *c, Oid funcid, List *args, int *type)
+{
+	Const	   *k = lsecond(args);
+	bool		minus = funcid == F_TIMESTAMP_MI_INTERVAL || funcid == F_DATE_MI_INTERVAL;
+	bool		of_date = funcid == F_DATE_PL_INTERVAL || funcid == F_DATE_MI_INTERVAL;
+	Interval   *span;
+	int64		usecs;
+	int32		months,
+				days;
+	GaDatum		v = {0};
+	int			r,
+				t,
+				at;
+
+	if (!IsA(k, Const) || k->consttype != INTERVALOID)
+		return fail(c, "%s +/- an interval that is not a constant",
+					of_date ? "date" : "timestamp"), -1;
+	if (k->constisnull)
+		return fail(c, "%s +/- a NULL interval", of_date ? "date" : "timestamp"), -1;
+	span = DatumGetIntervalP(k->constvalue);
+	usecs = span->time;
+	months = span->month;
+	days = span->day;
+	if (minus && (usecs == PG_INT64_MIN || months == PG_INT32_MIN || days == PG_INT32_MIN))
+		return fail(c, "minus an interval that cannot be negated"), -1;
+	if (minus)
+	{
+		usecs = -usecs;
+		months = -months;
+		days = -days;
+	}
+	r = compile_expr(c, linitial(args), &t);
+	if (r < 0)
+		return -1;
+	if (t != (of_date ? GA_T_DATE : GA_T_TIMESTAMP))
+		return fail(c, "an interval added to an unexpected type"), -1;
+	v.i = usecs;
+	at = add_const(c, v, false);
+	v.u = ((uint64) (uint32) months << 32) | (uint32) days;
+	if (at < 0 || add_const(c, v, false) < 0 ||
+		emit(c, GA_OP_TS_PL_INTERVAL, GA_T_TIMESTAMP, r, r, of_date ? 1 : 0, at) < 0)
+		return -1;
+	*type = GA_T_TIMESTAMP;
+	return r;
+}
+
 static int
 compile_opexpr(Compiler *c, Oid opno, Oid opfuncid, Oid inputcollid,
 			   Oid restype, List *args, int *type)
@@ -753,6 +806,10 @@ compile_opexpr(Compiler *c, Oid opno, Oid opfuncid, Oid inputcollid,
 		*type = GA_T_BOOL;
 		return ra < 0 ? -1 : ra;
 	}
+
+	if (opfuncid == F_TIMESTAMP_PL_INTERVAL || opfuncid == F_TIMESTAMP_MI_INTERVAL ||
+		opfuncid == F_DATE_PL_INTERVAL || opfuncid == F_DATE_MI_INTERVAL)
+		return compile_pl_interval(c, opfuncid, args, type);
 
 	ra = compile_expr(c, linitial(args), &lt);
 	if (ra < 0)
@@ -1035,6 +1092,74 @@ compile_date_trunc(Compiler *c, FuncExpr *f, int *type)
 	return r;
 }
 
+/*
+ * extract(field FROM ts) (numeric), extract(field FROM date) (numeric) and
+ * date_part(field, ts) (float8), the field a constant read as
+ * timestamp_part_common reads it (DecodeUnits, then DecodeSpecial for
+ * epoch).  julian of a timestamp (a fraction of a day), the time-zone
+ * fields, and date_part of a date (a cast to timestamp that can fail) stay
+ * native; so does a field PostgreSQL rejects, which raises its error there.
+ */
+static int
+compile_date_part(Compiler *c, FuncExpr *f, int *type)
+{
+	static const struct
+	{
+		int			dtk;
+		int			field;
+	}			fields[] = {
+		{DTK_MICROSEC, GA_PART_MICROSECONDS}, {DTK_MILLISEC, GA_PART_MILLISECONDS},
+		{DTK_SECOND, GA_PART_SECOND}, {DTK_MINUTE, GA_PART_MINUTE},
+		{DTK_HOUR, GA_PART_HOUR}, {DTK_DAY, GA_PART_DAY}, {DTK_MONTH, GA_PART_MONTH},
+		{DTK_QUARTER, GA_PART_QUARTER}, {DTK_YEAR, GA_PART_YEAR},
+		{DTK_DECADE, GA_PART_DECADE}, {DTK_CENTURY, GA_PART_CENTURY},
+		{DTK_MILLENNIUM, GA_PART_MILLENNIUM}, {DTK_DOW, GA_PART_DOW},
+		{DTK_ISODOW, GA_PART_ISODOW}, {DTK_DOY, GA_PART_DOY}, {DTK_WEEK, GA_PART_WEEK},
+		{DTK_ISOYEAR, GA_PART_ISOYEAR}, {DTK_JULIAN, GA_PART_JULIAN}
+	};
+	Const	   *u = linitial(f->args);
+	bool		of_date = f->funcid == F_EXTRACT_TEXT_DATE;
+	bool		numeric = f->funcid != F_DATE_PART_TEXT_TIMESTAMP;
+	const char *what = numeric ? "extract" : "date_part";
+	char	   *units;
+	int			kind,
+				val,
+				field = -1,
+				t,
+				r;
+
+	if (!IsA(u, Const) || u->constisnull)
+		return fail(c, "%s with a field that is not a constant", what), -1;
+	units = downcase_truncate_identifier(TextDatumGetCString(u->constvalue),
+										 VARSIZE_ANY_EXHDR(DatumGetPointer(u->constvalue)),
+										 false);
+	kind = DecodeUnits(0, units, &val);
+	if (kind == UNKNOWN_FIELD)
+		kind = DecodeSpecial(0, units, &val);
+	if (kind == RESERV && val == DTK_EPOCH)
+		field = GA_PART_EPOCH;
+	else if (kind == UNITS)
+	{
+		for (int i = 0; i < lengthof(fields); i++)
+			if (fields[i].dtk == val)
+				field = fields[i].field;
+	}
+	/* a date has no time of day; a timestamp's julian has a fraction */
+	if (field < 0 ||
+		(of_date && field <= GA_PART_HOUR) || (!of_date && field == GA_PART_JULIAN))
+		return fail(c, "%s('%s') of a %s", what, units, of_date ? "date" : "timestamp"), -1;
+	r = compile_expr(c, lsecond(f->args), &t);
+	if (r < 0)
+		return -1;
+	if (t != (of_date ? GA_T_DATE : GA_T_TIMESTAMP))
+		return fail(c, "%s of an unexpected type", what), -1;
+	*type = numeric ? GA_T_NUMERIC : GA_T_FLOAT8;
+	if (emit(c, GA_OP_TS_PART, *type, r, r, of_date ? 1 : 0, field) < 0)
+		return -1;
+	c->regscale[r] = numeric ? ga_part_scale(field, of_date) : 0;
+	return r;
+}
+
 static int
 compile_func(Compiler *c, FuncExpr *f, int *type)
 {
@@ -1043,6 +1168,9 @@ compile_func(Compiler *c, FuncExpr *f, int *type)
 
 	if (f->funcid == F_DATE_TRUNC_TEXT_TIMESTAMP && list_length(f->args) == 2)
 		return compile_date_trunc(c, f, type);
+	if ((f->funcid == F_EXTRACT_TEXT_TIMESTAMP || f->funcid == F_EXTRACT_TEXT_DATE ||
+		 f->funcid == F_DATE_PART_TEXT_TIMESTAMP) && list_length(f->args) == 2)
+		return compile_date_part(c, f, type);
 	if (f->funcid == F_ROUND_NUMERIC || f->funcid == F_TRUNC_NUMERIC ||
 		f->funcid == F_ROUND_NUMERIC_INT4 || f->funcid == F_TRUNC_NUMERIC_INT4 ||
 		f->funcid == F_ABS_NUMERIC || f->funcid == F_INT2_NUMERIC ||

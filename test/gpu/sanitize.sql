@@ -28,3 +28,11 @@ RESET gpuagg.batch_size;
 SELECT k, count(DISTINCT v) FROM san GROUP BY k ORDER BY k LIMIT 2;
 SELECT k, min(t COLLATE "C"), max(t COLLATE "C"), count(DISTINCT t) FROM san WHERE t LIKE 'id1%' GROUP BY k ORDER BY k LIMIT 3;
 SELECT min(t COLLATE "C"), max(t COLLATE "C") FILTER (WHERE b) FROM san;
+-- numeric(12,2) (page form: the device decodes its digits), timestamps:
+-- extract, date_part and +/- interval
+ALTER TABLE san ADD COLUMN m numeric(12,2), ADD COLUMN ts timestamp;
+UPDATE san SET m = CASE WHEN v % 19 = 0 THEN NULL ELSE (v % 100000) / 100.0 - 20 END, ts = timestamp '2020-01-01' + v * interval '17 minutes 3.25 seconds';
+VACUUM san;
+SELECT k, sum(m), avg(m), min(m), max(round(m, -1)), count(DISTINCT m), var_samp(m) FROM san WHERE m IN (1.50, 2, -3.25) OR m > 100 GROUP BY k ORDER BY k LIMIT 3;
+SELECT extract(year FROM ts) AS y, extract(week FROM ts) AS w, count(*), sum(extract(epoch FROM ts)), max(date_part('second', ts)), min(ts - interval '1 month 2 days'), max(d + interval '1 year') FROM san GROUP BY 1, 2 ORDER BY 1, 2 LIMIT 3;
+SELECT count(*) FROM san WHERE ts + interval '-13 months' > timestamp '2020-02-01' AND extract(dow FROM ts) IN (0, 6);

@@ -1,7 +1,7 @@
 -- eligibility: which queries become a Custom Scan (GpuAgg), and which keep
 -- their native plan.
 BEGIN;
-SELECT plan(98);
+SELECT plan(101);
 
 \ir common.psql
 SET LOCAL gpuagg.log_fallback = off;
@@ -173,7 +173,10 @@ SELECT ok(pg_temp.offloaded('SELECT sum(coalesce(i4, 0)) FROM el_t'), 'COALESCE 
 SELECT ok(pg_temp.offloaded('SELECT sum(CASE WHEN b THEN i4 END) FROM el_t'), 'CASE in an aggregate argument');
 SELECT ok(pg_temp.offloaded('SELECT count(*) FROM el_t WHERE d < ts'), 'date compared with timestamp (date_cmp_timestamp)');
 SELECT ok(NOT pg_temp.offloaded('SELECT count(*) FROM el_t WHERE ts < tz'), 'timestamp compared with timestamptz');
-SELECT ok(NOT pg_temp.offloaded('SELECT max(ts + interval ''1 day'') FROM el_t'), 'timestamp + interval');
+SELECT ok(pg_temp.offloaded('SELECT max(ts + interval ''1 day'') FROM el_t'), 'timestamp + a constant interval');
+SELECT ok(NOT pg_temp.offloaded('SELECT max(ts + interval ''1 day'' * i4) FROM el_t'), 'timestamp + an interval that is not a constant');
+SELECT ok(pg_temp.offloaded('SELECT extract(year FROM ts), count(*) FROM el_t GROUP BY 1'), 'extract of a timestamp');
+SELECT ok(NOT pg_temp.offloaded('SELECT count(extract(hour FROM tz)) FROM el_t'), 'extract of a timestamptz');
 SELECT ok(NOT pg_temp.offloaded('SELECT count(*) FROM el_t WHERE i4 IN (SELECT w FROM el_u)'), 'IN (subquery)');
 SELECT ok(NOT pg_temp.offloaded('SELECT string_agg(t, '','') FROM el_t'), 'unsupported aggregate string_agg');
 SELECT ok(NOT pg_temp.offloaded('SELECT array_agg(i4) FROM el_t'), 'unsupported aggregate array_agg');

@@ -41,6 +41,10 @@ SELECT "UserID", COUNT(*) FROM hits GROUP BY "UserID" ORDER BY COUNT(*) DESC, "U
 -- note: text key; tie-breaker UserID, SearchPhrase added
 SELECT "UserID", "SearchPhrase", COUNT(*) FROM hits GROUP BY "UserID", "SearchPhrase" ORDER BY COUNT(*) DESC, "UserID", "SearchPhrase" LIMIT 10;
 
+-- name: Q19
+-- note: extract(minute) key; tie-breaker UserID, m, SearchPhrase added
+SELECT "UserID", extract(minute FROM "EventTime") AS m, "SearchPhrase", COUNT(*) FROM hits GROUP BY "UserID", m, "SearchPhrase" ORDER BY COUNT(*) DESC, "UserID", m, "SearchPhrase" LIMIT 10;
+
 -- name: Q31
 -- note: text filter; tie-breaker SearchEngineID, ClientIP added
 SELECT "SearchEngineID", "ClientIP", COUNT(*) AS c, SUM("IsRefresh"), AVG("ResolutionWidth") FROM hits WHERE "SearchPhrase" <> '' GROUP BY "SearchEngineID", "ClientIP" ORDER BY c DESC, "SearchEngineID", "ClientIP" LIMIT 10;

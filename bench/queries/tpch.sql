@@ -70,3 +70,13 @@ SELECT sum(l_extendedprice * l_discount) AS revenue
    AND l_shipdate < date '1994-01-01' + interval '1' year
    AND l_discount BETWEEN 6 - 1 AND 6 + 1
    AND l_quantity < 2400;
+
+-- name: year_late
+-- note: a report, not a TPC-H query: revenue by ship year (extract of a date, a numeric key) and return flag, of lines received over a week after their commit date (date + interval, a timestamp)
+SELECT extract(year FROM l_shipdate) AS l_year, l_returnflag,
+       sum(l_extendedprice * (1 - l_discount)) AS revenue,
+       count(*) AS lines
+  FROM lineitem
+ WHERE l_receiptdate > l_commitdate + interval '1 week'
+ GROUP BY extract(year FROM l_shipdate), l_returnflag
+ ORDER BY l_year, l_returnflag;

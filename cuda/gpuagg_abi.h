@@ -256,6 +256,18 @@ typedef enum GaPartField
 	GA_PART_JULIAN				/* of a date only */
 } GaPartField;
 
+/*
+ * Does an infinite timestamp or date have the field (+-Infinity: it grows
+ * with the value), rather than none (NULL)?
+ */
+GA_HD bool
+ga_part_grows(int field)
+{
+	return field == GA_PART_YEAR || field == GA_PART_DECADE || field == GA_PART_CENTURY ||
+		field == GA_PART_MILLENNIUM || field == GA_PART_JULIAN ||
+		field == GA_PART_ISOYEAR || field == GA_PART_EPOCH;
+}
+
 /* extract's display scale for a field (of a timestamp; of a date, 0). */
 GA_HD int
 ga_part_scale(int field, int of_date)

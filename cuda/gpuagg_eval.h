@@ -495,9 +495,7 @@ ga_ts_part(const GaInstr *in, GaDatum v, GaDatum *r, uint8_t *isnull)
 	if (of_date ? (v.i == GA_DATEVAL_NOBEGIN || v.i == GA_DATEVAL_NOEND) :
 		(v.i == INT64_MIN || v.i == INT64_MAX))
 	{
-		if (field != GA_PART_YEAR && field != GA_PART_DECADE && field != GA_PART_CENTURY &&
-			field != GA_PART_MILLENNIUM && field != GA_PART_JULIAN &&
-			field != GA_PART_ISOYEAR && field != GA_PART_EPOCH)
+		if (!ga_part_grows(field))
 		{
 			*isnull = 1;
 			return GA_OK;

@@ -45,6 +45,8 @@ SELECT check_offload('SELECT k, count(*) FROM dt WHERE date_trunc(''month'', ts)
 -- keys, arguments, WHERE and FILTER; an infinity's field is NULL, or
 -- +-Infinity for the growing ones (numeric infinity: the exact path)
 EXPLAIN (COSTS OFF) SELECT extract(year FROM ts) AS y, count(*) FROM dt GROUP BY 1;
+-- (a field an infinity has not is a small integer: no exact path)
+EXPLAIN (COSTS OFF) SELECT extract(month FROM ts) AS m, sum(extract(dow FROM ts)) FROM dt GROUP BY 1;
 SELECT check_offload('SELECT extract(year FROM ts) AS y, extract(quarter FROM ts) AS q, count(*), sum(extract(second FROM ts)), max(extract(milliseconds FROM ts)), sum(extract(microseconds FROM ts)), sum(extract(minute FROM ts)), max(extract(hour FROM ts)) FROM dt WHERE ts > ''-infinity'' AND ts < ''infinity'' GROUP BY 1, 2');
 SELECT check_offload('SELECT k, sum(extract(epoch FROM ts)), min(extract(day FROM ts)), sum(extract(month FROM ts)), min(extract(decade FROM ts)), max(extract(century FROM ts)), min(extract(millennium FROM ts)) FROM dt WHERE ts < ''294276-01-01'' AND ts > ''-infinity'' GROUP BY k');
 SELECT check_offload('SELECT extract(week FROM ts) AS w, extract(isoyear FROM ts) AS iy, extract(dow FROM ts) AS dw, extract(isodow FROM ts) AS idw, count(*), sum(extract(doy FROM ts)) FROM dt WHERE extract(month FROM ts) IN (1, 12) GROUP BY 1, 2, 3, 4');

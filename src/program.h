@@ -67,7 +67,9 @@ extern void GpuaggLoadParams(GpuaggProgram *prog, List *param_states,
 /*
  * May the program meet a numeric it cannot hold (GA_ERR_NUMERIC_EXACT)?
  * It reads numeric columns or computes with numerics; the plan then
- * carries an exact path (planner.c).
+ * carries an exact path (planner.c).  extract of a field that an infinite
+ * value has not (month, dow, hour, ...: NULL there) gives small integers
+ * only, and alone needs none.
  */
 static inline bool
 GpuaggProgramNeedsExact(const GaProgram *p)
@@ -76,8 +78,15 @@ GpuaggProgramNeedsExact(const GaProgram *p)
 		if (p->cols[i].type == GA_T_NUMERIC)
 			return true;
 	for (uint32 i = 0; i < p->ninstr; i++)
-		if (p->code[i].type == GA_T_NUMERIC)
-			return true;
+	{
+		const GaInstr *in = &p->code[i];
+
+		if (in->type != GA_T_NUMERIC)
+			continue;
+		if (in->op == GA_OP_TS_PART && !ga_part_grows(in->imm))
+			continue;
+		return true;
+	}
 	return false;
 }
 

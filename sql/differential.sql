@@ -343,9 +343,12 @@ BEGIN
 		RETURN '(' || diff_pick(ARRAY['n2 < n4', 'n4 >= n0', 'n0 <> n2', 'n2 = n2 * 1']) || ')';
 	END IF;
 	IF t IN ('text', 'bpchar') THEN
-		-- strings: =, <>, IN lists, IS NULL, column against column
+		-- strings: =, <>, < and >= (a text column), IN lists, IS NULL, column
+		-- against column
 		IF r < 0.5 THEN
-			RETURN '(' || x || diff_pick(ARRAY[' = ', ' <> ']) || diff_const(t) || ')';
+			RETURN '(' || x || diff_pick(CASE WHEN x IN ('s', 'v')
+				THEN ARRAY[' = ', ' <> ', ' < ', ' >= '] ELSE ARRAY[' = ', ' <> '] END)
+				|| diff_const(t) || ')';
 		ELSIF r < 0.6 THEN
 			RETURN '(' || x || diff_pick(ARRAY[' IS NULL', ' IS NOT NULL']) || ')';
 		ELSIF r < 0.7 THEN

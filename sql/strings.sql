@@ -88,6 +88,14 @@ SELECT check_offload('SELECT b, count(*) FROM st WHERE t LIKE ''Gr_%e'' OR t LIK
 SELECT check_offload('SELECT count(*) FROM st WHERE t LIKE ''pre\%%'' OR t LIKE ''%\_%''');
 SELECT check_offload('SELECT count(t LIKE ''%1%''), count(DISTINCT t) FILTER (WHERE t LIKE ''pre1%'') FROM st');
 
+-- < <= > >= and BETWEEN of a text or varchar column and a constant, under
+-- the expression's collation ("C", the database's, ICU): the host asks
+-- PostgreSQL's text_lt and friends once per distinct string, as for LIKE
+SELECT check_offload('SELECT v, count(*) FROM st WHERE t < ''pre5'' GROUP BY v');
+SELECT check_offload('SELECT count(*) FILTER (WHERE t >= ''pre2''), count(*) FILTER (WHERE ''pre7'' > t), count(*) FILTER (WHERE v <= ''v3''), count(*) FILTER (WHERE t BETWEEN ''Gr'' AND ''pre'') FROM st');
+SELECT check_offload('SELECT t < ''b'' COLLATE "en-x-icu" AS lt, t > ''日'' COLLATE "C" AS gt, count(*) FROM st GROUP BY 1, 2');
+SELECT check_offload('SELECT b, count(*) FROM st WHERE t COLLATE "und-x-icu" > ''E'' AND t <= ''zz'' GROUP BY b');
+
 -- min/max of strings under "C": the device keeps each group's distinct
 -- values, the host picks by bytes.
 SELECT check_offload('SELECT v, min(t COLLATE "C"), max(t COLLATE "C"), count(*) FROM st GROUP BY v');
@@ -106,9 +114,9 @@ EXECUTE stp('pre5', 'v2');
 RESET gpuagg.enabled;
 
 SET gpuagg.log_fallback = on;
--- what stays native, and why: ordering comparisons, LIKE, min/max of
--- strings, DISTINCT in other aggregates, string functions
-EXPLAIN (COSTS OFF) SELECT count(*) FROM st WHERE t < 'pre5';
+-- what stays native, and why: ordering comparisons of two columns, LIKE,
+-- min/max of strings, DISTINCT in other aggregates, string functions
+EXPLAIN (COSTS OFF) SELECT count(*) FROM st WHERE t < v;
 EXPLAIN (COSTS OFF) SELECT count(*) FROM st WHERE t LIKE 'pre%' ESCAPE '#';
 EXPLAIN (COSTS OFF) SELECT count(*) FROM st WHERE t LIKE 'pre\';
 EXPLAIN (COSTS OFF) SELECT count(*) FROM st WHERE t ~ 'pre';

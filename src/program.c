@@ -655,11 +655,13 @@ is_string_eq_func(Oid funcid)
 }
 
 /*
- * column LIKE / NOT LIKE / ILIKE / NOT ILIKE 'pattern' on text or varchar:
- * a bool column the host computes with PostgreSQL's own function once per
- * distinct string of the column (src/batch.c), or -1 with nothing emitted
- * when expr is not of that form.  A pattern ending in an escape is left to
- * PostgreSQL (it raises an error there, for the rows it reaches).
+ * column LIKE / NOT LIKE / ILIKE / NOT ILIKE 'pattern' and column < <= > >=
+ * 'constant' (either side) on text or varchar: a bool column the host
+ * computes with PostgreSQL's own function and the expression's collation
+ * (libc, ICU, "C": any deterministic one) once per distinct string of the
+ * column (src/batch.c), or -1 with nothing emitted when expr is not of
+ * that form.  A pattern ending in an escape is left to PostgreSQL (it
+ * raises an error there, for the rows it reaches).
  */
 static int
 compile_string_pred(Compiler *c, Oid opfuncid, Oid inputcollid, List *args)
@@ -669,14 +671,24 @@ compile_string_pred(Compiler *c, Oid opfuncid, Oid inputcollid, List *args)
 	Const	   *pat = lsecond(args);
 	Var		   *var;
 	const char *p;
+	bool		like = opfuncid == F_TEXTLIKE || opfuncid == F_TEXTNLIKE ||
+		opfuncid == F_TEXTICLIKE || opfuncid == F_TEXTICNLIKE;
 	int			len,
 				escapes = 0,
 				col,
 				r;
 
-	if (opfuncid != F_TEXTLIKE && opfuncid != F_TEXTNLIKE &&
-		opfuncid != F_TEXTICLIKE && opfuncid != F_TEXTICNLIKE)
+	if (!like && opfuncid != F_TEXT_LT && opfuncid != F_TEXT_LE &&
+		opfuncid != F_TEXT_GT && opfuncid != F_TEXT_GE)
 		return -1;
+	/* 'constant' < column: column > 'constant' */
+	if (!like && IsA(arg, Const) && !IsA(pat, Const))
+	{
+		arg = lsecond(args);
+		pat = linitial(args);
+		opfuncid = opfuncid == F_TEXT_LT ? F_TEXT_GT : opfuncid == F_TEXT_GT ? F_TEXT_LT :
+			opfuncid == F_TEXT_LE ? F_TEXT_GE : F_TEXT_LE;
+	}
 	while (IsA(arg, RelabelType))
 		arg = ((RelabelType *) arg)->arg;
 	if (!IsA(arg, Var) || !IsA(pat, Const) || pat->constisnull)
@@ -689,7 +701,7 @@ compile_string_pred(Compiler *c, Oid opfuncid, Oid inputcollid, List *args)
 		return -1;
 	p = VARDATA_ANY(DatumGetPointer(pat->constvalue));
 	len = VARSIZE_ANY_EXHDR(DatumGetPointer(pat->constvalue));
-	while (escapes < len && p[len - 1 - escapes] == '\\')
+	while (like && escapes < len && p[len - 1 - escapes] == '\\')
 		escapes++;
 	if (escapes % 2 != 0 || prog->npreds >= GA_MAX_COLS)
 		return -1;

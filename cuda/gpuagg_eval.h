@@ -364,6 +364,27 @@ ga_julian_to_date(int64_t jd, int64_t *y, int64_t *m, int64_t *d)
 
 /* The earliest timestamp, 4714-11-24 00:00 BC (Julian day 0). */
 #define GA_MIN_TIMESTAMP	(-(int64_t) GA_POSTGRES_EPOCH_JDATE * GA_USECS_PER_DAY)
+/* The first timestamp past the range (END_TIMESTAMP). */
+#define GA_END_TIMESTAMP \
+	((int64_t) (GA_TIMESTAMP_END_JULIAN - GA_POSTGRES_EPOCH_JDATE) * GA_USECS_PER_DAY)
+/* Days from 1970-01-01 to 2000-01-01 (UNIX_EPOCH_JDATE to POSTGRES_EPOCH_JDATE). */
+#define GA_UNIX_EPOCH_DAYS	INT64_C(10957)
+
+/*
+ * A finite timestamp as its day (from 2000-01-01, rounded down) and its
+ * time of day in microseconds (0 .. a day), as timestamp2tm splits it.
+ */
+GA_DEVFN void
+ga_ts_split(int64_t ts, int64_t *day, int64_t *time)
+{
+	*day = ts / GA_USECS_PER_DAY;
+	*time = ts % GA_USECS_PER_DAY;
+	if (*time < 0)
+	{
+		*time += GA_USECS_PER_DAY;
+		(*day)--;
+	}
+}
 
 /*
  * date_trunc(unit, ts) on a timestamp without time zone, as timestamp_trunc:
@@ -387,13 +408,7 @@ ga_timestamp_trunc(int unit, int64_t ts, int64_t *out)
 		*out = ts;
 		return GA_OK;
 	}
-	day = ts / GA_USECS_PER_DAY;
-	time = ts % GA_USECS_PER_DAY;
-	if (time < 0)
-	{
-		time += GA_USECS_PER_DAY;
-		day--;
-	}
+	ga_ts_split(ts, &day, &time);
 	if (unit <= GA_TRUNC_HOUR)
 	{
 		int64_t		tick = unit == GA_TRUNC_MICROSECONDS ? 1 :
@@ -464,7 +479,7 @@ ga_iso_week(int64_t jd, int64_t y, int64_t *week, int64_t *isoyear)
 }
 
 /* Microseconds from 1970-01-01 to 2000-01-01 (SetEpochTimestamp's). */
-#define GA_UNIX_EPOCH_USECS	(INT64_C(10957) * GA_USECS_PER_DAY)
+#define GA_UNIX_EPOCH_USECS	(GA_UNIX_EPOCH_DAYS * GA_USECS_PER_DAY)
 
 /*
  * extract(field FROM v) and date_part(field, v) of a timestamp or a date
@@ -508,15 +523,7 @@ ga_ts_part(const GaInstr *in, GaDatum v, GaDatum *r, uint8_t *isnull)
 	if (of_date)
 		day = v.i;
 	else
-	{
-		day = v.i / GA_USECS_PER_DAY;
-		time = v.i % GA_USECS_PER_DAY;
-		if (time < 0)
-		{
-			time += GA_USECS_PER_DAY;
-			day--;
-		}
-	}
+		ga_ts_split(v.i, &day, &time);
 	sec = time % INT64_C(60000000);		/* tm_sec * 10^6 + fsec */
 	jd = day + GA_POSTGRES_EPOCH_JDATE;
 	ga_julian_to_date(jd, &y, &m, &d);
@@ -585,7 +592,7 @@ ga_ts_part(const GaInstr *in, GaDatum v, GaDatum *r, uint8_t *isnull)
 		case GA_PART_EPOCH:
 			if (of_date)
 			{
-				n = (day - 10957) * 86400;
+				n = (day - GA_UNIX_EPOCH_DAYS) * 86400;
 				break;
 			}
 			if (v.i >= INT64_MAX - GA_UNIX_EPOCH_USECS)
@@ -676,13 +683,7 @@ ga_ts_pl_interval(int64_t v, int of_date, int64_t usecs, int64_t monthday, int64
 	ts = v;
 	if (months != 0 || days != 0)
 	{
-		day = ts / GA_USECS_PER_DAY;
-		time = ts % GA_USECS_PER_DAY;
-		if (time < 0)
-		{
-			time += GA_USECS_PER_DAY;
-			day--;
-		}
+		ga_ts_split(ts, &day, &time);
 		jd = day + GA_POSTGRES_EPOCH_JDATE;
 		if (months != 0)
 		{
@@ -714,8 +715,7 @@ ga_ts_pl_interval(int64_t v, int of_date, int64_t usecs, int64_t monthday, int64
 	if ((usecs > 0 && ts > INT64_MAX - usecs) || (usecs < 0 && ts < INT64_MIN - usecs))
 		return GA_ERR_TIMESTAMP_RANGE;
 	ts += usecs;
-	if (ts < GA_MIN_TIMESTAMP ||
-		ts >= (GA_TIMESTAMP_END_JULIAN - GA_POSTGRES_EPOCH_JDATE) * GA_USECS_PER_DAY)
+	if (ts < GA_MIN_TIMESTAMP || ts >= GA_END_TIMESTAMP)
 		return GA_ERR_TIMESTAMP_RANGE;
 	*out = ts;
 	return GA_OK;

@@ -1036,6 +1036,23 @@ expression_words(Node *expr)
 }
 
 /*
+ * The unit or field argument of date_trunc, extract and date_part, when it
+ * is a constant: lower-cased as their functions read it before DecodeUnits;
+ * else NULL.
+ */
+static char *
+const_units(Node *arg)
+{
+	Const	   *u = (Const *) arg;
+
+	if (!IsA(u, Const) || u->constisnull)
+		return NULL;
+	return downcase_truncate_identifier(TextDatumGetCString(u->constvalue),
+										VARSIZE_ANY_EXHDR(DatumGetPointer(u->constvalue)),
+										false);
+}
+
+/*
  * date_trunc(unit, ts) on a timestamp without time zone, the unit a
  * constant read as timestamp_trunc reads it (DecodeUnits); the units from
  * microseconds to year.  Others, and timestamptz (the session's time
@@ -1044,18 +1061,14 @@ expression_words(Node *expr)
 static int
 compile_date_trunc(Compiler *c, FuncExpr *f, int *type)
 {
-	Const	   *u = linitial(f->args);
-	char	   *units;
+	char	   *units = const_units(linitial(f->args));
 	int			val,
 				unit,
 				t,
 				r;
 
-	if (!IsA(u, Const) || u->constisnull)
+	if (units == NULL)
 		return fail(c, "date_trunc with a unit that is not a constant"), -1;
-	units = downcase_truncate_identifier(TextDatumGetCString(u->constvalue),
-										 VARSIZE_ANY_EXHDR(DatumGetPointer(u->constvalue)),
-										 false);
 	if (DecodeUnits(0, units, &val) != UNITS)
 		return fail(c, "date_trunc('%s')", units), -1;
 	switch (val)
@@ -1129,22 +1142,18 @@ compile_date_part(Compiler *c, FuncExpr *f, int *type)
 		{DTK_ISODOW, GA_PART_ISODOW}, {DTK_DOY, GA_PART_DOY}, {DTK_WEEK, GA_PART_WEEK},
 		{DTK_ISOYEAR, GA_PART_ISOYEAR}, {DTK_JULIAN, GA_PART_JULIAN}
 	};
-	Const	   *u = linitial(f->args);
 	bool		of_date = f->funcid == F_EXTRACT_TEXT_DATE;
 	bool		numeric = f->funcid != F_DATE_PART_TEXT_TIMESTAMP;
 	const char *what = numeric ? "extract" : "date_part";
-	char	   *units;
+	char	   *units = const_units(linitial(f->args));
 	int			kind,
 				val,
 				field = -1,
 				t,
 				r;
 
-	if (!IsA(u, Const) || u->constisnull)
+	if (units == NULL)
 		return fail(c, "%s with a field that is not a constant", what), -1;
-	units = downcase_truncate_identifier(TextDatumGetCString(u->constvalue),
-										 VARSIZE_ANY_EXHDR(DatumGetPointer(u->constvalue)),
-										 false);
 	kind = DecodeUnits(0, units, &val);
 	if (kind == UNKNOWN_FIELD)
 		kind = DecodeSpecial(0, units, &val);
@@ -1223,8 +1232,8 @@ compile_func(Compiler *c, FuncExpr *f, int *type)
 
 /*
  * Functions of a numeric: round and trunc to a constant number of places
- * from 0 to 18 (the result's display scale, as round_var and trunc_var
- * set it), abs, and casts to the integers and floats.
+ * from -18 to 18 (the result's display scale, never below 0, as round_var
+ * and trunc_var set it), abs, and casts to the integers and floats.
  */
 static int
 compile_numeric_func(Compiler *c, FuncExpr *f, int *type)

@@ -35,13 +35,13 @@ EXPLAIN (COSTS OFF) SELECT k, count(*) FILTER (WHERE v::bool) FROM fb GROUP BY k
 EXPLAIN (COSTS OFF) SELECT k, count(GREATEST(t, 'x2')) FROM fb GROUP BY k;
 EXPLAIN (COSTS OFF) SELECT date_trunc('day', now()) AS d, count(*) FROM fb GROUP BY 1;
 
--- tables that are not one plain heap table
+-- tables whose rows GpuAgg cannot read as one table's: a partition with
+-- its columns in another order (sql/partitions.sql has the rest), row-level
+-- security
 CREATE TABLE fbp (k int4, v int4) PARTITION BY RANGE (k);
-CREATE TABLE fbp1 PARTITION OF fbp FOR VALUES FROM (0) TO (10);
+CREATE TABLE fbp1 (v int4, k int4);
+ALTER TABLE fbp ATTACH PARTITION fbp1 FOR VALUES FROM (0) TO (10);
 EXPLAIN (COSTS OFF) SELECT k, sum(v) FROM fbp GROUP BY k;
-CREATE TABLE fbc (x int4) INHERITS (fb2);
-EXPLAIN (COSTS OFF) SELECT k, sum(w) FROM fb2 GROUP BY k;
-DROP TABLE fbc;
 ALTER TABLE fb2 ENABLE ROW LEVEL SECURITY;
 EXPLAIN (COSTS OFF) SELECT k, sum(w) FROM fb2 GROUP BY k;
 ALTER TABLE fb2 DISABLE ROW LEVEL SECURITY;

@@ -52,7 +52,14 @@ StaticAssertDecl(offsetof(HeapTupleHeaderData, t_infomask2) == GA_TUP_INFOMASK2_
 
 struct GpuaggBatchReader
 {
-	TableScanDesc scan;
+	/* the relations, read one after another (a table, or its partitions) */
+	Relation   *rels;
+	int			nrels;
+	int			cur;			/* the one scan reads */
+	Snapshot	snapshot;
+	ParallelTableScanDesc *pscans;	/* [nrels], or NULL: not parallel */
+	GpuaggBlockLog *logs;		/* [nrels], with pscans */
+	TableScanDesc scan;			/* of rels[cur] */
 	TupleTableSlot *slot;
 	const GaProgram *prog;
 	const GpuaggProgram *host;	/* string predicates */
@@ -93,7 +100,8 @@ struct GpuaggBatchReader
 	bool		started;
 	BlockNumber block;
 	BlockNumber blocks_left;
-	GpuaggBlockLog *log;		/* parallel: the blocks this process took */
+	GpuaggBlockLog *log;		/* parallel: the blocks this process took of
+								 * rels[cur] */
 	int			replay_range;	/* next range of log to read again, */
 	BlockNumber replay_at;		/* and the next block of it */
 	int			replay_ranges;	/* ranges the earlier runs took */
@@ -153,27 +161,63 @@ GpuaggBatchFeedBytes(const GaProgram *prog)
 	return page_refs_layout(page_batch_max_pages(), maxattno, &a, &b, &c);
 }
 
+/*
+ * Start reading rels[i]: its scan, and with a parallel scan, the blocks an
+ * earlier run of this process took of it, replayed first.
+ */
+static void
+open_rel(GpuaggBatchReader *r, int i)
+{
+	Relation	rel = r->rels[i];
+
+	r->cur = i;
+	r->log = r->pscans ? &r->logs[i] : NULL;
+	r->replay_range = 0;
+	r->replay_ranges = r->log ? r->log->nranges : 0;
+	r->replay_at = r->replay_ranges > 0 ? r->log->ranges[0].start : InvalidBlockNumber;
+	r->started = false;
+	r->index = r->ntuples = 0;
+	r->slot = table_slot_create(rel, NULL);
+	r->scan = r->pscans ? table_beginscan_parallel(rel, r->pscans[i]) :
+		table_beginscan(rel, r->snapshot, 0, NULL);
+}
+
+/* The current relation is read to its end: on to the next, if any. */
+static bool
+next_rel(GpuaggBatchReader *r)
+{
+	if (r->cur + 1 >= r->nrels)
+		return false;
+	table_endscan(r->scan);
+	ExecDropSingleTupleTableSlot(r->slot);
+	open_rel(r, r->cur + 1);
+	return true;
+}
+
 GpuaggBatchReader *
-GpuaggBatchBegin(Relation rel, Snapshot snapshot, ParallelTableScanDesc pscan,
-				 GpuaggBlockLog *log, const GpuaggProgram *hostprog, int batch_rows,
+GpuaggBatchBegin(Relation *rels, int nrels, Snapshot snapshot,
+				 ParallelTableScanDesc *pscans, GpuaggBlockLog *logs,
+				 const GpuaggProgram *hostprog, int batch_rows,
 				 GpuaggDict *dict, bool pages)
 {
 	GpuaggBatchReader *r = palloc0(sizeof(GpuaggBatchReader));
 	const GaProgram *prog = &hostprog->ga;
-	const char *why;
+	Relation	rel = rels[0];
+	const char *why = NULL;
 
+	Assert(nrels >= 1);
 	r->prog = prog;
-	r->log = pscan ? log : NULL;
-	r->replay_ranges = r->log ? r->log->nranges : 0;
-	r->replay_at = r->replay_ranges > 0 ? r->log->ranges[0].start : InvalidBlockNumber;
+	r->rels = rels;
+	r->nrels = nrels;
+	r->snapshot = snapshot;
+	r->pscans = pscans;
+	r->logs = logs;
 	r->host = hostprog;
 	for (int k = 0; k < hostprog->npreds; k++)
 		fmgr_info(hostprog->pred_funcid[k], &r->predfn[k]);
 	r->dict = dict;
 	r->batch_rows = batch_rows;
-	r->slot = table_slot_create(rel, NULL);
-	r->scan = pscan ? table_beginscan_parallel(rel, pscan) :
-		table_beginscan(rel, snapshot, 0, NULL);
+	open_rel(r, 0);
 	for (uint32 c = 0; c < prog->ncols; c++)
 	{
 		int			w = ga_type_width(prog->cols[c].type);
@@ -227,8 +271,9 @@ GpuaggBatchBegin(Relation rel, Snapshot snapshot, ParallelTableScanDesc pscan,
 		 * buffers.  A batch pins its pages until the device is done with
 		 * them.
 		 */
-		if (pages && r->shared &&
-			(why = GpuaggPageFormMissing(prog, rel, batch_rows)) != NULL)
+		for (int i = 0; pages && r->shared && why == NULL && i < nrels; i++)
+			why = GpuaggPageFormMissing(prog, rels[i], batch_rows);
+		if (pages && r->shared && why != NULL)
 			elog(DEBUG1, "gpuagg: no page batches: %s", why);
 		else if (pages && r->shared)
 		{
@@ -414,7 +459,7 @@ log_block(GpuaggBlockLog *log, BlockNumber blk)
 	log->nranges++;
 }
 
-/* The next block of the scan, or InvalidBlockNumber at its end. */
+/* The next block of the current relation's scan, or InvalidBlockNumber at its end. */
 static BlockNumber
 next_block(GpuaggBatchReader *r)
 {
@@ -711,18 +756,18 @@ GpuaggPageFormMissing(const GaProgram *prog, Relation rel, int batch_rows)
 static int
 fill_page_refs(GpuaggBatchReader *r, uint32 *pagelist, uint32 *pagerows, uint32 *pagevis)
 {
-	HeapScanDesc h = (HeapScanDesc) r->scan;
-	Relation	rel = h->rs_base.rs_rd;
-	Snapshot	snapshot = h->rs_base.rs_snapshot;
-	bool		trust_flag = !snapshot->takenDuringRecovery &&
-		!CheckForSerializableConflictOutNeeded(rel, snapshot);
 	int			n = 0;
 
 	while (!r->eof && r->nheld < r->max_pages && n + MaxHeapTuplesPerPage <= r->batch_rows)
 	{
+		HeapScanDesc h = (HeapScanDesc) r->scan;
+		Relation	rel = h->rs_base.rs_rd;
+		bool		trust_flag = !r->snapshot->takenDuringRecovery &&
+			!CheckForSerializableConflictOutNeeded(rel, r->snapshot);
 		Buffer		bufs[PAGE_LOOKAHEAD];
 		BlockNumber blks[PAGE_LOOKAHEAD];
 		int			nstaged = 0;
+		bool		rel_done = false;
 
 		/*
 		 * Pin a few pages ahead and prefetch their headers and line
@@ -738,7 +783,7 @@ fill_page_refs(GpuaggBatchReader *r, uint32 *pagelist, uint32 *pagerows, uint32 
 
 			if (blk == InvalidBlockNumber)
 			{
-				r->eof = true;
+				rel_done = true;
 				break;
 			}
 			CHECK_FOR_INTERRUPTS();
@@ -809,6 +854,9 @@ fill_page_refs(GpuaggBatchReader *r, uint32 *pagelist, uint32 *pagerows, uint32 
 			r->held[r->nheld++] = buf;
 			n += count;
 		}
+		/* (the staged pages were the relation's: heapgetpage read them) */
+		if (rel_done && !next_rel(r))
+			r->eof = true;
 	}
 	return n;
 }
@@ -880,11 +928,11 @@ GpuaggBatchConsumed(GpuaggBatchReader *r)
 static int
 fill_from_pages(GpuaggBatchReader *r, void **values, uint8 **nulls, bool *anynull)
 {
-	HeapScanDesc h = (HeapScanDesc) r->scan;
 	int			n = 0;
 
 	while (n < r->batch_rows)
 	{
+		HeapScanDesc h = (HeapScanDesc) r->scan;
 		Page		page;
 
 		if (r->index >= r->ntuples)
@@ -893,6 +941,8 @@ fill_from_pages(GpuaggBatchReader *r, void **values, uint8 **nulls, bool *anynul
 
 			if (blk == InvalidBlockNumber)
 			{
+				if (next_rel(r))
+					continue;
 				r->eof = true;
 				break;
 			}
@@ -1008,6 +1058,8 @@ GpuaggBatchNext(GpuaggBatchReader *r, char *buf, uint64 *bytes)
 	{
 		if (!table_scan_getnextslot(r->scan, ForwardScanDirection, r->slot))
 		{
+			if (next_rel(r))
+				continue;
 			r->eof = true;
 			break;
 		}

@@ -41,18 +41,21 @@ typedef struct GpuaggBlockLog
 	ParallelBlockTableScanWorkerData worker;
 } GpuaggBlockLog;
 
-/* Strings are sent as their codes in dict; pscan: this process's share of
- * a parallel scan, or NULL for the whole table; log: with pscan, the blocks
- * this process has taken (replayed first, then added to); pages: the
- * device takes page-form batches (GaBatch), sent where
- * GpuaggPageFormMissing and the scan allow. */
-extern GpuaggBatchReader *GpuaggBatchBegin(Relation rel, Snapshot snapshot,
-										   ParallelTableScanDesc pscan,
-										   GpuaggBlockLog *log,
+/* rels: read one after another (a table, or the partitions left of one,
+ * which the planner has checked lay out the program's columns alike);
+ * strings are sent as their codes in dict; pscans: this process's share of
+ * a parallel scan of each relation, or NULL for the whole of each; logs:
+ * with pscans, the blocks this process has taken of each (replayed first,
+ * then added to); pages: the device takes page-form batches (GaBatch),
+ * sent where GpuaggPageFormMissing (of every relation) and the scan
+ * allow. */
+extern GpuaggBatchReader *GpuaggBatchBegin(Relation *rels, int nrels,
+										   Snapshot snapshot,
+										   ParallelTableScanDesc *pscans,
+										   GpuaggBlockLog *logs,
 										   const GpuaggProgram *prog,
 										   int batch_rows, GpuaggDict *dict,
 										   bool pages);
-/* NULL if the scans of rel can send prog's rows in page form, else why not. */
 extern const char *GpuaggPageFormMissing(const GaProgram *prog, Relation rel,
 										 int batch_rows);
 /* Can a scan of this reader be run again on the same blocks (see above)? */

@@ -112,6 +112,15 @@ gpuagg_begin(CustomScanState *node, EState *estate, int eflags)
 		i++;
 	}
 	st->aggcontext = GpuaggMakeAggContext(node->ss.ps.ps_ExprContext);
+	/* the partitions the planner left, else the table itself */
+	st->nrels = Max(list_length(st->plan->children), 1);
+	st->rels = palloc(sizeof(Relation) * st->nrels);
+	st->blocklogs = palloc0(sizeof(GpuaggBlockLog) * st->nrels);
+	if (st->plan->children == NIL)
+		st->rels[0] = node->ss.ss_currentRelation;
+	foreach(lc, st->plan->children)
+		st->rels[foreach_current_index(lc)] =
+			ExecGetRangeTableRelation(estate, cscan->scan.scanrelid + intVal(lfirst(lc)));
 	/* the exact path (planner.c), run only if a numeric does not fit */
 	if (cscan->custom_plans != NIL)
 		node->custom_ps = list_make1(ExecInitNode(linitial(cscan->custom_plans),
@@ -281,7 +290,6 @@ end_run(GpuAggState *st)
 static bool
 run_on_device(GpuAggState *st, char **why)
 {
-	Relation	rel = st->css.ss.ss_currentRelation;
 	EState	   *estate = st->css.ss.ps.state;
 	const GpuaggDevice *dev = st->device;
 	GpuaggEstimate est;
@@ -306,8 +314,8 @@ run_on_device(GpuAggState *st, char **why)
 
 	if (st->plan->feed && !fed)
 		GpuaggFeedGiveUp(st);		/* (its workers, if any, return nothing) */
-	reader = GpuaggBatchBegin(rel, estate->es_snapshot,
-							  fed || st->feed_failed ? NULL : st->pscan, &st->blocklog,
+	reader = GpuaggBatchBegin(st->rels, st->nrels, estate->es_snapshot,
+							  fed || st->feed_failed ? NULL : st->pscans, st->blocklogs,
 							  st->prog, st->plan->batch_rows, st->dict, pages_ok);
 	if (fed && GpuaggBatchMaxPages(reader) == 0)
 	{
@@ -498,9 +506,12 @@ run_aggregation(GpuAggState *st)
 
 	old = MemoryContextSwitchTo(st->run_cxt);
 	/* this execution's share of a parallel scan starts empty */
-	st->blocklog.nranges = 0;
-	st->blocklog.have_worker = false;
-	st->blocklog.cxt = st->css.ss.ps.state->es_query_cxt;
+	for (int i = 0; i < st->nrels; i++)
+	{
+		st->blocklogs[i].nranges = 0;
+		st->blocklogs[i].have_worker = false;
+		st->blocklogs[i].cxt = st->css.ss.ps.state->es_query_cxt;
+	}
 	st->injected = false;
 	/*
 	 * A fed GpuAgg's worker pins pages for the leader and returns nothing;

@@ -97,9 +97,12 @@ typedef struct GpuAggState
 	GpuaggFinal *finals;
 	Node	   *aggcontext;		/* stand-in AggState for final functions */
 
-	/* a parallel GpuAgg's shared scan state (in the DSM), else NULL */
-	ParallelTableScanDesc pscan;
-	GpuaggBlockLog blocklog;	/* the blocks this process took from it */
+	/* the relations scanned: the table, or the partitions left of it */
+	Relation   *rels;
+	int			nrels;
+	/* a parallel GpuAgg's shared scan state of each (in the DSM), else NULL */
+	ParallelTableScanDesc *pscans;
+	GpuaggBlockLog *blocklogs;	/* [nrels]: the blocks this process took */
 	bool		injected;		/* this run failed by gpuagg.debug_fail_batch */
 	struct GpuaggSharedCounters *shared;	/* the processes' counters (DSM) */
 	struct GpuaggSharedCounters *collected; /* the leader's copy, after */

@@ -69,6 +69,16 @@ GpuaggExplain(CustomScanState *node, List *ancestors, ExplainState *es)
 	context = set_deparse_context_plan(es->deparse_cxt, node->ss.ps.plan,
 									   ancestors);
 	ExplainPropertyText("Device", st->device->name, es);
+	/* a partitioned table's: the partitions left after pruning, in scan order */
+	if (st->plan->children != NIL)
+	{
+		for (int i = 0; i < st->nrels; i++)
+			items = lappend(items, RelationGetRelationName(st->rels[i]));
+		ExplainPropertyList(node->ss.ss_currentRelation->rd_rel->relkind ==
+							RELKIND_PARTITIONED_TABLE ? "Partitions" : "Tables",
+							items, es);
+		items = NIL;
+	}
 	if (st->plan->feed)
 		ExplainPropertyText("Aggregation", "in the leader, its workers pinning pages for it", es);
 	else if (st->css.ss.ps.plan->parallel_aware)

@@ -58,6 +58,11 @@ typedef struct GpuaggPlanInfo
 	List	   *having;			/* Expr: HAVING (the path's; the plan has it
 								 * as its qual) */
 	Index		varno;			/* of the Vars above */
+	List	   *children;		/* NIL: the table varno; else Integers, the
+								 * range table indexes of the partitions (or
+								 * inheritance children) to scan instead,
+								 * less varno (set_plan_references moves
+								 * them all alike) */
 	double		groups;			/* estimated groups */
 	double		vram;			/* estimated device bytes */
 	int			batch_rows;		/* rows per batch */

@@ -130,8 +130,9 @@ GpuaggFeedPages(GpuAggState *st)
 	/* no leader to feed: worker 0 reads the whole table (run_aggregation) */
 	if (f->leaderless)
 		return;
-	reader = GpuaggBatchBegin(st->css.ss.ss_currentRelation, st->css.ss.ps.state->es_snapshot,
-							  st->pscan, &st->blocklog, st->prog, st->plan->batch_rows, st->dict, true);
+	reader = GpuaggBatchBegin(st->rels, st->nrels, st->css.ss.ps.state->es_snapshot,
+							  st->pscans, st->blocklogs, st->prog, st->plan->batch_rows,
+							  st->dict, true);
 	/* (no page form here: then no blocks either, the others take them) */
 	while (GpuaggBatchMaxPages(reader) > 0)
 	{
@@ -301,10 +302,36 @@ GpuaggTakeFedBatch(GpuAggState *st, GpuaggBatchReader *reader, char *buf, uint64
  * and returns partial states to Gather.
  */
 /*
- * The DSM chunk: where the counters start, the parallel scan state, the
- * workers' counters.
+ * The DSM chunk: where the counters start and where each relation's
+ * parallel scan state lies (Sizes from the chunk's start), those states,
+ * the workers' counters.
  */
-#define DSM_HEADER	MAXALIGN(sizeof(Size))
+#define DSM_HEADER(nrels)	MAXALIGN(sizeof(Size) * (1 + (nrels)))
+
+/* Bytes of the header and the parallel scan states. */
+static Size
+scans_bytes(GpuAggState *st)
+{
+	Size		size = DSM_HEADER(st->nrels);
+
+	for (int i = 0; i < st->nrels; i++)
+		size += MAXALIGN(table_parallelscan_estimate(st->rels[i],
+													 st->css.ss.ps.state->es_snapshot));
+	return size;
+}
+
+/* This process's pointers to the scan states. */
+static void
+attach_scans(GpuAggState *st, void *coordinate)
+{
+	Size	   *offs = (Size *) coordinate + 1;
+
+	st->pscans = MemoryContextAlloc(st->css.ss.ps.state->es_query_cxt,
+									sizeof(ParallelTableScanDesc) * st->nrels);
+	for (int i = 0; i < st->nrels; i++)
+		st->pscans[i] = (ParallelTableScanDesc) ((char *) coordinate + offs[i]);
+	st->shared = (GpuaggSharedCounters *) ((char *) coordinate + *(Size *) coordinate);
+}
 
 static Size
 counters_bytes(int nworkers)
@@ -328,10 +355,7 @@ GpuaggEstimateDSM(CustomScanState *node, ParallelContext *pcxt)
 {
 	GpuAggState *st = (GpuAggState *) node;
 
-	return DSM_HEADER +
-		MAXALIGN(table_parallelscan_estimate(node->ss.ss_currentRelation,
-											 node->ss.ps.state->es_snapshot)) +
-		counters_bytes(pcxt->nworkers) + feed_bytes(st, pcxt->nworkers);
+	return scans_bytes(st) + counters_bytes(pcxt->nworkers) + feed_bytes(st, pcxt->nworkers);
 }
 
 static GpuaggFeed *
@@ -374,15 +398,20 @@ void
 GpuaggInitializeDSM(CustomScanState *node, ParallelContext *pcxt, void *coordinate)
 {
 	GpuAggState *st = (GpuAggState *) node;
-	Size		off = DSM_HEADER +
-		MAXALIGN(table_parallelscan_estimate(node->ss.ss_currentRelation,
-											 node->ss.ps.state->es_snapshot));
+	Size	   *offs = (Size *) coordinate + 1;
+	Size		off = DSM_HEADER(st->nrels);
 
+	for (int i = 0; i < st->nrels; i++)
+	{
+		offs[i] = off;
+		table_parallelscan_initialize(st->rels[i],
+									  (ParallelTableScanDesc) ((char *) coordinate + off),
+									  node->ss.ps.state->es_snapshot);
+		off += MAXALIGN(table_parallelscan_estimate(st->rels[i],
+													node->ss.ps.state->es_snapshot));
+	}
 	*(Size *) coordinate = off;
-	st->pscan = (ParallelTableScanDesc) ((char *) coordinate + DSM_HEADER);
-	table_parallelscan_initialize(node->ss.ss_currentRelation, st->pscan,
-								  node->ss.ps.state->es_snapshot);
-	st->shared = (GpuaggSharedCounters *) ((char *) coordinate + off);
+	attach_scans(st, coordinate);
 	st->pcxt = pcxt;
 	feed_reset(st, pcxt->nworkers);
 }
@@ -392,8 +421,8 @@ GpuaggReinitializeDSM(CustomScanState *node, ParallelContext *pcxt, void *coordi
 {
 	GpuAggState *st = (GpuAggState *) node;
 
-	table_parallelscan_reinitialize(node->ss.ss_currentRelation,
-									(ParallelTableScanDesc) ((char *) coordinate + DSM_HEADER));
+	for (int i = 0; i < st->nrels; i++)
+		table_parallelscan_reinitialize(st->rels[i], st->pscans[i]);
 	st->pcxt = pcxt;
 	/* a fed GpuAgg starts its feed anew (its workers are new) */
 	if (st->plan->feed && st->shared)
@@ -403,10 +432,7 @@ GpuaggReinitializeDSM(CustomScanState *node, ParallelContext *pcxt, void *coordi
 void
 GpuaggInitializeWorker(CustomScanState *node, shm_toc *toc, void *coordinate)
 {
-	GpuAggState *st = (GpuAggState *) node;
-
-	st->pscan = (ParallelTableScanDesc) ((char *) coordinate + DSM_HEADER);
-	st->shared = (GpuaggSharedCounters *) ((char *) coordinate + *(Size *) coordinate);
+	attach_scans((GpuAggState *) node, coordinate);
 }
 
 /* The leader keeps the workers' counters before the DSM goes away. */

@@ -4,7 +4,8 @@
  *		Turns a GpuAgg CustomPath into a CustomScan plan node.
  *
  * The node scans the base relation (scanrelid), so EXPLAIN names it and the
- * executor opens it.  Its custom_scan_tlist is (group keys, aggregates): the
+ * executor opens it; a partitioned table's or inheritance parent's node
+ * reads the children the planner left instead (GpuaggPlanInfo.children).  Its custom_scan_tlist is (group keys, aggregates): the
  * tuple the node produces per group.  setrefs.c rewrites the node's target
  * list and qual (HAVING) into references to that tuple, so any expression
  * over keys and aggregates -- sum(v)/count(*), count(*)+10, constants -- is
@@ -38,7 +39,8 @@ enum GpuaggPrivateIndex
 	PRIV_GATING,
 	PRIV_PARAMS,
 	PRIV_FEED,
-	PRIV_TOPN
+	PRIV_TOPN,
+	PRIV_CHILDREN
 };
 
 List *
@@ -60,7 +62,8 @@ GpuaggFormPlanInfo(const GpuaggPlanInfo *info)
 	priv = lappend(priv, info->params);
 	priv = lappend(priv, makeInteger(info->feed ? 1 : 0));
 	priv = lappend(priv, info->topn);
-	Assert(list_length(priv) == PRIV_TOPN + 1);
+	priv = lappend(priv, info->children);
+	Assert(list_length(priv) == PRIV_CHILDREN + 1);
 	return priv;
 }
 
@@ -87,6 +90,7 @@ GpuaggDeformPlanInfo(List *priv, GpuaggPlanInfo *info)
 	info->params = list_nth(priv, PRIV_PARAMS);
 	info->feed = intVal(list_nth(priv, PRIV_FEED)) != 0;
 	info->topn = list_nth(priv, PRIV_TOPN);
+	info->children = list_nth(priv, PRIV_CHILDREN);
 }
 
 static Plan *

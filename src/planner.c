@@ -38,6 +38,7 @@
 #include "optimizer/prep.h"
 #include "optimizer/tlist.h"
 #include "parser/parsetree.h"
+#include "utils/datum.h"
 #include "utils/lsyscache.h"
 #include "utils/selfuncs.h"
 #include "utils/syscache.h"
@@ -503,6 +504,10 @@ typedef struct GpuaggCandidate
 	double		pairs[GA_MAX_DISTINCT]; /* (group, value) of count(DISTINCT) */
 	double		vram;			/* estimated device bytes of one session */
 	const char *no_pages;		/* why no page form, or NULL */
+	List	   *children;		/* partitions or inheritance children: the
+								 * range table indexes of the tables to scan,
+								 * or NIL for the table itself */
+	double		pages;			/* of the tables scanned */
 	bool		exact;			/* numerics that may not fit: the native plan
 								 * goes along as the exact path */
 	Path	   *exact_path;		/* ... this one */
@@ -516,10 +521,131 @@ typedef struct GpuaggCandidate
 static const char *
 page_form_missing(GpuaggCandidate *c)
 {
-	Relation	rel = table_open(planner_rt_fetch(c->input_rel->relid, c->root)->relid, NoLock);
-	const char *why = GpuaggPageFormMissing(&c->prog->ga, rel, batch_rows_for(&c->prog->ga));
+	List	   *rtis = c->children ? c->children : list_make1_int(c->input_rel->relid);
+	const char *why = NULL;
+	ListCell   *lc;
 
-	table_close(rel, NoLock);
+	foreach(lc, rtis)
+	{
+		Relation	rel = table_open(planner_rt_fetch(lfirst_int(lc), c->root)->relid, NoLock);
+
+		why = GpuaggPageFormMissing(&c->prog->ga, rel, batch_rows_for(&c->prog->ga));
+		table_close(rel, NoLock);
+		if (why != NULL)
+			break;
+	}
+	return why;
+}
+
+/*
+ * The tables a partitioned table (or an inheritance parent) reads, after
+ * the planner's pruning and constraint exclusion: the leaves under parent
+ * in the append_rel_list, which holds only the partitions that remain
+ * (sub-partitioned tables nest; inheritance is flattened, the parent
+ * itself one of its children).  Into c->children and c->pages.
+ */
+static const char *
+collect_children(GpuaggCandidate *c, Index parent)
+{
+	ListCell   *lc;
+
+	foreach(lc, c->root->append_rel_list)
+	{
+		AppendRelInfo *appinfo = lfirst_node(AppendRelInfo, lc);
+		RangeTblEntry *rte;
+		RelOptInfo *rel;
+		const char *why;
+
+		if (appinfo->parent_relid != parent)
+			continue;
+		rte = planner_rt_fetch(appinfo->child_relid, c->root);
+		rel = c->root->simple_rel_array[appinfo->child_relid];
+		if (rel == NULL || IS_DUMMY_REL(rel))
+			continue;			/* excluded by its constraints */
+		if (rte->relkind == RELKIND_PARTITIONED_TABLE)
+		{
+			if ((why = collect_children(c, appinfo->child_relid)) != NULL)
+				return why;
+			continue;
+		}
+		if (rte->relkind == RELKIND_FOREIGN_TABLE)
+			return psprintf("partition \"%s\" is a foreign table", get_rel_name(rte->relid));
+		if (rte->relkind != RELKIND_RELATION && rte->relkind != RELKIND_MATVIEW)
+			return psprintf("partition \"%s\" is not a plain heap table", get_rel_name(rte->relid));
+		c->children = lappend_int(c->children, appinfo->child_relid);
+		c->pages += rel->pages;
+	}
+	return NULL;
+}
+
+/* Do the two relations hold the same value for a column added to them later? */
+static bool
+same_missing(TupleDesc a, TupleDesc b, int attnum)
+{
+	bool		anull,
+				bnull;
+	Datum		ad = getmissingattr(a, attnum, &anull);
+	Datum		bd = getmissingattr(b, attnum, &bnull);
+	Form_pg_attribute att = TupleDescAttr(a, attnum - 1);
+
+	return anull == bnull && (anull || datumIsEqual(ad, bd, att->attbyval, att->attlen));
+}
+
+/*
+ * The reader takes the children's tuples for the parent's: every attribute
+ * up to the last the program reads must lie where the parent has it, with
+ * the same name, type and storage, and a column added later must have the
+ * same value where a tuple predates it.  A partition created after a column
+ * of its parent was dropped, or with its columns in another order, differs.
+ */
+static const char *
+children_alike(GpuaggCandidate *c)
+{
+	const GaProgram *p = &c->prog->ga;
+	Relation	parent = table_open(planner_rt_fetch(c->input_rel->relid, c->root)->relid, NoLock);
+	TupleDesc	pd = RelationGetDescr(parent);
+	Relation	first = NULL;
+	int			maxattno = 0;
+	const char *why = NULL;
+	ListCell   *lc;
+
+	for (uint32 i = 0; i < p->ncols; i++)
+		maxattno = Max(maxattno, p->cols[i].attno);
+	foreach(lc, c->children)
+	{
+		Relation	rel = table_open(planner_rt_fetch(lfirst_int(lc), c->root)->relid, NoLock);
+		TupleDesc	d = RelationGetDescr(rel);
+
+		if (first && rel->rd_rel->relam != first->rd_rel->relam)
+			why = "partitions of different table access methods";
+		for (int i = 0; why == NULL && i < maxattno; i++)
+		{
+			Form_pg_attribute a = i < d->natts ? TupleDescAttr(d, i) : NULL;
+			Form_pg_attribute b = TupleDescAttr(pd, i);
+
+			if (a == NULL || a->attisdropped != b->attisdropped || a->attlen != b->attlen ||
+				a->attalign != b->attalign || a->attbyval != b->attbyval ||
+				(!a->attisdropped &&
+				 (a->atttypid != b->atttypid || a->atttypmod != b->atttypmod ||
+				  a->attcollation != b->attcollation ||
+				  strcmp(NameStr(a->attname), NameStr(b->attname)) != 0)))
+				why = psprintf("partition \"%s\" lays out its columns otherwise than \"%s\" (a dropped column, or another order)",
+							   RelationGetRelationName(rel), RelationGetRelationName(parent));
+			else if (first && !a->attisdropped && !same_missing(RelationGetDescr(first), d, i + 1))
+				why = psprintf("partitions \"%s\" and \"%s\" hold different values for column \"%s\" where their rows predate it",
+							   RelationGetRelationName(first), RelationGetRelationName(rel),
+							   NameStr(a->attname));
+		}
+		if (first == NULL)
+			first = rel;
+		else
+			table_close(rel, NoLock);
+		if (why != NULL)
+			break;
+	}
+	if (first)
+		table_close(first, NoLock);
+	table_close(parent, NoLock);
 	return why;
 }
 
@@ -561,12 +687,22 @@ query_eligible(GpuaggCandidate *c)
 	rte = planner_rt_fetch(input_rel->relid, c->root);
 	if (rte->rtekind != RTE_RELATION)
 		return "input is not a table";
-	if (rte->relkind != RELKIND_RELATION && rte->relkind != RELKIND_MATVIEW)
-		return rte->relkind == RELKIND_PARTITIONED_TABLE ?
-			"partitioned tables are not supported yet" :
-			"input is not a plain heap table";
-	if (rte->inh && has_inheritance_children(c->root, input_rel->relid))
-		return "table has inheritance children";
+	c->children = NIL;
+	c->pages = input_rel->pages;
+	if (rte->inh && (rte->relkind == RELKIND_PARTITIONED_TABLE ||
+					 has_inheritance_children(c->root, input_rel->relid)))
+	{
+		/* the partitions left after pruning, one scan after another */
+		const char *why;
+
+		c->pages = 0;
+		if ((why = collect_children(c, input_rel->relid)) != NULL)
+			return why;
+		if (c->children == NIL)
+			return "input is provably empty";
+	}
+	else if (rte->relkind != RELKIND_RELATION && rte->relkind != RELKIND_MATVIEW)
+		return "input is not a plain heap table";
 	if (rte->tablesample)
 		return "TABLESAMPLE";
 	if (rte->securityQuals != NIL || rel_has_rls(rte->relid))
@@ -638,6 +774,8 @@ compile_query(GpuaggCandidate *c)
 		return reason;
 	if (!choose_device(&c->device, &reason))
 		return reason;
+	if (c->children != NIL && (reason = children_alike(c)) != NULL)
+		return reason;
 	c->no_pages = page_form_missing(c);
 	c->exact = GpuaggProgramNeedsExact(&c->prog->ga);
 	return NULL;
@@ -697,9 +835,9 @@ parallel_plan(GpuaggCandidate *c)
 	 * table gets every worker allowed, not the few that PostgreSQL's
 	 * logarithmic rule gives a scan.
 	 */
-	if (!c->no_pages && input_rel->pages >= 8192 * (BlockNumber) workers)
+	if (!c->no_pages && c->pages >= 8192.0 * workers)
 		workers = Max(workers, Min(max_parallel_workers_per_gather,
-								   (int) (input_rel->pages / 8192)));
+								   (int) (c->pages / 8192)));
 	c->workers = workers;
 	c->divisor = parallel_divisor(workers);
 	return NULL;
@@ -771,7 +909,7 @@ estimate(GpuaggCandidate *c)
 static Cost
 gpuagg_cost(const GpuaggCandidate *c)
 {
-	return gpuagg_startup_cost + seq_page_cost * c->input_rel->pages / c->divisor +
+	return gpuagg_startup_cost + seq_page_cost * c->pages / c->divisor +
 		(c->rows * gpuagg_tuple_cost + ceil(c->rows / c->batch_rows) * gpuagg_batch_cost) /
 		(c->feed ? 1.0 : c->divisor) +
 		c->groups * cpu_tuple_cost;
@@ -866,6 +1004,10 @@ add_gpuagg_path(GpuaggCandidate *c)
 	info.aggrefs = c->aggrefs;
 	info.having = c->partial ? NIL : (List *) c->extra->havingQual;
 	info.varno = c->input_rel->relid;
+	info.children = NIL;
+	foreach(lc, c->children)
+		info.children = lappend(info.children,
+								makeInteger(lfirst_int(lc) - (int) info.varno));
 	info.groups = groups;
 	info.vram = c->vram;
 	info.batch_rows = c->batch_rows;
@@ -987,6 +1129,16 @@ gpuagg_create_upper_paths(PlannerInfo *root, UpperRelationKind stage,
 	if (stage != UPPERREL_GROUP_AGG || !gpuagg_enabled || extra == NULL)
 		return;
 	if (!extension_installed())
+		return;
+	/*
+	 * One partition's grouping under enable_partitionwise_aggregate: the
+	 * partitioned table's own grouping, planned after its partitions', gets
+	 * one GpuAgg that reads them all in one device session (one set of
+	 * groups, returned once) rather than a session per partition; it
+	 * competes there with the Append of the partitions' native
+	 * aggregations.
+	 */
+	if (input_rel->reloptkind == RELOPT_OTHER_MEMBER_REL)
 		return;
 
 	/* what GpuAgg competes with: PostgreSQL's own paths, all there by now */

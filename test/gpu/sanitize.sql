@@ -36,3 +36,14 @@ VACUUM san;
 SELECT k, sum(m), avg(m), min(m), max(round(m, -1)), count(DISTINCT m), var_samp(m) FROM san WHERE m IN (1.50, 2, -3.25) OR m > 100 GROUP BY k ORDER BY k LIMIT 3;
 SELECT extract(year FROM ts) AS y, extract(week FROM ts) AS w, count(*), sum(extract(epoch FROM ts)), max(date_part('second', ts)), min(ts - interval '1 month 2 days'), max(d + interval '1 year') FROM san GROUP BY 1, 2 ORDER BY 1, 2 LIMIT 3;
 SELECT count(*) FROM san WHERE ts + interval '-13 months' > timestamp '2020-02-01' AND extract(dow FROM ts) IN (0, 6);
+-- a partitioned table: one session reads the partitions left after
+-- pruning, page batches crossing from one partition to the next
+DROP TABLE IF EXISTS sanp;
+CREATE TABLE sanp (k int4, v int8, f float8, t text) PARTITION BY RANGE (v);
+CREATE TABLE sanp1 PARTITION OF sanp FOR VALUES FROM (MINVALUE) TO (50000);
+CREATE TABLE sanp2 PARTITION OF sanp FOR VALUES FROM (50000) TO (120000);
+CREATE TABLE sanp3 PARTITION OF sanp DEFAULT;
+INSERT INTO sanp SELECT k, v, f, t FROM san;
+VACUUM ANALYZE sanp;
+SELECT k, count(*), sum(v), max(f), count(DISTINCT t) FROM sanp GROUP BY k ORDER BY k LIMIT 3;
+SELECT t, count(*), min(v) FROM sanp WHERE v >= 40000 GROUP BY t ORDER BY t COLLATE "C" LIMIT 3;

@@ -1,0 +1,194 @@
+--
+-- partitions: a partitioned table (or an inheritance parent) read as one
+-- scan of the partitions left after the planner's pruning, every query
+-- compared with its native run
+--
+SET gpuagg.force_offload = on;
+
+-- range partitions, one of them list-partitioned again with a default
+CREATE TABLE pt (id int4, k int4, v int8, f float8, s text, d date, m numeric(12,2))
+	PARTITION BY RANGE (id);
+CREATE TABLE pt_lo PARTITION OF pt FOR VALUES FROM (MINVALUE) TO (1000);
+CREATE TABLE pt_mid PARTITION OF pt FOR VALUES FROM (1000) TO (5000)
+	PARTITION BY LIST (k);
+CREATE TABLE pt_mid_a PARTITION OF pt_mid FOR VALUES IN (1, 2, 3);
+CREATE TABLE pt_mid_def PARTITION OF pt_mid DEFAULT;
+CREATE TABLE pt_hi PARTITION OF pt FOR VALUES FROM (5000) TO (20000);
+CREATE TABLE pt_empty PARTITION OF pt FOR VALUES FROM (20000) TO (30000);
+INSERT INTO pt
+SELECT i, i % 7, CASE WHEN i % 11 = 0 THEN NULL ELSE i::int8 * 1000003 END,
+	   i / 8.0, CASE WHEN i % 13 = 0 THEN NULL ELSE 's' || (i % 17) END,
+	   date '2024-01-01' + i % 300, (i % 1000) / 4.0
+  FROM generate_series(-50, 19999) i;
+ANALYZE pt;
+
+EXPLAIN (COSTS OFF) SELECT k, count(*), sum(v) FROM pt GROUP BY k;
+SELECT check_offload('SELECT k, count(*), sum(v), avg(f), min(s COLLATE "C"), max(d), sum(m) FROM pt GROUP BY k');
+SELECT check_offload('SELECT count(*), count(s), sum(m), avg(m) FROM pt');
+SELECT check_offload('SELECT s, count(*), max(v) FROM pt WHERE f > 100 GROUP BY s');
+SELECT check_offload('SELECT d, count(DISTINCT k) FROM pt GROUP BY d');
+-- pruning at plan time: the partitions left are read, and EXPLAIN names them
+EXPLAIN (COSTS OFF) SELECT k, count(*) FROM pt WHERE id >= 1000 AND id < 3000 GROUP BY k;
+SELECT check_offload('SELECT k, count(*) FROM pt WHERE id >= 1000 AND id < 3000 GROUP BY k');
+EXPLAIN (COSTS OFF) SELECT count(*), sum(v) FROM pt WHERE id < 10;
+SELECT check_offload('SELECT count(*), sum(v) FROM pt WHERE id < 10');
+EXPLAIN (COSTS OFF) SELECT count(*) FROM pt WHERE id BETWEEN 1000 AND 4999 AND k = 2;
+SELECT check_offload('SELECT count(*) FROM pt WHERE id BETWEEN 1000 AND 4999 AND k = 2');
+-- only the default partition
+SELECT check_offload('SELECT k, sum(v) FROM pt WHERE id BETWEEN 1000 AND 4999 AND k > 3 GROUP BY k');
+-- every partition pruned: the planner proves the input empty, and the
+-- native plan answers without a scan, as for a plain table's WHERE false
+EXPLAIN (COSTS OFF) SELECT count(*), sum(v) FROM pt WHERE id > 100000;
+
+-- pruning at run time: a generic plan's $1, a LATERAL reference.  GpuAgg
+-- reads every partition left at plan time and its filter keeps the rows,
+-- so it answers as natively.
+SET plan_cache_mode = force_generic_plan;
+PREPARE pq(int) AS SELECT k, count(*), sum(v) FROM pt WHERE id < $1 GROUP BY k ORDER BY k;
+EXPLAIN (COSTS OFF) EXECUTE pq(500);
+EXECUTE pq(500);
+SET gpuagg.enabled = off;
+EXECUTE pq(500);
+RESET gpuagg.enabled;
+DEALLOCATE pq;
+RESET plan_cache_mode;
+SELECT check_offload('SELECT x, c FROM (VALUES (500), (4000), (100000)) l(x), LATERAL (SELECT count(*) AS c FROM pt WHERE id < x) s');
+
+-- in a subquery below a join: the plan's range table indexes move
+SELECT check_offload('SELECT x.n, s.c FROM (VALUES (1, ''one''), (5, ''five'')) x(k, n) JOIN (SELECT k, count(*) AS c, sum(v) FROM pt GROUP BY k) s USING (k)');
+WITH w AS MATERIALIZED (SELECT k, sum(v) AS sv FROM pt GROUP BY k)
+SELECT count(*), sum(sv) = (SELECT sum(v) FROM pt) FROM w;
+-- with enable_partitionwise_aggregate, GpuAgg reads all the partitions in
+-- one session where PostgreSQL would aggregate each on its own
+SET enable_partitionwise_aggregate = on;
+EXPLAIN (COSTS OFF) SELECT id, count(*) FROM pt WHERE id < 2000 GROUP BY id;
+SELECT check_offload('SELECT id % 100, count(*), sum(v) FROM pt GROUP BY 1');
+SELECT check_offload('SELECT k, count(*), sum(v) FROM pt WHERE id > 900 GROUP BY k');
+RESET enable_partitionwise_aggregate;
+
+-- hash partitions
+CREATE TABLE ph (id int4, g int4, v float8) PARTITION BY HASH (id);
+CREATE TABLE ph0 PARTITION OF ph FOR VALUES WITH (MODULUS 4, REMAINDER 0);
+CREATE TABLE ph1 PARTITION OF ph FOR VALUES WITH (MODULUS 4, REMAINDER 1);
+CREATE TABLE ph2 PARTITION OF ph FOR VALUES WITH (MODULUS 4, REMAINDER 2);
+CREATE TABLE ph3 PARTITION OF ph FOR VALUES WITH (MODULUS 4, REMAINDER 3);
+INSERT INTO ph SELECT i, i % 100, i / 3.0 FROM generate_series(1, 20000) i;
+ANALYZE ph;
+SELECT check_offload('SELECT g, count(*), sum(v), min(id) FROM ph GROUP BY g');
+EXPLAIN (COSTS OFF) SELECT count(*) FROM ph WHERE id = 42;
+SELECT check_offload('SELECT count(*), sum(v) FROM ph WHERE id = 42');
+
+-- a column dropped from the parent, then a partition created without it:
+-- the new partition's columns after it lie elsewhere.  A query that reads
+-- only the columns before the dropped one offloads; one that reads past it
+-- stays native and says why.
+CREATE TABLE pd (a int4, b int4, gone int8, c int4) PARTITION BY LIST (a);
+CREATE TABLE pd1 PARTITION OF pd FOR VALUES IN (1);
+INSERT INTO pd SELECT 1, i % 5, i, i FROM generate_series(1, 1000) i;
+ALTER TABLE pd DROP COLUMN gone;
+CREATE TABLE pd2 PARTITION OF pd FOR VALUES IN (2);
+INSERT INTO pd SELECT 2, i % 5, i * 10 FROM generate_series(1, 1000) i;
+ANALYZE pd;
+SELECT check_offload('SELECT b, count(*), sum(a) FROM pd GROUP BY b');
+SET gpuagg.force_offload = off;
+SET gpuagg.log_fallback = on;
+SET client_min_messages = notice;
+SELECT offloaded('SELECT b, sum(c) FROM pd GROUP BY b');
+RESET client_min_messages;
+RESET gpuagg.log_fallback;
+SET gpuagg.force_offload = on;
+-- its columns in another order, attached: the same
+CREATE TABLE pd3 (c int4, b int4, a int4);
+INSERT INTO pd3 SELECT i, i % 5, 3 FROM generate_series(1, 100) i;
+ALTER TABLE pd ATTACH PARTITION pd3 FOR VALUES IN (3);
+SELECT offloaded('SELECT b, count(*) FROM pd GROUP BY b');
+-- pruned away, it does not matter
+SELECT check_offload('SELECT b, count(*), sum(a) FROM pd WHERE a < 3 GROUP BY b');
+-- a column added later with a default: rows older than it take it
+ALTER TABLE ph ADD COLUMN w int4 DEFAULT 7;
+INSERT INTO ph SELECT i, i % 100, 0, i % 3 FROM generate_series(20001, 20100) i;
+SELECT check_offload('SELECT g, sum(w), count(*) FROM ph GROUP BY g');
+
+-- inheritance: the parent's own rows and its children's
+CREATE TABLE ih (a int4, b int4);
+CREATE TABLE ihc (c int4) INHERITS (ih);
+CREATE TABLE ihcc () INHERITS (ihc);
+INSERT INTO ih SELECT i, i % 3 FROM generate_series(1, 1000) i;
+INSERT INTO ihc SELECT i, i % 3, 5 FROM generate_series(1, 700) i;
+INSERT INTO ihcc SELECT i, i % 4, 6 FROM generate_series(1, 300) i;
+ANALYZE ih;
+ANALYZE ihc;
+ANALYZE ihcc;
+EXPLAIN (COSTS OFF) SELECT b, count(*), sum(a) FROM ih GROUP BY b;
+SELECT check_offload('SELECT b, count(*), sum(a) FROM ih GROUP BY b');
+SELECT check_offload('SELECT b, count(*), sum(a) FROM ONLY ih GROUP BY b');
+SELECT check_offload('SELECT b, count(*), sum(c) FROM ihc GROUP BY b');
+
+-- parallel: each process reads its share of every partition, partial
+-- states or fed; a device that fails midway reads again the blocks each
+-- process had taken of each partition
+CREATE OR REPLACE FUNCTION check_parallel(q text) RETURNS text
+LANGUAGE sql AS $$
+	SELECT CASE WHEN plan_text(q) LIKE '%"Parallel Aware": true%' THEN 'parallel, ' ELSE 'serial, ' END
+		|| check_offload(q)
+$$;
+SET parallel_setup_cost = 0;
+SET parallel_tuple_cost = 0;
+SET min_parallel_table_scan_size = 0;
+SET max_parallel_workers_per_gather = 2;
+SET gpuagg.tuple_cost = 10;
+SET gpuagg.fed_groups = 100000;
+SELECT check_parallel('SELECT k, count(*), sum(v), avg(f), min(d) FROM pt GROUP BY k');
+SET gpuagg.page_batches = on;
+SELECT check_parallel('SELECT k, count(*), sum(v), avg(f), min(d) FROM pt GROUP BY k');
+SET gpuagg.fed_groups = 10;
+SELECT regexp_replace(line, 'Device Memory Estimate: \d+', 'Device Memory Estimate: N') AS plan
+  FROM explain_stable('SELECT id % 5000 AS g, count(*) FROM pt GROUP BY 1') line;
+-- the workers pinned every page of every partition once, the leader's
+-- device had every row once
+SELECT (g->>'Workers Launched')::int > 0 AS workers,
+	   (n->>'Pages')::bigint = (SELECT sum(pg_relation_size(c)) / 8192 FROM
+			unnest('{pt_lo,pt_mid_a,pt_mid_def,pt_hi,pt_empty}'::regclass[]) c) AS every_page_once,
+	   (n->>'Rows In')::bigint = (SELECT count(*) FROM pt) AS every_row_once
+  FROM analyzed_plan('SELECT id % 5000 AS g, count(*) FROM pt GROUP BY 1') g,
+	   json_array_elements(g->'Plans') n;
+SELECT check_parallel('SELECT id % 5000 AS g, count(*), sum(v), count(DISTINCT k) FROM pt GROUP BY 1 HAVING sum(v) % 7 = 0');
+SELECT check_parallel('SELECT k, sum(m), count(*) FROM pt GROUP BY k');
+SET gpuagg.fed_groups = 100000;
+SET gpuagg.batch_size = '64kB';
+SET gpuagg.debug_fail_batch = 3;
+SET client_min_messages = error;	-- the fallbacks' WARNINGs
+SELECT check_parallel('SELECT k, count(*), sum(v), max(f) FROM pt GROUP BY k');
+SET gpuagg.fed_groups = 10;
+SELECT check_parallel('SELECT id % 5000 AS g, count(*), sum(v) FROM pt GROUP BY 1 HAVING sum(v) % 7 = 0');
+RESET gpuagg.page_batches;
+SET gpuagg.fed_groups = 100000;
+SELECT check_parallel('SELECT k, count(*), sum(v), max(f) FROM pt GROUP BY k');
+RESET client_min_messages;
+RESET gpuagg.debug_fail_batch;
+RESET gpuagg.batch_size;
+RESET gpuagg.fed_groups;
+RESET gpuagg.tuple_cost;
+RESET max_parallel_workers_per_gather;
+RESET min_parallel_table_scan_size;
+RESET parallel_tuple_cost;
+RESET parallel_setup_cost;
+
+-- a foreign partition: native, and the reason says so
+CREATE EXTENSION postgres_fdw;
+CREATE SERVER nowhere FOREIGN DATA WRAPPER postgres_fdw OPTIONS (dbname 'nowhere');
+CREATE FOREIGN TABLE ph_far PARTITION OF pd FOR VALUES IN (9) SERVER nowhere;
+SET gpuagg.force_offload = off;
+SET gpuagg.log_fallback = on;
+SET client_min_messages = notice;
+SELECT offloaded('SELECT b, count(*), sum(a) FROM pd WHERE a <> 3 GROUP BY b');
+RESET client_min_messages;
+RESET gpuagg.log_fallback;
+-- pruned away, it does not matter
+SET gpuagg.force_offload = on;
+SELECT check_offload('SELECT b, count(*), sum(a) FROM pd WHERE a < 3 GROUP BY b');
+DROP FOREIGN TABLE ph_far;
+DROP SERVER nowhere;
+DROP EXTENSION postgres_fdw;
+
+DROP TABLE pt, ph, pd, ih CASCADE;

@@ -12,6 +12,8 @@
 #   K=100      groupby: number of groups of id1, id2, id4, id5 (id3, id6: N/K)
 #   NA=0       groupby: percent of missing values (0..100, as db-benchmark)
 #   SORTED=0   groupby: 1 = rows physically ordered by id1..id6 (NULLS FIRST)
+#   PARTS=0    groupby: x and x_int hash-partitioned on id6 into PARTS
+#              partitions (x_p0.., x_int_p0..); not with SORTED=1
 #   SF=1       tpch: scale factor (1.5M orders, ~6M lines per SF; 0.1 works)
 #   JOBS=nproc parallel psql sessions
 #   LOGGED=0   1 = ordinary (WAL-logged) tables loaded with
@@ -58,6 +60,7 @@ N=$(num "${N:-1e6}" N)
 K=$(num "${K:-100}" K)
 NA=$(num "${NA:-0}" NA)
 SORTED=${SORTED:-0}
+PARTS=$(num "${PARTS:-0}" PARTS)
 SF=$(fnum "${SF:-1}" SF)
 JOBS=$(num "${JOBS:-$(nproc)}" JOBS)
 LOGGED=${LOGGED:-0}
@@ -162,6 +165,25 @@ groupby_setup() {
     FMT_K="CASE WHEN %s < 1000 THEN lpad(%s::text, 3, '0') ELSE %s::text END"
   fi
   PARAMS="N=$N K=$K NA=$NA SORTED=$SORTED"
+  if [ "$PARTS" -gt 0 ]; then
+    [ "$SORTED" = 0 ] || die "PARTS needs SORTED=0"
+    PARAMS+=" PARTS=$PARTS"
+  fi
+}
+
+# CREATE TABLE name def: plain, or hash-partitioned on id6 into PARTS
+# partitions name_p0.. (a partitioned table itself is neither UNLOGGED nor
+# has storage options: its partitions are and have)
+groupby_create() {
+  local i
+  if [ "$PARTS" = 0 ]; then
+    echo "CREATE $PERSIST TABLE $1 $2 $TABLE_OPTS;"
+    return
+  fi
+  echo "CREATE TABLE $1 $2 PARTITION BY HASH (id6);"
+  for ((i = 0; i < PARTS; i++)); do
+    echo "CREATE $PERSIST TABLE $1_p$i PARTITION OF $1 FOR VALUES WITH (MODULUS $PARTS, REMAINDER $i) $TABLE_OPTS;"
+  done
 }
 
 # raw ids/values of rows lo..hi, with NAs, as int columns (+ g)
@@ -223,10 +245,7 @@ groupby_load() {
   local idef="(id1 int4, id2 int4, id3 int4, id4 int4, id5 int4, id6 int4, v1 int4, v2 int4, v3 float8)"
   "${PSQL[@]}" -c "DROP TABLE IF EXISTS x, x_int, x_stage"
   if [ "$SORTED" = 0 ]; then
-    "${PSQL[@]}" <<SQL
-CREATE $PERSIST TABLE x $xdef $TABLE_OPTS;
-CREATE $PERSIST TABLE x_int $idef $TABLE_OPTS;
-SQL
+    { groupby_create x "$xdef"; groupby_create x_int "$idef"; } | "${PSQL[@]}"
     run_chunks "$N" groupby_chunk
   else
     # Generate in parallel into a staging table (with the row number g),
@@ -470,20 +489,30 @@ SQL
 "${SUITE}_load"
 T_LOAD1=$(now)
 
-# VACUUM each table in its own session (VACUUM of one table is serial).
+# The tables with storage: each table, or a partitioned one's partitions.
+TABLE_LIST="'{$(IFS=,; echo "${TABLES[*]}")}'::text[]"
+LEAVES="SELECT t, coalesce(l.relid, t::regclass) AS leaf
+  FROM unnest($TABLE_LIST) t
+  LEFT JOIN LATERAL pg_partition_tree(t::regclass) l ON l.isleaf"
+# VACUUM each table (partition) in its own session (VACUUM of one table is
+# serial); a partitioned table's own statistics come from its ANALYZE.
 vac=()
-for t in "${TABLES[@]}"; do vac+=("VACUUM (ANALYZE) $t;"); done
+while read -r leaf; do vac+=("VACUUM (ANALYZE) $leaf;"); done < <(
+  "${PSQL[@]}" -tAc "SELECT leaf FROM ($LEAVES) s")
 run_parallel "${vac[@]}"
+for t in "${TABLES[@]}"; do
+  [ "$("${PSQL[@]}" -tAc "SELECT relkind FROM pg_class WHERE oid = '$t'::regclass")" = p ] &&
+    "${PSQL[@]}" -c "ANALYZE $t"
+done
 # A page that another backend has pinned at that moment (e.g. while writing
 # it out to free a buffer) is skipped by VACUUM without setting its
 # visibility-map bit: vacuum again (it scans only those pages) until every
 # page is all-visible.
 for _ in 1 2 3; do
-  again=$("${PSQL[@]}" -tAc "SELECT string_agg(format('VACUUM %I;', relname), ' ')
-    FROM pg_class WHERE relname = ANY ('{$(IFS=,; echo "${TABLES[*]}")}')
-     AND relnamespace = current_schema()::regnamespace AND relallvisible < relpages")
+  again=$("${PSQL[@]}" -tAc "SELECT string_agg(format('VACUUM %s;', c.oid::regclass), ' ')
+    FROM ($LEAVES) s JOIN pg_class c ON c.oid = s.leaf WHERE c.relallvisible < c.relpages")
   [ -n "$again" ] || break
-  "${PSQL[@]}" -c "$again"
+  "${PSQL[@]}" <<<"$again"   # (one -c would be one transaction)
 done
 T_VAC1=$(now)
 LOAD_S=$(secs "$T_LOAD0" "$T_LOAD1"); VAC_S=$(secs "$T_LOAD1" "$T_VAC1")
@@ -503,7 +532,8 @@ CREATE TABLE IF NOT EXISTS bench_gen (
   load_s numeric, vacuum_s numeric, jobs int, logged bool, loaded_at timestamptz);
 DELETE FROM bench_gen WHERE tbl = ANY ('{$(IFS=,; echo "${TABLES[*]}")}');
 INSERT INTO bench_gen
-SELECT t, '$SUITE', '$PARAMS', r, pg_relation_size(t::regclass),
+SELECT t, '$SUITE', '$PARAMS', r,
+       (SELECT sum(pg_relation_size(leaf)) FROM ($LEAVES) s WHERE s.t = v.t),
        $LOAD_S, $VAC_S, $JOBS, $([ "$LOGGED" = 1 ] && echo true || echo false), now()
 FROM (VALUES $ROWVALUES) v(t, r);
 SQL
@@ -512,8 +542,9 @@ echo "suite=$SUITE $PARAMS jobs=$JOBS $([ "$LOGGED" = 1 ] && echo logged || echo
 "${PSQL[@]}" -P footer=off <<SQL
 SELECT tbl AS table, rows,
        pg_size_pretty(heap_bytes) AS heap, heap_bytes,
-       c.relallvisible = c.relpages AS all_visible
-FROM bench_gen b JOIN pg_class c ON c.oid = b.tbl::regclass
-WHERE tbl = ANY ('{$(IFS=,; echo "${TABLES[*]}")}') ORDER BY tbl;
+       (SELECT bool_and(c.relallvisible = c.relpages) FROM ($LEAVES) s
+          JOIN pg_class c ON c.oid = s.leaf WHERE s.t = b.tbl) AS all_visible
+FROM bench_gen b
+WHERE tbl = ANY ($TABLE_LIST) ORDER BY tbl;
 SQL
 echo "load_s=$LOAD_S vacuum_s=$VAC_S total_s=$(secs "$T_LOAD0" "$T_VAC1")"

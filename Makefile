@@ -39,7 +39,7 @@ REGRESS = setup types nulls filters having errors fallback explain rescan \
 	differential
 # These change server-wide settings (ALTER SYSTEM) or stop the GPU service:
 # test/run.sh runs them after REGRESS, in its throw-away cluster only.
-REGRESS_CLUSTER = admission dying service_restart
+REGRESS_CLUSTER = sharded admission dying service_restart
 # UTF-8, so that the string tests' multibyte values and ICU collation work
 REGRESS_OPTS = --encoding=UTF8
 # Concurrency (specs/*.spec, pg_isolation_regress): snapshots of in-place reads

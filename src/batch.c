@@ -60,6 +60,10 @@ struct GpuaggBatchReader
 	ParallelTableScanDesc *pscans;	/* [nrels], or NULL: not parallel */
 	GpuaggBlockLog *logs;		/* [nrels], with pscans */
 	TableScanDesc scan;			/* of rels[cur] */
+	TupleDesc	remap_from;		/* the parent's, where rels lay their columns
+								 * out otherwise: then ... */
+	AttrNumber	attmap[GA_MAX_COLS];	/* ... each column's attno in rels[cur] */
+	AttrNumber	maxmapped;		/* the largest of them */
 	TupleTableSlot *slot;
 	const GaProgram *prog;
 	const GpuaggProgram *host;	/* string predicates */
@@ -180,6 +184,28 @@ open_rel(GpuaggBatchReader *r, int i)
 	r->slot = table_slot_create(rel, NULL);
 	r->scan = r->pscans ? table_beginscan_parallel(rel, r->pscans[i]) :
 		table_beginscan(rel, r->snapshot, 0, NULL);
+	if (r->remap_from)
+	{
+		TupleDesc	desc = RelationGetDescr(rel);
+
+		r->maxmapped = 0;
+		for (uint32 c = 0; c < r->prog->ncols; c++)
+		{
+			const char *name = NameStr(TupleDescAttr(r->remap_from,
+													 r->prog->cols[c].attno - 1)->attname);
+			int			a;
+
+			for (a = 0; a < desc->natts; a++)
+				if (!TupleDescAttr(desc, a)->attisdropped &&
+					strcmp(NameStr(TupleDescAttr(desc, a)->attname), name) == 0)
+					break;
+			if (a == desc->natts)
+				elog(ERROR, "gpuagg: column \"%s\" not found in \"%s\"",
+					 name, RelationGetRelationName(rel));
+			r->attmap[c] = a + 1;
+			r->maxmapped = Max(r->maxmapped, a + 1);
+		}
+	}
 }
 
 /* The current relation is read to its end: on to the next, if any. */
@@ -195,7 +221,7 @@ next_rel(GpuaggBatchReader *r)
 }
 
 GpuaggBatchReader *
-GpuaggBatchBegin(Relation *rels, int nrels, Snapshot snapshot,
+GpuaggBatchBegin(Relation *rels, int nrels, TupleDesc remap_from, Snapshot snapshot,
 				 ParallelTableScanDesc *pscans, GpuaggBlockLog *logs,
 				 const GpuaggProgram *hostprog, int batch_rows,
 				 GpuaggDict *dict, bool pages)
@@ -209,6 +235,7 @@ GpuaggBatchBegin(Relation *rels, int nrels, Snapshot snapshot,
 	r->prog = prog;
 	r->rels = rels;
 	r->nrels = nrels;
+	r->remap_from = remap_from;
 	r->snapshot = snapshot;
 	r->pscans = pscans;
 	r->logs = logs;
@@ -230,7 +257,8 @@ GpuaggBatchBegin(Relation *rels, int nrels, Snapshot snapshot,
 	}
 	r->size = Max(r->size, 16);
 
-	r->page_mode = page_mode_possible(rel, r->scan);
+	/* (columns found by name: the slot deforms each relation's tuples) */
+	r->page_mode = remap_from == NULL && page_mode_possible(rel, r->scan);
 	if (r->page_mode)
 	{
 		r->desc = RelationGetDescr(rel);
@@ -1066,10 +1094,10 @@ GpuaggBatchNext(GpuaggBatchReader *r, char *buf, uint64 *bytes)
 		/* a long scan under a selective WHERE must stay cancellable */
 		if ((n & 4095) == 0)
 			CHECK_FOR_INTERRUPTS();
-		slot_getsomeattrs(r->slot, r->maxattno);
+		slot_getsomeattrs(r->slot, r->remap_from ? r->maxmapped : r->maxattno);
 		for (uint32 c = 0; c < p->ncols; c++)
 		{
-			int			i = p->cols[c].attno - 1;
+			int			i = (r->remap_from ? r->attmap[c] : p->cols[c].attno) - 1;
 
 			put_value(r, c, values, nulls, anynull, n, r->slot->tts_values[i],
 					  r->slot->tts_isnull[i]);

@@ -42,7 +42,9 @@ typedef struct GpuaggBlockLog
 } GpuaggBlockLog;
 
 /* rels: read one after another (a table, or the partitions left of one,
- * which the planner has checked lay out the program's columns alike);
+ * which the planner has checked lay out the program's columns alike, or,
+ * with remap_from, the parent's descriptor: each relation's columns are
+ * found by name, its tuples deformed in the slot, never in page form);
  * strings are sent as their codes in dict; pscans: this process's share of
  * a parallel scan of each relation, or NULL for the whole of each; logs:
  * with pscans, the blocks this process has taken of each (replayed first,
@@ -50,6 +52,7 @@ typedef struct GpuaggBlockLog
  * sent where GpuaggPageFormMissing (of every relation) and the scan
  * allow. */
 extern GpuaggBatchReader *GpuaggBatchBegin(Relation *rels, int nrels,
+										   TupleDesc remap_from,
 										   Snapshot snapshot,
 										   ParallelTableScanDesc *pscans,
 										   GpuaggBlockLog *logs,

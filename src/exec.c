@@ -314,7 +314,9 @@ run_on_device(GpuAggState *st, char **why)
 
 	if (st->plan->feed && !fed)
 		GpuaggFeedGiveUp(st);		/* (its workers, if any, return nothing) */
-	reader = GpuaggBatchBegin(st->rels, st->nrels, estate->es_snapshot,
+	reader = GpuaggBatchBegin(st->rels, st->nrels,
+							  st->plan->remap ? RelationGetDescr(st->css.ss.ss_currentRelation) : NULL,
+							  estate->es_snapshot,
 							  fed || st->feed_failed ? NULL : st->pscans, st->blocklogs,
 							  st->prog, st->plan->batch_rows, st->dict, pages_ok);
 	if (fed && GpuaggBatchMaxPages(reader) == 0)

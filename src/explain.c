@@ -78,6 +78,9 @@ GpuaggExplain(CustomScanState *node, List *ancestors, ExplainState *es)
 							RELKIND_PARTITIONED_TABLE ? "Partitions" : "Tables",
 							items, es);
 		items = NIL;
+		if (st->plan->remap)
+			ExplainPropertyText("Partition Columns",
+								"found by name in each, read in column batches", es);
 	}
 	if (st->plan->feed)
 		ExplainPropertyText("Aggregation", "in the leader, its workers pinning pages for it", es);

@@ -63,6 +63,9 @@ typedef struct GpuaggPlanInfo
 								 * inheritance children) to scan instead,
 								 * less varno (set_plan_references moves
 								 * them all alike) */
+	bool		remap;			/* the children lay out the columns read
+								 * otherwise than the parent: found by name,
+								 * read in column form */
 	double		groups;			/* estimated groups */
 	double		vram;			/* estimated device bytes */
 	int			batch_rows;		/* rows per batch */

@@ -130,7 +130,9 @@ GpuaggFeedPages(GpuAggState *st)
 	/* no leader to feed: worker 0 reads the whole table (run_aggregation) */
 	if (f->leaderless)
 		return;
-	reader = GpuaggBatchBegin(st->rels, st->nrels, st->css.ss.ps.state->es_snapshot,
+	reader = GpuaggBatchBegin(st->rels, st->nrels,
+							  st->plan->remap ? RelationGetDescr(st->css.ss.ss_currentRelation) : NULL,
+							  st->css.ss.ps.state->es_snapshot,
 							  st->pscans, st->blocklogs, st->prog, st->plan->batch_rows,
 							  st->dict, true);
 	/* (no page form here: then no blocks either, the others take them) */

@@ -40,7 +40,8 @@ enum GpuaggPrivateIndex
 	PRIV_PARAMS,
 	PRIV_FEED,
 	PRIV_TOPN,
-	PRIV_CHILDREN
+	PRIV_CHILDREN,
+	PRIV_REMAP
 };
 
 List *
@@ -63,7 +64,8 @@ GpuaggFormPlanInfo(const GpuaggPlanInfo *info)
 	priv = lappend(priv, makeInteger(info->feed ? 1 : 0));
 	priv = lappend(priv, info->topn);
 	priv = lappend(priv, info->children);
-	Assert(list_length(priv) == PRIV_CHILDREN + 1);
+	priv = lappend(priv, makeInteger(info->remap ? 1 : 0));
+	Assert(list_length(priv) == PRIV_REMAP + 1);
 	return priv;
 }
 
@@ -91,6 +93,7 @@ GpuaggDeformPlanInfo(List *priv, GpuaggPlanInfo *info)
 	info->feed = intVal(list_nth(priv, PRIV_FEED)) != 0;
 	info->topn = list_nth(priv, PRIV_TOPN);
 	info->children = list_nth(priv, PRIV_CHILDREN);
+	info->remap = intVal(list_nth(priv, PRIV_REMAP)) != 0;
 }
 
 static Plan *

@@ -508,6 +508,8 @@ typedef struct GpuaggCandidate
 								 * range table indexes of the tables to scan,
 								 * or NIL for the table itself */
 	double		pages;			/* of the tables scanned */
+	bool		remap;			/* children laid out otherwise: their columns
+								 * found by name, in column form, serially */
 	bool		exact;			/* numerics that may not fit: the native plan
 								 * goes along as the exact path */
 	Path	   *exact_path;		/* ... this one */
@@ -592,11 +594,13 @@ same_missing(TupleDesc a, TupleDesc b, int attnum)
 }
 
 /*
- * The reader takes the children's tuples for the parent's: every attribute
- * up to the last the program reads must lie where the parent has it, with
- * the same name, type and storage, and a column added later must have the
- * same value where a tuple predates it.  A partition created after a column
- * of its parent was dropped, or with its columns in another order, differs.
+ * May the reader take the children's tuples for the parent's, in page form
+ * and in parallel?  NULL if so, else how they differ.  Every attribute up to
+ * the last the program reads must lie where the parent has it, with the
+ * same name, type and storage, and a column added later must have the same
+ * value where a tuple predates it.  A partition created after a column of
+ * its parent was dropped, or attached with its columns in another order,
+ * differs.
  */
 static const char *
 children_alike(GpuaggCandidate *c)
@@ -774,9 +778,14 @@ compile_query(GpuaggCandidate *c)
 		return reason;
 	if (!choose_device(&c->device, &reason))
 		return reason;
-	if (c->children != NIL && (reason = children_alike(c)) != NULL)
-		return reason;
-	c->no_pages = page_form_missing(c);
+	/*
+	 * Children laid out otherwise than the parent: each child's columns are
+	 * found by name and its tuples deformed on the host, serially (a run
+	 * again after a device failure needs page mode's block log).
+	 */
+	c->remap = c->children != NIL && (reason = children_alike(c)) != NULL;
+	c->no_pages = c->remap ? psprintf("%s, so the scan reads column batches", reason) :
+		page_form_missing(c);
 	c->exact = GpuaggProgramNeedsExact(&c->prog->ga);
 	return NULL;
 }
@@ -814,6 +823,8 @@ parallel_plan(GpuaggCandidate *c)
 		return "no parallel plan with one GPU session: it runs in the leader, and parallel_leader_participation is off";
 	if (!c->partial && !c->feed)
 		return NULL;
+	if (c->remap)
+		return psprintf("no parallel plan: %s", c->no_pages);
 	if (c->exact && c->partial)
 		return "no parallel plan where each process aggregates: numeric values the device may not hold need one session's exact path";
 	if (!gpuagg_parallel)
@@ -1004,6 +1015,7 @@ add_gpuagg_path(GpuaggCandidate *c)
 	info.aggrefs = c->aggrefs;
 	info.having = c->partial ? NIL : (List *) c->extra->havingQual;
 	info.varno = c->input_rel->relid;
+	info.remap = c->remap;
 	info.children = NIL;
 	foreach(lc, c->children)
 		info.children = lappend(info.children,

@@ -25,13 +25,6 @@ SELECT i % 7, CASE WHEN i % 13 = 0 THEN NULL ELSE i % 101 END, (i % 1000)::int2,
   FROM generate_series(1, 30000) i;
 ANALYZE par;
 
--- is q planned as parallel GpuAgg, and does it answer as natively?
-CREATE FUNCTION check_parallel(q text) RETURNS text
-LANGUAGE sql AS $$
-	SELECT CASE WHEN plan_text(q) LIKE '%"Parallel Aware": true%' THEN 'parallel, ' ELSE 'serial, ' END
-		|| check_offload(q)
-$$;
-
 EXPLAIN (COSTS OFF) SELECT k, count(*), sum(i8), avg(f8) FROM par GROUP BY k;
 SELECT check_parallel('SELECT k, count(*), count(g), sum(g), avg(g), sum(i8), avg(i8), min(f4), max(f8), sum(f4), avg(f8), stddev(g), variance(i8), var_pop(f8), bool_and(b), bool_or(b), min(d), max(d) FROM par GROUP BY k');
 SELECT check_parallel('SELECT count(*), sum(i2), avg(i2), stddev_samp(i2), sum(i8), avg(i8), var_samp(i8), count(t), max(f4) FROM par');

@@ -141,11 +141,6 @@ SELECT check_offload('SELECT b, count(*), sum(c) FROM ihc GROUP BY b');
 -- parallel: each process reads its share of every partition, partial
 -- states or fed; a device that fails midway reads again the blocks each
 -- process had taken of each partition
-CREATE OR REPLACE FUNCTION check_parallel(q text) RETURNS text
-LANGUAGE sql AS $$
-	SELECT CASE WHEN plan_text(q) LIKE '%"Parallel Aware": true%' THEN 'parallel, ' ELSE 'serial, ' END
-		|| check_offload(q)
-$$;
 SET parallel_setup_cost = 0;
 SET parallel_tuple_cost = 0;
 SET min_parallel_table_scan_size = 0;

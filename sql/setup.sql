@@ -97,6 +97,13 @@ LANGUAGE sql AS $$
 	SELECT plan_text(q) LIKE '%"Custom Plan Provider": "GpuAgg"%'
 $$;
 
+-- Is q planned as a parallel GpuAgg, and does it answer as natively?
+CREATE FUNCTION check_parallel(q text) RETURNS text
+LANGUAGE sql AS $$
+	SELECT CASE WHEN plan_text(q) LIKE '%"Parallel Aware": true%' THEN 'parallel, ' ELSE 'serial, ' END
+		|| check_offload(q)
+$$;
+
 -- Run q offloaded and natively and report the SQLSTATE each raised.
 CREATE FUNCTION check_error(q text) RETURNS text
 LANGUAGE plpgsql AS $$

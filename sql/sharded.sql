@@ -42,6 +42,21 @@ CREATE TABLE shl AS SELECT i % 10 AS k, i::int8 AS v, i / 4.0::float8 AS f
   FROM generate_series(1, 20000) i;
 ANALYZE shl;
 
+-- groups in table t, and how many differ from a native aggregation of shl
+CREATE FUNCTION groups_differing(t text, OUT groups bigint, OUT differing bigint)
+LANGUAGE plpgsql AS $$
+BEGIN
+	PERFORM set_config('gpuagg.enabled', 'off', true);
+	EXECUTE format('SELECT (SELECT count(*) FROM %1$I), count(*)
+					  FROM ((SELECT * FROM %1$I
+							 EXCEPT ALL SELECT k, count(*), sum(v), avg(v), max(f) FROM shl GROUP BY k)
+							UNION ALL
+							(SELECT k, count(*), sum(v), avg(v), max(f) FROM shl GROUP BY k
+							 EXCEPT ALL SELECT * FROM %1$I)) d', t)
+		INTO groups, differing;
+	PERFORM set_config('gpuagg.enabled', 'on', true);
+END $$;
+
 SET enable_partitionwise_aggregate = on;
 EXPLAIN (VERBOSE, COSTS OFF) SELECT k, count(*), sum(v), avg(v), max(f) FROM shp GROUP BY k;
 -- every shard's GROUP BY offloaded there: gpuagg.stat counts server-wide
@@ -51,17 +66,35 @@ CREATE TEMP TABLE sharded AS
 	SELECT k, count(*), sum(v), avg(v), max(f) FROM shp GROUP BY k;
 SELECT queries_cuda + queries_cpu - n AS queries_offloaded_by_the_shards
   FROM gpuagg.stat, offloaded_before;
-SET gpuagg.enabled = off;
-SELECT (SELECT count(*) FROM sharded) AS groups,
-	   count(*) AS differing
-  FROM ((SELECT * FROM sharded
-		 EXCEPT ALL SELECT k, count(*), sum(v), avg(v), max(f) FROM shl GROUP BY k)
-		UNION ALL
-		(SELECT k, count(*), sum(v), avg(v), max(f) FROM shl GROUP BY k
-		 EXCEPT ALL SELECT * FROM sharded)) d;
-RESET gpuagg.enabled;
+SELECT * FROM groups_differing('sharded');
 -- a WHERE goes along to the shards; pruning leaves one
 EXPLAIN (VERBOSE, COSTS OFF) SELECT k, count(*) FROM shp WHERE k < 3 AND v > 100 GROUP BY k;
+-- a local partition beside the foreign ones: the table's one GpuAgg cannot
+-- read a foreign partition, so each partition's grouping is planned on its
+-- own -- the foreign ones on their servers, the local one in a GpuAgg here
+CREATE TABLE shp3 PARTITION OF shp FOR VALUES IN (10, 11);
+INSERT INTO shp3 SELECT 10 + i % 2, i, i / 4.0 FROM generate_series(1, 3000) i;
+INSERT INTO shl SELECT * FROM shp3;
+ANALYZE shp3, shl;
+-- (GpuAgg made cheap: a small table's would lose on cost, and
+-- gpuagg.force_offload cannot bring back the partitionwise plan once a
+-- cheaper one has pruned it)
+SET gpuagg.force_offload = on;
+SET gpuagg.startup_cost = 0;
+SET gpuagg.tuple_cost = 0;
+SET gpuagg.batch_cost = 0;
+EXPLAIN (VERBOSE, COSTS OFF) SELECT k, count(*), sum(v), avg(v), max(f) FROM shp GROUP BY k;
+TRUNCATE offloaded_before;
+INSERT INTO offloaded_before SELECT queries_cuda + queries_cpu FROM gpuagg.stat;
+CREATE TEMP TABLE mixed AS
+	SELECT k, count(*), sum(v), avg(v), max(f) FROM shp GROUP BY k;
+SELECT queries_cuda + queries_cpu - n AS queries_offloaded_here_and_by_the_shards
+  FROM gpuagg.stat, offloaded_before;
+SELECT * FROM groups_differing('mixed');
+RESET gpuagg.batch_cost;
+RESET gpuagg.tuple_cost;
+RESET gpuagg.startup_cost;
+RESET gpuagg.force_offload;
 RESET enable_partitionwise_aggregate;
 
 -- What a Citus worker runs on a shard (a plain table named like
@@ -75,6 +108,7 @@ SELECT check_offload('SELECT k, v % 7 AS w FROM shl GROUP BY k, v % 7');
 SELECT check_offload('SELECT sum(v), count(v), count(*) FROM shl WHERE f > 100');
 
 DROP TABLE shp, shl;
+DROP FUNCTION groups_differing;
 SELECT postgres_fdw_disconnect_all();
 SET client_min_messages = warning;	-- (the user mapping's user name)
 DROP EXTENSION postgres_fdw CASCADE;

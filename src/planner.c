@@ -321,7 +321,40 @@ path_has_gpuagg(Path *path)
 		return path_has_gpuagg(((SortPath *) path)->subpath);
 	if (IsA(path, ProjectionPath))
 		return path_has_gpuagg(((ProjectionPath *) path)->subpath);
+	if (IsA(path, AppendPath))
+	{
+		/* the partitions' groupings, partitionwise */
+		ListCell   *lc;
+
+		foreach(lc, ((AppendPath *) path)->subpaths)
+		{
+			if (path_has_gpuagg(lfirst(lc)))
+				return true;
+		}
+	}
 	return false;
+}
+
+/*
+ * gpuagg.force_offload, a developer's knob: only the paths that aggregate
+ * in a GpuAgg stay.  Returns false, leaving the rel alone, where none does.
+ */
+static bool
+keep_gpuagg_paths(RelOptInfo *rel)
+{
+	List	   *keep = NIL;
+	ListCell   *lc;
+
+	foreach(lc, rel->pathlist)
+	{
+		if (path_has_gpuagg(lfirst(lc)))
+			keep = lappend(keep, lfirst(lc));
+	}
+	if (keep == NIL)
+		return false;
+	rel->pathlist = keep;
+	rel->partial_pathlist = NIL;
+	return true;
 }
 
 /* Processes that share a parallel scan, as costsize.c counts them. */
@@ -684,7 +717,8 @@ query_eligible(GpuaggCandidate *c)
 		return "set-returning functions in the target list";
 	if (parse->constraintDeps != NIL)
 		return "target list relies on a functional dependency on the group keys";
-	if (input_rel->reloptkind != RELOPT_BASEREL || input_rel->relid == 0)
+	if ((input_rel->reloptkind != RELOPT_BASEREL &&
+		 input_rel->reloptkind != RELOPT_OTHER_MEMBER_REL) || input_rel->relid == 0)
 		return "input is not a single table";
 	if (IS_DUMMY_REL(input_rel))
 		return "input is provably empty";
@@ -732,7 +766,8 @@ compile_query(GpuaggCandidate *c)
 	 * in (its scan projects them), so that the first error is the same.
 	 */
 	c->keys = NIL;
-	foreach(lc, parse->targetList)
+	/* (a partition's grouping: the target list translated to its columns) */
+	foreach(lc, c->extra->targetList)
 	{
 		TargetEntry *tle = lfirst_node(TargetEntry, lc);
 
@@ -1027,8 +1062,10 @@ add_gpuagg_path(GpuaggCandidate *c)
 	info.gating = c->gating;
 	info.params = c->prog->params;
 	info.feed = c->feed;
-	info.topn = c->partial ? NIL : topn_for(root, c->aggrefs, c->keys,
-											output_rel->reltarget->exprs, c->prog, c->extra);
+	/* (not in a partition's grouping: the Append above gathers the groups) */
+	info.topn = c->partial || c->input_rel->reloptkind == RELOPT_OTHER_MEMBER_REL ? NIL :
+		topn_for(root, c->aggrefs, c->keys, output_rel->reltarget->exprs, c->prog,
+				 c->extra);
 	cpath->custom_private = GpuaggFormPlanInfo(&info);
 	if (info.topn != NIL)
 	{
@@ -1072,17 +1109,9 @@ add_gpuagg_path(GpuaggCandidate *c)
 		add_path(c->grouped_rel, final);
 		return;
 	}
-	if (gpuagg_force_offload)
+	if (gpuagg_force_offload && !keep_gpuagg_paths(output_rel))
 	{
-		/* developer knob: only plans that aggregate in GpuAgg are left */
-		List	   *keep = NIL;
-
-		foreach(lc, output_rel->pathlist)
-		{
-			if (path_has_gpuagg(lfirst(lc)))
-				keep = lappend(keep, lfirst(lc));
-		}
-		output_rel->pathlist = keep;
+		output_rel->pathlist = NIL;
 		output_rel->partial_pathlist = NIL;
 	}
 	note_offer(&cpath->path);
@@ -1143,15 +1172,24 @@ gpuagg_create_upper_paths(PlannerInfo *root, UpperRelationKind stage,
 	if (!extension_installed())
 		return;
 	/*
-	 * One partition's grouping under enable_partitionwise_aggregate: the
+	 * One partition's grouping under enable_partitionwise_aggregate.  The
 	 * partitioned table's own grouping, planned after its partitions', gets
 	 * one GpuAgg that reads them all in one device session (one set of
-	 * groups, returned once) rather than a session per partition; it
-	 * competes there with the Append of the partitions' native
-	 * aggregations.
+	 * groups, returned once), and competes there with the Append of the
+	 * partitions' aggregations.  A partition gets its own GpuAgg only where
+	 * its groups are whole (the group keys hold the partition key): where
+	 * the table's one GpuAgg cannot be (a foreign partition, whose grouping
+	 * its server does), the others' still run on the device.  Why one does
+	 * not is at DEBUG1 only.
 	 */
 	if (input_rel->reloptkind == RELOPT_OTHER_MEMBER_REL)
+	{
+		if (gextra->patype == PARTITIONWISE_AGGREGATE_FULL &&
+			(reason = try_gpuagg_path(root, input_rel, output_rel, output_rel,
+									  gextra, false, false)) != NULL)
+			elog(DEBUG1, "gpuagg: a partition's grouping not offloaded: %s", reason);
 		return;
+	}
 
 	/* what GpuAgg competes with: PostgreSQL's own paths, all there by now */
 	foreach(lc, output_rel->pathlist)
@@ -1164,6 +1202,9 @@ gpuagg_create_upper_paths(PlannerInfo *root, UpperRelationKind stage,
 	reason = try_gpuagg_path(root, input_rel, output_rel, output_rel, gextra, false, false);
 	if (reason)
 	{
+		/* (the partitions' groupings may still run in GpuAggs) */
+		if (gpuagg_force_offload && keep_gpuagg_paths(output_rel))
+			return;
 		report_fallback(reason);
 		return;
 	}

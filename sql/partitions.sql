@@ -40,9 +40,9 @@ SELECT check_offload('SELECT k, sum(v) FROM pt WHERE id BETWEEN 1000 AND 4999 AN
 -- native plan answers without a scan, as for a plain table's WHERE false
 EXPLAIN (COSTS OFF) SELECT count(*), sum(v) FROM pt WHERE id > 100000;
 
--- pruning at run time: a generic plan's $1, a LATERAL reference.  GpuAgg
--- reads every partition left at plan time and its filter keeps the rows,
--- so it answers as natively.
+-- pruning at run time, as an Append does it: a generic plan's $1 at the
+-- start (EXPLAIN counts the partitions removed), a LATERAL reference at
+-- each rescan
 SET plan_cache_mode = force_generic_plan;
 PREPARE pq(int) AS SELECT k, count(*), sum(v) FROM pt WHERE id < $1 GROUP BY k ORDER BY k;
 EXPLAIN (COSTS OFF) EXECUTE pq(500);
@@ -51,8 +51,25 @@ SET gpuagg.enabled = off;
 EXECUTE pq(500);
 RESET gpuagg.enabled;
 DEALLOCATE pq;
+-- every partition removed: no rows
+PREPARE pq(int) AS SELECT count(*), sum(v) FROM pt WHERE id > $1;
+EXPLAIN (COSTS OFF) EXECUTE pq(100000);
+EXECUTE pq(100000);
+EXECUTE pq(19990);
+SET gpuagg.enabled = off;
+EXECUTE pq(100000);
+EXECUTE pq(19990);
+RESET gpuagg.enabled;
+DEALLOCATE pq;
 RESET plan_cache_mode;
+EXPLAIN (COSTS OFF) SELECT x, c FROM (VALUES (500), (4000), (100000)) l(x), LATERAL (SELECT count(*) AS c FROM pt WHERE id < x) s;
 SELECT check_offload('SELECT x, c FROM (VALUES (500), (4000), (100000)) l(x), LATERAL (SELECT count(*) AS c FROM pt WHERE id < x) s');
+SELECT check_offload('SELECT x, c FROM (VALUES (-100), (2), (3), (6)) l(x), LATERAL (SELECT count(*) AS c, sum(v) FROM pt WHERE k = x AND id BETWEEN 1000 AND 4999) s');
+-- each of the two rescans read pt_lo only (1050 rows), not all 20050
+SELECT (n->>'Rows In')::int AS rows_in
+  FROM analyzed_plan('SELECT x, c FROM (VALUES (500), (600)) l(x), LATERAL (SELECT count(*) AS c FROM pt WHERE id < x) s') g,
+	   json_array_elements(g->'Plans') n
+ WHERE n->>'Custom Plan Provider' = 'GpuAgg';
 
 -- in a subquery below a join: the plan's range table indexes move
 SELECT check_offload('SELECT x.n, s.c FROM (VALUES (1, ''one''), (5, ''five'')) x(k, n) JOIN (SELECT k, count(*) AS c, sum(v) FROM pt GROUP BY k) s USING (k)');

@@ -228,10 +228,9 @@ GpuaggBatchBegin(Relation *rels, int nrels, TupleDesc remap_from, Snapshot snaps
 {
 	GpuaggBatchReader *r = palloc0(sizeof(GpuaggBatchReader));
 	const GaProgram *prog = &hostprog->ga;
-	Relation	rel = rels[0];
+	Relation	rel = nrels > 0 ? rels[0] : NULL;
 	const char *why = NULL;
 
-	Assert(nrels >= 1);
 	r->prog = prog;
 	r->rels = rels;
 	r->nrels = nrels;
@@ -244,7 +243,8 @@ GpuaggBatchBegin(Relation *rels, int nrels, TupleDesc remap_from, Snapshot snaps
 		fmgr_info(hostprog->pred_funcid[k], &r->predfn[k]);
 	r->dict = dict;
 	r->batch_rows = batch_rows;
-	open_rel(r, 0);
+	if (nrels > 0)
+		open_rel(r, 0);
 	for (uint32 c = 0; c < prog->ncols; c++)
 	{
 		int			w = ga_type_width(prog->cols[c].type);
@@ -257,6 +257,12 @@ GpuaggBatchBegin(Relation *rels, int nrels, TupleDesc remap_from, Snapshot snaps
 	}
 	r->size = Max(r->size, 16);
 
+	/* run-time pruning left no partition: no rows */
+	if (nrels == 0)
+	{
+		r->eof = true;
+		return r;
+	}
 	/* (columns found by name: the slot deforms each relation's tuples) */
 	r->page_mode = remap_from == NULL && page_mode_possible(rel, r->scan);
 	if (r->page_mode)

@@ -41,7 +41,8 @@ typedef struct GpuaggBlockLog
 	ParallelBlockTableScanWorkerData worker;
 } GpuaggBlockLog;
 
-/* rels: read one after another (a table, or the partitions left of one,
+/* rels: read one after another (a table, or the partitions left of one --
+ * none, where run-time pruning removed them all --
  * which the planner has checked lay out the program's columns alike, or,
  * with remap_from, the parent's descriptor: each relation's columns are
  * found by name, its tuples deformed in the slot, never in page form);

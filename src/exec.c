@@ -27,6 +27,7 @@
 #include "postgres.h"
 
 #include "access/xact.h"
+#include "executor/execPartition.h"
 #include "executor/executor.h"
 #include "miscadmin.h"
 #include "utils/float.h"
@@ -81,6 +82,65 @@ GpuaggCreateScanState(CustomScan *cscan)
 	return (Node *) st;
 }
 
+/*
+ * The relations the node reads: the table itself, or the partitions the
+ * planner left less those that run-time pruning removes at the start (a
+ * generic plan's $n on the partition key).  Pruning then keeps the
+ * remaining ones' numbers, in st->rels, for each run's pruning.
+ */
+static void
+open_relations(GpuAggState *st, EState *estate)
+{
+	CustomScan *cscan = (CustomScan *) st->css.ss.ps.plan;
+	int			n = list_length(st->plan->children);
+	Bitmapset  *valid = NULL;
+	ListCell   *lc;
+
+	if (n == 0)
+	{
+		st->nrels = 1;
+		st->rels = palloc(sizeof(Relation));
+		st->rels[0] = st->css.ss.ss_currentRelation;
+	}
+	else
+	{
+		if (st->plan->prune)
+		{
+			/* its range table indexes, moved as the plan's were */
+			PartitionPruneInfo *prune = copyObject(st->plan->prune);
+			int			delta = (int) cscan->scan.scanrelid - (int) st->plan->varno;
+			ExprContext *econtext = st->css.ss.ps.ps_ExprContext;
+			ListCell   *lc2;
+
+			foreach(lc, prune->prune_infos)
+			{
+				foreach(lc2, (List *) lfirst(lc))
+					((PartitionedRelPruneInfo *) lfirst(lc2))->rtindex += delta;
+			}
+
+			/*
+			 * It makes the node a new ExprContext, for its steps; the
+			 * node's projection keeps the one it was built with.
+			 */
+			st->prunestate = ExecInitPartitionPruning(&st->css.ss.ps, n, prune, &valid);
+			st->css.ss.ps.ps_ExprContext = econtext;
+		}
+		else
+			valid = bms_add_range(NULL, 0, n - 1);
+		st->nrels = bms_num_members(valid);
+		st->nremoved = n - st->nrels;
+		st->rels = palloc(sizeof(Relation) * Max(st->nrels, 1));
+		st->nrels = 0;
+		foreach(lc, st->plan->children)
+		{
+			if (bms_is_member(foreach_current_index(lc), valid))
+				st->rels[st->nrels++] =
+					ExecGetRangeTableRelation(estate, cscan->scan.scanrelid + intVal(lfirst(lc)));
+		}
+	}
+	st->blocklogs = palloc0(sizeof(GpuaggBlockLog) * Max(st->nrels, 1));
+}
+
 static void
 gpuagg_begin(CustomScanState *node, EState *estate, int eflags)
 {
@@ -112,15 +172,7 @@ gpuagg_begin(CustomScanState *node, EState *estate, int eflags)
 		i++;
 	}
 	st->aggcontext = GpuaggMakeAggContext(node->ss.ps.ps_ExprContext);
-	/* the partitions the planner left, else the table itself */
-	st->nrels = Max(list_length(st->plan->children), 1);
-	st->rels = palloc(sizeof(Relation) * st->nrels);
-	st->blocklogs = palloc0(sizeof(GpuaggBlockLog) * st->nrels);
-	if (st->plan->children == NIL)
-		st->rels[0] = node->ss.ss_currentRelation;
-	foreach(lc, st->plan->children)
-		st->rels[foreach_current_index(lc)] =
-			ExecGetRangeTableRelation(estate, cscan->scan.scanrelid + intVal(lfirst(lc)));
+	open_relations(st, estate);
 	/* the exact path (planner.c), run only if a numeric does not fit */
 	if (cscan->custom_plans != NIL)
 		node->custom_ps = list_make1(ExecInitNode(linitial(cscan->custom_plans),
@@ -311,10 +363,24 @@ run_on_device(GpuAggState *st, char **why)
 		st->pcxt->nworkers_launched > 0 && pages_ok;
 	int			from = -1,
 				prev_from = -1;
+	Relation   *rels = st->rels;
+	int			nrels = st->nrels;
 
 	if (st->plan->feed && !fed)
 		GpuaggFeedGiveUp(st);		/* (its workers, if any, return nothing) */
-	reader = GpuaggBatchBegin(st->rels, st->nrels,
+	/* a LATERAL reference on the partition key: this run's partitions */
+	if (st->prunestate && st->prunestate->do_exec_prune)
+	{
+		Bitmapset  *valid = ExecFindMatchingSubPlans(st->prunestate, false);
+		int			x = -1;
+
+		Assert(!st->pscans);	/* (no parallel plan reads parameters) */
+		rels = palloc(sizeof(Relation) * Max(st->nrels, 1));
+		nrels = 0;
+		while ((x = bms_next_member(valid, x)) >= 0)
+			rels[nrels++] = st->rels[x];
+	}
+	reader = GpuaggBatchBegin(rels, nrels,
 							  st->plan->remap ? RelationGetDescr(st->css.ss.ss_currentRelation) : NULL,
 							  estate->es_snapshot,
 							  fed || st->feed_failed ? NULL : st->pscans, st->blocklogs,

@@ -100,6 +100,8 @@ typedef struct GpuAggState
 	/* the relations scanned: the table, or the partitions left of it */
 	Relation   *rels;
 	int			nrels;
+	int			nremoved;		/* partitions pruned at the start */
+	struct PartitionPruneState *prunestate; /* run-time pruning, or NULL */
 	/* a parallel GpuAgg's shared scan state of each (in the DSM), else NULL */
 	ParallelTableScanDesc *pscans;
 	GpuaggBlockLog *blocklogs;	/* [nrels]: the blocks this process took */

@@ -70,7 +70,7 @@ GpuaggExplain(CustomScanState *node, List *ancestors, ExplainState *es)
 									   ancestors);
 	ExplainPropertyText("Device", st->device->name, es);
 	/* a partitioned table's: the partitions left after pruning, in scan order */
-	if (st->plan->children != NIL)
+	if (st->plan->children != NIL && st->nrels > 0)
 	{
 		for (int i = 0; i < st->nrels; i++)
 			items = lappend(items, RelationGetRelationName(st->rels[i]));
@@ -82,6 +82,9 @@ GpuaggExplain(CustomScanState *node, List *ancestors, ExplainState *es)
 			ExplainPropertyText("Partition Columns",
 								"found by name in each, read in column batches", es);
 	}
+	/* pruned at the start, as an Append says "Subplans Removed" */
+	if (st->nremoved > 0)
+		ExplainPropertyInteger("Partitions Removed", NULL, st->nremoved, es);
 	if (st->plan->feed)
 		ExplainPropertyText("Aggregation", "in the leader, its workers pinning pages for it", es);
 	else if (st->css.ss.ps.plan->parallel_aware)

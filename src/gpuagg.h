@@ -63,6 +63,9 @@ typedef struct GpuaggPlanInfo
 								 * inheritance children) to scan instead,
 								 * less varno (set_plan_references moves
 								 * them all alike) */
+	struct PartitionPruneInfo *prune;	/* with children: run-time pruning
+										 * (its rtindexes less varno's
+										 * offset, as children), or NULL */
 	bool		remap;			/* the children lay out the columns read
 								 * otherwise than the parent: found by name,
 								 * read in column form */

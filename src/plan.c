@@ -41,7 +41,8 @@ enum GpuaggPrivateIndex
 	PRIV_FEED,
 	PRIV_TOPN,
 	PRIV_CHILDREN,
-	PRIV_REMAP
+	PRIV_REMAP,
+	PRIV_PRUNE
 };
 
 List *
@@ -65,7 +66,8 @@ GpuaggFormPlanInfo(const GpuaggPlanInfo *info)
 	priv = lappend(priv, info->topn);
 	priv = lappend(priv, info->children);
 	priv = lappend(priv, makeInteger(info->remap ? 1 : 0));
-	Assert(list_length(priv) == PRIV_REMAP + 1);
+	priv = lappend(priv, info->prune);
+	Assert(list_length(priv) == PRIV_PRUNE + 1);
 	return priv;
 }
 
@@ -94,6 +96,7 @@ GpuaggDeformPlanInfo(List *priv, GpuaggPlanInfo *info)
 	info->topn = list_nth(priv, PRIV_TOPN);
 	info->children = list_nth(priv, PRIV_CHILDREN);
 	info->remap = intVal(list_nth(priv, PRIV_REMAP)) != 0;
+	info->prune = list_nth(priv, PRIV_PRUNE);
 }
 
 static Plan *

@@ -36,8 +36,10 @@
 #include "optimizer/pathnode.h"
 #include "optimizer/planner.h"
 #include "optimizer/prep.h"
+#include "optimizer/restrictinfo.h"
 #include "optimizer/tlist.h"
 #include "parser/parsetree.h"
+#include "partitioning/partprune.h"
 #include "utils/datum.h"
 #include "utils/lsyscache.h"
 #include "utils/selfuncs.h"
@@ -1012,6 +1014,34 @@ exact_path(GpuaggCandidate *c)
 }
 
 /*
+ * Run-time pruning of a partitioned table's partitions, as an Append has it:
+ * the steps that a generic plan's $1 or a LATERAL reference on the
+ * partition key decide, for the executor (ExecInitPartitionPruning), or
+ * NULL where there are none.  The partitions are numbered in c->children's
+ * order; make_partition_pruneinfo reads only each path's parent.
+ */
+static PartitionPruneInfo *
+run_time_pruning(GpuaggCandidate *c)
+{
+	List	   *subpaths = NIL;
+	ListCell   *lc;
+
+	if (!enable_partition_pruning || c->children == NIL ||
+		planner_rt_fetch(c->input_rel->relid, c->root)->relkind != RELKIND_PARTITIONED_TABLE)
+		return NULL;
+	foreach(lc, c->children)
+	{
+		Path	   *path = makeNode(Path);
+
+		path->parent = c->root->simple_rel_array[lfirst_int(lc)];
+		subpaths = lappend(subpaths, path);
+	}
+	return make_partition_pruneinfo(c->root, c->input_rel, subpaths,
+									extract_actual_clauses(c->input_rel->baserestrictinfo,
+														   false));
+}
+
+/*
  * The CustomPath, with its plan data, added to output_rel: under a Gather
  * when fed, under Gather and Finalize Aggregate (in grouped_rel) when
  * partial.
@@ -1051,6 +1081,7 @@ add_gpuagg_path(GpuaggCandidate *c)
 	info.having = c->partial ? NIL : (List *) c->extra->havingQual;
 	info.varno = c->input_rel->relid;
 	info.remap = c->remap;
+	info.prune = run_time_pruning(c);
 	info.children = NIL;
 	foreach(lc, c->children)
 		info.children = lappend(info.children,

@@ -5,9 +5,12 @@
  *
  * The node scans the base relation (scanrelid), so EXPLAIN names it and the
  * executor opens it; a partitioned table's or inheritance parent's node
- * reads the children the planner left instead (GpuaggPlanInfo.children).  Its custom_scan_tlist is (group keys, aggregates): the
- * tuple the node produces per group.  setrefs.c rewrites the node's target
- * list and qual (HAVING) into references to that tuple, so any expression
+ * reads the children the planner left instead (GpuaggPlanInfo.children, and
+ * .prune for run-time pruning: setrefs.c moves neither range table index,
+ * so the executor moves them as scanrelid moved from varno).  Its
+ * custom_scan_tlist is (group keys, aggregates): the tuple the node
+ * produces per group.  setrefs.c rewrites the node's target list and qual
+ * (HAVING) into references to that tuple, so any expression
  * over keys and aggregates -- sum(v)/count(*), count(*)+10, constants -- is
  * evaluated by the ordinary CustomScan projection and never blocks offload.
  *

@@ -11,7 +11,7 @@ INSERT INTO fb2 SELECT i, i FROM generate_series(1, 4) i;
 ANALYZE fb, fb2;
 
 -- each of these is planned natively and says why
-EXPLAIN (COSTS OFF) SELECT t, max(t COLLATE "und-x-icu") FROM fb GROUP BY t;
+EXPLAIN (COSTS OFF) SELECT t, max(t::char(3)) FROM fb GROUP BY t;
 EXPLAIN (COSTS OFF) SELECT k, sum(n) FROM fb GROUP BY k;
 EXPLAIN (COSTS OFF) SELECT k, sum(DISTINCT v) FROM fb GROUP BY k;
 EXPLAIN (COSTS OFF) SELECT k, string_agg(t, ',') FROM fb GROUP BY k;

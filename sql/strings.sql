@@ -104,6 +104,21 @@ SELECT check_offload('SELECT b, min(t COLLATE "C") FROM st WHERE t <> '''' GROUP
 SELECT check_offload('SELECT max(t COLLATE "C") FROM st WHERE id < 0');
 SELECT check_offload('SELECT b, min(DISTINCT t COLLATE "C"), max(DISTINCT v COLLATE "C") FROM st GROUP BY b');
 SELECT check_offload('SELECT n % 3, min(v COLLATE "C"), max(t COLLATE "C") FROM st WHERE id > 4990 GROUP BY n % 3');
+-- ... and under any other deterministic collation, the host comparing as
+-- text_smaller and text_larger do (the database's default, ICU, libc)
+SELECT check_offload('SELECT v, min(t), max(t), count(*) FROM st GROUP BY v');
+SELECT check_offload('SELECT b, min(t COLLATE "und-x-icu"), max(t COLLATE "en-x-icu"), max(v COLLATE "C") FROM st GROUP BY b');
+SELECT check_offload('SELECT min(t COLLATE "und-x-icu"), max(t COLLATE "und-x-icu") FILTER (WHERE n > 50), min(DISTINCT v) FROM st');
+SELECT check_offload('SELECT n % 3, max(t COLLATE "POSIX"), min(t COLLATE "en-x-icu") FROM st WHERE id > 4990 GROUP BY n % 3');
+-- case and accents order otherwise than the bytes there
+CREATE TABLE stx AS
+SELECT i % 5 AS g, (ARRAY['b', 'B', 'a', 'Z', 'é', 'e', 'Ä', 'ä'])[1 + i % 8] || (i % 3) AS t
+  FROM generate_series(1, 200) i;
+SELECT check_offload('SELECT g, min(t COLLATE "en-x-icu"), max(t COLLATE "en-x-icu"), min(t COLLATE "C"), max(t COLLATE "C") FROM stx GROUP BY g');
+SELECT min(t COLLATE "en-x-icu") AS min_icu, max(t COLLATE "en-x-icu") AS max_icu,
+	   min(t COLLATE "C") AS min_c, max(t COLLATE "C") AS max_c
+  FROM stx;
+DROP TABLE stx;
 
 -- parameters of string type
 PREPARE stp(text, varchar) AS SELECT v, count(*), count(DISTINCT t) FROM st WHERE t = $1 OR v = $2 GROUP BY v ORDER BY v;
@@ -115,12 +130,11 @@ RESET gpuagg.enabled;
 
 SET gpuagg.log_fallback = on;
 -- what stays native, and why: ordering comparisons of two columns, LIKE,
--- min/max of strings, DISTINCT in other aggregates, string functions
+-- min/max of bpchar, DISTINCT in other aggregates, string functions
 EXPLAIN (COSTS OFF) SELECT count(*) FROM st WHERE t < v;
 EXPLAIN (COSTS OFF) SELECT count(*) FROM st WHERE t LIKE 'pre%' ESCAPE '#';
 EXPLAIN (COSTS OFF) SELECT count(*) FROM st WHERE t LIKE 'pre\';
 EXPLAIN (COSTS OFF) SELECT count(*) FROM st WHERE t ~ 'pre';
-EXPLAIN (COSTS OFF) SELECT v, min(t COLLATE "und-x-icu") FROM st GROUP BY v;
 EXPLAIN (COSTS OFF) SELECT v, max(b) FROM st GROUP BY v;
 EXPLAIN (COSTS OFF) SELECT v, sum(DISTINCT n) FROM st GROUP BY v;
 EXPLAIN (COSTS OFF) SELECT lower(t), count(*) FROM st GROUP BY lower(t);
@@ -133,4 +147,5 @@ EXPLAIN (COSTS OFF) SELECT t, count(*) FROM stc GROUP BY t;
 EXPLAIN (COSTS OFF) SELECT count(*) FROM stc WHERE t = 'a';
 EXPLAIN (COSTS OFF) SELECT count(DISTINCT t) FROM stc;
 EXPLAIN (COSTS OFF) SELECT count(*) FROM stc WHERE t LIKE 'a%';
+EXPLAIN (COSTS OFF) SELECT n, min(t) FROM stc GROUP BY n;
 SELECT check_offload('SELECT n, count(*) FROM stc WHERE t COLLATE "C" = ''a'' GROUP BY n');

@@ -551,7 +551,7 @@ run_on_device(GpuAggState *st, char **why)
 					   st->result.strlen, st->result.strat, st->result.strbytes,
 					   st->result.nstrbytes);
 	st->counters.strings_coded += st->result.nstrings;
-	GpuaggPickStringExtremes(&st->prog->ga, &st->result, st->dict);
+	GpuaggPickStringExtremes(st->prog, &st->result, st->dict);
 	st->counters.finish_ms += GpuaggMsSince(t0);
 	return true;
 }

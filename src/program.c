@@ -2020,17 +2020,22 @@ compile_aggref(Compiler *c, Aggref *aggref, GaAgg *ag)
 	if (transfn == F_TEXT_LARGER || transfn == F_TEXT_SMALLER)
 	{
 		/*
-		 * min/max of text under "C": the device keeps the set of (group,
-		 * value) and the host picks each group's smallest or largest
-		 * string by its bytes (varstr_cmp's rule under "C").
+		 * min/max of text: the device keeps the set of (group, value) and
+		 * the host picks each group's smallest or largest string as
+		 * text_smaller and text_larger do, by varstr_cmp under the
+		 * aggregate's collation.  Under a nondeterministic collation two
+		 * different strings may tie, and which one wins would depend on
+		 * the order of the rows.
 		 */
 		GaProgram  *p = &c->prog->ga;
 
-		if (!lc_collate_is_c(aggref->inputcollid))
-			return fail(c, "%s of strings under the collation %s (only \"C\" compares bytes)",
+		if (!OidIsValid(aggref->inputcollid))
+			return fail(c, "%s of strings without a collation",
+						get_func_name(aggref->aggfnoid));
+		if (!get_collation_isdeterministic(aggref->inputcollid))
+			return fail(c, "%s of strings under the nondeterministic collation %s",
 						get_func_name(aggref->aggfnoid),
-						OidIsValid(aggref->inputcollid) ?
-						get_collation_name(aggref->inputcollid) : "none");
+						get_collation_name(aggref->inputcollid));
 		if (p->ndistinct >= GA_MAX_DISTINCT)
 			return fail(c, "more than %d count(DISTINCT) and min/max of strings",
 						GA_MAX_DISTINCT);
@@ -2038,6 +2043,7 @@ compile_aggref(Compiler *c, Aggref *aggref, GaAgg *ag)
 			return fail(c, "min/max of strings with more than %d group keys",
 						GA_MAX_KEYS - 1);
 		ag->kind = (transfn == F_TEXT_LARGER) ? GA_AGG_MAX : GA_AGG_MIN;
+		c->prog->extreme_collid[p->ndistinct] = aggref->inputcollid;
 		ag->distinct = p->ndistinct++;
 	}
 	if (ag->kind == 0 && (transfn == F_BPCHAR_LARGER || transfn == F_BPCHAR_SMALLER))

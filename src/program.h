@@ -25,6 +25,8 @@ typedef struct GpuaggProgram
 	int16		paramref_const[GA_MAX_CONSTS];	/* constant slot */
 	int16		paramref_param[GA_MAX_CONSTS];	/* index into params */
 	Oid			keytypid[GA_MAX_KEYS];	/* PostgreSQL type of each key */
+	/* min/max of strings: by distinct set, the collation the host compares in */
+	Oid			extreme_collid[GA_MAX_DISTINCT];
 
 	/*
 	 * String constants and parameters, encoded into the constants by the

@@ -31,7 +31,9 @@
 #include "utils/float.h"
 #include "utils/fmgroids.h"
 #include "utils/fmgrprotos.h"
+#include "utils/pg_locale.h"
 #include "utils/syscache.h"
+#include "utils/varlena.h"
 
 #include "result.h"
 #include "../cuda/gpuagg_eval.h"
@@ -431,17 +433,22 @@ string_cmp_c(Datum a, Datum b)
  * the pairs (group, string code) the device sent back.
  */
 void
-GpuaggPickStringExtremes(const GaProgram *p, GaResult *res, GpuaggDict *dict)
+GpuaggPickStringExtremes(const GpuaggProgram *prog, GaResult *res, GpuaggDict *dict)
 {
+	const GaProgram *p = &prog->ga;
 
 	for (uint32 a = 0; a < p->naggs; a++)
 	{
 		const GaAgg *ag = &p->aggs[a];
 		uint64	   *has,
 				   *value;
+		Oid			collid;
+		bool		bytes;		/* "C": compare the bytes */
 
 		if (ag->distinct < 0 || !ga_agg_host_order(ag->kind, ag->argtype))
 			continue;
+		collid = prog->extreme_collid[ag->distinct];
+		bytes = lc_collate_is_c(collid);
 		has = res->states + (Size) ag->slot * res->ngroups;
 		value = res->states + (Size) (ag->slot + 1) * res->ngroups;
 		for (uint64 i = 0; i < res->npairs[ag->distinct]; i++)
@@ -457,8 +464,14 @@ GpuaggPickStringExtremes(const GaProgram *p, GaResult *res, GpuaggDict *dict)
 					 g, res->ngroups);
 			if (has[g] != 0)
 			{
-				c = string_cmp_c(GpuaggDictValue(dict, code),
-								 GpuaggDictValue(dict, GA_TEXT_SHOWN(value[g])));
+				Datum		a = GpuaggDictValue(dict, code);
+				Datum		b = GpuaggDictValue(dict, GA_TEXT_SHOWN(value[g]));
+
+				c = bytes ? string_cmp_c(a, b) :
+					varstr_cmp(VARDATA_ANY(DatumGetPointer(a)),
+							   VARSIZE_ANY_EXHDR(DatumGetPointer(a)),
+							   VARDATA_ANY(DatumGetPointer(b)),
+							   VARSIZE_ANY_EXHDR(DatumGetPointer(b)), collid);
 				if (ag->kind == GA_AGG_MIN ? c >= 0 : c <= 0)
 					continue;
 			}

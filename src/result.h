@@ -14,6 +14,7 @@
 
 #include "../cuda/gpuagg_abi.h"
 #include "dict.h"
+#include "program.h"
 
 /* How to finish one aggregate: PostgreSQL's transition type and final. */
 typedef struct GpuaggFinal
@@ -47,7 +48,7 @@ extern bool GpuaggAnyFloatOverflow(const GaProgram *prog, const GaResult *res);
  * (their codes in dict); each group's state gets the smallest or largest
  * string, as ga_pick would have chosen it.
  */
-extern void GpuaggPickStringExtremes(const GaProgram *prog, GaResult *res,
+extern void GpuaggPickStringExtremes(const GpuaggProgram *prog, GaResult *res,
 									 GpuaggDict *dict);
 
 /* A group key as a Datum of its PostgreSQL type (strings: from dict). */

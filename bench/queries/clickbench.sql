@@ -45,6 +45,10 @@ SELECT "UserID", "SearchPhrase", COUNT(*) FROM hits GROUP BY "UserID", "SearchPh
 -- note: extract(minute) key; tie-breaker UserID, m, SearchPhrase added
 SELECT "UserID", extract(minute FROM "EventTime") AS m, "SearchPhrase", COUNT(*) FROM hits GROUP BY "UserID", m, "SearchPhrase" ORDER BY COUNT(*) DESC, "UserID", m, "SearchPhrase" LIMIT 10;
 
+-- name: Q22
+-- note: min of a string under the database's collation (the host picks it from the device's distinct sets); tie-breaker SearchPhrase added
+SELECT "SearchPhrase", MIN("URL"), COUNT(*) AS c FROM hits WHERE "URL" LIKE '%google%' AND "SearchPhrase" <> '' GROUP BY "SearchPhrase" ORDER BY c DESC, "SearchPhrase" LIMIT 10;
+
 -- name: Q31
 -- note: text filter; tie-breaker SearchEngineID, ClientIP added
 SELECT "SearchEngineID", "ClientIP", COUNT(*) AS c, SUM("IsRefresh"), AVG("ResolutionWidth") FROM hits WHERE "SearchPhrase" <> '' GROUP BY "SearchEngineID", "ClientIP" ORDER BY c DESC, "SearchEngineID", "ClientIP" LIMIT 10;

@@ -24,6 +24,7 @@
  */
 #include "postgres.h"
 
+#include "access/attmap.h"
 #include "access/heapam.h"
 #include "access/htup_details.h"
 #include "access/syncscan.h"
@@ -186,25 +187,16 @@ open_rel(GpuaggBatchReader *r, int i)
 		table_beginscan(rel, r->snapshot, 0, NULL);
 	if (r->remap_from)
 	{
-		TupleDesc	desc = RelationGetDescr(rel);
+		/* each parent column's attno in rel (an ERROR if one is missing) */
+		AttrMap    *map = build_attrmap_by_name(RelationGetDescr(rel), r->remap_from);
 
 		r->maxmapped = 0;
 		for (uint32 c = 0; c < r->prog->ncols; c++)
 		{
-			const char *name = NameStr(TupleDescAttr(r->remap_from,
-													 r->prog->cols[c].attno - 1)->attname);
-			int			a;
-
-			for (a = 0; a < desc->natts; a++)
-				if (!TupleDescAttr(desc, a)->attisdropped &&
-					strcmp(NameStr(TupleDescAttr(desc, a)->attname), name) == 0)
-					break;
-			if (a == desc->natts)
-				elog(ERROR, "gpuagg: column \"%s\" not found in \"%s\"",
-					 name, RelationGetRelationName(rel));
-			r->attmap[c] = a + 1;
-			r->maxmapped = Max(r->maxmapped, a + 1);
+			r->attmap[c] = map->attnums[r->prog->cols[c].attno - 1];
+			r->maxmapped = Max(r->maxmapped, r->attmap[c]);
 		}
+		free_attrmap(map);
 	}
 }
 

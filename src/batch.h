@@ -60,6 +60,7 @@ extern GpuaggBatchReader *GpuaggBatchBegin(Relation *rels, int nrels,
 										   const GpuaggProgram *prog,
 										   int batch_rows, GpuaggDict *dict,
 										   bool pages);
+/* NULL if the scans of rel can send prog's rows in page form, else why not. */
 extern const char *GpuaggPageFormMissing(const GaProgram *prog, Relation rel,
 										 int batch_rows);
 /* Can a scan of this reader be run again on the same blocks (see above)? */

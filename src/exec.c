@@ -139,6 +139,8 @@ open_relations(GpuAggState *st, EState *estate)
 		}
 	}
 	st->blocklogs = palloc0(sizeof(GpuaggBlockLog) * Max(st->nrels, 1));
+	if (st->plan->remap)
+		st->remap_from = RelationGetDescr(st->css.ss.ss_currentRelation);
 }
 
 static void
@@ -381,7 +383,7 @@ run_on_device(GpuAggState *st, char **why)
 			rels[nrels++] = st->rels[x];
 	}
 	reader = GpuaggBatchBegin(rels, nrels,
-							  st->plan->remap ? RelationGetDescr(st->css.ss.ss_currentRelation) : NULL,
+							  st->remap_from,
 							  estate->es_snapshot,
 							  fed || st->feed_failed ? NULL : st->pscans, st->blocklogs,
 							  st->prog, st->plan->batch_rows, st->dict, pages_ok);

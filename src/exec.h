@@ -101,6 +101,8 @@ typedef struct GpuAggState
 	Relation   *rels;
 	int			nrels;
 	int			nremoved;		/* partitions pruned at the start */
+	TupleDesc	remap_from;		/* the parent's, where the partitions lay out
+								 * the columns otherwise (plan->remap) */
 	struct PartitionPruneState *prunestate; /* run-time pruning, or NULL */
 	/* a parallel GpuAgg's shared scan state of each (in the DSM), else NULL */
 	ParallelTableScanDesc *pscans;

@@ -131,7 +131,7 @@ GpuaggFeedPages(GpuAggState *st)
 	if (f->leaderless)
 		return;
 	reader = GpuaggBatchBegin(st->rels, st->nrels,
-							  st->plan->remap ? RelationGetDescr(st->css.ss.ss_currentRelation) : NULL,
+							  st->remap_from,
 							  st->css.ss.ps.state->es_snapshot,
 							  st->pscans, st->blocklogs, st->prog, st->plan->batch_rows,
 							  st->dict, true);

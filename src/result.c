@@ -31,7 +31,6 @@
 #include "utils/float.h"
 #include "utils/fmgroids.h"
 #include "utils/fmgrprotos.h"
-#include "utils/pg_locale.h"
 #include "utils/syscache.h"
 #include "utils/varlena.h"
 
@@ -415,19 +414,6 @@ GpuaggFinalize(GpuaggFinal *fin, const GaResult *res, uint64 g, Node *aggstate,
 	return value;
 }
 
-/* Compare two strings by their bytes, as varstr_cmp does under "C". */
-static int
-string_cmp_c(Datum a, Datum b)
-{
-	struct varlena *va = (struct varlena *) DatumGetPointer(a);
-	struct varlena *vb = (struct varlena *) DatumGetPointer(b);
-	int			la = VARSIZE_ANY_EXHDR(va),
-				lb = VARSIZE_ANY_EXHDR(vb);
-	int			c = memcmp(VARDATA_ANY(va), VARDATA_ANY(vb), Min(la, lb));
-
-	return c != 0 ? c : (la > lb) - (la < lb);
-}
-
 /*
  * (result.h) The (has, value) state of a group's min/max of strings, from
  * the pairs (group, string code) the device sent back.
@@ -443,12 +429,10 @@ GpuaggPickStringExtremes(const GpuaggProgram *prog, GaResult *res, GpuaggDict *d
 		uint64	   *has,
 				   *value;
 		Oid			collid;
-		bool		bytes;		/* "C": compare the bytes */
 
 		if (ag->distinct < 0 || !ga_agg_host_order(ag->kind, ag->argtype))
 			continue;
 		collid = prog->extreme_collid[ag->distinct];
-		bytes = lc_collate_is_c(collid);
 		has = res->states + (Size) ag->slot * res->ngroups;
 		value = res->states + (Size) (ag->slot + 1) * res->ngroups;
 		for (uint64 i = 0; i < res->npairs[ag->distinct]; i++)
@@ -467,8 +451,8 @@ GpuaggPickStringExtremes(const GpuaggProgram *prog, GaResult *res, GpuaggDict *d
 				Datum		a = GpuaggDictValue(dict, code);
 				Datum		b = GpuaggDictValue(dict, GA_TEXT_SHOWN(value[g]));
 
-				c = bytes ? string_cmp_c(a, b) :
-					varstr_cmp(VARDATA_ANY(DatumGetPointer(a)),
+				/* (under "C", varstr_cmp compares the bytes itself) */
+				c = varstr_cmp(VARDATA_ANY(DatumGetPointer(a)),
 							   VARSIZE_ANY_EXHDR(DatumGetPointer(a)),
 							   VARDATA_ANY(DatumGetPointer(b)),
 							   VARSIZE_ANY_EXHDR(DatumGetPointer(b)), collid);

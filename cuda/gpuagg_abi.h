@@ -44,7 +44,7 @@
 #define GA_HD static inline
 #endif
 
-#define GA_ABI_VERSION		12
+#define GA_ABI_VERSION		13
 
 /*
  * Words of a page's visibility bitmap in a page-form batch: room for
@@ -58,6 +58,7 @@
 #define GA_MAX_AGGS			64
 #define GA_MAX_INSTR		2048
 #define GA_MAX_CONSTS		1024
+#define GA_LIKE_BYTES		256	/* GaProgram.likes */
 #define GA_MAX_REGS			64
 #define GA_MAX_SLOTS		256
 /* threads a block of the table kernels (gpuagg_aggregate's launch bounds) */
@@ -214,6 +215,9 @@ typedef enum GaOp
 	GA_OP_NUM_ROUND,
 	/* dst = abs(a), a numeric */
 	GA_OP_NUM_ABS,
+	/* dst = a, a numeric, if |a| < 10^imm (a typmod's precision), else
+	 * GA_ERR_NUMERIC_EXACT: the exact path raises PostgreSQL's error */
+	GA_OP_NUM_PRECISION,
 
 	/*
 	 * dst = extract(imm: a GaPartField FROM a), a timestamp (b = 0) or a
@@ -406,6 +410,13 @@ typedef struct GaColumn
 	int32_t		pred;			/* host only: k + 1 when the column is string
 								 * predicate k of the column (a GA_T_BOOL
 								 * computed per distinct string), else 0 */
+	int32_t		dscale_checked; /* GA_T_NUMERIC without a typmod: a value
+								 * whose display scale is not scale sends
+								 * the scan to the exact path */
+	int32_t		like;			/* of such a column, 1 + where its LIKE
+								 * pattern lies in likes[] when a device
+								 * matches it itself (page form,
+								 * gpuagg_page.h's ga_like), else 0 */
 } GaColumn;
 
 /*
@@ -444,6 +455,9 @@ typedef struct GaProgram
 	uint32_t	nslots;
 	uint32_t	ndistinct;		/* count(DISTINCT) aggregates */
 	GaSegment	where;			/* reg -1: no WHERE */
+	int32_t		where_strings;	/* where the first of its quals that reads a
+								 * string column starts (where.start: the
+								 * first; where.end: none) */
 	GaSegment	keyseg;			/* evaluates every key */
 	int32_t		keyreg[GA_MAX_KEYS];
 	int32_t		keytype[GA_MAX_KEYS];
@@ -454,6 +468,7 @@ typedef struct GaProgram
 	GaDatum		consts[GA_MAX_CONSTS];
 	uint8_t		constnull[GA_MAX_CONSTS];
 	GaTopN		topn;
+	uint8_t		likes[GA_LIKE_BYTES];	/* compiled LIKE patterns (ga_like) */
 } GaProgram;
 
 /*

@@ -972,6 +972,23 @@ gpuagg_dict_rehash(GaDict o, GaDict n)
 }
 
 /*
+ * Do the WHERE's quals up to end keep the row whose columns are deformed
+ * so far, or fail on it (which gpuagg_aggregate reports)?  Then its
+ * deferred strings are coded (GaDeferred).
+ */
+static __device__ bool
+keeps_row(const GaBatch *batch, int32_t end, uint32_t row)
+{
+	const GaProgram *p = &gpuagg_prog;
+	GaSegment	seg = {p->where.start, end, p->where.reg};
+	GaDatum		regs[GA_MAX_REGS];
+	uint8_t		nulls[GA_MAX_REGS];
+
+	return ga_eval(p, &seg, batch, row, regs, nulls) != GA_OK ||
+		(!nulls[seg.reg] && regs[seg.reg].i);
+}
+
+/*
  * Page form: deform the batch's tuples where they lie in the host's
  * shared buffers, which the GPU service mapped into the device's address
  * space, into the batch's columns (their null bitmaps zeroed before).  A
@@ -980,8 +997,9 @@ gpuagg_dict_rehash(GaDict o, GaDict n)
  * deforms the tuples of the page's visible line pointers it is given, with
  * the deformer the CPU device runs (gpuagg_page.h), into the rows that
  * follow the page's first.  String columns get their codes in the
- * session's dictionary; a string it cannot read is counted, and the host
- * reads the scan again in column form.
+ * session's dictionary (those the WHERE does not read only in the rows
+ * it keeps); a string it cannot read is counted, and the host reads the
+ * scan again in column form.
  */
 extern "C" __global__ void
 gpuagg_deform_pages(GaBatch batch, GaTupleLayout layout, const uint8_t *shared,
@@ -1017,6 +1035,7 @@ gpuagg_deform_pages(GaBatch batch, GaTupleLayout layout, const uint8_t *shared,
 			uint32_t	row,
 						len = 0;
 			int			got;
+			GaDeferred	later;
 
 			if (!(vis[k >> 5] & (1u << (k & 31))))
 				continue;
@@ -1024,9 +1043,13 @@ gpuagg_deform_pages(GaBatch batch, GaTupleLayout layout, const uint8_t *shared,
 			tup = ga_page_tuple(page, blcksz, k, &len);
 			/* not a tuple of the page, or not one as its header says: an
 			 * internal error, never a read outside the page */
+			later.n = 0;
 			got = (tup == NULL || row >= batch.nrows) ? GA_DEFORM_BAD :
 				ga_deform_tuple(&layout, tup, len, row, (void *const *) batch.values,
-								(uint8_t *const *) batch.nulls, anynull, &dict);
+								(uint8_t *const *) batch.nulls, anynull, &dict, &later);
+			if (got == GA_DEFORM_OK && later.n > 0 && keeps_row(&batch, layout.defer_end, row))
+				got = ga_put_deferred(&layout, &later, row, (void *const *) batch.values,
+									  (uint8_t *const *) batch.nulls, anynull, &dict);
 			if (got == GA_DEFORM_BAD)
 				atomicMin(&counters[GA_CNT_ERROR],
 						  (unsigned long long) ((GA_ROW_LAST << 8) | GA_ERR_INTERNAL));

@@ -831,6 +831,11 @@ ga_unary(const GaInstr *in, GaDatum a, GaDatum *r)
 				return GA_ERR_NUMERIC_EXACT;
 			r->i = a.i < 0 ? -a.i : a.i;
 			return GA_OK;
+		case GA_OP_NUM_PRECISION:
+			if (a.i >= ga_pow10(in->imm) || a.i <= -ga_pow10(in->imm))
+				return GA_ERR_NUMERIC_EXACT;
+			r->i = a.i;
+			return GA_OK;
 		default:
 			return GA_ERR_INTERNAL;
 	}
@@ -1055,6 +1060,7 @@ ga_eval(const GaProgram *p, const GaSegment *seg, const GaBatch *b,
 			case GA_OP_NUM_SCALE:
 			case GA_OP_NUM_ROUND:
 			case GA_OP_NUM_ABS:
+			case GA_OP_NUM_PRECISION:
 				nulls[d] = nulls[in->a];
 				if (!nulls[d])
 					err = ga_unary(in, regs[in->a], &regs[d]);

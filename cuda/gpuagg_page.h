@@ -74,11 +74,35 @@ typedef struct GaTupleLayout
 	uint64_t	bpchars;		/* ... and a bpchar's two (GA_T_BPCHAR) */
 	uint64_t	numerics;		/* bit c: column c is a numeric, stored as an
 								 * int64 in units of 10^-scale[c] */
+	uint64_t	dscale_checked; /* ... whose values must have display scale
+								 * scale[c] (GaColumn.dscale_checked) */
 	int32_t		scale[GA_MAX_COLS];
 	int32_t		next_same[GA_MAX_COLS];	/* next column of the same attribute */
 	int32_t		width[GA_MAX_COLS];	/* bytes stored per value of a column */
+	uint64_t	deferred;		/* bit c: a string column coded only in the
+								 * rows the WHERE's instructions up to
+								 * defer_end keep (GaDeferred) */
+	int32_t		defer_end;
+	int16_t		like[GA_MAX_COLS];	/* each column's GaColumn.like */
+	uint8_t		likes[GA_LIKE_BYTES];	/* GaProgram.likes */
 	const GaAttr *attrs;		/* [natts] */
 } GaTupleLayout;
+
+/*
+ * String values of a tuple left to code until its row has passed the
+ * WHERE, or the quals of the WHERE in front of the first that reads a
+ * string (GaTupleLayout.deferred, defer_end): a selective filter over a
+ * column of many distinct strings (ClickBench's URL) would otherwise put
+ * every one of them in the dictionary.  Coded by ga_put_deferred.
+ */
+#define GA_MAX_DEFERRED		4
+
+typedef struct GaDeferred
+{
+	uint32_t	n;
+	int32_t		col[GA_MAX_DEFERRED];
+	const uint8_t *src[GA_MAX_DEFERRED];
+} GaDeferred;
 
 GA_HD uint16_t
 ga_read16(const uint8_t *p)
@@ -184,7 +208,8 @@ ga_varlena_inline(const uint8_t *p, const uint8_t **data, uint32_t *len)
  * numeric.c's NumericShort or NumericLong header and base-10000 digits) as
  * an int64 holding the value times 10^scale (gpuagg_abi.h, GA_T_NUMERIC).
  * Returns 0 where that is not exact: NaN, an infinity, digits below the
- * scale, or a value past int64.
+ * scale, or a value past int64; and, with dscale >= 0, a value whose
+ * display scale is not dscale.
  */
 #define GA_NUMERIC_SIGN_MASK	0xC000
 #define GA_NUMERIC_NEG			0x4000
@@ -192,7 +217,7 @@ ga_varlena_inline(const uint8_t *p, const uint8_t **data, uint32_t *len)
 #define GA_NUMERIC_SPECIAL		0xC000
 
 GA_HD int
-ga_numeric_value(const uint8_t *p, uint32_t len, int scale, int64_t *out)
+ga_numeric_value(const uint8_t *p, uint32_t len, int scale, int dscale, int64_t *out)
 {
 	uint16_t	head;
 	int			neg,
@@ -210,6 +235,8 @@ ga_numeric_value(const uint8_t *p, uint32_t len, int scale, int64_t *out)
 		neg = (head & 0x2000) != 0;
 		weight = (head & 0x0040) ? (int) (head & 0x003F) - 64 : (int) (head & 0x003F);
 		hdr = 2;
+		if (dscale >= 0 && ((head & 0x1F80) >> 7) != dscale)
+			return 0;
 	}
 	else
 	{
@@ -218,6 +245,8 @@ ga_numeric_value(const uint8_t *p, uint32_t len, int scale, int64_t *out)
 		neg = (head & GA_NUMERIC_SIGN_MASK) == GA_NUMERIC_NEG;
 		weight = (int16_t) ga_read16(p + 2);
 		hdr = 4;
+		if (dscale >= 0 && (head & 0x3FFF) != dscale)
+			return 0;
 	}
 	for (uint32_t i = 0; hdr + 2 * i + 1 < len; i++)
 	{
@@ -279,9 +308,24 @@ typedef struct GaHostStrings
 {
 	int			(*code) (void *arg, const uint8_t *varlena, uint32_t *code);
 	int			(*bpcodes) (void *arg, const uint8_t *varlena, uint64_t *codes);
+	/* column c's LIKE of a compressed or TOASTed value; NULL: none */
+	int			(*like) (void *arg, const uint8_t *varlena, int c, uint8_t *match);
 	void	   *arg;
 } GaHostStrings;
 #endif
+
+/* Column c's LIKE of a value not inline (the host's hook), 0 if none. */
+GA_HD int
+ga_host_like(const void *strings, const uint8_t *p, int c, uint8_t *match)
+{
+#ifdef __CUDA_ARCH__
+	return 0;
+#else
+	const GaHostStrings *h = (const GaHostStrings *) strings;
+
+	return h->like != NULL && h->like(h->arg, p, c, match);
+#endif
+}
 
 /* The code of the string column value at p, 0 when it has none here. */
 GA_HD int
@@ -298,6 +342,63 @@ ga_string_code(const void *strings, const uint8_t *p, uint32_t *code)
 
 	return h->code(h->arg, p, code);
 #endif
+}
+
+/*
+ * Does the string of n bytes at s match the compiled LIKE pattern at pat?
+ * The pattern (program.c's compile_like) is PostgreSQL's with no `_': byte
+ * 0 is 1 for NOT LIKE, byte 1 the number of parts it has split at its
+ * `%'s (one more than there are), then each part as a length byte and its
+ * bytes, escapes resolved.  The first part must begin the string, the last
+ * end it, and those between follow one another in order, each found where
+ * it first occurs: that decides as MatchText does for `%' and literal
+ * characters.  Byte for byte, which is PostgreSQL's answer in a
+ * single-byte encoding and in UTF-8 (whose characters no other character's
+ * bytes contain), the encodings the compiler allows.
+ */
+/* Are the n bytes at a those at b? */
+GA_HD int
+ga_bytes_eq(const uint8_t *a, const uint8_t *b, uint32_t n)
+{
+	for (uint32_t i = 0; i < n; i++)
+		if (a[i] != b[i])
+			return 0;
+	return 1;
+}
+
+GA_HD int
+ga_like(const uint8_t *pat, const uint8_t *s, uint32_t n)
+{
+	uint32_t	nparts = pat[1];
+	const uint8_t *part = pat + 2;
+	const uint8_t *last = part;
+	uint32_t	pos,
+				end;
+	int			m = 0;
+
+	for (uint32_t i = 1; i < nparts; i++)
+		last += 1 + last[0];
+	if (nparts == 1)
+		m = n == part[0] && ga_bytes_eq(s, part + 1, n);
+	else if (n >= (uint32_t) part[0] + last[0] &&
+			 ga_bytes_eq(s, part + 1, part[0]) &&
+			 ga_bytes_eq(s + n - last[0], last + 1, last[0]))
+	{
+		pos = part[0];
+		end = n - last[0];
+		m = 1;
+		for (part += 1 + part[0]; part < last && m; part += 1 + part[0])
+		{
+			uint32_t	len = part[0];
+
+			while (pos + len <= end && !ga_bytes_eq(s + pos, part + 1, len))
+				pos++;
+			if (pos + len > end)
+				m = 0;
+			pos += len;
+		}
+	}
+	return m ^ (pat[0] & 1);
 }
 
 /* A bpchar's bytes that count, as bpchartruelen: without trailing spaces. */
@@ -384,36 +485,84 @@ ga_put(const GaTupleLayout *L, int c, uint32_t row, void *const *values,
 #define GA_DEFORM_NUMERIC	(-2)	/* a numeric no int64 holds at its scale
 									 * (ga_numeric_value): the exact path */
 
+/* Store string column c's code (a bpchar's two) of the value at src. */
+GA_HD int
+ga_put_string(const GaTupleLayout *L, int c, uint32_t row, void *const *values,
+			  uint8_t *const *nulls, uint8_t *anynull, const uint8_t *src,
+			  const void *strings)
+{
+	uint64_t	codes = 0;		/* (ga_put reads up to 8 bytes; a code is 4) */
+	int			ok = GA_DEFORM_OK;
+
+	if ((L->bpchars >> c) & 1)
+	{
+		if (!ga_bpchar_codes(strings, src, &codes))
+			ok = GA_DEFORM_STRING;
+	}
+	else
+	{
+		uint32_t	code = 0;
+
+		if (!ga_string_code(strings, src, &code))
+			ok = GA_DEFORM_STRING;
+		codes = code;
+	}
+	ga_put(L, c, row, values, nulls, anynull, (const uint8_t *) &codes, 0);
+	return ok;
+}
+
+/* The string values a row of a kept (or a failed) WHERE defers, coded. */
+GA_HD int
+ga_put_deferred(const GaTupleLayout *L, const GaDeferred *later, uint32_t row,
+				void *const *values, uint8_t *const *nulls, uint8_t *anynull,
+				const void *strings)
+{
+	int			ok = GA_DEFORM_OK;
+
+	for (uint32_t i = 0; i < later->n; i++)
+		if (ga_put_string(L, later->col[i], row, values, nulls, anynull, later->src[i],
+						  strings) != GA_DEFORM_OK)
+			ok = GA_DEFORM_STRING;
+	return ok;
+}
+
 /*
  * Store attribute value src in every column c reading it; a string column
- * gets the string's code, a numeric column its scaled value.  Returns
- * GA_DEFORM_OK, or what went wrong (the value is stored as 0).
+ * gets the string's code (or is deferred to later, when not NULL), a LIKE
+ * column whether the string matches, a numeric column its scaled value.
+ * Returns GA_DEFORM_OK, or what went wrong (the value is stored as 0).
  */
 GA_HD int
 ga_put_attr(const GaTupleLayout *L, int c, uint32_t row, void *const *values,
 			uint8_t *const *nulls, uint8_t *anynull, const uint8_t *src,
-			const void *strings)
+			const void *strings, GaDeferred *later)
 {
 	int			ok = GA_DEFORM_OK;
 
 	for (; c >= 0; c = L->next_same[c])
 	{
-		if ((L->bpchars >> c) & 1)
+		if (later && ((L->deferred >> c) & 1) && later->n < GA_MAX_DEFERRED)
 		{
-			uint64_t	codes = 0;
-
-			if (!ga_bpchar_codes(strings, src, &codes))
-				ok = GA_DEFORM_STRING;
-			ga_put(L, c, row, values, nulls, anynull, (const uint8_t *) &codes, 0);
+			later->col[later->n] = c;
+			later->src[later->n++] = src;
 		}
 		else if ((L->strings >> c) & 1)
 		{
-			uint32_t	code = 0;
-			uint64_t	wide;	/* (ga_put reads up to 8 bytes; the code is 4) */
-
-			if (!ga_string_code(strings, src, &code))
+			if (ga_put_string(L, c, row, values, nulls, anynull, src, strings) != GA_DEFORM_OK)
 				ok = GA_DEFORM_STRING;
-			wide = code;
+		}
+		else if (L->like[c] > 0)
+		{
+			const uint8_t *data;
+			uint32_t	len;
+			uint8_t		m = 0;
+			uint64_t	wide;	/* (ga_put reads up to 8 bytes) */
+
+			if (ga_varlena_inline(src, &data, &len))
+				m = (uint8_t) ga_like(L->likes + L->like[c] - 1, data, len);
+			else if (!ga_host_like(strings, src, c, &m))
+				ok = GA_DEFORM_STRING;
+			wide = m;
 			ga_put(L, c, row, values, nulls, anynull, (const uint8_t *) &wide, 0);
 		}
 		else if ((L->numerics >> c) & 1)
@@ -424,7 +573,8 @@ ga_put_attr(const GaTupleLayout *L, int c, uint32_t row, void *const *values,
 
 			if (!ga_varlena_inline(src, &data, &len))
 				ok = GA_DEFORM_STRING;
-			else if (!ga_numeric_value(data, len, L->scale[c], &v))
+			else if (!ga_numeric_value(data, len, L->scale[c],
+									   (L->dscale_checked >> c) & 1 ? L->scale[c] : -1, &v))
 			{
 				v = 0;
 				ok = GA_DEFORM_NUMERIC;
@@ -446,7 +596,7 @@ ga_put_attr(const GaTupleLayout *L, int c, uint32_t row, void *const *values,
 GA_HD int
 ga_deform_tuple(const GaTupleLayout *L, const uint8_t *tup, uint32_t len, uint32_t row,
 				void *const *values, uint8_t *const *nulls, uint8_t *anynull,
-				const void *strings)
+				const void *strings, GaDeferred *later)
 {
 	uint32_t	natts = ga_read16(tup + GA_TUP_INFOMASK2_OFF) & GA_TUP_NATTS_MASK;
 	int			hasnulls = (ga_read16(tup + GA_TUP_INFOMASK_OFF) & GA_TUP_HASNULL) != 0;
@@ -529,7 +679,7 @@ ga_deform_tuple(const GaTupleLayout *L, const uint8_t *tup, uint32_t len, uint32
 		if (a->col >= 0)
 		{
 			int			got = ga_put_attr(L, a->col, row, values, nulls, anynull,
-										  tp + off, strings);
+										  tp + off, strings, later);
 
 			/* a numeric that does not fit decides: the exact path */
 			if (got != GA_DEFORM_OK && ok != GA_DEFORM_NUMERIC)

@@ -5,7 +5,7 @@ SET gpuagg.force_offload = on;
 SET gpuagg.log_fallback = on;
 
 CREATE TABLE fb (k int4, v int4, t text, n numeric);
-INSERT INTO fb SELECT i % 4, i, 'x' || i % 3, i FROM generate_series(1, 100) i;
+INSERT INTO fb SELECT i % 4, i, 'x' || i % 3, i / 3.0 FROM generate_series(1, 100) i;
 CREATE TABLE fb2 (k int4, w int4);
 INSERT INTO fb2 SELECT i, i FROM generate_series(1, 4) i;
 ANALYZE fb, fb2;

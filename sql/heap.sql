@@ -55,8 +55,9 @@ SELECT check_offload('SELECT e, count(*), sum(g), sum(m) FROM hp GROUP BY e');
 -- The same shapes as page-form batches (gpuagg.page_batches): the tuples go
 -- to the device where they lie in shared buffers, pinned until it is done,
 -- and it deforms them with gpuagg_page.h, the GPU's deformer.  The CPU
--- device takes page-form batches; programs with LIKE columns and
--- temporary tables (local buffers) keep column batches.
+-- device takes page-form batches; programs with string predicates only
+-- the host answers (ILIKE, a `_' in LIKE, < of strings) and temporary
+-- tables (local buffers) keep column batches.
 SET gpuagg.page_batches = on;
 SET gpuagg.device = cpu;
 CREATE FUNCTION page_form(q text) RETURNS bool
@@ -124,15 +125,38 @@ SET gpuagg.batch_size = '64kB';
 SELECT check_offload('SELECT u, count(*), sum(n) FROM hu GROUP BY u');
 SELECT check_offload('SELECT n, count(DISTINCT u), min(u COLLATE "C") FROM hu GROUP BY n');
 RESET gpuagg.batch_size;
--- (a LIKE needs the host's function: column form)
+-- LIKE and NOT LIKE of a pattern without `_' the devices match themselves,
+-- byte for byte (gpuagg_page.h's ga_like); the strings the WHERE does not
+-- read are coded only in the rows it keeps: 111 here, of 30011 distinct.
+-- A `_', ILIKE, or a value compressed inline needs the host's function:
+-- column form.
 SELECT * FROM string_counts('SELECT count(*) FROM hs WHERE k LIKE ''k1%''');
 SELECT check_offload('SELECT k, count(*) FROM hs WHERE k LIKE ''k1%'' GROUP BY k');
+SELECT p, check_offload(format('SELECT k, count(*), count(s), min(v COLLATE "C") FROM hs WHERE s LIKE %L GROUP BY k', p)) AS "like",
+	   check_offload(format('SELECT n %% 3, count(*) FILTER (WHERE k NOT LIKE %L), max(k COLLATE "C") FROM hs GROUP BY 1', p)) AS not_like
+  FROM (VALUES (''), ('%'), ('%%'), ('a%'), ('%b'), ('%cc%c%'), ('k1%'), ('%1'),
+			   ('k%1%'), ('k\%%'), ('\k%'), ('%a%a%a%a%a%'), ('aaa')) v(p);
+SELECT * FROM string_counts('SELECT u, count(*) FROM hu WHERE n = 1 AND u LIKE ''%77%'' GROUP BY u');
+SELECT (analyzed_plan('SELECT min(u COLLATE "C"), count(*) FROM hu WHERE u LIKE ''u12%7''')->>'Strings Coded by Device')::int AS coded,
+	   (SELECT count(DISTINCT u) FROM hu WHERE u LIKE 'u12%7') AS distinct_kept;
+SELECT check_offload('SELECT min(u COLLATE "C"), max(u COLLATE "C"), count(*) FROM hu WHERE u LIKE ''u12%7''');
+-- quals that read no string column first: the strings the later ones
+-- read are coded only in the rows those keep (a third of them here; an
+-- equality with a constant would go last, as the planner rebuilds it)
+SELECT (analyzed_plan('SELECT u, count(*) FROM hu WHERE u <> ''u3'' AND n > 0 AND n < 2 GROUP BY u')->>'Strings Coded by Device')::int AS coded_all,
+	   (analyzed_plan('SELECT u, count(*) FROM hu WHERE n > 0 AND n < 2 AND u <> ''u3'' GROUP BY u')->>'Strings Coded by Device')::int AS coded_kept;
+SELECT check_offload('SELECT u, count(*) FROM hu WHERE n > 0 AND n < 2 AND u <> ''u3'' GROUP BY u');
+SELECT check_offload('SELECT v, min(s COLLATE "C"), count(*) FROM hs WHERE s LIKE ''%b%'' AND v <> ''v1'' AND k IN (''k1'', ''k2'', ''k3'') GROUP BY v');
+SELECT * FROM string_counts('SELECT count(*) FROM hs WHERE k LIKE ''k_''');
+SELECT * FROM string_counts('SELECT count(*) FROM hs WHERE k ILIKE ''K1%''');
 -- keys compressed inline (long, repetitive) and TOASTed (long, random)
 CREATE TABLE hz (k text, n int4) WITH (autovacuum_enabled = off);
 INSERT INTO hz SELECT 'z' || (i % 20), i FROM generate_series(1, 5000) i;
 INSERT INTO hz SELECT repeat('c', 3000 + i % 3), i FROM generate_series(1, 30) i;
 SELECT * FROM string_counts('SELECT k, count(*) FROM hz GROUP BY k');
 SELECT check_offload('SELECT k, count(*), sum(n) FROM hz GROUP BY k');
+SELECT * FROM string_counts('SELECT count(*) FROM hz WHERE k LIKE ''%cc%''');
+SELECT check_offload('SELECT n % 4, count(*) FROM hz WHERE k LIKE ''%cc%'' OR k NOT LIKE ''z1%'' GROUP BY 1');
 TRUNCATE hz;
 INSERT INTO hz SELECT 'z' || (i % 20), i FROM generate_series(1, 5000) i;
 INSERT INTO hz SELECT (SELECT string_agg(md5(i::text || '.' || j), '')

@@ -89,6 +89,43 @@ SELECT check_offload('SELECT sum(price), avg(price), min(price), var_pop(price) 
 SELECT check_offload('SELECT g, sum(price), avg(rate) FROM nm WHERE price IS NULL GROUP BY g');
 SELECT exact_runs('SELECT g, sum(price), avg(rate) FROM nm GROUP BY g');
 
+-- casts to a typmod: rounded as round(x, s), then the precision checked
+-- (a value past it runs the exact path, which raises PostgreSQL's error)
+SELECT check_offload('SELECT g, sum(rate::numeric(10,2)), sum((price * disc)::numeric(12,3)), max(k::numeric(4,0)), sum(price::numeric(15,-1)), avg(g::numeric(5,2)) FROM nm GROUP BY g');
+SELECT check_offload('SELECT rate::numeric(8,1) AS r, count(*) FROM nm WHERE qty::numeric(4,2) > 10.5 GROUP BY 1');
+SELECT check_error('SELECT g, sum(price::numeric(4,2)) FROM nm GROUP BY g');
+SELECT check_error('SELECT g, sum((price * 100)::numeric(2,-2)) FROM nm GROUP BY g');
+
+-- numeric parameters, compared with a column or an expression: at its
+-- scale; a value with digits below it, NaN or infinite runs the exact path
+SET plan_cache_mode = force_generic_plan;
+SET gpuagg.enabled = off;
+PREPARE pn(numeric, numeric) AS
+SELECT g, count(*), sum(price) FROM nm WHERE price > $1 AND rate * 2 <= $2 GROUP BY g ORDER BY g;
+EXECUTE pn(100, 500);
+SET gpuagg.enabled = on;
+PREPARE pg(numeric, numeric) AS
+SELECT g, count(*), sum(price) FROM nm WHERE price > $1 AND rate * 2 <= $2 GROUP BY g ORDER BY g;
+EXPLAIN (COSTS OFF) EXECUTE pg(100, 500);
+\set same 'SELECT (SELECT array_agg(x::text ORDER BY x::text) FROM rn x) IS NOT DISTINCT FROM (SELECT array_agg(x::text ORDER BY x::text) FROM rg x) AS same_as_native, (SELECT count(*) FROM rg) AS groups; DROP TABLE rn, rg;'
+CREATE TEMP TABLE rn AS EXECUTE pn(100, 500);
+CREATE TEMP TABLE rg AS EXECUTE pg(100, 500);
+:same
+SELECT exact_runs('EXECUTE pg(100, 500)');
+CREATE TEMP TABLE rn AS EXECUTE pn(99.995, 300.0001);
+CREATE TEMP TABLE rg AS EXECUTE pg(99.995, 300.0001);
+:same
+SELECT exact_runs('EXECUTE pg(99.995, 300.0001)');
+CREATE TEMP TABLE rn AS EXECUTE pn('-Infinity', 'NaN');
+CREATE TEMP TABLE rg AS EXECUTE pg('-Infinity', 'NaN');
+:same
+CREATE TEMP TABLE rn AS EXECUTE pn(NULL, 1);
+CREATE TEMP TABLE rg AS EXECUTE pg(NULL, 1);
+:same
+DEALLOCATE pn;
+DEALLOCATE pg;
+RESET plan_cache_mode;
+
 -- values the device cannot hold: the exact path, same answers
 SELECT check_offload('SELECT g, sum(big), max(big) FROM nm GROUP BY g');
 SELECT exact_runs('SELECT g, sum(big), max(big) FROM nm GROUP BY g');
@@ -112,6 +149,32 @@ SELECT g, sum(price * disc) AS s FROM nm GROUP BY g HAVING count(*) > 700 ORDER 
 RESET gpuagg.enabled;
 -- a rescan reruns it (a correlated subquery)
 SELECT t.x, (SELECT sum(price * disc) FROM nm WHERE g = t.x) FROM (VALUES (1), (2)) t(x);
+
+-- numeric without a typmod: at the one display scale its statistics'
+-- values have, every value's checked on the device; a value of another
+-- runs the exact path
+CREATE TABLE nu (g int4, amt numeric, q numeric, r numeric)
+	WITH (autovacuum_enabled = off);
+INSERT INTO nu
+SELECT i % 5, round((i * 37 % 10000) / 100.0 - 30, 2), i % 13, round(i / 3.0, 3)
+  FROM generate_series(1, 3000) i;
+ANALYZE nu;
+SELECT check_offload('SELECT g, sum(amt), avg(amt), min(amt), max(amt), sum(amt * q), count(DISTINCT q), stddev(r) FROM nu GROUP BY g');
+SELECT check_offload('SELECT q, sum(r), count(*) FROM nu WHERE amt > 0 AND r < 500.5 GROUP BY q');
+SELECT exact_runs('SELECT g, sum(amt) FROM nu GROUP BY g');
+INSERT INTO nu VALUES (1, 1.5, 1, 1.000);
+SELECT check_offload('SELECT g, sum(amt), avg(amt), max(amt) FROM nu GROUP BY g');
+SELECT exact_runs('SELECT g, sum(amt), avg(amt), max(amt) FROM nu GROUP BY g');
+SELECT check_offload('SELECT g, sum(r) FROM nu GROUP BY g');
+-- no statistics, or values of several display scales in them: native
+CREATE TABLE nu2 (x numeric) WITH (autovacuum_enabled = off);
+INSERT INTO nu2 VALUES (1.5), (2.25);
+SET gpuagg.log_fallback = on;
+SELECT sum(x) FROM nu2;
+ANALYZE nu2;
+SELECT sum(x) FROM nu2;
+RESET gpuagg.log_fallback;
+DROP TABLE nu, nu2;
 
 -- what stays native says so
 SET gpuagg.log_fallback = on;

@@ -155,10 +155,13 @@ SELECT check_parallel('SELECT k, count(*), min(d) FROM par WHERE d < current_dat
 -- deformer): a fed plan
 EXPLAIN (COSTS OFF) SELECT k, count(DISTINCT c) FROM par GROUP BY k;
 SELECT check_parallel('SELECT k, count(DISTINCT c), count(*) FROM par GROUP BY k');
--- a LIKE operand is the host's: no page form, so no fed plan (the planner
--- and the scan ask GpuaggPageFormMissing alike)
+-- a LIKE the device matches keeps page form, and the fed plan; one with
+-- `_' is the host's: no page form, so no fed plan (the planner and the
+-- scan ask GpuaggPageFormMissing alike)
 EXPLAIN (COSTS OFF) SELECT k, count(DISTINCT c) FROM par WHERE t LIKE 'w1%' GROUP BY k;
 SELECT check_parallel('SELECT k, count(DISTINCT c), count(*) FROM par WHERE t LIKE ''w1%'' GROUP BY k');
+EXPLAIN (COSTS OFF) SELECT k, count(DISTINCT c) FROM par WHERE t LIKE 'w_1%' GROUP BY k;
+SELECT check_parallel('SELECT k, count(DISTINCT c), count(*) FROM par WHERE t LIKE ''w_1%'' GROUP BY k');
 -- gpuagg.fed_groups = 0 feeds every parallel page-form scan
 SET gpuagg.fed_groups = 0;
 EXPLAIN (COSTS OFF) SELECT k, count(*), sum(i8), avg(f8) FROM par GROUP BY k;

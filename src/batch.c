@@ -376,6 +376,16 @@ host_string_code(void *arg, const uint8_t *p, uint32_t *code)
 	return 1;
 }
 
+/* ... a LIKE column's match of a compressed or TOASTed string ... */
+static int
+host_like(void *arg, const uint8_t *p, int c, uint8_t *match)
+{
+	GpuaggBatchReader *r = (GpuaggBatchReader *) arg;
+
+	*match = pred_value(r, r->prog->cols[c].pred - 1, PointerGetDatum(p));
+	return 1;
+}
+
 /* ... and a bpchar column's two codes. */
 static int
 host_bpchar_codes(void *arg, const uint8_t *p, uint64_t *codes)
@@ -423,7 +433,8 @@ store_value(GpuaggBatchReader *r, const GaColumn *col, void *vals, int row,
 			((int64 *) vals)[row] = DatumGetInt64(d);
 			break;
 		case GA_T_NUMERIC:
-			if (!GpuaggNumericScaled(d, col->scale, &((int64 *) vals)[row]))
+			if (!GpuaggNumericScaled(d, col->scale, GpuaggColumnDscale(col),
+									 &((int64 *) vals)[row]))
 			{
 				((int64 *) vals)[row] = 0;
 				r->numeric_unfit = true;
@@ -633,11 +644,40 @@ column_deformable(const GaColumn *col, Form_pg_attribute att)
 {
 	if (GpuaggColumnFromHost(col))
 		return false;
-	if (col->type == GA_T_TEXT || col->type == GA_T_BPCHAR)
+	if (col->type == GA_T_TEXT || col->type == GA_T_BPCHAR || col->like)
 		return att->attlen == -1;
 	if (col->type == GA_T_NUMERIC)
 		return att->atttypid == NUMERICOID;
 	return att->attbyval && att->attlen == ga_type_width(col->type);
+}
+
+/*
+ * The string columns (of strings) whose values a device codes only in the
+ * rows a part of the WHERE keeps (GaTupleLayout.deferred, defer_end), at
+ * most GA_MAX_DEFERRED: all of them when quals that read no string come
+ * first (then those quals decide), else those the WHERE does not read.
+ */
+static uint64
+deferred_strings(const GaProgram *p, uint64 strings, int32 *end)
+{
+	uint64		deferred = 0;
+	int			n = 0;
+
+	*end = p->where.end;
+	if (p->where.reg < 0)
+		return 0;
+	if (p->where_strings > p->where.start)
+		*end = p->where_strings;
+	for (int i = p->where.start; i < *end; i++)
+		if (p->code[i].op == GA_OP_COL)
+			strings &= ~(UINT64CONST(1) << p->code[i].imm);
+	for (uint32 c = 0; c < p->ncols && n < GA_MAX_DEFERRED; c++)
+		if ((strings >> c) & 1)
+		{
+			deferred |= UINT64CONST(1) << c;
+			n++;
+		}
+	return deferred;
 }
 
 /*
@@ -667,12 +707,18 @@ shared_deform_possible(GpuaggBatchReader *r)
 			r->layout.bpchars |= UINT64CONST(1) << c;
 		if (t == GA_T_NUMERIC)
 			r->layout.numerics |= UINT64CONST(1) << c;
+		if (t == GA_T_NUMERIC && p->cols[c].dscale_checked)
+			r->layout.dscale_checked |= UINT64CONST(1) << c;
 		r->layout.scale[c] = p->cols[c].scale;
 		r->layout.width[c] = ga_type_width(t);
 		r->layout.next_same[c] = r->next_same[c];
+		r->layout.like[c] = p->cols[c].like;
 	}
+	memcpy(r->layout.likes, p->likes, sizeof(r->layout.likes));
+	r->layout.deferred = deferred_strings(p, r->layout.strings, &r->layout.defer_end);
 	r->hooks.code = host_string_code;
 	r->hooks.bpcodes = host_bpchar_codes;
+	r->hooks.like = host_like;
 	r->hooks.arg = r;
 	attrs = palloc0(sizeof(GaAttr) * Max(r->maxattno, 1));
 	for (int i = 0; i < r->maxattno; i++)
@@ -697,7 +743,8 @@ shared_deform_possible(GpuaggBatchReader *r)
 			if (!isnull && (r->layout.numerics >> a->col) & 1)
 			{
 				/* a numeric's: its scaled value, or the host deforms */
-				if (!GpuaggNumericScaled(d, r->layout.scale[a->col], &a->missing.i))
+				if (!GpuaggNumericScaled(d, r->layout.scale[a->col],
+										 GpuaggColumnDscale(&p->cols[a->col]), &a->missing.i))
 				{
 					pfree(attrs);
 					r->layout.numerics = 0;
@@ -755,7 +802,7 @@ GpuaggPageFormMissing(const GaProgram *prog, Relation rel, int batch_rows)
 
 	for (uint32 c = 0; c < prog->ncols; c++)
 		if (!column_deformable(&prog->cols[c], TupleDescAttr(desc, prog->cols[c].attno - 1)))
-			return "a column the device cannot read where it lies (a LIKE operand)";
+			return "a string predicate only the host answers (ILIKE, a LIKE with _, <)";
 	return NULL;
 }
 
@@ -986,7 +1033,7 @@ fill_from_pages(GpuaggBatchReader *r, void **values, uint8 **nulls, bool *anynul
 			{
 				int			got = ga_deform_tuple(&r->layout, (const uint8_t *) PageGetItem(page, lp),
 												  ItemIdGetLength(lp), n, values, nulls,
-												  (uint8_t *) anynull, &r->hooks);
+												  (uint8_t *) anynull, &r->hooks, NULL);
 
 				/*
 				 * The host codes every string; a numeric past int64 or one

@@ -225,6 +225,22 @@ cpu_bpchar_codes(void *arg, const uint8_t *p, uint64_t *codes)
 }
 
 /*
+ * Do the WHERE's quals up to L->defer_end keep the row, or fail on it
+ * (which the aggregation will report)?  Then a device codes the strings it
+ * deferred (GaDeferred).
+ */
+static bool
+keeps_row(const GaProgram *p, const GaTupleLayout *L, const GaBatch *view, uint32 row)
+{
+	GaSegment	seg = {p->where.start, L->defer_end, p->where.reg};
+	GaDatum		regs[GA_MAX_REGS];
+	uint8_t		nulls[GA_MAX_REGS];
+
+	return ga_eval(p, &seg, view, row, regs, nulls) != GA_OK ||
+		(!nulls[seg.reg] && regs[seg.reg].i);
+}
+
+/*
  * A page-form batch as columns (into *out): each tuple deformed where it
  * lies, by the deformer the GPU runs (gpuagg_page.h).  Returns GA_OK or
  * the error a GPU would report.
@@ -239,6 +255,8 @@ deform_pages(CpuSession *s, const GaBatch *batch, GaBatch *out)
 	uint8_t		anynull[GA_MAX_COLS] = {0};
 	Size		bitmap = TYPEALIGN(16, (batch->nrows + 7) / 8);
 	char	   *at;
+	GaBatch		view = {0};		/* the columns so far, for the WHERE */
+	GaDeferred	later;
 
 	if (s->deformed == NULL || s->deformed_rows < batch->nrows)
 	{
@@ -260,7 +278,10 @@ deform_pages(CpuSession *s, const GaBatch *batch, GaBatch *out)
 		nulls[c] = (uint8_t *) at;
 		memset(nulls[c], 0, bitmap);
 		at += bitmap;
+		view.values[c] = values[c];
+		view.nulls[c] = nulls[c];
 	}
+	view.nrows = batch->nrows;
 	for (uint32 i = 0; i < batch->npages; i++)
 	{
 		const uint8_t *page = (const uint8_t *) batch->pages +
@@ -280,7 +301,11 @@ deform_pages(CpuSession *s, const GaBatch *batch, GaBatch *out)
 			if ((tup = ga_page_tuple(page, BLCKSZ, k, &len)) == NULL || row >= batch->nrows ||
 				row != batch->pagerows[i] + ga_page_rank(vis, k))
 				return GA_ERR_INTERNAL;
-			got = ga_deform_tuple(L, tup, len, row++, values, nulls, anynull, &s->hooks);
+			later.n = 0;
+			got = ga_deform_tuple(L, tup, len, row, values, nulls, anynull, &s->hooks, &later);
+			if (got == GA_DEFORM_OK && later.n > 0 && keeps_row(p, L, &view, row))
+				got = ga_put_deferred(L, &later, row, values, nulls, anynull, &s->hooks);
+			row++;
 			if (got != GA_DEFORM_OK)
 				return got == GA_DEFORM_STRING ? GA_ERR_STRING_BACK :
 					got == GA_DEFORM_NUMERIC ? GA_ERR_NUMERIC_EXACT : GA_ERR_INTERNAL;

@@ -154,7 +154,8 @@ gpuagg_begin(CustomScanState *node, EState *estate, int eflags)
 	ListCell   *lc;
 
 	st->prog = palloc(sizeof(GpuaggProgram));
-	if (!GpuaggCompile(st->prog, st->plan->quals, st->plan->keys, st->plan->aggrefs, &reason))
+	if (!GpuaggCompile(st->prog, st->plan->quals, st->plan->keys, st->plan->aggrefs,
+					   st->plan->numeric_scales, &reason))
 		elog(ERROR, "gpuagg: plan does not compile: %s", reason);
 	GpuaggTopNForDevice(&st->topn, st->prog);
 	nparams = list_length(st->prog->params);
@@ -605,8 +606,15 @@ run_aggregation(GpuAggState *st)
 		start_run(st);
 		for (uint32 a = 0; a < st->prog->ga.naggs; a++)
 			st->finals[a].dict = st->dict;
-		GpuaggLoadParams(st->prog, st->param_states, st->css.ss.ps.ps_ExprContext, st->dict);
-		if (run_on_device(st, &why))
+		if (!GpuaggLoadParams(st->prog, st->param_states, st->css.ss.ps.ps_ExprContext,
+							  st->dict))
+		{
+			/* a numeric parameter the device cannot hold at its scale */
+			if (st->css.custom_ps == NIL)
+				elog(ERROR, "gpuagg: a numeric parameter does not fit, and the plan has no exact path");
+			st->exact = true;
+		}
+		else if (run_on_device(st, &why))
 			break;
 		if (st->exact)
 		{

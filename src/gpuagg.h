@@ -63,6 +63,8 @@ typedef struct GpuaggPlanInfo
 								 * inheritance children) to scan instead,
 								 * less varno (set_plan_references moves
 								 * them all alike) */
+	List	   *numeric_scales; /* GpuaggCompile's: the scales the planner
+								 * found for numeric columns without a typmod */
 	struct PartitionPruneInfo *prune;	/* with children: run-time pruning
 										 * (its rtindexes less varno's
 										 * offset, as children), or NULL */

@@ -45,7 +45,8 @@ enum GpuaggPrivateIndex
 	PRIV_TOPN,
 	PRIV_CHILDREN,
 	PRIV_REMAP,
-	PRIV_PRUNE
+	PRIV_PRUNE,
+	PRIV_NUMERIC_SCALES
 };
 
 List *
@@ -70,7 +71,8 @@ GpuaggFormPlanInfo(const GpuaggPlanInfo *info)
 	priv = lappend(priv, info->children);
 	priv = lappend(priv, makeInteger(info->remap ? 1 : 0));
 	priv = lappend(priv, info->prune);
-	Assert(list_length(priv) == PRIV_PRUNE + 1);
+	priv = lappend(priv, info->numeric_scales);
+	Assert(list_length(priv) == PRIV_NUMERIC_SCALES + 1);
 	return priv;
 }
 
@@ -100,6 +102,7 @@ GpuaggDeformPlanInfo(List *priv, GpuaggPlanInfo *info)
 	info->children = list_nth(priv, PRIV_CHILDREN);
 	info->remap = intVal(list_nth(priv, PRIV_REMAP)) != 0;
 	info->prune = list_nth(priv, PRIV_PRUNE);
+	info->numeric_scales = list_nth(priv, PRIV_NUMERIC_SCALES);
 }
 
 static Plan *

@@ -29,6 +29,7 @@
 #include "access/table.h"
 #include "catalog/pg_class.h"
 #include "catalog/pg_opfamily.h"
+#include "catalog/pg_statistic.h"
 #include "commands/extension.h"
 #include "nodes/nodeFuncs.h"
 #include "optimizer/cost.h"
@@ -548,6 +549,7 @@ typedef struct GpuaggCandidate
 	bool		exact;			/* numerics that may not fit: the native plan
 								 * goes along as the exact path */
 	Path	   *exact_path;		/* ... this one */
+	List	   *numeric_scales; /* GpuaggCompile's */
 } GpuaggCandidate;
 
 /*
@@ -572,6 +574,84 @@ page_form_missing(GpuaggCandidate *c)
 			break;
 	}
 	return why;
+}
+
+/*
+ * What the statistics of each numeric column without a typmod the query
+ * reads say of its values' display scales, into c->numeric_scales for
+ * GpuaggCompile (a List a column: its attno, a GpuaggScaleFound, the
+ * smallest and the largest display scale seen, its name).  When they all have one,
+ * the device reads the column at that scale and checks every value's
+ * (a value of another sends the scan to the exact path), so that sums,
+ * products and their display scales are PostgreSQL's.  A column whose
+ * values are not read (count(n)) needs none: the compiler decides.
+ */
+static void
+numeric_scales(GpuaggCandidate *c)
+{
+	RangeTblEntry *rte = planner_rt_fetch(c->input_rel->relid, c->root);
+	List	   *exprs = list_concat(list_concat_copy(c->quals, c->keys), c->aggrefs);
+	List	   *vars = pull_var_clause((Node *) exprs, PVC_RECURSE_AGGREGATES |
+									   PVC_RECURSE_WINDOWFUNCS | PVC_RECURSE_PLACEHOLDERS);
+	ListCell   *lc;
+
+	c->numeric_scales = NIL;
+	foreach(lc, vars)
+	{
+		Var		   *var = lfirst_node(Var, lc);
+		HeapTuple	tup;
+		int			lo = INT_MAX,
+					hi = -1,
+					found;
+		bool		seen = false;
+		ListCell   *lc2;
+
+		if (var->vartype != NUMERICOID || var->vartypmod >= 0 || var->varattno <= 0 ||
+			var->varlevelsup != 0)
+			continue;
+		foreach(lc2, c->numeric_scales)
+			seen |= intVal(linitial((List *) lfirst(lc2))) == var->varattno;
+		if (seen)
+			continue;
+		/* a parent's over its children, else the table's own */
+		tup = SearchSysCache3(STATRELATTINH, ObjectIdGetDatum(rte->relid),
+							  Int16GetDatum(var->varattno), BoolGetDatum(rte->inh));
+		if (!HeapTupleIsValid(tup) && rte->inh)
+			tup = SearchSysCache3(STATRELATTINH, ObjectIdGetDatum(rte->relid),
+								  Int16GetDatum(var->varattno), BoolGetDatum(false));
+		if (HeapTupleIsValid(tup))
+		{
+			for (int kind = 0; kind < 2; kind++)
+			{
+				AttStatsSlot sslot;
+
+				if (!get_attstatsslot(&sslot, tup,
+									  kind == 0 ? STATISTIC_KIND_MCV : STATISTIC_KIND_HISTOGRAM,
+									  InvalidOid, ATTSTATSSLOT_VALUES))
+					continue;
+				for (int i = 0; i < sslot.nvalues; i++)
+				{
+					int			ds = GpuaggNumericDscale(sslot.values[i]);
+
+					if (ds >= 0)
+					{
+						lo = Min(lo, ds);
+						hi = Max(hi, ds);
+					}
+				}
+				free_attstatsslot(&sslot);
+			}
+			ReleaseSysCache(tup);
+		}
+		found = !HeapTupleIsValid(tup) ? GPUAGG_SCALE_NO_STATISTICS :
+			hi < 0 ? GPUAGG_SCALE_NO_VALUE :
+			lo != hi ? GPUAGG_SCALE_SEVERAL : GPUAGG_SCALE_FOUND;
+		c->numeric_scales = lappend(c->numeric_scales,
+									list_make5(makeInteger(var->varattno), makeInteger(found),
+											   makeInteger(lo), makeInteger(hi),
+											   makeString(get_attname(rte->relid, var->varattno,
+																	  false))));
+	}
 }
 
 /*
@@ -810,8 +890,9 @@ compile_query(GpuaggCandidate *c)
 	c->quals = ordered_quals(c->root, scan_rinfos);
 	c->gating = ordered_quals(c->root, c->gating);
 
+	numeric_scales(c);
 	c->prog = palloc(sizeof(GpuaggProgram));
-	if (!GpuaggCompile(c->prog, c->quals, c->keys, c->aggrefs, &reason))
+	if (!GpuaggCompile(c->prog, c->quals, c->keys, c->aggrefs, c->numeric_scales, &reason))
 		return reason;
 	if (!choose_device(&c->device, &reason))
 		return reason;
@@ -1082,6 +1163,7 @@ add_gpuagg_path(GpuaggCandidate *c)
 	info.varno = c->input_rel->relid;
 	info.remap = c->remap;
 	info.prune = run_time_pruning(c);
+	info.numeric_scales = c->numeric_scales;
 	info.children = NIL;
 	foreach(lc, c->children)
 		info.children = lappend(info.children,

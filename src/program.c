@@ -23,6 +23,7 @@
 #include "catalog/pg_type.h"
 #include "datatype/timestamp.h"
 #include "executor/executor.h"
+#include "mb/pg_wchar.h"
 #include "miscadmin.h"
 #include "nodes/makefuncs.h"
 #include "nodes/nodeFuncs.h"
@@ -57,8 +58,11 @@ typedef struct Compiler
 	const char *reason;
 	int			casetest_reg;	/* the operand of the CASE being compiled, or -1 */
 	int			casetest_type;
+	int			param_scale;	/* a numeric parameter's: the scale of what
+								 * it is compared with, or -1 */
 	int			regscale[GA_MAX_REGS];	/* a numeric register's scale, set
 										 * when the register is written */
+	List	   *numeric_scales; /* GpuaggCompile's */
 } Compiler;
 
 static int	compile_expr(Compiler *c, Expr *expr, int *type);
@@ -175,16 +179,29 @@ add_const(Compiler *c, GaDatum v, bool isnull)
 }
 
 bool
-GpuaggNumericScaled(Datum d, int scale, int64 *out)
+GpuaggNumericScaled(Datum d, int scale, int dscale, int64 *out)
 {
 	struct varlena *raw = (struct varlena *) DatumGetPointer(d);
 	struct varlena *v = pg_detoast_datum_packed(raw);
 	bool		ok = ga_numeric_value((const uint8_t *) VARDATA_ANY(v), VARSIZE_ANY_EXHDR(v),
-									  scale, out);
+									  scale, dscale, out);
 
 	if (v != raw)
 		pfree(v);
 	return ok;
+}
+
+int
+GpuaggNumericDscale(Datum d)
+{
+	LOCAL_FCINFO(fcinfo, 1);
+	Datum		scale;
+
+	InitFunctionCallInfoData(*fcinfo, NULL, 1, InvalidOid, NULL, NULL);
+	fcinfo->args[0].value = d;
+	fcinfo->args[0].isnull = false;
+	scale = numeric_scale(fcinfo);
+	return fcinfo->isnull ? -1 : DatumGetInt32(scale);
 }
 
 /* Datum of a supported type to a register value. */
@@ -337,15 +354,49 @@ compile_var(Compiler *c, Var *var, int type)
 	int			col,
 				r,
 				scale = 0;
+	bool		checked = false;
 
 	if (var->varlevelsup != 0)
 		return fail(c, "outer-level variable"), -1;
 	if (var->varattno <= 0)
 		return fail(c, "system or whole-row column"), -1;
 	if (type == GA_T_NUMERIC && (scale = numeric_typmod_scale(var->vartypmod)) < 0)
-		return fail(c, "column of type %s (numeric needs a scale from 0 to %d)",
-					format_type_with_typemod(var->vartype, var->vartypmod),
-					GA_NUMERIC_MAX_SCALE), -1;
+	{
+		/* without a typmod: the scale the planner found, checked per value */
+		List	   *found = NIL;
+		ListCell   *lc;
+		int			lo,
+					hi;
+		const char *name;
+
+		foreach(lc, c->numeric_scales)
+			if (intVal(linitial((List *) lfirst(lc))) == var->varattno)
+				found = lfirst(lc);
+		if (var->vartypmod >= 0 || found == NIL)
+			return fail(c, "column of type %s (numeric needs a scale from 0 to %d)",
+						format_type_with_typemod(var->vartype, var->vartypmod),
+						GA_NUMERIC_MAX_SCALE), -1;
+		lo = intVal(lthird(found));
+		hi = intVal(lfourth(found));
+		name = strVal(list_nth(found, 4));
+		switch (intVal(lsecond(found)))
+		{
+			case GPUAGG_SCALE_NO_STATISTICS:
+				return fail(c, "numeric column \"%s\" without a typmod, and no statistics to take its scale from (ANALYZE the table)",
+							name), -1;
+			case GPUAGG_SCALE_NO_VALUE:
+				return fail(c, "numeric column \"%s\" without a typmod, and no finite value in its statistics to take its scale from",
+							name), -1;
+			case GPUAGG_SCALE_SEVERAL:
+				return fail(c, "numeric column \"%s\" without a typmod holds values of display scales %d to %d",
+							name, lo, hi), -1;
+		}
+		if (hi > GA_NUMERIC_MAX_SCALE)
+			return fail(c, "numeric column \"%s\" without a typmod holds values of display scale %d (the device holds up to %d)",
+						name, hi, GA_NUMERIC_MAX_SCALE), -1;
+		scale = hi;
+		checked = true;
+	}
 	/* a bpchar column brings both its codes (GA_T_BPCHAR) */
 	col = column_for(c, var->varattno,
 					 type == GA_T_TEXT && var->vartype == BPCHAROID ? GA_T_BPCHAR : type, 0,
@@ -353,6 +404,7 @@ compile_var(Compiler *c, Var *var, int type)
 	r = alloc_reg(c);
 	if (col < 0 || r < 0 || emit(c, GA_OP_COL, type, r, 0, 0, col) < 0)
 		return -1;
+	c->prog->ga.cols[col].dscale_checked = checked;
 	c->regscale[r] = scale;
 	return r;
 }
@@ -372,18 +424,9 @@ emit_numeric_const(Compiler *c, Const *k)
 
 	if (!k->constisnull)
 	{
-		LOCAL_FCINFO(fcinfo, 1);
-		Datum		d;
-
-		/* (numeric_scale is NULL for NaN and the infinities) */
-		InitFunctionCallInfoData(*fcinfo, NULL, 1, InvalidOid, NULL, NULL);
-		fcinfo->args[0].value = k->constvalue;
-		fcinfo->args[0].isnull = false;
-		d = numeric_scale(fcinfo);
-		if (fcinfo->isnull)
+		if ((scale = GpuaggNumericDscale(k->constvalue)) < 0)
 			return fail(c, "a numeric constant NaN or infinite"), -1;
-		scale = DatumGetInt32(d);
-		if (scale > GA_NUMERIC_MAX_SCALE || !GpuaggNumericScaled(k->constvalue, scale, &v.i))
+		if (scale > GA_NUMERIC_MAX_SCALE || !GpuaggNumericScaled(k->constvalue, scale, -1, &v.i))
 			return fail(c, "a numeric constant of more than 18 digits"), -1;
 	}
 	n = add_const(c, v, k->constisnull);
@@ -405,6 +448,41 @@ numeric_rescale(Compiler *c, int r, int from, int to)
 }
 
 /*
+ * A numeric comparison with a parameter: the parameter's value goes to the
+ * device at the other operand's scale (GpuaggLoadParams; a value that does
+ * not fit it runs the exact path), where it orders as the value does.
+ * Two parameters: not worth a device.
+ */
+static int
+compile_param_comparison(Compiler *c, const char *name, List *args, int *type)
+{
+	bool		param_first = IsA(linitial(args), Param);
+	Expr	   *other = param_first ? lsecond(args) : linitial(args);
+	int			op = comparison_op(name),
+				ro,
+				rp,
+				t;
+
+	if (op == 0 || IsA(other, Param))
+		return fail(c, "numeric operator %s of parameters", name), -1;
+	ro = compile_expr(c, other, &t);
+	if (ro < 0)
+		return -1;
+	if (t != GA_T_NUMERIC)
+		return fail(c, "unexpected numeric comparison operand"), -1;
+	c->param_scale = c->regscale[ro];
+	rp = compile_expr(c, param_first ? linitial(args) : lsecond(args), &t);
+	c->param_scale = -1;
+	if (rp < 0)
+		return -1;
+	if (emit(c, op, GA_T_INT8, ro, param_first ? rp : ro, param_first ? ro : rp, 0) < 0)
+		return -1;
+	c->nextreg = ro + 1;
+	*type = GA_T_BOOL;
+	return ro;
+}
+
+/*
  * An operator on numerics: comparisons, + and - (at the larger scale, as
  * add_var), * (at the sum of the scales, as numeric_mul), unary - and +.
  * Division keeps the native plan: its result scale depends on the values.
@@ -422,6 +500,9 @@ compile_numeric_op(Compiler *c, const char *name, Oid restype, List *args, int *
 				dst,
 				scale;
 
+	if (list_length(args) == 2 && restype == BOOLOID &&
+		(IsA(linitial(args), Param) || IsA(lsecond(args), Param)))
+		return compile_param_comparison(c, name, args, type);
 	ra = compile_expr(c, linitial(args), &lt);
 	if (ra < 0)
 		return -1;
@@ -520,7 +601,10 @@ compile_scan_constant(Compiler *c, Expr *expr, int type)
 		return -1;
 	prog->paramref_const[prog->nparamrefs] = k;
 	prog->paramref_param[prog->nparamrefs] = idx;
+	prog->paramref_scale[prog->nparamrefs] = type == GA_T_NUMERIC ? c->param_scale : 0;
 	prog->nparamrefs++;
+	if (type == GA_T_NUMERIC)
+		c->regscale[r] = c->param_scale;
 	return r;
 }
 
@@ -655,6 +739,53 @@ is_string_eq_func(Oid funcid)
 }
 
 /*
+ * column LIKE 'pattern' (NOT LIKE: negate) as the devices match it in page
+ * form (gpuagg_page.h's ga_like, which says how the pattern is laid out)
+ * into prog->ga.likes: 1 + where it lies, or 0 when they cannot: a `_',
+ * an encoding of several bytes a character other than UTF-8, no room.
+ */
+static int
+compile_like(GpuaggProgram *prog, Datum pattern, bool negate)
+{
+	const char *p = VARDATA_ANY(DatumGetPointer(pattern));
+	int			len = VARSIZE_ANY_EXHDR(DatumGetPointer(pattern));
+	uint8	   *out = prog->ga.likes + prog->nlikebytes;
+	int			room = GA_LIKE_BYTES - prog->nlikebytes;
+	int			at = 3,			/* flags, parts, the first part's length */
+				partlen = 2;	/* where that length is */
+
+	if (GetDatabaseEncoding() != PG_UTF8 && pg_database_encoding_max_length() != 1)
+		return 0;
+	if (room < 3)
+		return 0;
+	out[0] = negate ? 1 : 0;
+	out[1] = 1;
+	out[2] = 0;
+	for (int i = 0; i < len; i++)
+	{
+		if (p[i] == '_')
+			return 0;
+		if (p[i] == '%')
+		{
+			if (at >= room || out[1] == 255)
+				return 0;
+			out[1]++;
+			partlen = at;
+			out[at++] = 0;
+			continue;
+		}
+		if (p[i] == '\\')
+			i++;				/* what follows, literally (it follows) */
+		if (at >= room || out[partlen] == 255)
+			return 0;
+		out[partlen]++;
+		out[at++] = (uint8) p[i];
+	}
+	prog->nlikebytes += at;
+	return prog->nlikebytes - at + 1;
+}
+
+/*
  * column LIKE / NOT LIKE / ILIKE / NOT ILIKE 'pattern' and column < <= > >=
  * 'constant' (either side) on text or varchar: a bool column the host
  * computes with PostgreSQL's own function and the expression's collation
@@ -713,6 +844,9 @@ compile_string_pred(Compiler *c, Oid opfuncid, Oid inputcollid, List *args)
 	r = alloc_reg(c);
 	if (col < 0 || r < 0 || emit(c, GA_OP_COL, GA_T_BOOL, r, 0, 0, col) < 0)
 		return -2;
+	if (opfuncid == F_TEXTLIKE || opfuncid == F_TEXTNLIKE)
+		prog->ga.cols[col].like = compile_like(prog, pat->constvalue,
+											   opfuncid == F_TEXTNLIKE);
 	return r;
 }
 
@@ -1196,7 +1330,8 @@ compile_func(Compiler *c, FuncExpr *f, int *type)
 		f->funcid == F_ROUND_NUMERIC_INT4 || f->funcid == F_TRUNC_NUMERIC_INT4 ||
 		f->funcid == F_ABS_NUMERIC || f->funcid == F_INT2_NUMERIC ||
 		f->funcid == F_INT4_NUMERIC || f->funcid == F_INT8_NUMERIC ||
-		f->funcid == F_FLOAT4_NUMERIC || f->funcid == F_FLOAT8_NUMERIC)
+		f->funcid == F_FLOAT4_NUMERIC || f->funcid == F_FLOAT8_NUMERIC ||
+		f->funcid == F_NUMERIC_NUMERIC_INT4)
 		return compile_numeric_func(c, f, type);
 	if (f->funcid == F_NUMERIC_INT2 || f->funcid == F_NUMERIC_INT4 ||
 		f->funcid == F_NUMERIC_INT8)
@@ -1233,7 +1368,9 @@ compile_func(Compiler *c, FuncExpr *f, int *type)
 /*
  * Functions of a numeric: round and trunc to a constant number of places
  * from -18 to 18 (the result's display scale, never below 0, as round_var
- * and trunc_var set it), abs, and casts to the integers and floats.
+ * and trunc_var set it), abs, casts to the integers and floats, and the
+ * cast to a typmod, numeric(p, s): rounded to s places as round(x, s), as
+ * apply_typmod does, then checked against p (GA_OP_NUM_PRECISION).
  */
 static int
 compile_numeric_func(Compiler *c, FuncExpr *f, int *type)
@@ -1241,13 +1378,37 @@ compile_numeric_func(Compiler *c, FuncExpr *f, int *type)
 	int			r,
 				t,
 				s,
-				k = 0;
+				k = 0,
+				precision = -1;
 	bool		rounding = (f->funcid == F_ROUND_NUMERIC || f->funcid == F_TRUNC_NUMERIC ||
 							f->funcid == F_ROUND_NUMERIC_INT4 ||
 							f->funcid == F_TRUNC_NUMERIC_INT4);
 	bool		trunc = (f->funcid == F_TRUNC_NUMERIC || f->funcid == F_TRUNC_NUMERIC_INT4);
 
-	if (list_length(f->args) == 2)
+	if (f->funcid == F_NUMERIC_NUMERIC_INT4)
+	{
+		Const	   *typmod = lsecond(f->args);
+		int32		tm;
+
+		if (!IsA(typmod, Const) || typmod->constisnull)
+			return fail(c, "a numeric typmod other than a constant"), -1;
+		tm = DatumGetInt32(typmod->constvalue);
+		if (tm < (int32) VARHDRSZ)
+		{
+			/* no typmod: the value as it is */
+			r = compile_expr(c, linitial(f->args), &t);
+			*type = t;
+			return r;
+		}
+		precision = ((tm - VARHDRSZ) >> 16) & 0xffff;
+		k = ((((tm - VARHDRSZ) & 0x7ff) ^ 1024) - 1024);
+		if (k < -GA_NUMERIC_MAX_SCALE || k > GA_NUMERIC_MAX_SCALE)
+			return fail(c, "a cast to %s (the device holds scales from %d to %d)",
+						format_type_with_typemod(NUMERICOID, tm), -GA_NUMERIC_MAX_SCALE,
+						GA_NUMERIC_MAX_SCALE), -1;
+		rounding = true;
+	}
+	else if (list_length(f->args) == 2)
 	{
 		Const	   *places = lsecond(f->args);
 
@@ -1284,6 +1445,11 @@ compile_numeric_func(Compiler *c, FuncExpr *f, int *type)
 						get_func_name(f->funcid), k, s, GA_NUMERIC_MAX_SCALE), -1;
 		else if (emit(c, GA_OP_NUM_ROUND, GA_T_NUMERIC, r, r, trunc ? 1 : 0, s - k) < 0 ||
 				 (k < 0 && emit(c, GA_OP_NUM_SCALE, GA_T_NUMERIC, r, r, 0, -k) < 0))
+			return -1;
+		/* numeric(p, s): at most p - s digits before the point */
+		if (precision >= 0 && precision - k + Max(k, 0) < 19 &&
+			emit(c, GA_OP_NUM_PRECISION, GA_T_NUMERIC, r, r, 0,
+				 precision - k + Max(k, 0)) < 0)
 			return -1;
 		c->regscale[r] = Max(k, 0);
 		*type = GA_T_NUMERIC;
@@ -1817,7 +1983,10 @@ compile_expr(Compiler *c, Expr *expr, int *type)
 				return emit_const(c, k->constvalue, k->constisnull, t);
 			}
 		case T_Param:
-			t = GpuaggTypeOf(((Param *) expr)->paramtype);
+			/* a numeric one at the scale of what it is compared with */
+			if (((Param *) expr)->paramtype == NUMERICOID && c->param_scale < 0)
+				return fail(c, "a numeric parameter other than an operand of a comparison"), -1;
+			t = conditional_type(((Param *) expr)->paramtype);
 			if (t == GA_T_INVALID)
 				return fail(c, "parameter of type %s",
 							format_type_be(((Param *) expr)->paramtype)), -1;
@@ -2116,14 +2285,15 @@ compile_aggref(Compiler *c, Aggref *aggref, GaAgg *ag)
 
 bool
 GpuaggCompile(GpuaggProgram *prog, List *quals, List *keys, List *aggrefs,
-			  const char **reason)
+			  List *numeric_scales, const char **reason)
 {
 	GaProgram  *p = &prog->ga;
-	Compiler	c = {prog, 0, NULL, -1, 0};
+	Compiler	c = {prog, 0, NULL, -1, 0, -1};
 	ListCell   *lc;
 	int			t;
 
 	memset(prog, 0, sizeof(GpuaggProgram));
+	c.numeric_scales = numeric_scales;
 	p->abi_version = GA_ABI_VERSION;
 	p->where.reg = -1;
 	p->keyseg.reg = -1;
@@ -2147,11 +2317,13 @@ GpuaggCompile(GpuaggProgram *prog, List *quals, List *keys, List *aggrefs,
 					npatches = 0;
 
 		p->where.start = p->ninstr;
+		p->where_strings = -1;
 		c.nextreg = 0;
 		dst = emit_const(&c, BoolGetDatum(true), false, GA_T_BOOL);
 		foreach(lc, quals)
 		{
-			int			r;
+			int			r,
+						qual_start = p->ninstr;
 
 			if (dst < 0)
 				break;
@@ -2167,6 +2339,12 @@ GpuaggCompile(GpuaggProgram *prog, List *quals, List *keys, List *aggrefs,
 			if (patches[npatches++] < 0)
 				break;
 			c.nextreg = dst + 1;
+			for (int i = qual_start; i < (int) p->ninstr && p->where_strings < 0; i++)
+				if (p->code[i].op == GA_OP_COL &&
+					(p->cols[p->code[i].imm].type == GA_T_TEXT ||
+					 p->cols[p->code[i].imm].type == GA_T_BPCHAR))
+					p->where_strings = foreach_current_index(lc) == 0 ?
+						p->where.start : qual_start;
 		}
 		if (c.reason)
 		{
@@ -2176,6 +2354,8 @@ GpuaggCompile(GpuaggProgram *prog, List *quals, List *keys, List *aggrefs,
 		emit_patch(&c, patches, npatches);
 		p->where.end = p->ninstr;
 		p->where.reg = dst;
+		if (p->where_strings < 0)
+			p->where_strings = p->where.end;
 	}
 
 	/* group keys: each in its own register, kept until the probe */
@@ -2230,7 +2410,7 @@ GpuaggCompile(GpuaggProgram *prog, List *quals, List *keys, List *aggrefs,
 }
 
 /* (program.h) */
-void
+bool
 GpuaggLoadParams(GpuaggProgram *prog, List *param_states, ExprContext *econtext,
 				 GpuaggDict *dict)
 {
@@ -2238,6 +2418,7 @@ GpuaggLoadParams(GpuaggProgram *prog, List *param_states, ExprContext *econtext,
 	bool	   *nulls;
 	int			n = list_length(param_states),
 				i = 0;
+	bool		fits = true;
 	ListCell   *lc;
 
 	values = palloc(sizeof(Datum) * Max(n, 1));
@@ -2251,11 +2432,18 @@ GpuaggLoadParams(GpuaggProgram *prog, List *param_states, ExprContext *econtext,
 	{
 		int			k = prog->paramref_const[i];
 		int			p = prog->paramref_param[i];
-		int			type = GpuaggTypeOf(exprType(list_nth(prog->params, p)));
+		Oid			typid = exprType(list_nth(prog->params, p));
 		GaDatum		v = {0};
 
-		if (!nulls[p])
-			v = GpuaggDatumToGa(values[p], type);
+		if (nulls[p])
+			;
+		else if (typid == NUMERICOID)
+		{
+			if (!GpuaggNumericScaled(values[p], prog->paramref_scale[i], -1, &v.i))
+				fits = false;
+		}
+		else
+			v = GpuaggDatumToGa(values[p], GpuaggTypeOf(typid));
 		prog->ga.consts[k] = v;
 		prog->ga.constnull[k] = nulls[p];
 	}
@@ -2272,4 +2460,5 @@ GpuaggLoadParams(GpuaggProgram *prog, List *param_states, ExprContext *econtext,
 		prog->ga.consts[k] = v;
 		prog->ga.constnull[k] = isnull;
 	}
+	return fits;
 }

@@ -24,6 +24,7 @@ typedef struct GpuaggProgram
 	int			nparamrefs;		/* constants to fill from params at run time */
 	int16		paramref_const[GA_MAX_CONSTS];	/* constant slot */
 	int16		paramref_param[GA_MAX_CONSTS];	/* index into params */
+	int16		paramref_scale[GA_MAX_CONSTS];	/* a numeric's scale */
 	Oid			keytypid[GA_MAX_KEYS];	/* PostgreSQL type of each key */
 	/* min/max of strings: by distinct set, the collation the host compares in */
 	Oid			extreme_collid[GA_MAX_DISTINCT];
@@ -41,6 +42,7 @@ typedef struct GpuaggProgram
 	Oid			pred_funcid[GA_MAX_COLS];
 	Oid			pred_collid[GA_MAX_COLS];
 	Datum		pred_pattern[GA_MAX_COLS];
+	int			nlikebytes;		/* of ga.likes, used */
 
 	int			ntextconsts;
 	int16		textconst_slot[GA_MAX_CONSTS];	/* constant slot */
@@ -49,21 +51,36 @@ typedef struct GpuaggProgram
 	Datum		textconst_value[GA_MAX_CONSTS]; /* a Const's value */
 } GpuaggProgram;
 
+/* What the planner found of a numeric column's scale (GpuaggCompile). */
+typedef enum GpuaggScaleFound
+{
+	GPUAGG_SCALE_FOUND,			/* one display scale in its statistics */
+	GPUAGG_SCALE_NO_STATISTICS,
+	GPUAGG_SCALE_NO_VALUE,		/* statistics without a finite value */
+	GPUAGG_SCALE_SEVERAL		/* values of several display scales */
+} GpuaggScaleFound;
+
 /*
  * Compile into prog.  quals is an implicitly-ANDed list evaluated in order
  * with short-circuit on false or NULL (ExecQual); keys are the group key
- * expressions; aggrefs the Aggref nodes.  Returns false and sets *reason
- * when something is not device-evaluable.
+ * expressions; aggrefs the Aggref nodes; numeric_scales what the planner
+ * found of the scale of each numeric column without a typmod (a List a
+ * column: Integers attno, a GpuaggScaleFound, the smallest and the largest
+ * display scale in its statistics, and a String, its name): a column read
+ * at a scale found must have it in every value (else the exact path).
+ * Returns false and sets *reason when something is not device-evaluable.
  */
 extern bool GpuaggCompile(GpuaggProgram *prog, List *quals, List *keys,
-						  List *aggrefs, const char **reason);
+						  List *aggrefs, List *numeric_scales, const char **reason);
 
 /*
  * Put the current parameter values (param_states: an ExprState per Param
  * of prog->params) into the program's constants, and the codes of its
- * string constants and parameters in the run's dictionary.
+ * string constants and parameters in the run's dictionary.  False when a
+ * numeric parameter's value does not fit the scale it was compiled at
+ * (digits below it, NaN, an infinity, past int64): the exact path runs.
  */
-extern void GpuaggLoadParams(GpuaggProgram *prog, List *param_states,
+extern bool GpuaggLoadParams(GpuaggProgram *prog, List *param_states,
 							 ExprContext *econtext, GpuaggDict *dict);
 
 /*
@@ -97,23 +114,34 @@ extern int	GpuaggTypeOf(Oid typid);
 
 /*
  * A numeric Datum (any varlena form) as an int64 in units of 10^-scale
- * (gpuagg_abi.h, GA_T_NUMERIC); false where that is not exact.
+ * (gpuagg_abi.h, GA_T_NUMERIC); false where that is not exact, or where
+ * dscale >= 0 and the value's display scale is another.
  */
-extern bool GpuaggNumericScaled(Datum d, int scale, int64 *out);
+extern bool GpuaggNumericScaled(Datum d, int scale, int dscale, int64 *out);
+
+/* A numeric's display scale (numeric_scale), -1 for NaN and the infinities. */
+extern int	GpuaggNumericDscale(Datum d);
+
+/* The dscale argument above for a column's values: checked, or -1. */
+static inline int
+GpuaggColumnDscale(const GaColumn *c)
+{
+	return c->dscale_checked ? c->scale : -1;
+}
 
 /* A Datum of a supported type as a register value. */
 extern GaDatum GpuaggDatumToGa(Datum d, int type);
 
 /*
- * Does only the host know column c's values: a string predicate's answer?
- * A program with such a column cannot take page-form batches.  (A text,
- * varchar or bpchar column can: the device codes its strings itself,
- * gpuagg_page.h.)
+ * Does only the host know column c's values: a string predicate's answer,
+ * other than a LIKE the device matches itself?  A program with such a
+ * column cannot take page-form batches.  (A text, varchar or bpchar column
+ * can: the device codes its strings itself, gpuagg_page.h.)
  */
 static inline bool
 GpuaggColumnFromHost(const GaColumn *c)
 {
-	return c->pred;
+	return c->pred && !c->like;
 }
 
 #endif							/* GPUAGG_PROGRAM_H */

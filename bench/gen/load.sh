@@ -15,6 +15,9 @@
 #   PARTS=0    groupby: x and x_int hash-partitioned on id6 into PARTS
 #              partitions (x_p0.., x_int_p0..); not with SORTED=1
 #   SF=1       tpch: scale factor (1.5M orders, ~6M lines per SF; 0.1 works)
+#   FREE=0     tpch: 1 = also lineitem_free, the same rows with money in
+#              numeric columns without a typmod (each value of display
+#              scale 2, as numeric(15,2) gives it)
 #   JOBS=nproc parallel psql sessions
 #   LOGGED=0   1 = ordinary (WAL-logged) tables loaded with
 #              synchronous_commit=off instead of UNLOGGED tables
@@ -342,6 +345,14 @@ SELECT orderkey, pk, sk, l, qty * 100, ext_cents, disc, tax,
        ascii($RF), ascii($LS), shipdate, commitdate, receiptdate
 FROM ($(tpch_rows "$1" "$2")) t;
 SQL
+  [ "${FREE:-0}" = 1 ] && cat <<SQL
+INSERT INTO lineitem_free
+SELECT orderkey, pk, sk, l, qty::numeric(15,2), (ext_cents / 100.0)::numeric(15,2),
+       (disc / 100.0)::numeric(15,2), (tax / 100.0)::numeric(15,2),
+       $RF, $LS, shipdate, commitdate, receiptdate
+FROM ($(tpch_rows "$1" "$2")) t;
+SQL
+  return 0
 }
 
 tpch_load() {
@@ -364,9 +375,21 @@ CREATE $PERSIST TABLE lineitem_cents (
   l_shipdate date, l_commitdate date, l_receiptdate date) $TABLE_OPTS;
 COMMENT ON TABLE lineitem IS 'TPC-H lineitem subset (bench/gen/load.sh tpch $PARAMS)';
 COMMENT ON TABLE lineitem_cents IS 'lineitem with money x100 as int8, flags as int2 ASCII codes (bench/gen/load.sh tpch $PARAMS)';
+DROP TABLE IF EXISTS lineitem_free;
 SQL
-  run_chunks "$ORDERS" tpch_chunk
   TABLES=(lineitem lineitem_cents)
+  if [ "${FREE:-0}" = 1 ]; then
+    "${PSQL[@]}" <<SQL
+CREATE $PERSIST TABLE lineitem_free (
+  l_orderkey int8, l_partkey int4, l_suppkey int4, l_linenumber int4,
+  l_quantity numeric, l_extendedprice numeric, l_discount numeric, l_tax numeric,
+  l_returnflag char(1), l_linestatus char(1),
+  l_shipdate date, l_commitdate date, l_receiptdate date) $TABLE_OPTS;
+COMMENT ON TABLE lineitem_free IS 'lineitem with money in numeric columns without a typmod (bench/gen/load.sh tpch $PARAMS)';
+SQL
+    TABLES+=(lineitem_free)
+  fi
+  run_chunks "$ORDERS" tpch_chunk
 }
 
 ########################################################################

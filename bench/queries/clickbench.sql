@@ -45,8 +45,12 @@ SELECT "UserID", "SearchPhrase", COUNT(*) FROM hits GROUP BY "UserID", "SearchPh
 -- note: extract(minute) key; tie-breaker UserID, m, SearchPhrase added
 SELECT "UserID", extract(minute FROM "EventTime") AS m, "SearchPhrase", COUNT(*) FROM hits GROUP BY "UserID", m, "SearchPhrase" ORDER BY COUNT(*) DESC, "UserID", m, "SearchPhrase" LIMIT 10;
 
+-- name: Q21
+-- note: LIKE of a pattern without `_': the device matches it on the pages
+SELECT COUNT(*) FROM hits WHERE "URL" LIKE '%google%';
+
 -- name: Q22
--- note: min of a string under the database's collation (the host picks it from the device's distinct sets); tie-breaker SearchPhrase added
+-- note: LIKE matched by the device on the pages, URL coded only in the rows the WHERE keeps; min of a string under the database's collation (the host picks it from the device's distinct sets); tie-breaker SearchPhrase added
 SELECT "SearchPhrase", MIN("URL"), COUNT(*) AS c FROM hits WHERE "URL" LIKE '%google%' AND "SearchPhrase" <> '' GROUP BY "SearchPhrase" ORDER BY c DESC, "SearchPhrase" LIMIT 10;
 
 -- name: Q31

@@ -2,7 +2,8 @@
 -- change) over lineitem (money as numeric(15,2), flags as char(1)) and over
 -- lineitem_cents (the same rows from bench/gen/load.sh: money x100 as int8
 -- cents, l_returnflag and l_linestatus as int2 ASCII codes, which sort like
--- the letters).
+-- the letters).  q1_free and q6_free read lineitem_free, which
+-- bench/gen/load.sh makes with FREE=1.
 -- Each block: a "-- name:" line, optional "-- note:" lines, one statement.
 
 -- name: q1
@@ -15,6 +16,33 @@ SELECT l_returnflag, l_linestatus,
        avg(l_quantity) AS avg_qty,
        avg(l_extendedprice) AS avg_price,
        avg(l_discount) AS avg_disc,
+       count(*) AS count_order
+  FROM lineitem
+ WHERE l_shipdate <= date '1998-12-01' - interval '90' day
+ GROUP BY l_returnflag, l_linestatus
+ ORDER BY l_returnflag, l_linestatus;
+
+-- name: q1_free
+-- note: Q1 over lineitem_free (bench/gen/load.sh tpch FREE=1): money in numeric columns without a typmod, read at the display scale their statistics show, checked per value
+SELECT l_returnflag, l_linestatus,
+       sum(l_quantity) AS sum_qty,
+       sum(l_extendedprice) AS sum_base_price,
+       sum(l_extendedprice * (1 - l_discount)) AS sum_disc_price,
+       sum(l_extendedprice * (1 - l_discount) * (1 + l_tax)) AS sum_charge,
+       avg(l_quantity) AS avg_qty,
+       avg(l_extendedprice) AS avg_price,
+       avg(l_discount) AS avg_disc,
+       count(*) AS count_order
+  FROM lineitem_free
+ WHERE l_shipdate <= date '1998-12-01' - interval '90' day
+ GROUP BY l_returnflag, l_linestatus
+ ORDER BY l_returnflag, l_linestatus;
+
+-- name: q1_cast
+-- note: not a TPC-H query: Q1's discounted prices cast to numeric(15,2) before summing (a cast to a typmod: round half away from zero, precision checked)
+SELECT l_returnflag, l_linestatus,
+       sum((l_extendedprice * (1 - l_discount))::numeric(15,2)) AS sum_disc_price,
+       sum((l_extendedprice * (1 - l_discount) * (1 + l_tax))::numeric(15,2)) AS sum_charge,
        count(*) AS count_order
   FROM lineitem
  WHERE l_shipdate <= date '1998-12-01' - interval '90' day
@@ -57,6 +85,15 @@ SELECT l_returnflag, l_linestatus,
 -- note: TPC-H Q6 as specified (DATE = 1994-01-01, DISCOUNT = 0.06, QUANTITY = 24): numeric money
 SELECT sum(l_extendedprice * l_discount) AS revenue
   FROM lineitem
+ WHERE l_shipdate >= date '1994-01-01'
+   AND l_shipdate < date '1994-01-01' + interval '1' year
+   AND l_discount BETWEEN 0.06 - 0.01 AND 0.06 + 0.01
+   AND l_quantity < 24;
+
+-- name: q6_free
+-- note: Q6 over lineitem_free (FREE=1): numeric columns without a typmod
+SELECT sum(l_extendedprice * l_discount) AS revenue
+  FROM lineitem_free
  WHERE l_shipdate >= date '1994-01-01'
    AND l_shipdate < date '1994-01-01' + interval '1' year
    AND l_discount BETWEEN 0.06 - 0.01 AND 0.06 + 0.01

@@ -561,11 +561,17 @@ typedef struct GaResult
 	uint64_t	nstrbytes;
 } GaResult;
 
-/* Is this a min/max of strings, picked on the host from its distinct set? */
+/*
+ * Does the host fold this DISTINCT aggregate's set, from the (group,
+ * value) pairs the device returns?  Every one but count(DISTINCT), which
+ * the device counts: min/max of strings (picked by the collation), and
+ * sum, avg, variance and stddev of DISTINCT values (folded in the order
+ * PostgreSQL sorts them, so that float sums are its own).
+ */
 GA_HD int
-ga_agg_host_order(int kind, int argtype)
+ga_agg_host_folds(int kind)
 {
-	return (kind == GA_AGG_MIN || kind == GA_AGG_MAX) && argtype == GA_T_TEXT;
+	return kind != GA_AGG_COUNT;
 }
 
 /*

@@ -96,9 +96,11 @@ DELETE FROM diff_t WHERE i4 % 11 = 3;
 UPDATE diff_t SET b = NOT b WHERE i2 % 13 = 5;
 -- numeric columns, for a run of their own (diff.numeric), with their own
 -- seed: money at numeric(15,2) up to its largest value, numeric(12,4),
--- and numeric(18,0) up to 18 digits, whose products and sums pass int64
+-- numeric(18,0) up to 18 digits, whose products and sums pass int64, and
+-- a numeric without a typmod whose values have display scale 3 (the
+-- statistics give it)
 ALTER TABLE diff_t ADD COLUMN n2 numeric(15,2), ADD COLUMN n4 numeric(12,4),
-	ADD COLUMN n0 numeric(18,0);
+	ADD COLUMN n0 numeric(18,0), ADD COLUMN nf numeric;
 DO $$
 BEGIN
 	PERFORM setseed(0.3141);
@@ -110,7 +112,9 @@ BEGIN
 			ELSE round((random() * 2e4 - 1e4)::numeric, floor(random() * 5)::int) END,
 		n0 = CASE WHEN random() < 0.1 THEN NULL
 			WHEN random() < 0.002 THEN (ARRAY[999999999999999999, -999999999999999999, 0])[1 + floor(random() * 3)::int]
-			ELSE floor(random() * 2e9 - 1e9)::numeric END;
+			ELSE floor(random() * 2e9 - 1e9)::numeric END,
+		nf = CASE WHEN random() < 0.1 THEN NULL
+			ELSE round((random() * 2e5 - 1e5)::numeric, 3) END;
 END
 $$;
 ANALYZE diff_t;
@@ -136,7 +140,9 @@ BEGIN
 		   v::float8 NOT IN ('NaN', 'Infinity', '-Infinity') THEN
 			RETURN trim(to_char(v::float8, '9.99999EEEE'));
 		END IF;
-		RETURN v::float8::text;
+		-- an integral float with a fraction, so that diff_float_order
+		-- tells it from an integer
+		RETURN regexp_replace(v::float8::text, '^(-?[0-9]+)$', '\1.0');
 	END IF;
 	RETURN v::text;
 END
@@ -167,7 +173,7 @@ CREATE FUNCTION diff_numeric_expr() RETURNS text
 LANGUAGE plpgsql AS $$
 BEGIN
 	IF random() < 0.5 THEN
-		RETURN diff_pick('{n2,n2,n4,n0}');
+		RETURN diff_pick('{n2,n2,n4,n0,nf}');
 	END IF;
 	RETURN diff_pick(ARRAY['(n2 + n4)', '(n2 * 2)', '(n4 - n2)', '(-n2)', '(n2 * n4)',
 		'(i4::numeric + n2)', '(k * n2)', '(n2 * 1.5)', '(n4 * (1 - n4))', '(n0 + k)',
@@ -175,7 +181,8 @@ BEGIN
 		'(trunc(n2))', '(abs(n4 - n2))', '(round(n2 * n4, 5))', '(round(n2, -2))',
 		'(trunc(n4, -1))', '(GREATEST(n2, -n2, 0.00))', '(LEAST(n4, n4 * 1, NULL))',
 		'(NULLIF(n0, 5))', '(extract(second FROM ts))', '(extract(epoch FROM ts))',
-		'(extract(isoyear FROM d))', '(extract(dow FROM ts) + n0)']);
+		'(extract(isoyear FROM d))', '(extract(dow FROM ts) + n0)', '(nf * n2)',
+		'(nf - n4)', '(nf::numeric(12,1))', '(n4::numeric(10,2))', '(n2::numeric(13,-1))']);
 END
 $$;
 
@@ -425,7 +432,7 @@ LANGUAGE plpgsql AS $$
 DECLARE
 	f text := diff_pick(ARRAY['count(*)', 'count', 'sum', 'sum', 'avg', 'avg', 'min', 'max',
 		'stddev', 'stddev_samp', 'stddev_pop', 'variance', 'var_samp', 'var_pop',
-		'bool_and', 'bool_or', 'every', 'count(DISTINCT', 'count(DISTINCT']);
+		'bool_and', 'bool_or', 'every', 'count(DISTINCT', 'count(DISTINCT', 'other(DISTINCT']);
 	t text;
 	a text;
 BEGIN
@@ -435,13 +442,16 @@ BEGIN
 		t := diff_pick('{int2,int4,int8,float4,float8,date,ts,tz,bool,text,text,bpchar}'::text[]
 					   || diff_numeric_types());
 		a := f || ' ' || diff_expr(t) || ')';
+	ELSIF f = 'other(DISTINCT' THEN
+		t := diff_pick('{int2,int4,int8,float4,float8}'::text[] || diff_numeric_types());
+		a := diff_pick('{sum,avg,stddev}') || '(DISTINCT ' || diff_expr(t) || ')';
 	ELSE
 		IF f IN ('bool_and', 'bool_or', 'every') THEN
 			t := 'bool';
 		ELSIF f IN ('min', 'max', 'count') THEN
 			t := diff_pick('{int2,int4,int8,float4,float8,date,ts,tz,bool,text}'::text[]
 						   || diff_numeric_types());
-			IF t IN ('bool', 'text') AND f <> 'count' THEN
+			IF t = 'bool' AND f <> 'count' THEN
 				t := 'int4';
 			END IF;
 		ELSE
@@ -511,7 +521,7 @@ DECLARE
 		'i2::int8 % 5', 'f4::float8 / 1000', 'i4::float8 / 3', 'k + d', 'b IS NOT FALSE',
 		'i2 * 2::int2', 'f4 * 2::float4', 's', 's', 'v', 'c'] ||
 		CASE WHEN current_setting('diff.numeric', true) = 'on'
-			THEN '{n4,n2,n2 * 2,n0,n4 + 1}'::text[] ELSE '{}'::text[] END;
+			THEN '{n4,n2,n2 * 2,n0,n4 + 1,nf}'::text[] ELSE '{}'::text[] END;
 	keys text[] := '{}';
 	sel text[] := '{}';
 	grp text[];

@@ -89,6 +89,9 @@ SELECT check_offload('SELECT sum(price), avg(price), min(price), var_pop(price) 
 SELECT check_offload('SELECT g, sum(price), avg(rate) FROM nm WHERE price IS NULL GROUP BY g');
 SELECT exact_runs('SELECT g, sum(price), avg(rate) FROM nm GROUP BY g');
 
+-- DISTINCT values of numerics, folded on the host in sorted order
+SELECT check_offload('SELECT g, sum(DISTINCT price), avg(DISTINCT k), stddev(DISTINCT rate), var_pop(DISTINCT qty) FROM nm GROUP BY g');
+
 -- casts to a typmod: rounded as round(x, s), then the precision checked
 -- (a value past it runs the exact path, which raises PostgreSQL's error)
 SELECT check_offload('SELECT g, sum(rate::numeric(10,2)), sum((price * disc)::numeric(12,3)), max(k::numeric(4,0)), sum(price::numeric(15,-1)), avg(g::numeric(5,2)) FROM nm GROUP BY g');

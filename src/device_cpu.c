@@ -595,7 +595,7 @@ cpu_finish(void *session, GaResult *result, GpuaggDeviceStats *stats)
 		uint64		cap = 1024,
 					m = 0;
 
-		if (ag->distinct < 0 || !ga_agg_host_order(ag->kind, ag->argtype))
+		if (ag->distinct < 0 || !ga_agg_host_folds(ag->kind))
 			continue;
 		result->pairgroup[ag->distinct] = palloc(sizeof(uint64) * cap);
 		result->pairvalue[ag->distinct] = palloc(sizeof(uint64) * cap);

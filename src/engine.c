@@ -639,7 +639,7 @@ ga_engine_finish(GaEngineSession *s, GaEngineShape *shape)
 	total = counters[GA_CNT_GROUPS];
 	for (uint32_t a = 0; a < s->prog.naggs; a++)
 		if (s->prog.aggs[a].distinct >= 0 &&
-			ga_agg_host_order(s->prog.aggs[a].kind, s->prog.aggs[a].argtype))
+			ga_agg_host_folds(s->prog.aggs[a].kind))
 			npairs += counters[GA_CNT_DISTINCT + s->prog.aggs[a].distinct];
 	bytes = ALIGN16((8 * (uint64_t) nk + 8 * (uint64_t) ns + nk) * total + 16);
 	pairs_at = bytes;
@@ -739,7 +739,7 @@ ga_engine_finish(GaEngineSession *s, GaEngineShape *shape)
 							cnt;
 				void	   *pp[7];
 
-				if (j < 0 || !ga_agg_host_order(ag->kind, ag->argtype))
+				if (j < 0 || !ga_agg_host_folds(ag->kind))
 					continue;
 				m = counters[GA_CNT_DISTINCT + j];
 				s->shape.npairs[j] = m;

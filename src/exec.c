@@ -555,6 +555,8 @@ run_on_device(GpuAggState *st, char **why)
 					   st->result.nstrbytes);
 	st->counters.strings_coded += st->result.nstrings;
 	GpuaggPickStringExtremes(st->prog, &st->result, st->dict);
+	if ((err = GpuaggFoldDistinct(st->prog, &st->result)) != GA_OK)
+		raise_device_error(err);
 	st->counters.finish_ms += GpuaggMsSince(t0);
 	return true;
 }

@@ -2225,15 +2225,21 @@ compile_aggref(Compiler *c, Aggref *aggref, GaAgg *ag)
 		 /* DISTINCT changes nothing in min, max, bool_and and bool_or */ ;
 	else if (aggref->aggdistinct != NIL)
 	{
-		/* count(DISTINCT x): the device de-duplicates (group, x) pairs */
+		/*
+		 * count(DISTINCT x): the device de-duplicates (group, x) pairs and
+		 * counts them; sum, avg, variance and stddev of DISTINCT x: it
+		 * de-duplicates them, and the host folds each group's values in
+		 * their sorted order (GpuaggFoldDistinct), as nodeAgg does
+		 */
 		GaProgram  *p = &c->prog->ga;
 
-		if (ag->kind != GA_AGG_COUNT || aggref->aggstar)
+		if (aggref->aggstar)
 			return fail(c, "DISTINCT inside an aggregate other than count");
 		if (p->ndistinct >= GA_MAX_DISTINCT)
-			return fail(c, "more than %d count(DISTINCT) aggregates", GA_MAX_DISTINCT);
+			return fail(c, "more than %d DISTINCT aggregates and min/max of strings",
+						GA_MAX_DISTINCT);
 		if (p->nkeys + 1 > GA_MAX_KEYS)
-			return fail(c, "count(DISTINCT) with more than %d group keys",
+			return fail(c, "a DISTINCT aggregate with more than %d group keys",
 						GA_MAX_KEYS - 1);
 		if (!check_collation(c, aggref->inputcollid, "count(DISTINCT)"))
 			return false;

@@ -414,6 +414,82 @@ GpuaggFinalize(GpuaggFinal *fin, const GaResult *res, uint64 g, Node *aggstate,
 	return value;
 }
 
+/* A DISTINCT aggregate's value of a group, as GpuaggFoldDistinct sorts them. */
+typedef struct FoldPair
+{
+	uint64		group;
+	GaDatum		value;
+} FoldPair;
+
+/* By group, then value in the order of the argument's type (NaN last). */
+static int
+fold_pair_cmp(const void *a, const void *b, void *arg)
+{
+	const FoldPair *x = a;
+	const FoldPair *y = b;
+	int			type = *(const int *) arg;
+
+	if (x->group != y->group)
+		return x->group < y->group ? -1 : 1;
+	if (ga_type_is_float(type))
+	{
+		if (isnan(x->value.f) || isnan(y->value.f))
+			return isnan(x->value.f) - isnan(y->value.f);
+		return x->value.f < y->value.f ? -1 : x->value.f > y->value.f ? 1 : 0;
+	}
+	return x->value.i < y->value.i ? -1 : x->value.i > y->value.i ? 1 : 0;
+}
+
+/*
+ * (result.h) The states of a group's sum, avg, variance or stddev of
+ * DISTINCT values, from the pairs (group, value) of the aggregate's set:
+ * each group's values accumulated as the device would, in their sorted
+ * order, as nodeAgg feeds a DISTINCT aggregate's transition function (so
+ * that a float sum is PostgreSQL's to the last bit).  Returns GA_OK or the
+ * error the accumulation raised.
+ */
+int
+GpuaggFoldDistinct(const GpuaggProgram *prog, GaResult *res)
+{
+	const GaProgram *p = &prog->ga;
+
+	for (uint32 a = 0; a < p->naggs; a++)
+	{
+		const GaAgg *ag = &p->aggs[a];
+		int			type = ag->argtype;
+		uint64		n;
+		FoldPair   *pairs;
+
+		if (ag->distinct < 0 || !ga_agg_host_folds(ag->kind) ||
+			ag->kind == GA_AGG_MIN || ag->kind == GA_AGG_MAX)
+			continue;
+		n = res->npairs[ag->distinct];
+		pairs = palloc_extended(sizeof(FoldPair) * Max(n, 1), MCXT_ALLOC_HUGE);
+		for (uint64 i = 0; i < n; i++)
+		{
+			pairs[i].group = res->pairgroup[ag->distinct][i];
+			pairs[i].value.u = res->pairvalue[ag->distinct][i];
+			if (pairs[i].group >= res->ngroups)
+				elog(ERROR, "gpuagg: a DISTINCT pair names group " UINT64_FORMAT " of " UINT64_FORMAT,
+					 pairs[i].group, res->ngroups);
+		}
+		qsort_arg(pairs, n, sizeof(FoldPair), fold_pair_cmp, &type);
+		for (uint64 i = 0; i < n; i++)
+		{
+			int			err;
+
+			if ((i & 4095) == 0)
+				CHECK_FOR_INTERRUPTS();
+			err = ga_agg_update(ag, res->states + (Size) ag->slot * res->ngroups + pairs[i].group,
+								res->ngroups, pairs[i].value);
+			if (err != GA_OK)
+				return err;
+		}
+		pfree(pairs);
+	}
+	return GA_OK;
+}
+
 /*
  * (result.h) The (has, value) state of a group's min/max of strings, from
  * the pairs (group, string code) the device sent back.
@@ -430,7 +506,7 @@ GpuaggPickStringExtremes(const GpuaggProgram *prog, GaResult *res, GpuaggDict *d
 				   *value;
 		Oid			collid;
 
-		if (ag->distinct < 0 || !ga_agg_host_order(ag->kind, ag->argtype))
+		if (ag->distinct < 0 || (ag->kind != GA_AGG_MIN && ag->kind != GA_AGG_MAX))
 			continue;
 		collid = prog->extreme_collid[ag->distinct];
 		has = res->states + (Size) ag->slot * res->ngroups;

@@ -48,6 +48,7 @@ extern bool GpuaggAnyFloatOverflow(const GaProgram *prog, const GaResult *res);
  * (their codes in dict); each group's state gets the smallest or largest
  * string, as ga_pick would have chosen it.
  */
+extern int	GpuaggFoldDistinct(const GpuaggProgram *prog, GaResult *res);
 extern void GpuaggPickStringExtremes(const GpuaggProgram *prog, GaResult *res,
 									 GpuaggDict *dict);
 

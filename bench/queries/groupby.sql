@@ -68,3 +68,7 @@ SELECT id2, id4, pow(corr(v1, v2), 2) AS r2 FROM x_int GROUP BY id2, id4;
 -- name: q10i
 -- note: q10 over x_int
 SELECT id1, id2, id3, id4, id5, id6, sum(v3) AS v3, count(*) AS count FROM x_int GROUP BY id1, id2, id3, id4, id5, id6;
+
+-- name: sum_distinct
+-- note: not a db-benchmark query: sums and averages of DISTINCT values by id1 (the device de-duplicates the (group, value) pairs, the host folds each group's in sorted order)
+SELECT id1, sum(DISTINCT id4) AS sd, avg(DISTINCT v2) AS ad, stddev(DISTINCT v1) AS vd, count(*) AS n FROM x_int GROUP BY id1;

@@ -394,10 +394,11 @@ typedef struct GaAgg
 	int32_t		argscale;		/* a numeric argument's scale */
 	int32_t		slot;			/* first state slot */
 	int32_t		distinct;		/* index of its distinct set, or -1: count(DISTINCT),
-								 * and min/max of strings (GA_AGG_MIN/MAX with
-								 * argtype GA_T_TEXT), whose order only the host
-								 * knows: the device returns the set's (group,
-								 * value) pairs (GaResult) and the host picks */
+								 * counted on the device; min/max of strings
+								 * and sum/avg/variance of DISTINCT values,
+								 * whose sets the device returns as (group,
+								 * value) pairs for the host to fold
+								 * (ga_agg_host_folds, GaResult) */
 	GaSegment	filter;			/* FILTER (WHERE ...), reg -1 if none */
 	GaSegment	arg;			/* argument, reg -1 for count(*) */
 } GaAgg;
@@ -543,7 +544,7 @@ typedef struct GaResult
 	GaDatum    *keys;			/* [nkeys * ngroups] */
 	uint8_t    *keynulls;		/* [nkeys * ngroups] */
 	uint64_t   *states;			/* [nslots * ngroups] */
-	/* min/max of strings: distinct set j's entries as (group, value code) */
+	/* sets the host folds: distinct set j's entries as (group, value) */
 	uint64_t	npairs[GA_MAX_DISTINCT];
 	uint64_t   *pairgroup[GA_MAX_DISTINCT];
 	uint64_t   *pairvalue[GA_MAX_DISTINCT];

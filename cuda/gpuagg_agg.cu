@@ -820,9 +820,10 @@ gpuagg_distinct_fold(GaTable d, GaTable t, uint32_t slot)
 }
 
 /*
- * min/max of strings: each entry of distinct set d as (the position of its
- * group in the packed result, the value's code), for the host to pick
- * from.  slotpos maps t's slots to packed positions (gpuagg_compact).
+ * A set the host folds (ga_agg_host_folds): each entry of distinct set d
+ * as (the position of its group in the packed result, the value), for
+ * the host to pick from or fold.  slotpos maps t's slots to packed
+ * positions (gpuagg_compact).
  */
 extern "C" __global__ void
 gpuagg_distinct_pairs(GaTable d, GaTable t, const uint64_t *slotpos, uint64_t *group,

@@ -51,7 +51,7 @@ typedef struct GaTopNBound
 
 /*
  * Does the device choose among the groups?  Not where the host pairs
- * groups with values by their position (min/max of strings): every group
+ * groups with values by their position (ga_agg_host_folds): every group
  * goes.
  */
 GA_HD int

@@ -466,7 +466,7 @@ cpu_add_batch(void *session, const GaBatch *batch, GpuaggDeviceStats *stats)
 				dk.group = g;
 				dk.agg = a;
 				cpudistinct_insert(s->distinct, dk, &found);
-				/* min/max of strings: the host picks from the set */
+				/* the others the host folds from the set (ga_agg_host_folds) */
 				if (found || ag->kind != GA_AGG_COUNT)
 					continue;
 			}
@@ -586,7 +586,7 @@ cpu_finish(void *session, GaResult *result, GpuaggDeviceStats *stats)
 		return err;
 	}
 
-	/* min/max of strings: the (group, value) pairs of their sets */
+	/* DISTINCT aggregates the host folds: the (group, value) pairs of their sets */
 	for (uint32 a = 0; a < s->prog.naggs; a++)
 	{
 		const GaAgg *ag = &s->prog.aggs[a];

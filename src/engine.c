@@ -586,7 +586,7 @@ ga_engine_add_batch(GaEngineSession *s, int b, const GaBatch *batch)
 
 /*
  * Add the block tables into their groups, count the distinct sets into
- * theirs, pack the groups (and the pairs of min/max of strings) in device
+ * theirs, pack the groups (and the pairs of the sets the host folds) in device
  * memory, and say how many there are; ga_engine_fetch then brings them
  * back.
  */

@@ -130,7 +130,9 @@ COMMENT ON FUNCTION gpuagg.service() IS
 -- Server-wide statistics since the last reset, in the manner of
 -- pg_stat_statements: offloaded queries by the device that answered, runs
 -- moved to the CPU device (the GPU failed; no GPU memory; no GPU service),
--- rows and bytes
+-- runs of the exact path (numerics the device cannot hold) and page-form
+-- scans read again in column form (a compressed or TOASTed string), rows
+-- and bytes
 -- sent, and milliseconds queued for GPU memory, building batches, copying
 -- to the GPU and computing on the device (summed over processes).
 CREATE FUNCTION gpuagg.stat(
@@ -139,6 +141,8 @@ CREATE FUNCTION gpuagg.stat(
 	OUT fallbacks_device bigint,
 	OUT fallbacks_admission bigint,
 	OUT fallbacks_service bigint,
+	OUT exact_runs bigint,
+	OUT column_reruns bigint,
 	OUT rows_in bigint,
 	OUT bytes_to_device bigint,
 	OUT admission_wait_ms float8,

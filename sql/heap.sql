@@ -162,6 +162,10 @@ INSERT INTO hz SELECT 'z' || (i % 20), i FROM generate_series(1, 5000) i;
 INSERT INTO hz SELECT (SELECT string_agg(md5(i::text || '.' || j), '')
 						 FROM generate_series(1, 90) j), i FROM generate_series(1, 10) i;
 SELECT * FROM string_counts('SELECT k, count(*) FROM hz GROUP BY k');
+-- gpuagg.stat counts such scans, server-wide
+SELECT column_reruns AS reruns_before FROM gpuagg.stat \gset
+SELECT count(*) FROM hz WHERE k LIKE '%cc%';
+SELECT column_reruns - :reruns_before AS column_reruns_counted FROM gpuagg.stat;
 SELECT check_offload('SELECT k, count(*), sum(n) FROM hz GROUP BY k');
 -- without them, page form again
 DELETE FROM hz WHERE length(k) > 100;

@@ -135,6 +135,10 @@ SELECT exact_runs('SELECT g, sum(big), max(big) FROM nm GROUP BY g');
 UPDATE nm SET big = 123456789012345678901234.5 WHERE g = 3 AND price > 0 AND price < 10;
 SELECT check_offload('SELECT g, sum(big), count(*) FROM nm GROUP BY g');
 SELECT exact_runs('SELECT g, sum(big), count(*) FROM nm GROUP BY g');
+-- gpuagg.stat counts the runs of the exact path, server-wide
+SELECT exact_runs AS exact_before FROM gpuagg.stat \gset
+SELECT g, sum(big) FROM nm WHERE g = 3 GROUP BY g;
+SELECT exact_runs - :exact_before AS exact_runs_counted FROM gpuagg.stat;
 SELECT check_offload('SELECT g, sum(big::float8), min(big::int8) FROM nm WHERE g <> 3 GROUP BY g');
 UPDATE nm SET rate = 'NaN' WHERE g = 2 AND k = 0;
 SELECT check_offload('SELECT g, sum(rate), avg(rate), min(rate), max(rate) FROM nm GROUP BY g');

@@ -627,6 +627,7 @@ run_aggregation(GpuAggState *st)
 			 */
 			discard_run(st, &before);
 			st->counters.exact_runs++;
+			GpuaggStatAdd(GSTAT_EXACT_RUNS, 1);
 			start_run(st);		/* no groups of the device's */
 			end_run(st);
 			MemoryContextSwitchTo(old);
@@ -641,6 +642,7 @@ run_aggregation(GpuAggState *st)
 			 */
 			discard_run(st, &before);
 			st->counters.column_reruns++;
+			GpuaggStatAdd(GSTAT_COLUMN_RERUNS, 1);
 			continue;
 		}
 		if (!st->device->gpu && !st->injected)

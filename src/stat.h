@@ -15,6 +15,10 @@ typedef enum GpuaggStatCounter
 	GSTAT_FALLBACKS_DEVICE,		/* moved to the CPU device: the GPU failed */
 	GSTAT_FALLBACKS_ADMISSION,	/* moved to the CPU device: no GPU memory */
 	GSTAT_FALLBACKS_SERVICE,	/* moved to the CPU device: no GPU service */
+	GSTAT_EXACT_RUNS,			/* numeric values the device could not hold:
+								 * PostgreSQL's own plan ran (the exact path) */
+	GSTAT_COLUMN_RERUNS,		/* page-form scans read again in column form
+								 * (a compressed or TOASTed string) */
 	GSTAT_ROWS_IN,				/* rows scanned into batches */
 	GSTAT_BYTES_TO_DEVICE,		/* bytes of batch data */
 	GSTAT_ADMISSION_US,			/* microseconds queued for GPU memory */

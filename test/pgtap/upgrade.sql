@@ -1,7 +1,7 @@
 -- upgrade: a database on an older version of the extension updates to the
 -- current one, and gets the same functions as a fresh install.
 BEGIN;
-SELECT plan(11);
+SELECT plan(12);
 
 CREATE TEMP TABLE fresh AS
 	SELECT p.proname, pg_get_function_arguments(p.oid) AS args, pg_get_function_result(p.oid) AS result
@@ -29,13 +29,16 @@ DROP EXTENSION gpuagg;
 CREATE EXTENSION gpuagg VERSION '0.2';
 SELECT throws_ok('SELECT * FROM gpuagg.stat', '55000',
 	'gpuagg.stat() is declared with 11 columns, but the gpuagg library (version '
-	|| (SELECT default_version FROM pg_available_extensions WHERE name = 'gpuagg') || ') returns 12',
+	|| (SELECT default_version FROM pg_available_extensions WHERE name = 'gpuagg') || ') returns 14',
 	'0.2''s gpuagg.stat under a newer library: an error naming the columns');
 ALTER EXTENSION gpuagg UPDATE TO '0.4';
 SELECT throws_ok('SELECT * FROM gpuagg.service()', '55000', NULL,
 	'0.4''s gpuagg.service() under a newer library: an error');
-SELECT lives_ok('SELECT * FROM gpuagg.stat', 'after updating to 0.4 gpuagg.stat answers');
+SELECT throws_ok('SELECT * FROM gpuagg.stat', '55000', NULL,
+	'0.4''s gpuagg.stat (without exact_runs, column_reruns) under a newer library: an error');
 ALTER EXTENSION gpuagg UPDATE;
+SELECT lives_ok('SELECT exact_runs, column_reruns FROM gpuagg.stat',
+	'after ALTER EXTENSION gpuagg UPDATE gpuagg.stat answers, with its new columns');
 SELECT lives_ok('SELECT * FROM gpuagg.service()', 'after ALTER EXTENSION gpuagg UPDATE gpuagg.service() answers');
 SELECT isnt((SELECT cuda_pid FROM gpuagg.service()), -1, 'and has its cuda_pid column');
 SELECT ok(has_schema_privilege('public', 'gpuagg', 'USAGE'), 'PUBLIC may use schema gpuagg');

@@ -30,6 +30,7 @@
 #include "catalog/pg_class.h"
 #include "catalog/pg_opfamily.h"
 #include "catalog/pg_statistic.h"
+#include "catalog/pg_type.h"
 #include "commands/extension.h"
 #include "nodes/nodeFuncs.h"
 #include "optimizer/cost.h"
@@ -42,6 +43,7 @@
 #include "parser/parsetree.h"
 #include "partitioning/partprune.h"
 #include "utils/datum.h"
+#include "utils/fmgroids.h"
 #include "utils/lsyscache.h"
 #include "utils/selfuncs.h"
 #include "utils/syscache.h"
@@ -78,6 +80,108 @@ report_fallback(const char *reason)
 {
 	ereport(gpuagg_log_fallback ? NOTICE : DEBUG1,
 			(errmsg("gpuagg: query not offloaded: %s", reason)));
+}
+
+/*
+ * Might this expression raise an error for some input?  Not if it is made
+ * of leakproof operators and functions (which promise none), boolean
+ * logic and NULL tests, and LIKEs the device compiles.
+ */
+static bool
+may_fail(Node *node, void *context)
+{
+	if (node == NULL)
+		return false;
+	if (IsA(node, Var) || IsA(node, Const) || IsA(node, Param))
+		return false;
+	if (IsA(node, OpExpr) || IsA(node, DistinctExpr) || IsA(node, NullIfExpr))
+	{
+		OpExpr	   *op = (OpExpr *) node;
+		Const	   *pat = list_length(op->args) == 2 ? lsecond(op->args) : NULL;
+
+		set_opfuncid(op);
+		/* a LIKE the device compiles: a constant pattern not ending in an escape */
+		if ((op->opfuncid == F_TEXTLIKE || op->opfuncid == F_TEXTNLIKE) &&
+			pat != NULL && IsA(pat, Const) && !pat->constisnull)
+		{
+			const char *p = VARDATA_ANY(DatumGetPointer(pat->constvalue));
+			int			len = VARSIZE_ANY_EXHDR(DatumGetPointer(pat->constvalue)),
+						escapes = 0;
+
+			while (escapes < len && p[len - 1 - escapes] == '\\')
+				escapes++;
+			if (escapes % 2 == 0)
+				return expression_tree_walker(node, may_fail, context);
+		}
+		if (!get_func_leakproof(op->opfuncid))
+			return true;
+	}
+	else if (IsA(node, ScalarArrayOpExpr))
+	{
+		set_sa_opfuncid((ScalarArrayOpExpr *) node);
+		if (!get_func_leakproof(((ScalarArrayOpExpr *) node)->opfuncid))
+			return true;
+	}
+	else if (IsA(node, FuncExpr))
+	{
+		if (!get_func_leakproof(((FuncExpr *) node)->funcid))
+			return true;
+	}
+	else if (!IsA(node, BoolExpr) && !IsA(node, NullTest) && !IsA(node, BooleanTest) &&
+			 !IsA(node, RelabelType) && !IsA(node, ArrayExpr))
+		return true;
+	return expression_tree_walker(node, may_fail, context);
+}
+
+/* Does the qual read a string column other than as a LIKE's operand? */
+static bool
+reads_string(Node *qual)
+{
+	ListCell   *lc;
+
+	if (IsA(qual, OpExpr))
+	{
+		set_opfuncid((OpExpr *) qual);
+		if (((OpExpr *) qual)->opfuncid == F_TEXTLIKE ||
+			((OpExpr *) qual)->opfuncid == F_TEXTNLIKE)
+			return false;
+	}
+	foreach(lc, pull_var_clause(qual, 0))
+	{
+		Oid			t = exprType(lfirst(lc));
+
+		if (t == TEXTOID || t == VARCHAROID || t == BPCHAROID)
+			return true;
+	}
+	return false;
+}
+
+/*
+ * The quals again, those that read no string column first, when no qual
+ * can raise an error (so that the order decides nothing but the work): a
+ * device then codes a row's strings only where those quals keep it
+ * (GaDeferred, gpuagg_page.h).  PostgreSQL's own order puts an equality
+ * with a constant, which it rebuilds from an equivalence class, last.
+ */
+static List *
+strings_last(List *quals)
+{
+	List	   *plain = NIL,
+			   *strings = NIL;
+	ListCell   *lc;
+
+	foreach(lc, quals)
+	{
+		Node	   *q = lfirst(lc);
+
+		if (may_fail(q, NULL))
+			return quals;
+		if (reads_string(q))
+			strings = lappend(strings, q);
+		else
+			plain = lappend(plain, q);
+	}
+	return list_concat(plain, strings);
 }
 
 /*
@@ -887,7 +991,7 @@ compile_query(GpuaggCandidate *c)
 		else
 			scan_rinfos = lappend(scan_rinfos, rinfo);
 	}
-	c->quals = ordered_quals(c->root, scan_rinfos);
+	c->quals = strings_last(ordered_quals(c->root, scan_rinfos));
 	c->gating = ordered_quals(c->root, c->gating);
 
 	numeric_scales(c);

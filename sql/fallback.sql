@@ -23,6 +23,7 @@ EXPLAIN (COSTS OFF) SELECT k, count(*) FROM fb GROUP BY ROLLUP (k);
 EXPLAIN (COSTS OFF) SELECT k, grouping(k) FROM fb GROUP BY GROUPING SETS (k) HAVING grouping(k) >= 0;
 SELECT k, grouping(k), count(*) FROM fb GROUP BY GROUPING SETS (k) HAVING grouping(k) >= 0 ORDER BY k;
 EXPLAIN (COSTS OFF) SELECT fb.k, sum(w) FROM fb JOIN fb2 ON fb.k = fb2.k GROUP BY fb.k;
+EXPLAIN (COSTS OFF) SELECT a.k, count(*) FROM fb a JOIN fb b ON a.k = b.v JOIN fb2 ON b.k = fb2.w GROUP BY a.k;
 EXPLAIN (COSTS OFF) SELECT k, count(*) FROM fb WHERE random() < 2 GROUP BY k;
 EXPLAIN (COSTS OFF) SELECT k, sum(abs(v)) FROM fb GROUP BY k;
 EXPLAIN (COSTS OFF) SELECT k, count(*) FROM fb WHERE t > k::text GROUP BY k;

@@ -83,6 +83,47 @@ report_fallback(const char *reason)
 }
 
 /*
+ * Why a join is not offloaded, naming its tables (up to four, with their
+ * aliases), as the fallback reason: "input is a join of lineitem l,
+ * orders o: ...".
+ */
+static const char *
+join_words(PlannerInfo *root, Relids relids)
+{
+	StringInfoData buf;
+	int			i = -1,
+				n = 0;
+
+	initStringInfo(&buf);
+	appendStringInfoString(&buf, "input is a join of ");
+	while ((i = bms_next_member(relids, i)) >= 0)
+	{
+		RangeTblEntry *rte = planner_rt_fetch(i, root);
+
+		if (rte->rtekind == RTE_JOIN)
+			continue;
+		if (n == 4)
+		{
+			appendStringInfoString(&buf, ", ...");
+			break;
+		}
+		appendStringInfoString(&buf, n++ > 0 ? ", " : "");
+		if (rte->rtekind == RTE_RELATION)
+		{
+			const char *name = get_rel_name(rte->relid);
+
+			appendStringInfoString(&buf, name);
+			if (rte->eref && strcmp(rte->eref->aliasname, name) != 0)
+				appendStringInfo(&buf, " %s", rte->eref->aliasname);
+		}
+		else
+			appendStringInfoString(&buf, rte->eref ? rte->eref->aliasname : "a subquery");
+	}
+	appendStringInfoString(&buf, ": gpuagg aggregates over one table (or its partitions)");
+	return buf.data;
+}
+
+/*
  * Might this expression raise an error for some input?  Not if it is made
  * of leakproof operators and functions (which promise none), boolean
  * logic and NULL tests, and LIKEs the device compiles.
@@ -903,6 +944,8 @@ query_eligible(GpuaggCandidate *c)
 		return "set-returning functions in the target list";
 	if (parse->constraintDeps != NIL)
 		return "target list relies on a functional dependency on the group keys";
+	if (input_rel->reloptkind == RELOPT_JOINREL)
+		return join_words(c->root, input_rel->relids);
 	if ((input_rel->reloptkind != RELOPT_BASEREL &&
 		 input_rel->reloptkind != RELOPT_OTHER_MEMBER_REL) || input_rel->relid == 0)
 		return "input is not a single table";

@@ -143,17 +143,9 @@ may_fail(Node *node, void *context)
 		set_opfuncid(op);
 		/* a LIKE the device compiles: a constant pattern not ending in an escape */
 		if ((op->opfuncid == F_TEXTLIKE || op->opfuncid == F_TEXTNLIKE) &&
-			pat != NULL && IsA(pat, Const) && !pat->constisnull)
-		{
-			const char *p = VARDATA_ANY(DatumGetPointer(pat->constvalue));
-			int			len = VARSIZE_ANY_EXHDR(DatumGetPointer(pat->constvalue)),
-						escapes = 0;
-
-			while (escapes < len && p[len - 1 - escapes] == '\\')
-				escapes++;
-			if (escapes % 2 == 0)
-				return expression_tree_walker(node, may_fail, context);
-		}
+			pat != NULL && IsA(pat, Const) && !pat->constisnull &&
+			!GpuaggLikeEndsInEscape(pat->constvalue))
+			return expression_tree_walker(node, may_fail, context);
 		if (!get_func_leakproof(op->opfuncid))
 			return true;
 	}

@@ -738,6 +738,19 @@ is_string_eq_func(Oid funcid)
 		funcid == F_BPCHAREQ || funcid == F_BPCHARNE;
 }
 
+/* (program.h) */
+bool
+GpuaggLikeEndsInEscape(Datum pattern)
+{
+	const char *p = VARDATA_ANY(DatumGetPointer(pattern));
+	int			len = VARSIZE_ANY_EXHDR(DatumGetPointer(pattern)),
+				escapes = 0;
+
+	while (escapes < len && p[len - 1 - escapes] == '\\')
+		escapes++;
+	return escapes % 2 != 0;
+}
+
 /*
  * column LIKE 'pattern' (NOT LIKE: negate) as the devices match it in page
  * form (gpuagg_page.h's ga_like, which says how the pattern is laid out)
@@ -801,12 +814,9 @@ compile_string_pred(Compiler *c, Oid opfuncid, Oid inputcollid, List *args)
 	Expr	   *arg = linitial(args);
 	Const	   *pat = lsecond(args);
 	Var		   *var;
-	const char *p;
 	bool		like = opfuncid == F_TEXTLIKE || opfuncid == F_TEXTNLIKE ||
 		opfuncid == F_TEXTICLIKE || opfuncid == F_TEXTICNLIKE;
-	int			len,
-				escapes = 0,
-				col,
+	int			col,
 				r;
 
 	if (!like && opfuncid != F_TEXT_LT && opfuncid != F_TEXT_LE &&
@@ -830,11 +840,7 @@ compile_string_pred(Compiler *c, Oid opfuncid, Oid inputcollid, List *args)
 		return -1;
 	if (!OidIsValid(inputcollid) || !get_collation_isdeterministic(inputcollid))
 		return -1;
-	p = VARDATA_ANY(DatumGetPointer(pat->constvalue));
-	len = VARSIZE_ANY_EXHDR(DatumGetPointer(pat->constvalue));
-	while (like && escapes < len && p[len - 1 - escapes] == '\\')
-		escapes++;
-	if (escapes % 2 != 0 || prog->npreds >= GA_MAX_COLS)
+	if ((like && GpuaggLikeEndsInEscape(pat->constvalue)) || prog->npreds >= GA_MAX_COLS)
 		return -1;
 	prog->pred_funcid[prog->npreds] = opfuncid;
 	prog->pred_collid[prog->npreds] = inputcollid;

@@ -119,6 +119,12 @@ extern int	GpuaggTypeOf(Oid typid);
  */
 extern bool GpuaggNumericScaled(Datum d, int scale, int dscale, int64 *out);
 
+/*
+ * Does a LIKE pattern end in an escape?  PostgreSQL raises an error for
+ * it, at the rows it reaches, so such a LIKE is left to PostgreSQL.
+ */
+extern bool GpuaggLikeEndsInEscape(Datum pattern);
+
 /* A numeric's display scale (numeric_scale), -1 for NaN and the infinities. */
 extern int	GpuaggNumericDscale(Datum d);
 

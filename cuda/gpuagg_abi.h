@@ -44,7 +44,7 @@
 #define GA_HD static inline
 #endif
 
-#define GA_ABI_VERSION		13
+#define GA_ABI_VERSION		14
 
 /*
  * Words of a page's visibility bitmap in a page-form batch: room for
@@ -399,6 +399,9 @@ typedef struct GaAgg
 								 * whose sets the device returns as (group,
 								 * value) pairs for the host to fold
 								 * (ga_agg_host_folds, GaResult) */
+	int32_t		count_on_host;	/* count(DISTINCT) under grouping sets: its
+								 * set returned as pairs too, for the host to
+								 * count per set's group */
 	GaSegment	filter;			/* FILTER (WHERE ...), reg -1 if none */
 	GaSegment	arg;			/* argument, reg -1 for count(*) */
 } GaAgg;
@@ -567,12 +570,14 @@ typedef struct GaResult
  * value) pairs the device returns?  Every one but count(DISTINCT), which
  * the device counts: min/max of strings (picked by the collation), and
  * sum, avg, variance and stddev of DISTINCT values (folded in the order
- * PostgreSQL sorts them, so that float sums are its own).
+ * PostgreSQL sorts them, so that float sums are its own); and
+ * count(DISTINCT) too under grouping sets, where a set's group counts
+ * the values of several of the device's groups once.
  */
 GA_HD int
-ga_agg_host_folds(int kind)
+ga_agg_host_folds(const GaAgg *ag)
 {
-	return kind != GA_AGG_COUNT;
+	return ag->distinct >= 0 && (ag->kind != GA_AGG_COUNT || ag->count_on_host);
 }
 
 /*

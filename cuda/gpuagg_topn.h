@@ -60,7 +60,7 @@ ga_topn_applies(const GaProgram *p, uint64_t ngroups)
 	if (p->topn.n == 0 || ngroups <= p->topn.n)
 		return 0;
 	for (uint32_t a = 0; a < p->naggs; a++)
-		if (p->aggs[a].distinct >= 0 && ga_agg_host_folds(p->aggs[a].kind))
+		if (ga_agg_host_folds(&p->aggs[a]))
 			return 0;
 	return 1;
 }

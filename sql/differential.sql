@@ -528,6 +528,7 @@ DECLARE
 	key text;
 	nk int := diff_int(0, 3)::int;
 	na int := diff_int(1, 5)::int;
+	gform text := '';			-- diff.grouping_sets: ROLLUP, CUBE, ...
 BEGIN
 	WHILE coalesce(array_length(keys, 1), 0) < nk LOOP
 		key := diff_pick(keypool);
@@ -548,6 +549,12 @@ BEGIN
 	END IF;
 	IF nk > 0 AND random() < 0.1 THEN
 		sel := sel || ('(' || diff_pick(keys) || ') IS NULL');
+	END IF;
+	IF nk > 0 AND current_setting('diff.grouping_sets', true) = 'on' THEN
+		gform := diff_pick(ARRAY['ROLLUP', 'CUBE', 'GROUPING SETS', '']);
+		IF random() < 0.4 THEN
+			sel := sel || ('GROUPING(' || array_to_string(keys, ', ') || ')');
+		END IF;
 	END IF;
 	ncols := array_length(sel, 1);
 	FOR i IN 1..ncols LOOP
@@ -571,7 +578,11 @@ BEGIN
 				END;
 			END LOOP;
 		END IF;
-		q := q || ' GROUP BY ' || array_to_string(grp, ', ');
+		q := q || ' GROUP BY ' || CASE gform
+			WHEN '' THEN array_to_string(grp, ', ')
+			WHEN 'GROUPING SETS' THEN 'GROUPING SETS ((' || grp[1] || '), ('
+				|| array_to_string(grp, ', ') || '), (), (' || grp[nk] || '))'
+			ELSE gform || ' (' || array_to_string(grp, ', ') || ')' END;
 	END IF;
 	IF random() < 0.25 THEN
 		q := q || ' HAVING ' || diff_having(parallel OR (q LIKE '%DISTINCT%' AND nk > 0));
@@ -728,7 +739,8 @@ BEGIN
 
 		IF (st_on IS NOT NULL OR st_off IS NOT NULL OR res_on IS DISTINCT FROM res_off)
 		   AND diff_float_order(res_on, res_off, st_on, msg_on, st_off, msg_off,
-								parallel OR g.q LIKE '%DISTINCT%GROUP BY%') THEN
+								parallel OR g.q LIKE '%DISTINCT%GROUP BY%' OR
+								g.q ~ 'GROUP BY (ROLLUP|CUBE|GROUPING SETS)') THEN
 			RAISE LOG E'gpuagg differential: row order: %\n  gpuagg: %\n  native: %', g.q,
 				coalesce('ERROR ' || st_on || ' ' || msg_on, left(res_on::text, 2000)),
 				coalesce('ERROR ' || st_off || ' ' || msg_off, left(res_off::text, 2000));
@@ -775,6 +787,14 @@ SET diff.conditionals = on;
 SELECT queries, offloaded, errors_both >= 100 AS many_errors_compared, mismatches
   FROM diff_run(500, 0.4343, false);
 RESET diff.conditionals;
+
+-- GROUPING SETS, ROLLUP and CUBE, and GROUPING(), serial: each set's
+-- groups combined on the host from the device's finest ones (float sums
+-- added in another order: compared masked, the rest exactly).
+SET diff.grouping_sets = on;
+SELECT queries, offloaded, errors_both >= 50 AS many_errors_compared, mismatches
+  FROM diff_run(300, 0.4545, false);
+RESET diff.grouping_sets;
 
 -- numeric(15,2), (12,4) and (18,0) columns beside the others, serial:
 -- a value or an intermediate past int64 takes the exact path, the rest

@@ -17,11 +17,6 @@ EXPLAIN (COSTS OFF) SELECT k, sum(v ORDER BY t) FROM fb GROUP BY k;
 EXPLAIN (COSTS OFF) SELECT k, string_agg(t, ',') FROM fb GROUP BY k;
 EXPLAIN (COSTS OFF) SELECT k, sum(v ORDER BY v) FROM fb GROUP BY k;
 EXPLAIN (COSTS OFF) SELECT percentile_cont(0.5) WITHIN GROUP (ORDER BY v) FROM fb;
-EXPLAIN (COSTS OFF) SELECT k, count(*) FROM fb GROUP BY ROLLUP (k);
--- grouping sets the planner reduces to a plain GROUP BY: GROUPING() is
--- an Agg's to evaluate
-EXPLAIN (COSTS OFF) SELECT k, grouping(k) FROM fb GROUP BY GROUPING SETS (k) HAVING grouping(k) >= 0;
-SELECT k, grouping(k), count(*) FROM fb GROUP BY GROUPING SETS (k) HAVING grouping(k) >= 0 ORDER BY k;
 EXPLAIN (COSTS OFF) SELECT fb.k, sum(w) FROM fb JOIN fb2 ON fb.k = fb2.k GROUP BY fb.k;
 EXPLAIN (COSTS OFF) SELECT a.k, count(*) FROM fb a JOIN fb b ON a.k = b.v JOIN fb2 ON b.k = fb2.w GROUP BY a.k;
 EXPLAIN (COSTS OFF) SELECT k, count(*) FROM fb WHERE random() < 2 GROUP BY k;

@@ -15,9 +15,14 @@ EXPLAIN (COSTS OFF) EXECUTE q1(100, 200.0, '2024-03-10');
 EXECUTE q1(100, 200.0, '2024-03-10');
 EXECUTE q1(2900, 1e9, '2024-01-01');
 EXECUTE q1(NULL, 1, '2024-01-01');
+-- native: a twin prepared and planned without gpuagg (a cached plan
+-- outlives the setting, so q1 itself would run its GpuAgg again)
 SET gpuagg.enabled = off;
-EXECUTE q1(100, 200.0, '2024-03-10');
-EXECUTE q1(2900, 1e9, '2024-01-01');
+PREPARE q1n(int4, float8, date) AS
+	SELECT k, count(*), sum(v), avg(f) FROM pa WHERE v > $1 AND f < $2 AND d >= $3 GROUP BY k ORDER BY k;
+SELECT offloaded('EXECUTE q1n(100, 200.0, ''2024-03-10'')');
+EXECUTE q1n(100, 200.0, '2024-03-10');
+EXECUTE q1n(2900, 1e9, '2024-01-01');
 RESET gpuagg.enabled;
 
 -- parameters in keys, arguments, FILTER and IN lists
@@ -28,6 +33,11 @@ EXPLAIN (COSTS OFF) EXECUTE q2(3, 2, true);
 EXECUTE q2(3, 2, true);
 EXECUTE q2(5, -1, false);
 SET gpuagg.enabled = off;
+DEALLOCATE q2;
+PREPARE q2(int4, int8, bool) AS
+	SELECT k + $1 AS kk, sum(x * $2) FILTER (WHERE b = $3), max(v - $1) FROM pa
+	 WHERE k IN (1, 2, $1) GROUP BY k + $1 ORDER BY 1;
+SELECT offloaded('EXECUTE q2(3, 2, true)');
 EXECUTE q2(3, 2, true);
 EXECUTE q2(5, -1, false);
 RESET gpuagg.enabled;

@@ -467,7 +467,7 @@ cpu_add_batch(void *session, const GaBatch *batch, GpuaggDeviceStats *stats)
 				dk.agg = a;
 				cpudistinct_insert(s->distinct, dk, &found);
 				/* the others the host folds from the set (ga_agg_host_folds) */
-				if (found || ag->kind != GA_AGG_COUNT)
+				if (found || ga_agg_host_folds(ag))
 					continue;
 			}
 			err = ga_agg_update(ag, st + ag->slot, 1, v);
@@ -595,7 +595,7 @@ cpu_finish(void *session, GaResult *result, GpuaggDeviceStats *stats)
 		uint64		cap = 1024,
 					m = 0;
 
-		if (ag->distinct < 0 || !ga_agg_host_folds(ag->kind))
+		if (!ga_agg_host_folds(ag))
 			continue;
 		result->pairgroup[ag->distinct] = palloc(sizeof(uint64) * cap);
 		result->pairvalue[ag->distinct] = palloc(sizeof(uint64) * cap);

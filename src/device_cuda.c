@@ -541,7 +541,7 @@ cuda_finish(void *session, GaResult *result, GpuaggDeviceStats *stats)
 		int			j = ag->distinct;
 		uint64		m;
 
-		if (j < 0 || !ga_agg_host_folds(ag->kind))
+		if (!ga_agg_host_folds(ag))
 			continue;
 		m = shape->npairs[j];
 		result->npairs[j] = m;

@@ -638,8 +638,7 @@ ga_engine_finish(GaEngineSession *s, GaEngineShape *shape)
 	 */
 	total = counters[GA_CNT_GROUPS];
 	for (uint32_t a = 0; a < s->prog.naggs; a++)
-		if (s->prog.aggs[a].distinct >= 0 &&
-			ga_agg_host_folds(s->prog.aggs[a].kind))
+		if (ga_agg_host_folds(&s->prog.aggs[a]))
 			npairs += counters[GA_CNT_DISTINCT + s->prog.aggs[a].distinct];
 	bytes = ALIGN16((8 * (uint64_t) nk + 8 * (uint64_t) ns + nk) * total + 16);
 	pairs_at = bytes;
@@ -672,7 +671,7 @@ ga_engine_finish(GaEngineSession *s, GaEngineShape *shape)
 		uint32_t	slot = ag->slot;
 		void	   *params[3];
 
-		if (ag->distinct < 0 || ag->kind != GA_AGG_COUNT)
+		if (ag->distinct < 0 || ga_agg_host_folds(ag))
 			continue;
 		params[0] = &s->sets.set[ag->distinct];
 		params[1] = &s->table;
@@ -739,7 +738,7 @@ ga_engine_finish(GaEngineSession *s, GaEngineShape *shape)
 							cnt;
 				void	   *pp[7];
 
-				if (j < 0 || !ga_agg_host_folds(ag->kind))
+				if (!ga_agg_host_folds(ag))
 					continue;
 				m = counters[GA_CNT_DISTINCT + j];
 				s->shape.npairs[j] = m;

@@ -157,6 +157,8 @@ gpuagg_begin(CustomScanState *node, EState *estate, int eflags)
 	if (!GpuaggCompile(st->prog, st->plan->quals, st->plan->keys, st->plan->aggrefs,
 					   st->plan->numeric_scales, &reason))
 		elog(ERROR, "gpuagg: plan does not compile: %s", reason);
+	if (st->plan->sets != NIL)
+		GpuaggCountDistinctOnHost(st->prog);
 	GpuaggTopNForDevice(&st->topn, st->prog);
 	nparams = list_length(st->prog->params);
 	if (nparams > list_length(cscan->custom_exprs))
@@ -175,6 +177,17 @@ gpuagg_begin(CustomScanState *node, EState *estate, int eflags)
 		i++;
 	}
 	st->aggcontext = GpuaggMakeAggContext(node->ss.ps.ps_ExprContext);
+	st->ngroupfuncs = list_length(st->plan->groupfuncs);
+	st->grouping_value = palloc(sizeof(int *) * Max(st->ngroupfuncs, 1));
+	foreach(lc, st->plan->grouping_values)
+	{
+		List	   *values = lfirst(lc);
+		int		   *v = palloc(sizeof(int) * list_length(values));
+
+		for (int s = 0; s < list_length(values); s++)
+			v[s] = list_nth_int(values, s);
+		st->grouping_value[foreach_current_index(lc)] = v;
+	}
 	open_relations(st, estate);
 	/* the exact path (planner.c), run only if a numeric does not fit */
 	if (cscan->custom_plans != NIL)
@@ -309,6 +322,7 @@ start_run(GpuAggState *st)
 {
 	MemoryContextReset(st->run_cxt);
 	memset(&st->result, 0, sizeof(st->result));
+	st->setof = NULL;
 	st->dict = GpuaggDictCreate(st->run_cxt);
 }
 
@@ -554,6 +568,9 @@ run_on_device(GpuAggState *st, char **why)
 					   st->result.strlen, st->result.strat, st->result.strbytes,
 					   st->result.nstrbytes);
 	st->counters.strings_coded += st->result.nstrings;
+	if (st->plan->sets != NIL &&
+		(err = GpuaggGroupingSets(st->prog, &st->result, st->plan->sets, &st->setof)) != GA_OK)
+		raise_device_error(err);
 	GpuaggPickStringExtremes(st->prog, &st->result, st->dict);
 	if ((err = GpuaggFoldDistinct(st->prog, &st->result)) != GA_OK)
 		raise_device_error(err);
@@ -732,6 +749,15 @@ gpuagg_next(ScanState *node)
 		slot->tts_values[nkeys + a] =
 			GpuaggFinalize(&st->finals[a], &st->result, g, st->aggcontext,
 						   &slot->tts_isnull[nkeys + a]);
+	/* GROUPING(): its value in the group's set */
+	for (int j = 0; j < st->ngroupfuncs; j++)
+	{
+		int			at = nkeys + (int) st->prog->ga.naggs + j;
+
+		slot->tts_isnull[at] = false;
+		slot->tts_values[at] =
+			Int32GetDatum(st->grouping_value[j][st->setof ? st->setof[g] : 0]);
+	}
 	MemoryContextSwitchTo(old);
 	if (timed)
 		st->counters.result_ms += GpuaggMsSince(t0);
@@ -805,6 +831,7 @@ gpuagg_rescan(CustomScanState *node)
 	}
 	MemoryContextReset(st->run_cxt);
 	memset(&st->result, 0, sizeof(st->result));
+	st->setof = NULL;
 	st->done = false;
 	st->exact = false;
 }

@@ -95,6 +95,8 @@ typedef struct GpuAggState
 	List	   *gating;			/* one-time quals, checked before the scan */
 	ExprState  *gating_state;
 	GpuaggFinal *finals;
+	int			ngroupfuncs;	/* GROUPING()s (plan->groupfuncs) */
+	int		  **grouping_value;	/* ... each one's value per set */
 	Node	   *aggcontext;		/* stand-in AggState for final functions */
 
 	/* the relations scanned: the table, or the partitions left of it */
@@ -118,6 +120,7 @@ typedef struct GpuAggState
 	void	   *session;
 	bool		done;			/* aggregation finished, groups in result */
 	GaResult	result;
+	uint32	   *setof;			/* grouping sets: each group's set */
 	uint64		next_group;
 
 	/* shown by EXPLAIN ANALYZE, summed over runs */

@@ -105,6 +105,26 @@ GpuaggExplain(CustomScanState *node, List *ancestors, ExplainState *es)
 			items = lappend(items, deparse(st, lfirst(lc), context, useprefix));
 		ExplainPropertyList("Device Group Key", items, es);
 	}
+	if (st->plan->sets != NIL)
+	{
+		/* each set, combined on the host from the device's groups */
+		items = NIL;
+		foreach(lc, st->plan->sets)
+		{
+			StringInfoData buf;
+			ListCell   *lk;
+
+			initStringInfo(&buf);
+			appendStringInfoChar(&buf, '(');
+			foreach(lk, (List *) lfirst(lc))
+				appendStringInfo(&buf, "%s%s", foreach_current_index(lk) > 0 ? ", " : "",
+								 deparse(st, list_nth(st->plan->keys, lfirst_int(lk)),
+										 context, useprefix));
+			appendStringInfoChar(&buf, ')');
+			items = lappend(items, buf.data);
+		}
+		ExplainPropertyList("Grouping Sets", items, es);
+	}
 	items = NIL;
 	foreach(lc, st->plan->aggrefs)
 		items = lappend(items, deparse(st, lfirst(lc), context, useprefix));

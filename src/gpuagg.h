@@ -81,6 +81,14 @@ typedef struct GpuaggPlanInfo
 								 * custom_exprs) */
 	bool		feed;			/* parallel workers only feed pages to the
 								 * leader's session */
+	List	   *sets;			/* GROUPING SETS: per set a List of the indexes
+								 * of the keys it groups by, or NIL (one
+								 * grouping by every key) */
+	List	   *groupfuncs;		/* GroupingFunc: GROUPING() of the target list
+								 * and HAVING, columns of the node's tuple
+								 * after the aggregates */
+	List	   *grouping_values;	/* ... per GroupingFunc, its value in each
+									 * set (IntLists; one value without sets) */
 	List	   *topn;			/* NIL, or Integers (n, aggregate, desc) and a
 								 * List of the tie keys' lists (group key
 								 * indexes, sort operators, collations, nulls

@@ -8,8 +8,8 @@
  * reads the children the planner left instead (GpuaggPlanInfo.children, and
  * .prune for run-time pruning: setrefs.c moves neither range table index,
  * so the executor moves them as scanrelid moved from varno).  Its
- * custom_scan_tlist is (group keys, aggregates): the tuple the node
- * produces per group.  setrefs.c rewrites the node's target list and qual
+ * custom_scan_tlist is (group keys, aggregates, GROUPING()s): the tuple
+ * the node produces per group.  setrefs.c rewrites the node's target list and qual
  * (HAVING) into references to that tuple, so any expression
  * over keys and aggregates -- sum(v)/count(*), count(*)+10, constants -- is
  * evaluated by the ordinary CustomScan projection and never blocks offload.
@@ -46,7 +46,10 @@ enum GpuaggPrivateIndex
 	PRIV_CHILDREN,
 	PRIV_REMAP,
 	PRIV_PRUNE,
-	PRIV_NUMERIC_SCALES
+	PRIV_NUMERIC_SCALES,
+	PRIV_SETS,
+	PRIV_GROUPFUNCS,
+	PRIV_GROUPING_VALUES
 };
 
 List *
@@ -72,7 +75,10 @@ GpuaggFormPlanInfo(const GpuaggPlanInfo *info)
 	priv = lappend(priv, makeInteger(info->remap ? 1 : 0));
 	priv = lappend(priv, info->prune);
 	priv = lappend(priv, info->numeric_scales);
-	Assert(list_length(priv) == PRIV_NUMERIC_SCALES + 1);
+	priv = lappend(priv, info->sets);
+	priv = lappend(priv, info->groupfuncs);
+	priv = lappend(priv, info->grouping_values);
+	Assert(list_length(priv) == PRIV_GROUPING_VALUES + 1);
 	return priv;
 }
 
@@ -103,6 +109,9 @@ GpuaggDeformPlanInfo(List *priv, GpuaggPlanInfo *info)
 	info->remap = intVal(list_nth(priv, PRIV_REMAP)) != 0;
 	info->prune = list_nth(priv, PRIV_PRUNE);
 	info->numeric_scales = list_nth(priv, PRIV_NUMERIC_SCALES);
+	info->sets = list_nth(priv, PRIV_SETS);
+	info->groupfuncs = list_nth(priv, PRIV_GROUPFUNCS);
+	info->grouping_values = list_nth(priv, PRIV_GROUPING_VALUES);
 }
 
 static Plan *
@@ -122,6 +131,10 @@ plan_gpuagg(PlannerInfo *root, RelOptInfo *rel, CustomPath *best_path,
 		scan_tlist = lappend(scan_tlist,
 							 makeTargetEntry(copyObject(lfirst(lc)), resno++, NULL, false));
 	foreach(lc, info.aggrefs)
+		scan_tlist = lappend(scan_tlist,
+							 makeTargetEntry(copyObject(lfirst(lc)), resno++, NULL, false));
+	/* (never evaluated: the node fills the column per grouping set) */
+	foreach(lc, info.groupfuncs)
 		scan_tlist = lappend(scan_tlist,
 							 makeTargetEntry(copyObject(lfirst(lc)), resno++, NULL, false));
 

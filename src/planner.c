@@ -266,14 +266,15 @@ ordered_quals(PlannerInfo *root, List *rinfos)
 typedef struct CollectContext
 {
 	List	   *aggrefs;
+	List	   *groupfuncs;
 	List	   *keys;
 	bool		uncovered_var;
 } CollectContext;
 
 /*
- * Collect the Aggrefs of an upper expression and check that every Var
- * outside them lies inside a group key expression (setrefs.c must find
- * each in the node's custom_scan_tlist).
+ * Collect the Aggrefs and GROUPING()s of an upper expression and check
+ * that every Var outside them lies inside a group key expression
+ * (setrefs.c must find each in the node's custom_scan_tlist).
  */
 static bool
 collect_walker(Node *node, CollectContext *cxt)
@@ -283,6 +284,11 @@ collect_walker(Node *node, CollectContext *cxt)
 	if (IsA(node, Aggref))
 	{
 		cxt->aggrefs = list_append_unique(cxt->aggrefs, node);
+		return false;
+	}
+	if (IsA(node, GroupingFunc))
+	{
+		cxt->groupfuncs = list_append_unique(cxt->groupfuncs, node);
 		return false;
 	}
 	if (list_member(cxt->keys, node))
@@ -666,13 +672,18 @@ typedef struct GpuaggCandidate
 	List	   *quals;			/* WHERE on the scan, in evaluation order */
 	List	   *gating;			/* one-time quals */
 	List	   *keys;			/* group keys */
+	List	   *keyrefs;		/* ... their ressortgrouprefs */
 	List	   *aggrefs;
+	List	   *groupfuncs;		/* GROUPING() in the target list and HAVING */
+	List	   *sets;			/* grouping sets (GpuaggPlanInfo.sets), or NIL */
+	List	   *grouping_values;	/* GpuaggPlanInfo's */
 	GpuaggProgram *prog;
 	int			device;			/* GpuaggDeviceKind */
 	int			workers;		/* parallel workers (partial or feed) */
 	double		divisor;		/* rows a process, of all */
 	double		rows;
-	double		groups;
+	double		groups;			/* the device's (every key of every set) */
+	double		out_groups;		/* the node's: each grouping set's groups */
 	int			batch_rows;
 	double		pairs[GA_MAX_DISTINCT]; /* (group, value) of count(DISTINCT) */
 	double		vram;			/* estimated device bytes of one session */
@@ -905,17 +916,6 @@ children_alike(GpuaggCandidate *c)
 	return why;
 }
 
-/* Does the expression hold a GROUPING(), which only an Agg node evaluates? */
-static bool
-has_grouping_func(Node *node, void *context)
-{
-	if (node == NULL)
-		return false;
-	if (IsA(node, GroupingFunc))
-		return true;
-	return expression_tree_walker(node, has_grouping_func, context);
-}
-
 /* What the query and its one table must be, whatever the device. */
 static const char *
 query_eligible(GpuaggCandidate *c)
@@ -926,12 +926,6 @@ query_eligible(GpuaggCandidate *c)
 
 	if (parse->commandType != CMD_SELECT)
 		return "not a SELECT";
-	if (parse->groupingSets)
-		return "grouping sets";
-	/* (sets the planner reduced to one plain GROUP BY keep their GROUPING()) */
-	if (has_grouping_func((Node *) parse->targetList, NULL) ||
-		has_grouping_func(parse->havingQual, NULL))
-		return "GROUPING()";
 	if (parse->hasTargetSRFs)
 		return "set-returning functions in the target list";
 	if (parse->constraintDeps != NIL)
@@ -987,6 +981,7 @@ compile_query(GpuaggCandidate *c)
 	 * in (its scan projects them), so that the first error is the same.
 	 */
 	c->keys = NIL;
+	c->keyrefs = NIL;
 	/* (a partition's grouping: the target list translated to its columns) */
 	foreach(lc, c->extra->targetList)
 	{
@@ -994,11 +989,15 @@ compile_query(GpuaggCandidate *c)
 
 		if (tle->ressortgroupref != 0 &&
 			get_sortgroupref_clause_noerr(tle->ressortgroupref, parse->groupClause))
+		{
 			c->keys = lappend(c->keys, tle->expr);
+			c->keyrefs = lappend_int(c->keyrefs, (int) tle->ressortgroupref);
+		}
 	}
 
 	/* aggregates in the target list and HAVING; Vars only inside keys */
 	cxt.aggrefs = NIL;
+	cxt.groupfuncs = NIL;
 	cxt.keys = c->keys;
 	cxt.uncovered_var = false;
 	collect_walker((Node *) c->output_rel->reltarget->exprs, &cxt);
@@ -1010,6 +1009,7 @@ compile_query(GpuaggCandidate *c)
 	if (cxt.aggrefs == NIL && c->keys == NIL)
 		return "nothing to aggregate";
 	c->aggrefs = cxt.aggrefs;
+	c->groupfuncs = cxt.groupfuncs;
 
 	/*
 	 * Quals without columns (parameters, outer references, stable functions)
@@ -1044,6 +1044,83 @@ compile_query(GpuaggCandidate *c)
 	c->no_pages = c->remap ? psprintf("%s, so the scan reads column batches", reason) :
 		page_form_missing(c);
 	c->exact = GpuaggProgramNeedsExact(&c->prog->ga);
+	return NULL;
+}
+
+/*
+ * GROUPING SETS, ROLLUP and CUBE.  The device groups by every key of every
+ * set (the finest grouping, the program's keys), and the node combines
+ * those groups' states into each set's groups on the host
+ * (GpuaggGroupingSets), as a Finalize Aggregate combines partial states:
+ * the combine rules are the aggregates' own.  A set is a List of key
+ * indexes, in the order the planner expanded them (a set named twice is
+ * returned twice, as natively).  GROUPING() is a column of the node's
+ * tuple, one value per set.  A GROUP BY the planner reduced from one set
+ * keeps its GROUPING(), which is 0 there.
+ */
+static const char *
+grouping_sets(GpuaggCandidate *c)
+{
+	Query	   *parse = c->root->parse;
+	List	   *refsets = parse->groupingSets;
+	ListCell   *lc;
+
+	c->sets = NIL;
+	c->grouping_values = NIL;
+	c->out_groups = -1;
+	if (refsets == NIL && c->groupfuncs == NIL)
+		return NULL;
+	if (c->partial || c->input_rel->reloptkind == RELOPT_OTHER_MEMBER_REL)
+		return "grouping sets in a partial or partitionwise aggregation";
+	if (refsets != NIL)
+	{
+		GpuaggCountDistinctOnHost(c->prog);
+		c->out_groups = 0;
+		foreach(lc, refsets)
+		{
+			List	   *set = NIL;
+			List	   *exprs = NIL;
+			ListCell   *lr;
+
+			foreach(lr, (List *) lfirst(lc))
+			{
+				ListCell   *lk;
+				int			k = -1;
+
+				foreach(lk, c->keyrefs)
+					if (lfirst_int(lk) == lfirst_int(lr))
+						k = foreach_current_index(lk);
+				if (k < 0)
+					return "a grouping set names an expression outside the group keys";
+				set = lappend_int(set, k);
+				exprs = lappend(exprs, list_nth(c->keys, k));
+			}
+			c->sets = lappend(c->sets, set);
+			c->out_groups += exprs == NIL ? 1 :
+				estimate_num_groups(c->root, exprs, c->input_rel->rows, NULL, NULL);
+		}
+	}
+	else
+		refsets = list_make1(c->keyrefs);
+
+	/* GROUPING(a, b): bit 1 set where a is not grouped in the set, bit 0 b */
+	foreach(lc, c->groupfuncs)
+	{
+		GroupingFunc *gf = lfirst_node(GroupingFunc, lc);
+		List	   *values = NIL;
+		ListCell   *ls;
+
+		foreach(ls, refsets)
+		{
+			int			value = 0;
+			ListCell   *lr;
+
+			foreach(lr, gf->refs)
+				value = value << 1 | (list_member_int(lfirst(ls), lfirst_int(lr)) ? 0 : 1);
+			values = lappend_int(values, value);
+		}
+		c->grouping_values = lappend(c->grouping_values, values);
+	}
 	return NULL;
 }
 
@@ -1191,7 +1268,8 @@ gpuagg_cost(const GpuaggCandidate *c)
  * value it cannot hold.  Fed, it runs in the leader under the GpuAgg's
  * Gather, after the workers have stopped feeding (they return nothing):
  * its scan is the table's cheapest parallel-safe serial path, never a
- * Gather of its own.  NULL if there is none.
+ * Gather of its own.  Grouping sets take the native plan PostgreSQL made
+ * of them.  NULL if there is none.
  */
 static Path *
 exact_path(GpuaggCandidate *c)
@@ -1217,6 +1295,32 @@ exact_path(GpuaggCandidate *c)
 		}
 		if (input == NULL)
 			return NULL;
+	}
+
+	/*
+	 * Grouping sets: PostgreSQL's own plan of them, one of the paths it
+	 * added to the rel (a copy: add_path frees the paths it rejects, not
+	 * their inputs).
+	 */
+	if (parse->groupingSets != NIL)
+	{
+		Path	   *best = NULL;
+		Path	   *copy;
+		ListCell   *lc;
+
+		foreach(lc, c->output_rel->pathlist)
+		{
+			Path	   *p = lfirst(lc);
+
+			if (IsA(p, GroupingSetsPath) && (!c->feed || p->parallel_safe) &&
+				(best == NULL || p->total_cost < best->total_cost))
+				best = p;
+		}
+		if (best == NULL)
+			return NULL;
+		copy = (Path *) makeNode(GroupingSetsPath);
+		memcpy(copy, best, sizeof(GroupingSetsPath));
+		return copy;
 	}
 
 	MemSet(&costs, 0, sizeof(costs));
@@ -1285,6 +1389,8 @@ add_gpuagg_path(GpuaggCandidate *c)
 	cpath->path.parallel_aware = c->partial || c->feed;
 	cpath->path.parallel_safe = c->partial || c->feed;
 	cpath->path.parallel_workers = c->workers;
+	if (c->out_groups >= 0)
+		groups = c->out_groups;
 	cpath->path.rows = groups;
 	/* each process returns the groups of its share */
 	if (c->partial && parse->groupClause != NIL)
@@ -1315,7 +1421,11 @@ add_gpuagg_path(GpuaggCandidate *c)
 	info.params = c->prog->params;
 	info.feed = c->feed;
 	/* (not in a partition's grouping: the Append above gathers the groups) */
-	info.topn = c->partial || c->input_rel->reloptkind == RELOPT_OTHER_MEMBER_REL ? NIL :
+	info.sets = c->sets;
+	info.groupfuncs = c->groupfuncs;
+	info.grouping_values = c->grouping_values;
+	info.topn = c->partial || c->sets != NIL ||
+		c->input_rel->reloptkind == RELOPT_OTHER_MEMBER_REL ? NIL :
 		topn_for(root, c->aggrefs, c->keys, output_rel->reltarget->exprs, c->prog,
 				 c->extra);
 	cpath->custom_private = GpuaggFormPlanInfo(&info);
@@ -1395,11 +1505,14 @@ try_gpuagg_path(PlannerInfo *root, RelOptInfo *input_rel,
 	c.feed = feed;
 	if ((reason = query_eligible(&c)) != NULL ||
 		(reason = compile_query(&c)) != NULL ||
+		(reason = grouping_sets(&c)) != NULL ||
 		(reason = parallel_plan(&c)) != NULL ||
 		(reason = estimate(&c)) != NULL)
 		return reason;
 	if (c.exact && (c.exact_path = exact_path(&c)) == NULL)
-		return "no parallel plan with one GPU session: the table has no parallel-safe serial scan for the exact path";
+		return c.root->parse->groupingSets != NIL ?
+			"no native plan of the grouping sets for the exact path" :
+			"no parallel plan with one GPU session: the table has no parallel-safe serial scan for the exact path";
 	add_gpuagg_path(&c);
 	return NULL;
 }

@@ -2474,3 +2474,12 @@ GpuaggLoadParams(GpuaggProgram *prog, List *param_states, ExprContext *econtext,
 	}
 	return fits;
 }
+
+/* (program.h) */
+void
+GpuaggCountDistinctOnHost(GpuaggProgram *prog)
+{
+	for (uint32 a = 0; a < prog->ga.naggs; a++)
+		if (prog->ga.aggs[a].distinct >= 0 && prog->ga.aggs[a].kind == GA_AGG_COUNT)
+			prog->ga.aggs[a].count_on_host = 1;
+}

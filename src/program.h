@@ -74,6 +74,13 @@ extern bool GpuaggCompile(GpuaggProgram *prog, List *quals, List *keys,
 						  List *aggrefs, List *numeric_scales, const char **reason);
 
 /*
+ * Under grouping sets: the device returns count(DISTINCT)'s values as
+ * pairs as well (ga_agg_host_folds), so that a set's group counts the
+ * values of all its finer groups once.
+ */
+extern void GpuaggCountDistinctOnHost(GpuaggProgram *prog);
+
+/*
  * Put the current parameter values (param_states: an ExprState per Param
  * of prog->params) into the program's constants, and the codes of its
  * string constants and parameters in the run's dictionary.  False when a

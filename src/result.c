@@ -460,7 +460,7 @@ GpuaggFoldDistinct(const GpuaggProgram *prog, GaResult *res)
 		uint64		n;
 		FoldPair   *pairs;
 
-		if (ag->distinct < 0 || !ga_agg_host_folds(ag->kind) ||
+		if (!ga_agg_host_folds(ag) ||
 			ag->kind == GA_AGG_MIN || ag->kind == GA_AGG_MAX)
 			continue;
 		n = res->npairs[ag->distinct];
@@ -480,6 +480,9 @@ GpuaggFoldDistinct(const GpuaggProgram *prog, GaResult *res)
 
 			if ((i & 4095) == 0)
 				CHECK_FOR_INTERRUPTS();
+			/* (a grouping set's values come from each of its finer groups) */
+			if (i > 0 && fold_pair_cmp(&pairs[i - 1], &pairs[i], &type) == 0)
+				continue;
 			err = ga_agg_update(ag, res->states + (Size) ag->slot * res->ngroups + pairs[i].group,
 								res->ngroups, pairs[i].value);
 			if (err != GA_OK)
@@ -539,4 +542,223 @@ GpuaggPickStringExtremes(const GpuaggProgram *prog, GaResult *res, GpuaggDict *d
 			value[g] = (uint64) code << 32 | code;
 		}
 	}
+}
+
+#define palloc0_array_huge(type, n) \
+	((type *) palloc_extended(sizeof(type) * Max((Size) (n), 1), MCXT_ALLOC_HUGE | MCXT_ALLOC_ZERO))
+#define palloc_array_huge(type, n) \
+	((type *) palloc_extended(sizeof(type) * Max((Size) (n), 1), MCXT_ALLOC_HUGE))
+
+/*
+ * Grouping sets.  A set's group is a group of the device's finest grouping
+ * with the keys outside the set masked; simplehash finds each by the
+ * canonical bits of the keys inside, as the device tells groups apart.
+ */
+typedef struct SetEntry
+{
+	uint64		group;			/* the first finest group of it */
+	uint64		index;			/* its index among the set's groups */
+	uint32		hash;
+	char		status;
+} SetEntry;
+
+typedef struct SetKeys
+{
+	const GaResult *res;
+	const GaProgram *prog;
+	const bool *in;				/* [nkeys]: the set groups by key k */
+} SetKeys;
+
+static uint32 set_hash(const SetKeys *sk, uint64 g);
+static bool set_equal(const SetKeys *sk, uint64 a, uint64 b);
+
+#define SH_PREFIX setkeys
+#define SH_ELEMENT_TYPE SetEntry
+#define SH_KEY_TYPE uint64
+#define SH_KEY group
+#define SH_HASH_KEY(tb, key) set_hash((tb)->private_data, key)
+#define SH_EQUAL(tb, a, b) set_equal((tb)->private_data, a, b)
+#define SH_STORE_HASH
+#define SH_GET_HASH(tb, a) (a)->hash
+#define SH_SCOPE static inline
+#define SH_DECLARE
+#define SH_DEFINE
+#include "lib/simplehash.h"
+
+static uint32
+set_hash(const SetKeys *sk, uint64 g)
+{
+	const GaResult *res = sk->res;
+	uint64		h = 0;
+
+	for (uint32 k = 0; k < sk->prog->nkeys; k++)
+	{
+		Size		at = (Size) k * res->ngroups + g;
+
+		if (!sk->in[k])
+			continue;
+		h = ga_mix64(h ^ (res->keynulls[at] ? UINT64_C(0x9e3779b97f4a7c15) :
+						  ga_canonical_key(sk->prog->keytype[k], res->keys[at]).u + k));
+	}
+	return (uint32) (h >> 32);
+}
+
+static bool
+set_equal(const SetKeys *sk, uint64 a, uint64 b)
+{
+	const GaResult *res = sk->res;
+
+	for (uint32 k = 0; k < sk->prog->nkeys; k++)
+	{
+		Size		at = (Size) k * res->ngroups + a;
+		Size		bt = (Size) k * res->ngroups + b;
+		int			type = sk->prog->keytype[k];
+
+		if (!sk->in[k])
+			continue;
+		if (res->keynulls[at] != res->keynulls[bt])
+			return false;
+		if (!res->keynulls[at] &&
+			ga_canonical_key(type, res->keys[at]).u != ga_canonical_key(type, res->keys[bt]).u)
+			return false;
+	}
+	return true;
+}
+
+static bool
+set_is_empty(const bool *in, uint32 nkeys)
+{
+	for (uint32 k = 0; k < nkeys; k++)
+		if (in[k])
+			return false;
+	return true;
+}
+
+/*
+ * The groups of one set, numbered from base in the order their first
+ * finest group comes: counted only (out NULL), or written to out (ngroups
+ * of them all): keys, states combined, DISTINCT pairs moved to them.
+ */
+static uint64
+set_groups(const GpuaggProgram *prog, const GaResult *res, const bool *in,
+		   uint64 base, GaResult *out, uint64 *pairs_at, int *err)
+{
+	const GaProgram *p = &prog->ga;
+	SetKeys		sk = {res, p, in};
+	setkeys_hash *tab;
+	uint64	   *index;
+	uint64		m = 0;
+	bool		found;
+
+	tab = setkeys_create(CurrentMemoryContext, Max(res->ngroups, 1), &sk);
+	index = palloc_extended(sizeof(uint64) * Max(res->ngroups, 1), MCXT_ALLOC_HUGE);
+	for (uint64 g = 0; g < res->ngroups; g++)
+	{
+		SetEntry   *e;
+
+		if ((g & 4095) == 0)
+			CHECK_FOR_INTERRUPTS();
+		e = setkeys_insert(tab, g, &found);
+		if (!found)
+			e->index = m++;
+		index[g] = base + e->index;
+		if (out == NULL)
+			continue;
+		if (!found)
+		{
+			for (uint32 k = 0; k < p->nkeys; k++)
+			{
+				Size		at = (Size) k * out->ngroups + index[g];
+
+				out->keynulls[at] = !in[k] || res->keynulls[(Size) k * res->ngroups + g];
+				out->keys[at] = out->keynulls[at] ? (GaDatum) {0} :
+					res->keys[(Size) k * res->ngroups + g];
+			}
+			for (uint32 j = 0; j < p->nslots; j++)
+				out->states[(Size) j * out->ngroups + index[g]] =
+					res->states[(Size) j * res->ngroups + g];
+			continue;
+		}
+		for (uint32 a = 0; a < p->naggs && *err == GA_OK; a++)
+		{
+			const GaAgg *ag = &p->aggs[a];
+
+			if (ag->distinct >= 0)
+				continue;		/* folded from the pairs below */
+			*err = ga_agg_combine(ag, out->states + (Size) ag->slot * out->ngroups + index[g],
+								  out->ngroups,
+								  res->states + (Size) ag->slot * res->ngroups + g,
+								  res->ngroups);
+		}
+	}
+	/* the empty set's one group, even of no rows, as natively */
+	if (res->ngroups == 0 && m == 0 && set_is_empty(in, p->nkeys))
+	{
+		if (out != NULL)
+			for (uint32 k = 0; k < p->nkeys; k++)
+				out->keynulls[(Size) k * out->ngroups + base] = 1;
+		m = 1;
+	}
+	if (out != NULL)
+		for (int j = 0; j < GA_MAX_DISTINCT; j++)
+			for (uint64 i = 0; i < res->npairs[j]; i++)
+			{
+				out->pairgroup[j][pairs_at[j]] = index[res->pairgroup[j][i]];
+				out->pairvalue[j][pairs_at[j]++] = res->pairvalue[j][i];
+			}
+	setkeys_destroy(tab);
+	pfree(index);
+	return m;
+}
+
+/*
+ * (result.h) res, the finest groups, becomes the groups of each set in
+ * turn; (*setof)[g] is group g's set.
+ */
+int
+GpuaggGroupingSets(const GpuaggProgram *prog, GaResult *res, List *sets, uint32 **setof)
+{
+	const GaProgram *p = &prog->ga;
+	int			nsets = list_length(sets);
+	bool	   *in = palloc0(sizeof(bool) * Max(p->nkeys, 1) * nsets);
+	uint64	   *counts = palloc(sizeof(uint64) * nsets);
+	uint64		pairs_at[GA_MAX_DISTINCT] = {0};
+	uint64		total = 0;
+	uint64		base = 0;
+	GaResult	out = *res;
+	int			err = GA_OK;
+	ListCell   *lc;
+
+	foreach(lc, sets)
+	{
+		int			s = foreach_current_index(lc);
+		ListCell   *lk;
+
+		foreach(lk, (List *) lfirst(lc))
+			in[(Size) s * p->nkeys + lfirst_int(lk)] = true;
+		counts[s] = set_groups(prog, res, in + (Size) s * p->nkeys, 0, NULL, NULL, &err);
+		total += counts[s];
+	}
+
+	out.ngroups = total;
+	out.keys = palloc0_array_huge(GaDatum, (Size) p->nkeys * total);
+	out.keynulls = palloc0_array_huge(uint8, (Size) p->nkeys * total);
+	out.states = palloc0_array_huge(uint64, (Size) p->nslots * total);
+	for (int j = 0; j < GA_MAX_DISTINCT; j++)
+	{
+		out.pairgroup[j] = palloc_array_huge(uint64, res->npairs[j] * nsets);
+		out.pairvalue[j] = palloc_array_huge(uint64, res->npairs[j] * nsets);
+	}
+	*setof = palloc_array_huge(uint32, total);
+	for (int s = 0; s < nsets && err == GA_OK; s++)
+	{
+		set_groups(prog, res, in + (Size) s * p->nkeys, base, &out, pairs_at, &err);
+		for (uint64 g = base; g < base + counts[s]; g++)
+			(*setof)[g] = s;
+		base += counts[s];
+	}
+	for (int j = 0; j < GA_MAX_DISTINCT; j++)
+		out.npairs[j] = pairs_at[j];
+	*res = out;
+	return err;
 }

@@ -52,6 +52,18 @@ extern int	GpuaggFoldDistinct(const GpuaggProgram *prog, GaResult *res);
 extern void GpuaggPickStringExtremes(const GpuaggProgram *prog, GaResult *res,
 									 GpuaggDict *dict);
 
+/*
+ * Grouping sets (GpuaggPlanInfo.sets): res, the device's groups by every
+ * key, becomes each set's groups, set after set: the keys outside the set
+ * NULL, the states of the finest groups inside one combined (the
+ * aggregates' combine rules, ga_agg_combine), the pairs of DISTINCT
+ * aggregates moved to the set's groups (GpuaggFoldDistinct and
+ * GpuaggPickStringExtremes run after).  (*setof)[g] is group g's set.
+ * Returns GA_OK or the error a combine raised.
+ */
+extern int	GpuaggGroupingSets(const GpuaggProgram *prog, GaResult *res, List *sets,
+							   uint32 **setof);
+
 /* A group key as a Datum of its PostgreSQL type (strings: from dict). */
 extern Datum GpuaggKeyDatum(GaDatum v, int type, int scale, GpuaggDict *dict);
 

@@ -72,3 +72,11 @@ SELECT id1, id2, id3, id4, id5, id6, sum(v3) AS v3, count(*) AS count FROM x_int
 -- name: sum_distinct
 -- note: not a db-benchmark query: sums and averages of DISTINCT values by id1 (the device de-duplicates the (group, value) pairs, the host folds each group's in sorted order)
 SELECT id1, sum(DISTINCT id4) AS sd, avg(DISTINCT v2) AS ad, stddev(DISTINCT v1) AS vd, count(*) AS n FROM x_int GROUP BY id1;
+
+-- name: rollup
+-- note: sum v1, mean v3, count by ROLLUP (id1, id2) over x_int: 10,101 groups in three sets (PostgreSQL plans grouping sets serially)
+SELECT id1, id2, sum(v1) AS v1, avg(v3) AS v3, count(*) AS n FROM x_int GROUP BY ROLLUP (id1, id2);
+
+-- name: cube
+-- note: CUBE (id4, id5) with GROUPING(): 10,201 groups in four sets
+SELECT id4, id5, grouping(id4, id5) AS g, sum(v2) AS v2, max(v3) AS v3, count(*) AS n FROM x_int GROUP BY CUBE (id4, id5);

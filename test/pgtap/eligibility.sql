@@ -1,7 +1,7 @@
 -- eligibility: which queries become a Custom Scan (GpuAgg), and which keep
 -- their native plan.
 BEGIN;
-SELECT plan(102);
+SELECT plan(103);
 
 \ir common.psql
 SET LOCAL gpuagg.log_fallback = off;
@@ -155,9 +155,11 @@ SELECT ok(pg_temp.offloaded('SELECT k, sum(DISTINCT i4), avg(DISTINCT f8) FROM e
 SELECT ok(NOT pg_temp.offloaded('SELECT k, sum(i4 ORDER BY i4) FROM el_t GROUP BY k'), 'ORDER BY inside an aggregate');
 SELECT ok(NOT pg_temp.offloaded('SELECT k, percentile_cont(0.5) WITHIN GROUP (ORDER BY f8) FROM el_t GROUP BY k'),
 	'ordered-set aggregate percentile_cont');
-SELECT ok(NOT pg_temp.offloaded('SELECT k, b, count(*) FROM el_t GROUP BY GROUPING SETS ((k), (b))'), 'GROUPING SETS');
-SELECT ok(NOT pg_temp.offloaded('SELECT k, b, count(*) FROM el_t GROUP BY ROLLUP (k, b)'), 'ROLLUP');
-SELECT ok(NOT pg_temp.offloaded('SELECT k, b, count(*) FROM el_t GROUP BY CUBE (k, b)'), 'CUBE');
+SELECT ok(pg_temp.offloaded('SELECT k, b, count(*) FROM el_t GROUP BY GROUPING SETS ((k), (b))'), 'GROUPING SETS');
+SELECT ok(pg_temp.offloaded('SELECT k, b, count(*), grouping(k, b) FROM el_t GROUP BY ROLLUP (k, b)'), 'ROLLUP');
+SELECT ok(pg_temp.offloaded('SELECT k, b, count(*) FROM el_t GROUP BY CUBE (k, b)'), 'CUBE');
+SELECT ok(pg_temp.offloaded('SELECT k, count(DISTINCT b) FROM el_t GROUP BY ROLLUP (k)'),
+	'count(DISTINCT) with grouping sets');
 SELECT ok(pg_temp.offloaded('SELECT t, count(*), count(DISTINCT t) FROM el_t GROUP BY t'), 'text key, count(DISTINCT text)');
 SELECT ok(pg_temp.offloaded('SELECT k, max(t COLLATE "und-x-icu") FROM el_t GROUP BY k'), 'max(text) under an ICU collation');
 SELECT ok(pg_temp.offloaded('SELECT k, max(t COLLATE "C"), min(t COLLATE "C") FROM el_t GROUP BY k'), 'min/max(text) under "C"');

@@ -44,7 +44,7 @@
 #define GA_HD static inline
 #endif
 
-#define GA_ABI_VERSION		14
+#define GA_ABI_VERSION		15
 
 /*
  * Words of a page's visibility bitmap in a page-form batch: room for
@@ -56,6 +56,7 @@
 #define GA_MAX_COLS			64
 #define GA_MAX_KEYS			8
 #define GA_MAX_AGGS			64
+#define GA_MAX_PAIRS		16	/* two-argument aggregates in a program */
 #define GA_MAX_INSTR		2048
 #define GA_MAX_CONSTS		1024
 #define GA_LIKE_BYTES		256	/* GaProgram.likes */
@@ -329,7 +330,9 @@ typedef enum GaAggKind
 	GA_AGG_MIN,					/* has, value */
 	GA_AGG_MAX,					/* has, value */
 	GA_AGG_BOOL_AND,			/* has, value */
-	GA_AGG_BOOL_OR				/* has, value */
+	GA_AGG_BOOL_OR,				/* has, value */
+	GA_AGG_REGR_F8				/* corr, covar_*, regr_* of (Y, X): N, Sx, Sxx,
+								 * Sy, Syy, Sxy, flags */
 } GaAggKind;
 
 GA_HD int
@@ -355,6 +358,8 @@ ga_agg_nslots(int kind)
 			return 5;
 		case GA_AGG_VAR_I192:
 			return 6;
+		case GA_AGG_REGR_F8:
+			return 7;
 		default:
 			return 0;
 	}
@@ -382,6 +387,8 @@ ga_agg_flags_slot(int kind)
 			return 2;
 		case GA_AGG_ACCUM_F8:
 			return 3;
+		case GA_AGG_REGR_F8:
+			return 6;
 		default:
 			return -1;
 	}
@@ -403,7 +410,13 @@ typedef struct GaAgg
 								 * set returned as pairs too, for the host to
 								 * count per set's group */
 	GaSegment	filter;			/* FILTER (WHERE ...), reg -1 if none */
-	GaSegment	arg;			/* argument, reg -1 for count(*) */
+	GaSegment	arg;			/* argument, reg -1 for count(*); of a
+								 * two-argument aggregate (corr(Y, X),
+								 * regr_count(Y, X), ...) the segment
+								 * computes both: Y in arg.reg, X in arg2 */
+	int32_t		arg2;			/* the second argument's register, or -1 */
+	int32_t		pair;			/* with arg2: where a device keeps the row's X
+								 * (0 .. GA_MAX_PAIRS - 1) until it folds */
 } GaAgg;
 
 typedef struct GaColumn

@@ -376,6 +376,7 @@ fold_row(GaRowCtx *c, uint32_t row, uint64_t grow)
 	GaDatum		regs[GA_MAX_REGS];
 	uint8_t		nulls[GA_MAX_REGS];
 	GaDatum		vals[GA_MAX_AGGS];
+	double		xs[GA_MAX_PAIRS];	/* two-argument aggregates' X (GaAgg.pair) */
 	uint8_t		use[GA_MAX_AGGS];
 	GaDatum		key[GA_MAX_KEYS + 1];	/* + a distinct set's value */
 	uint8_t		knull[GA_MAX_KEYS + 1];
@@ -436,9 +437,11 @@ fold_row(GaRowCtx *c, uint32_t row, uint64_t grow)
 		if (ag->arg.reg >= 0)
 		{
 			err = ga_eval(p, &ag->arg, c->batch, row, regs, nulls);
-			if (err || nulls[ag->arg.reg])
+			if (err || nulls[ag->arg.reg] || (ag->arg2 >= 0 && nulls[ag->arg2]))
 				continue;
 			vals[a] = regs[ag->arg.reg];
+			if (ag->pair >= 0)
+				xs[ag->pair] = regs[ag->arg2].f;
 		}
 		use[a] = 1;
 	}
@@ -466,7 +469,8 @@ fold_row(GaRowCtx *c, uint32_t row, uint64_t grow)
 		{
 			if (!use[a])
 				continue;
-			err = ga_agg_update(&p->aggs[a], c->priv + p->aggs[a].slot, 1, vals[a]);
+			err = ga_agg_update_xy(&p->aggs[a], c->priv + p->aggs[a].slot, 1, vals[a],
+								   p->aggs[a].pair >= 0 ? xs[p->aggs[a].pair] : 0.0);
 			if (err)
 				report(*c->t, grow, err);
 		}
@@ -521,8 +525,9 @@ fold_row(GaRowCtx *c, uint32_t row, uint64_t grow)
 	{
 		const GaAgg *ag = &p->aggs[a];
 
-		if (use[a] && (err = ga_agg_update(ag, v->states + (uint64_t) ag->slot * v->cap + slot,
-										   v->cap, vals[a])))
+		if (use[a] && (err = ga_agg_update_xy(ag, v->states + (uint64_t) ag->slot * v->cap + slot,
+											  v->cap, vals[a],
+											  ag->pair >= 0 ? xs[ag->pair] : 0.0)))
 			report(*c->t, grow, err);
 	}
 	slot_unlock(&v->lock[slot], v->block);

@@ -1207,6 +1207,113 @@ ga_combine_f8(double *a, const double *b, uint64_t *flags)
 	return GA_OK;
 }
 
+/*
+ * float8_regr_accum: Youngs-Cramer update of {N, Sx, Sxx, Sy, Syy, Sxy}
+ * with one (Y, X) pair, PostgreSQL's overflow rule and NaN propagation.
+ */
+GA_DEVFN int
+ga_regr_accum(double *st, double y, double x, uint64_t *flags)
+{
+	double		n = st[0] + 1.0;
+	double		sx = st[1] + x;
+	double		sxx = st[2];
+	double		sy = st[3] + y;
+	double		syy = st[4];
+	double		sxy = st[5];
+
+	if (isnan(x) || isinf(x) || isnan(y) || isinf(y))
+		*flags |= GA_FLAG_NONFINITE;
+	if (st[0] > 0.0)
+	{
+		double		tmpx = x * n - sx;
+		double		tmpy = y * n - sy;
+		double		scale = 1.0 / (n * st[0]);
+
+		sxx += tmpx * tmpx * scale;
+		syy += tmpy * tmpy * scale;
+		sxy += tmpx * tmpy * scale;
+		if (isinf(sx) || isinf(sxx) || isinf(sy) || isinf(syy) || isinf(sxy))
+		{
+			if (((isinf(sx) || isinf(sxx)) && !isinf(st[1]) && !isinf(x)) ||
+				((isinf(sy) || isinf(syy)) && !isinf(st[3]) && !isinf(y)) ||
+				(isinf(sxy) && !isinf(st[1]) && !isinf(x) && !isinf(st[3]) && !isinf(y)))
+			{
+				int			err = ga_float_overflow(flags);
+
+				if (err)
+					return err;
+			}
+			if (isinf(sxx))
+				sxx = NAN;
+			if (isinf(syy))
+				syy = NAN;
+			if (isinf(sxy))
+				sxy = NAN;
+		}
+	}
+	else
+	{
+		if (isnan(x) || isinf(x))
+			sxx = sxy = NAN;
+		if (isnan(y) || isinf(y))
+			syy = sxy = NAN;
+	}
+	st[0] = n;
+	st[1] = sx;
+	st[2] = sxx;
+	st[3] = sy;
+	st[4] = syy;
+	st[5] = sxy;
+	return GA_OK;
+}
+
+/* float8_regr_combine: merge partial state b into a. */
+GA_DEVFN int
+ga_combine_regr(double *a, const double *b, uint64_t *flags)
+{
+	double		n1 = a[0],
+				n2 = b[0];
+
+	if (n2 == 0.0)
+		return GA_OK;
+	if (n1 == 0.0)
+	{
+		for (int k = 0; k < 6; k++)
+			a[k] = b[k];
+		return GA_OK;
+	}
+	{
+		double		n = n1 + n2;
+		double		sx = a[1] + b[1];
+		double		tmp1 = a[1] / n1 - b[1] / n2;
+		double		sxx = a[2] + b[2] + n1 * n2 * tmp1 * tmp1 / n;
+		double		sy = a[3] + b[3];
+		double		tmp2 = a[3] / n1 - b[3] / n2;
+		double		syy = a[4] + b[4] + n1 * n2 * tmp2 * tmp2 / n;
+		double		sxy = a[5] + b[5] + n1 * n2 * tmp1 * tmp2 / n;
+
+		/* (float8_pl's rule for the sums, finite parts for the others) */
+		if ((isinf(sx) && !isinf(a[1]) && !isinf(b[1])) ||
+			(isinf(sxx) && !isinf(a[2]) && !isinf(b[2])) ||
+			(isinf(sy) && !isinf(a[3]) && !isinf(b[3])) ||
+			(isinf(syy) && !isinf(a[4]) && !isinf(b[4])) ||
+			(isinf(sxy) && !isinf(a[5]) && !isinf(b[5])))
+		{
+			int			err = ga_float_overflow(flags);
+
+			if (err)
+				return err;
+		}
+		a[0] = n;
+		a[1] = sx;
+		a[2] = sxx;
+		a[3] = sy;
+		a[4] = syy;
+		a[5] = sxy;
+	}
+	return GA_OK;
+}
+
 /*---- aggregate states ------------------------------------------------------
  *
  * A state is ga_agg_nslots() 64-bit slots; slot k of the state at st lives
@@ -1411,6 +1518,31 @@ ga_agg_update(const GaAgg *ag, GA_STATE uint64_t *st, size_t stride, GaDatum v)
 	}
 }
 
+/*
+ * Fold one row's arguments into a state: Y (the only one of one-argument
+ * aggregates) and, for corr, covar_* and regr_*, X.
+ */
+GA_DEVFN int
+ga_agg_update_xy(const GaAgg *ag, GA_STATE uint64_t *st, size_t stride, GaDatum y, double x)
+{
+	double		acc[6];
+	uint64_t	flags;
+	int			err;
+
+	if (ag->kind != GA_AGG_REGR_F8)
+		return ga_agg_update(ag, st, stride, y);
+	flags = GA_ST(st, 6, stride);
+	for (int k = 0; k < 6; k++)
+		acc[k] = ga_u2d(GA_ST(st, k, stride));
+	err = ga_regr_accum(acc, y.f, x, &flags);
+	if (err)
+		return err;
+	for (int k = 0; k < 6; k++)
+		GA_ST(st, k, stride) = ga_d2u(acc[k]);
+	GA_ST(st, 6, stride) = flags;
+	return GA_OK;
+}
+
 /* Merge partial state src into dst (PostgreSQL's combine functions). */
 GA_DEVFN int
 ga_agg_combine(const GaAgg *ag, GA_STATE uint64_t *dst, size_t ds, GA_STATE const uint64_t *src, size_t ss)
@@ -1461,6 +1593,26 @@ ga_agg_combine(const GaAgg *ag, GA_STATE uint64_t *dst, size_t ds, GA_STATE cons
 				for (int k = 0; k < 3; k++)
 					GA_ST(dst, k, ds) = ga_d2u(a[k]);
 				GA_ST(dst, 3, ds) = flags;
+				return GA_OK;
+			}
+		case GA_AGG_REGR_F8:
+			{
+				double		a[6],
+							b[6];
+				uint64_t	flags = GA_ST(dst, 6, ds) | GA_ST(src, 6, ss);
+				int			err;
+
+				for (int k = 0; k < 6; k++)
+				{
+					a[k] = ga_u2d(GA_ST(dst, k, ds));
+					b[k] = ga_u2d(GA_ST(src, k, ss));
+				}
+				err = ga_combine_regr(a, b, &flags);
+				if (err)
+					return err;
+				for (int k = 0; k < 6; k++)
+					GA_ST(dst, k, ds) = ga_d2u(a[k]);
+				GA_ST(dst, 6, ds) = flags;
 				return GA_OK;
 			}
 		case GA_AGG_MIN:

@@ -435,8 +435,18 @@ DECLARE
 		'bool_and', 'bool_or', 'every', 'count(DISTINCT', 'count(DISTINCT', 'other(DISTINCT']);
 	t text;
 	a text;
+	pair bool := false;
 BEGIN
-	IF f = 'count(*)' THEN
+	-- (random() drawn only under the setting: the other runs keep their queries)
+	IF current_setting('diff.regr', true) = 'on' THEN
+		pair := random() < 0.15;
+	END IF;
+	IF pair THEN
+		-- two-argument aggregates of (Y, X)
+		a := diff_pick('{corr,covar_pop,covar_samp,regr_slope,regr_intercept,regr_r2,regr_count,regr_avgx,regr_avgy,regr_sxx,regr_syy,regr_sxy}')
+			|| '(' || diff_expr(diff_pick('{int2,int4,int8,float4,float8,float8}'::text[] || diff_numeric_types()))
+			|| ', ' || diff_expr(diff_pick('{int4,int8,float4,float8,float8}'::text[] || diff_numeric_types())) || ')';
+	ELSIF f = 'count(*)' THEN
 		a := f;
 	ELSIF f = 'count(DISTINCT' THEN
 		t := diff_pick('{int2,int4,int8,float4,float8,date,ts,tz,bool,text,text,bpchar}'::text[]
@@ -790,10 +800,13 @@ RESET diff.conditionals;
 
 -- GROUPING SETS, ROLLUP and CUBE, and GROUPING(), serial: each set's
 -- groups combined on the host from the device's finest ones (float sums
--- added in another order: compared masked, the rest exactly).
+-- added in another order: compared masked, the rest exactly); with them
+-- corr, covar_* and regr_* of (Y, X).
 SET diff.grouping_sets = on;
+SET diff.regr = on;
 SELECT queries, offloaded, errors_both >= 50 AS many_errors_compared, mismatches
   FROM diff_run(300, 0.4545, false);
+RESET diff.regr;
 RESET diff.grouping_sets;
 
 -- numeric(15,2), (12,4) and (18,0) columns beside the others, serial:

@@ -36,7 +36,7 @@ SELECT check_offload('SELECT a + 1 AS a1, d - 1 AS d1, count(*) FROM gs GROUP BY
 SELECT check_offload('SELECT count(*), sum(x) FROM gs GROUP BY GROUPING SETS ((), ())');
 -- variance and stddev: the combine of Youngs-Cramer states (rounded: the
 -- combine adds in another order than one pass over the rows)
-SELECT check_offload('SELECT a, round(stddev(f)::numeric, 8), round(var_pop(r)::numeric, 8), stddev(b), variance(x), stddev(n) FROM gs GROUP BY ROLLUP (a)');
+SELECT check_offload('SELECT a, round(stddev(f)::numeric, 8), round(var_pop(r)::numeric, 8), stddev(b), variance(x), stddev(n), round(corr(f, r)::numeric, 8), round(regr_slope(x, f)::numeric, 4), regr_count(f, b) FROM gs GROUP BY ROLLUP (a)');
 -- FILTER, WHERE, expressions over the aggregates and keys
 SELECT check_offload('SELECT a, b, count(*) FILTER (WHERE ok), sum(x) FILTER (WHERE c = ''c1''), sum(x) / count(*) + a FROM gs WHERE b <> 2 GROUP BY CUBE (a, b)');
 -- DISTINCT aggregates, count included, are folded on the host from the

@@ -31,6 +31,9 @@ SELECT check_parallel('SELECT count(*), sum(i2), avg(i2), stddev_samp(i2), sum(i
 SELECT check_parallel('SELECT g, t, c, count(*), sum(i2) FROM par WHERE t <> ''w3'' AND f8 > 10 GROUP BY g, t, c');
 SELECT check_parallel('SELECT k, sum(g) / nullif(count(*), 0), max(f8) - min(f8) FROM par GROUP BY k HAVING count(*) > 4000 AND avg(i2) > 10');
 SELECT check_parallel('SELECT k, count(*) FILTER (WHERE b), sum(i8) FILTER (WHERE t IN (''w1'', ''w2'')) FROM par GROUP BY k');
+-- corr and regr_*: each process's six-value states, combined by
+-- float8_regr_combine above
+SELECT check_parallel('SELECT k, round(corr(f8, g)::numeric, 8), regr_count(f4, i8), round(regr_slope(i2, f8)::numeric, 8) FROM par GROUP BY k');
 SELECT check_parallel('SELECT count(*), sum(g) FROM par WHERE k < 0');
 SELECT check_parallel('SELECT k, count(*) FROM par WHERE k < 0 GROUP BY k');
 -- errors: the same ERROR as the serial native plan

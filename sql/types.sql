@@ -48,6 +48,18 @@ SELECT k, round(stddev(f4)::numeric, 6), round(variance(f8)::numeric, 6),
   FROM ty GROUP BY k ORDER BY k;
 SELECT check_offload('SELECT k, round(stddev(f4)::numeric, 6), round(variance(f8)::numeric, 6), round(stddev_pop(f8)::numeric, 6), round(var_pop(f4)::numeric, 4), round(stddev_samp(f8)::numeric, 6), round(var_samp(f4)::numeric, 4) FROM ty GROUP BY k');
 
+-- corr, covar_* and regr_* of (Y, X): PostgreSQL's six-value state; a row
+-- where either argument is NULL is skipped; NaN and infinities as natively
+SELECT k, round(corr(f8, i2)::numeric, 10), regr_count(f8, i2), round(regr_slope(i2, f8)::numeric, 6)
+  FROM ty GROUP BY k ORDER BY k;
+SELECT check_offload('SELECT k, corr(f8, i4), covar_pop(i2, f4), covar_samp(f8, f8), regr_slope(i4, f8), regr_intercept(i4, f8), regr_r2(f8, i2), regr_count(f4, i8), regr_avgx(f8, i2), regr_avgy(f8, i2), regr_sxx(i2, f8), regr_syy(i2, f8), regr_sxy(i2, f8) FROM ty GROUP BY k');
+SELECT check_offload('SELECT b, corr(CASE WHEN i4 % 3 = 0 THEN NULL ELSE f8 END, CASE WHEN i2 % 5 = 0 THEN NULL ELSE i2 END), regr_count(CASE WHEN k = 1 THEN NULL ELSE f4 END, i8), corr(f8, f8 * 2) FILTER (WHERE k > 1) FROM ty GROUP BY b');
+SELECT check_offload('SELECT k, corr(f8, CASE WHEN i2 > 100 THEN ''Infinity''::float8 ELSE f4 END), covar_pop(CASE WHEN i2 < -100 THEN ''NaN''::float8 ELSE f8 END, f4), regr_sxx(1, f8) FROM ty GROUP BY k');
+SELECT check_offload('SELECT corr(f8, i4), regr_r2(i8, f8), covar_samp(f4, f4) FROM ty WHERE k > 100');
+SELECT check_offload('SELECT corr(f8, i4), regr_r2(i8, f8), covar_samp(f4, f4), regr_count(f4, f4) FROM ty');
+-- finite values whose squares overflow: PostgreSQL's error
+SELECT check_error('SELECT k, covar_pop(f8 * 1e300, f8) FROM ty GROUP BY k');
+
 -- result types are PostgreSQL's: sum(int4) is int8, sum(int8) and avg of
 -- integers are numeric, variance of integers is numeric
 SELECT pg_typeof(sum(i2)), pg_typeof(sum(i4)), pg_typeof(sum(i8)), pg_typeof(avg(i4)),

@@ -452,8 +452,9 @@ cpu_add_batch(void *session, const GaBatch *batch, GpuaggDeviceStats *stats)
 				err = ga_eval(p, &ag->arg, batch, row, regs, nulls);
 				if (err)
 					break;
-				if (nulls[ag->arg.reg])
-					continue;	/* every supported aggregate skips NULLs */
+				/* every supported aggregate skips NULLs, of either argument */
+				if (nulls[ag->arg.reg] || (ag->arg2 >= 0 && nulls[ag->arg2]))
+					continue;
 				v = regs[ag->arg.reg];
 			}
 			if (ag->distinct >= 0)
@@ -470,7 +471,8 @@ cpu_add_batch(void *session, const GaBatch *batch, GpuaggDeviceStats *stats)
 				if (found || ga_agg_host_folds(ag))
 					continue;
 			}
-			err = ga_agg_update(ag, st + ag->slot, 1, v);
+			err = ga_agg_update_xy(ag, st + ag->slot, 1, v,
+								   ag->arg2 >= 0 ? regs[ag->arg2].f : 0.0);
 			if (err)
 				break;
 		}

@@ -63,6 +63,7 @@ typedef struct Compiler
 	int			regscale[GA_MAX_REGS];	/* a numeric register's scale, set
 										 * when the register is written */
 	List	   *numeric_scales; /* GpuaggCompile's */
+	int			npairs;			/* two-argument aggregates so far */
 } Compiler;
 
 static int	compile_expr(Compiler *c, Expr *expr, int *type);
@@ -2160,9 +2161,47 @@ agg_kind(Oid transfn)
 			return GA_AGG_BOOL_AND;
 		case F_BOOLOR_STATEFUNC:
 			return GA_AGG_BOOL_OR;
+		case F_FLOAT8_REGR_ACCUM:
+			return GA_AGG_REGR_F8;
+		case F_INT8INC_FLOAT8_FLOAT8:	/* regr_count(Y, X) */
+			return GA_AGG_COUNT;
 		default:
 			return 0;
 	}
+}
+
+static bool compile_filter(Compiler *c, Aggref *aggref, GaAgg *ag);
+
+/*
+ * corr(Y, X), covar_pop/covar_samp, regr_*: one segment computes Y, then
+ * X above it (compile_expr leaves its result on top of the register
+ * stack), both float8 as the aggregates' signatures make them; a row
+ * where either is NULL is skipped (the transition functions are strict).
+ */
+static bool
+compile_pair(Compiler *c, Aggref *aggref, GaAgg *ag)
+{
+	int			ty,
+				tx;
+
+	if (ag->kind != GA_AGG_REGR_F8 && ag->kind != GA_AGG_COUNT)
+		return fail(c, "aggregate with 2 arguments");
+	if (c->npairs >= GA_MAX_PAIRS)
+		return fail(c, "more than %d two-argument aggregates", GA_MAX_PAIRS);
+	c->nextreg = 0;
+	ag->arg.start = c->prog->ga.ninstr;
+	ag->arg.reg = compile_expr(c, ((TargetEntry *) linitial(aggref->args))->expr, &ty);
+	if (ag->arg.reg < 0)
+		return false;
+	ag->arg2 = compile_expr(c, ((TargetEntry *) lsecond(aggref->args))->expr, &tx);
+	if (ag->arg2 < 0)
+		return false;
+	ag->arg.end = c->prog->ga.ninstr;
+	if (ty != GA_T_FLOAT8 || tx != GA_T_FLOAT8)
+		return fail(c, "%s of other than float8", get_func_name(aggref->aggfnoid));
+	ag->argtype = GA_T_FLOAT8;
+	ag->pair = c->npairs++;
+	return compile_filter(c, aggref, ag);
 }
 
 static bool
@@ -2192,6 +2231,8 @@ compile_aggref(Compiler *c, Aggref *aggref, GaAgg *ag)
 
 	ag->kind = agg_kind(transfn);
 	ag->distinct = -1;
+	ag->arg2 = -1;
+	ag->pair = -1;
 	if (transfn == F_TEXT_LARGER || transfn == F_TEXT_SMALLER)
 	{
 		/*
@@ -2229,6 +2270,8 @@ compile_aggref(Compiler *c, Aggref *aggref, GaAgg *ag)
 		(ag->kind == GA_AGG_MIN || ag->kind == GA_AGG_MAX ||
 		 ag->kind == GA_AGG_BOOL_AND || ag->kind == GA_AGG_BOOL_OR))
 		 /* DISTINCT changes nothing in min, max, bool_and and bool_or */ ;
+	else if (aggref->aggdistinct != NIL && list_length(aggref->args) > 1)
+		return fail(c, "DISTINCT inside %s", get_func_name(aggref->aggfnoid));
 	else if (aggref->aggdistinct != NIL)
 	{
 		/*
@@ -2260,6 +2303,8 @@ compile_aggref(Compiler *c, Aggref *aggref, GaAgg *ag)
 	{
 		Expr	   *arg;
 
+		if (list_length(aggref->args) == 2)
+			return compile_pair(c, aggref, ag);
 		if (list_length(aggref->args) != 1)
 			return fail(c, "aggregate with %d arguments", list_length(aggref->args));
 		arg = ((TargetEntry *) linitial(aggref->args))->expr;
@@ -2283,6 +2328,15 @@ compile_aggref(Compiler *c, Aggref *aggref, GaAgg *ag)
 				ag->argscale = c->regscale[ag->arg.reg];
 		}
 	}
+	return compile_filter(c, aggref, ag);
+}
+
+/* The aggregate's FILTER (WHERE ...), if any. */
+static bool
+compile_filter(Compiler *c, Aggref *aggref, GaAgg *ag)
+{
+	int			t;
+
 	if (aggref->aggfilter)
 	{
 		if (!compile_segment(c, aggref->aggfilter, &ag->filter, &t))

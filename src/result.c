@@ -274,7 +274,7 @@ transition_value(GpuaggFinal *fin, const uint64 *st, bool *isnull)
 {
 	const GaAgg *agg = fin->agg;
 	StringInfoData buf;
-	Datum		elems[3];
+	Datum		elems[6];
 
 	*isnull = false;
 	switch (agg->kind)
@@ -333,10 +333,14 @@ transition_value(GpuaggFinal *fin, const uint64 *st, bool *isnull)
 			*isnull = (st[0] == 0);
 			return Float8GetDatum(slot_f8(st[1]));
 		case GA_AGG_ACCUM_F8:
-			elems[0] = Float8GetDatum(slot_f8(st[0]));
-			elems[1] = Float8GetDatum(slot_f8(st[1]));
-			elems[2] = Float8GetDatum(slot_f8(st[2]));
-			return make_array(elems, 3, FLOAT8OID);
+		case GA_AGG_REGR_F8:
+			{
+				int			n = agg->kind == GA_AGG_ACCUM_F8 ? 3 : 6;
+
+				for (int k = 0; k < n; k++)
+					elems[k] = Float8GetDatum(slot_f8(st[k]));
+				return make_array(elems, n, FLOAT8OID);
+			}
 		case GA_AGG_MIN:
 		case GA_AGG_MAX:
 		case GA_AGG_BOOL_AND:

@@ -62,7 +62,7 @@ SELECT id3, sum(v1) AS v1, avg(v3) AS v3 FROM x_int GROUP BY id3;
 SELECT id3, max(v1) - min(v2) AS range_v1_v2 FROM x_int GROUP BY id3;
 
 -- name: q9i
--- note: q9 over x_int (corr is not offloaded)
+-- note: q9 over x_int
 SELECT id2, id4, pow(corr(v1, v2), 2) AS r2 FROM x_int GROUP BY id2, id4;
 
 -- name: q10i

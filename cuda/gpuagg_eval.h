@@ -1576,43 +1576,27 @@ ga_agg_combine(const GaAgg *ag, GA_STATE uint64_t *dst, size_t ds, GA_STATE cons
 			return ga_fsum(ag, dst, ds, ga_u2d(GA_ST(src, 1, ss)), n,
 						   GA_ST(src, 2, ss));
 		case GA_AGG_ACCUM_F8:
-			{
-				double		a[3],
-							b[3];
-				uint64_t	flags = GA_ST(dst, 3, ds) | GA_ST(src, 3, ss);
-				int			err;
-
-				for (int k = 0; k < 3; k++)
-				{
-					a[k] = ga_u2d(GA_ST(dst, k, ds));
-					b[k] = ga_u2d(GA_ST(src, k, ss));
-				}
-				err = ga_combine_f8(a, b, &flags);
-				if (err)
-					return err;
-				for (int k = 0; k < 3; k++)
-					GA_ST(dst, k, ds) = ga_d2u(a[k]);
-				GA_ST(dst, 3, ds) = flags;
-				return GA_OK;
-			}
 		case GA_AGG_REGR_F8:
 			{
-				double		a[6],
-							b[6];
-				uint64_t	flags = GA_ST(dst, 6, ds) | GA_ST(src, 6, ss);
+				/* the Youngs-Cramer values, then the flags */
+				int			nv = ga_agg_flags_slot(ag->kind);
+				double		a[6] = {0},
+							b[6] = {0};
+				uint64_t	flags = GA_ST(dst, nv, ds) | GA_ST(src, nv, ss);
 				int			err;
 
-				for (int k = 0; k < 6; k++)
+				for (int k = 0; k < nv; k++)
 				{
 					a[k] = ga_u2d(GA_ST(dst, k, ds));
 					b[k] = ga_u2d(GA_ST(src, k, ss));
 				}
-				err = ga_combine_regr(a, b, &flags);
+				err = ag->kind == GA_AGG_ACCUM_F8 ? ga_combine_f8(a, b, &flags) :
+					ga_combine_regr(a, b, &flags);
 				if (err)
 					return err;
-				for (int k = 0; k < 6; k++)
+				for (int k = 0; k < nv; k++)
 					GA_ST(dst, k, ds) = ga_d2u(a[k]);
-				GA_ST(dst, 6, ds) = flags;
+				GA_ST(dst, nv, ds) = flags;
 				return GA_OK;
 			}
 		case GA_AGG_MIN:

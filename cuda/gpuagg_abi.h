@@ -55,7 +55,7 @@
 /* Limits of one program; larger queries keep the native plan. */
 #define GA_MAX_COLS			64
 #define GA_MAX_KEYS			8
-#define GA_MAX_AGGS			64
+#define GA_MAX_AGGS			128
 #define GA_MAX_PAIRS		16	/* two-argument aggregates in a program */
 #define GA_MAX_INSTR		2048
 #define GA_MAX_CONSTS		1024

@@ -60,6 +60,18 @@ SELECT check_offload('SELECT corr(f8, i4), regr_r2(i8, f8), covar_samp(f4, f4), 
 -- finite values whose squares overflow: PostgreSQL's error
 SELECT check_error('SELECT k, covar_pop(f8 * 1e300, f8) FROM ty GROUP BY k');
 
+-- many aggregates: ClickBench's 90 sums, 120 of mixed kinds by key; past
+-- 128, native
+SELECT check_offload((SELECT 'SELECT ' || string_agg(format('sum(i2 + %s)', g), ', ') || ' FROM ty'
+						FROM generate_series(0, 89) g));
+SELECT check_offload((SELECT 'SELECT k, ' || string_agg(format('%s(i4 + %s)', (ARRAY['sum', 'count', 'min', 'max'])[g % 4 + 1], g), ', ')
+							 || ' FROM ty GROUP BY k' FROM generate_series(1, 120) g));
+SELECT 'SELECT ' || string_agg(format('count(i2 + %s)', g), ', ') || ' FROM ty' AS q129
+  FROM generate_series(1, 129) g \gset
+SET gpuagg.log_fallback = on;
+SELECT offloaded(:'q129');
+RESET gpuagg.log_fallback;
+
 -- result types are PostgreSQL's: sum(int4) is int8, sum(int8) and avg of
 -- integers are numeric, variance of integers is numeric
 SELECT pg_typeof(sum(i2)), pg_typeof(sum(i4)), pg_typeof(sum(i8)), pg_typeof(avg(i4)),

@@ -366,7 +366,8 @@ table_bytes(double n, double first, int batch_rows, uint32 nkeys, uint32 nslots)
 /*
  * Device memory a query needs: two staging batches in flight, the group
  * table, a distinct set per count(DISTINCT) sized for its (group, value)
- * pairs, the packed result (and a GPU Top-N's histogram), and the program.
+ * pairs, the packed result (and a GPU Top-N's histogram, and the pairs of
+ * the sets the host folds), and the program.
  */
 static double
 vram_estimate(const GaProgram *p, double groups, const double *pairs,
@@ -381,6 +382,10 @@ vram_estimate(const GaProgram *p, double groups, const double *pairs,
 		sizeof(GaProgram);
 	for (uint32 j = 0; j < p->ndistinct; j++)
 		bytes += table_bytes(pairs[j], batch_rows + 1.0, batch_rows, p->nkeys + 1, 0);
+	/* the (group, value) pairs of the sets the host folds, packed */
+	for (uint32 a = 0; a < p->naggs; a++)
+		if (ga_agg_host_folds(&p->aggs[a]))
+			bytes += 16.0 * pairs[p->aggs[a].distinct];
 	return bytes;
 }
 

@@ -653,8 +653,12 @@ set_groups(const GpuaggProgram *prog, const GaResult *res, const bool *in,
 	uint64	   *index;
 	uint64		m = 0;
 	bool		found;
+	bool		finest = true;
 
-	tab = setkeys_create(CurrentMemoryContext, Max(res->ngroups, 1), &sk);
+	/* the finest set itself (ROLLUP's and CUBE's largest): its groups as they are */
+	for (uint32 k = 0; k < p->nkeys; k++)
+		finest &= in[k];
+	tab = finest ? NULL : setkeys_create(CurrentMemoryContext, Max(res->ngroups, 1), &sk);
 	index = palloc_extended(sizeof(uint64) * Max(res->ngroups, 1), MCXT_ALLOC_HUGE);
 	for (uint64 g = 0; g < res->ngroups; g++)
 	{
@@ -662,10 +666,16 @@ set_groups(const GpuaggProgram *prog, const GaResult *res, const bool *in,
 
 		if ((g & 4095) == 0)
 			CHECK_FOR_INTERRUPTS();
-		e = setkeys_insert(tab, g, &found);
-		if (!found)
-			e->index = m++;
-		index[g] = base + e->index;
+		found = false;
+		if (finest)
+			index[g] = base + m++;
+		else
+		{
+			e = setkeys_insert(tab, g, &found);
+			if (!found)
+				e->index = m++;
+			index[g] = base + e->index;
+		}
 		if (out == NULL)
 			continue;
 		if (!found)
@@ -710,7 +720,8 @@ set_groups(const GpuaggProgram *prog, const GaResult *res, const bool *in,
 				out->pairgroup[j][pairs_at[j]] = index[res->pairgroup[j][i]];
 				out->pairvalue[j][pairs_at[j]++] = res->pairvalue[j][i];
 			}
-	setkeys_destroy(tab);
+	if (tab)
+		setkeys_destroy(tab);
 	pfree(index);
 	return m;
 }

@@ -2218,7 +2218,8 @@ compile_aggref(Compiler *c, Aggref *aggref, GaAgg *ag)
 	if (aggref->aggfnoid >= FirstGenbkiObjectId)
 		return fail(c, "user-defined aggregate %s", get_func_name(aggref->aggfnoid));
 	if (aggref->aggkind != AGGKIND_NORMAL)
-		return fail(c, "ordered-set or hypothetical aggregate");
+		return fail(c, "%s(...) WITHIN GROUP (an ordered-set aggregate)",
+					get_func_name(aggref->aggfnoid));
 	if (aggref->aggorder != NIL)
 		return fail(c, "ORDER BY inside an aggregate");
 	if (aggref->aggvariadic)

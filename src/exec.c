@@ -177,17 +177,6 @@ gpuagg_begin(CustomScanState *node, EState *estate, int eflags)
 		i++;
 	}
 	st->aggcontext = GpuaggMakeAggContext(node->ss.ps.ps_ExprContext);
-	st->ngroupfuncs = list_length(st->plan->groupfuncs);
-	st->grouping_value = palloc(sizeof(int *) * Max(st->ngroupfuncs, 1));
-	foreach(lc, st->plan->grouping_values)
-	{
-		List	   *values = lfirst(lc);
-		int		   *v = palloc(sizeof(int) * list_length(values));
-
-		for (int s = 0; s < list_length(values); s++)
-			v[s] = list_nth_int(values, s);
-		st->grouping_value[foreach_current_index(lc)] = v;
-	}
 	open_relations(st, estate);
 	/* the exact path (planner.c), run only if a numeric does not fit */
 	if (cscan->custom_plans != NIL)
@@ -718,6 +707,7 @@ gpuagg_next(ScanState *node)
 	uint64		g;
 	int			nkeys;
 	bool		timed;
+	ListCell   *lc;
 	instr_time	t0;
 
 	ExecClearTuple(slot);
@@ -750,13 +740,13 @@ gpuagg_next(ScanState *node)
 			GpuaggFinalize(&st->finals[a], &st->result, g, st->aggcontext,
 						   &slot->tts_isnull[nkeys + a]);
 	/* GROUPING(): its value in the group's set */
-	for (int j = 0; j < st->ngroupfuncs; j++)
+	foreach(lc, st->plan->grouping_values)
 	{
-		int			at = nkeys + (int) st->prog->ga.naggs + j;
+		int			at = nkeys + (int) st->prog->ga.naggs + foreach_current_index(lc);
 
 		slot->tts_isnull[at] = false;
-		slot->tts_values[at] =
-			Int32GetDatum(st->grouping_value[j][st->setof ? st->setof[g] : 0]);
+		slot->tts_values[at] = Int32GetDatum(list_nth_int(lfirst(lc),
+														  st->setof ? st->setof[g] : 0));
 	}
 	MemoryContextSwitchTo(old);
 	if (timed)

@@ -95,8 +95,6 @@ typedef struct GpuAggState
 	List	   *gating;			/* one-time quals, checked before the scan */
 	ExprState  *gating_state;
 	GpuaggFinal *finals;
-	int			ngroupfuncs;	/* GROUPING()s (plan->groupfuncs) */
-	int		  **grouping_value;	/* ... each one's value per set */
 	Node	   *aggcontext;		/* stand-in AggState for final functions */
 
 	/* the relations scanned: the table, or the partitions left of it */

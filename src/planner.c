@@ -1285,23 +1285,6 @@ exact_path(GpuaggCandidate *c)
 	AggClauseCosts costs;
 	AggStrategy strategy = AGG_PLAIN;
 
-	if (c->feed)
-	{
-		ListCell   *lc;
-
-		input = NULL;
-		foreach(lc, c->input_rel->pathlist)
-		{
-			Path	   *p = lfirst(lc);
-
-			if (p->parallel_safe && p->param_info == NULL &&
-				(input == NULL || p->total_cost < input->total_cost))
-				input = p;
-		}
-		if (input == NULL)
-			return NULL;
-	}
-
 	/*
 	 * Grouping sets: PostgreSQL's own plan of them, one of the paths it
 	 * added to the rel (a copy: add_path frees the paths it rejects, not
@@ -1326,6 +1309,23 @@ exact_path(GpuaggCandidate *c)
 		copy = (Path *) makeNode(GroupingSetsPath);
 		memcpy(copy, best, sizeof(GroupingSetsPath));
 		return copy;
+	}
+
+	if (c->feed)
+	{
+		ListCell   *lc;
+
+		input = NULL;
+		foreach(lc, c->input_rel->pathlist)
+		{
+			Path	   *p = lfirst(lc);
+
+			if (p->parallel_safe && p->param_info == NULL &&
+				(input == NULL || p->total_cost < input->total_cost))
+				input = p;
+		}
+		if (input == NULL)
+			return NULL;
 	}
 
 	MemSet(&costs, 0, sizeof(costs));

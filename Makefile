@@ -35,7 +35,7 @@ DATA = $(wildcard $(EXTENSION)--*.sql)
 # REGRESS is what make installcheck runs against any server: it changes no
 # server-wide setting and leaves the GPU service alone.
 REGRESS = setup types nulls filters having errors fallback explain rescan \
-	params strings conditionals datetime grouping numeric parallel partitions heap service \
+	params strings conditionals datetime grouping ordered numeric parallel partitions heap service \
 	differential
 # These change server-wide settings (ALTER SYSTEM) or stop the GPU service:
 # test/run.sh runs them after REGRESS, in its throw-away cluster only.

@@ -44,7 +44,7 @@
 #define GA_HD static inline
 #endif
 
-#define GA_ABI_VERSION		15
+#define GA_ABI_VERSION		16
 
 /*
  * Words of a page's visibility bitmap in a page-form batch: room for
@@ -203,10 +203,17 @@ typedef enum GaOp
 	GA_OP_ISFALSE,
 	GA_OP_ISNOTFALSE,
 
-	/* dst = a converted from type b to type (b numeric: imm its scale) */
+	/*
+	 * dst = a converted from type b to type (b numeric: imm its scale; b
+	 * or type timestamptz: imm the constant holding the session time
+	 * zone's UTC offset, microseconds east)
+	 */
 	GA_OP_CAST,
 
-	/* dst = date_trunc(imm: a GaTruncUnit, a), a timestamp */
+	/*
+	 * dst = date_trunc(imm: a GaTruncUnit, a), a timestamp (b = 0) or a
+	 * timestamptz whose zone's offset is constant b - 1
+	 */
 	GA_OP_TS_TRUNC,
 
 	/* dst = a * 10^imm, a numeric (or an integer: then at scale imm) */
@@ -221,8 +228,9 @@ typedef enum GaOp
 	GA_OP_NUM_PRECISION,
 
 	/*
-	 * dst = extract(imm: a GaPartField FROM a), a timestamp (b = 0) or a
-	 * date (b = 1); type GA_T_NUMERIC (extract: a scaled integer at the
+	 * dst = extract(imm: a GaPartField FROM a), a timestamp (b = 0), a
+	 * date (b = 1) or a timestamptz whose zone's offset is constant b - 2
+	 * (the fields of its local time); type GA_T_NUMERIC (extract: a scaled integer at the
 	 * field's scale, GaPartScale) or GA_T_FLOAT8 (date_part); NULL for a
 	 * field of an infinite value that has none
 	 */
@@ -331,8 +339,19 @@ typedef enum GaAggKind
 	GA_AGG_MAX,					/* has, value */
 	GA_AGG_BOOL_AND,			/* has, value */
 	GA_AGG_BOOL_OR,				/* has, value */
-	GA_AGG_REGR_F8				/* corr, covar_*, regr_* of (Y, X): N, Sx, Sxx,
+	GA_AGG_REGR_F8,				/* corr, covar_*, regr_* of (Y, X): N, Sx, Sxx,
 								 * Sy, Syy, Sxy, flags */
+	/*
+	 * Ordered-set aggregates: the values go to a counted distinct set (each
+	 * value with its rows); at the end a device selects from it
+	 * (gpuagg_eval.h's ga_osa_*) into n, then the values' order bits
+	 * (ga_order_bits): percentile_disc: n, the value at its row;
+	 * percentile_cont: n, the values at its first and second rows; mode:
+	 * n, the most rows a value has, the first value in order with them.
+	 */
+	GA_AGG_PCT_DISC,
+	GA_AGG_PCT_CONT,
+	GA_AGG_MODE
 } GaAggKind;
 
 GA_HD int
@@ -360,6 +379,10 @@ ga_agg_nslots(int kind)
 			return 6;
 		case GA_AGG_REGR_F8:
 			return 7;
+		case GA_AGG_PCT_DISC:
+		case GA_AGG_PCT_CONT:
+		case GA_AGG_MODE:
+			return 3;
 		default:
 			return 0;
 	}
@@ -417,7 +440,22 @@ typedef struct GaAgg
 	int32_t		arg2;			/* the second argument's register, or -1 */
 	int32_t		pair;			/* with arg2: where a device keeps the row's X
 								 * (0 .. GA_MAX_PAIRS - 1) until it folds */
+	int32_t		desc;			/* ordered-set: ORDER BY the argument DESC */
+	double		fraction;		/* percentile_*: the fraction (the host checks
+								 * it; a device clamps it to 0 .. 1) */
 } GaAgg;
+
+/* an ordered-set aggregate's radix select: bits a pass (gpuagg_eval.h) */
+#define GA_OSA_BITS		4
+#define GA_OSA_DIGITS	(1 << GA_OSA_BITS)
+#define GA_OSA_PASSES	(64 / GA_OSA_BITS)
+
+/* Is this an ordered-set aggregate (percentile_cont/disc, mode)? */
+GA_HD bool
+ga_agg_ordered(int kind)
+{
+	return kind == GA_AGG_PCT_DISC || kind == GA_AGG_PCT_CONT || kind == GA_AGG_MODE;
+}
 
 typedef struct GaColumn
 {
@@ -590,7 +628,29 @@ typedef struct GaResult
 GA_HD int
 ga_agg_host_folds(const GaAgg *ag)
 {
-	return ag->distinct >= 0 && (ag->kind != GA_AGG_COUNT || ag->count_on_host);
+	return ag->distinct >= 0 && !ga_agg_ordered(ag->kind) &&
+		(ag->kind != GA_AGG_COUNT || ag->count_on_host);
+}
+
+/*
+ * Does a device pack this aggregate's set as (group, value) pairs at the
+ * end: for the host to fold, or (an ordered-set aggregate) to select from
+ * itself?
+ */
+GA_HD int
+ga_agg_set_pairs(const GaAgg *ag)
+{
+	return ga_agg_host_folds(ag) || (ag->distinct >= 0 && ga_agg_ordered(ag->kind));
+}
+
+/* Does distinct set j count each value's rows (an ordered-set aggregate's)? */
+GA_HD int
+ga_set_counted(const GaProgram *p, int j)
+{
+	for (uint32_t a = 0; a < p->naggs; a++)
+		if (p->aggs[a].distinct == j && ga_agg_ordered(p->aggs[a].kind))
+			return 1;
+	return 0;
 }
 
 /*

@@ -302,7 +302,10 @@ key_hash(const GaDatum *key, const uint8_t *knull, uint32_t nkeys)
 	return hh;
 }
 
-/* Record value v of count(DISTINCT) aggregate ag for the group with key. */
+/*
+ * Record value v of DISTINCT or ordered-set aggregate ag for the group
+ * with key; a counted set (an ordered-set aggregate's) counts its rows.
+ */
 static __device__ void
 distinct_insert(const GaDistinctSets &sets, const GaTable &t, const GaAgg *ag,
 				GaDatum *key, uint8_t *knull, uint64_t hh, GaDatum v, uint64_t row)
@@ -310,13 +313,17 @@ distinct_insert(const GaDistinctSets &sets, const GaTable &t, const GaAgg *ag,
 	const GaTable &d = sets.set[ag->distinct];
 	GaView		dv = table_view(d);
 	uint32_t	nkeys = d.nkeys - 1;
+	int64_t		slot;
 
 	/* the value is the set's last key, stored canonical: -0 is 0, one NaN */
 	key[nkeys] = ga_canonical_key(ag->argtype, v);
 	knull[nkeys] = 0;
-	if (find_slot(dv, key, knull, ga_distinct_hash(hh, ag->argtype, v, ag->distinct),
-				  d.nkeys, &t.counters[d.count_at], d.cap) < 0)
+	slot = find_slot(dv, key, knull, ga_distinct_hash(hh, ag->argtype, v, ag->distinct),
+					 d.nkeys, &t.counters[d.count_at], d.cap);
+	if (slot < 0)
 		report(t, row, GA_ERR_INTERNAL);
+	else if (d.nslots > 0)
+		atomicAdd((unsigned long long *) &d.states[slot], 1ull);
 }
 
 /* What one thread of gpuagg_aggregate works with, besides its row. */
@@ -832,7 +839,8 @@ gpuagg_distinct_fold(GaTable d, GaTable t, uint32_t slot)
  */
 extern "C" __global__ void
 gpuagg_distinct_pairs(GaTable d, GaTable t, const uint64_t *slotpos, uint64_t *group,
-					  uint64_t *value, unsigned long long *count, uint64_t max)
+					  uint64_t *value, unsigned long long *count, uint64_t max,
+					  uint64_t *rows)
 {
 	for (uint64_t i = blockIdx.x * (uint64_t) blockDim.x + threadIdx.x; i < d.cap;
 		 i += (uint64_t) gridDim.x * blockDim.x)
@@ -851,7 +859,123 @@ gpuagg_distinct_pairs(GaTable d, GaTable t, const uint64_t *slotpos, uint64_t *g
 		}
 		group[j] = slotpos[gi];
 		value[j] = d.keys[(uint64_t) t.nkeys * d.cap + i];
+		if (rows)
+			rows[j] = d.states[i];
 	}
+}
+
+/*---- ordered-set aggregates: selected from their counted sets ----*/
+
+/*
+ * Each entry's rows into its group's n (state slot ag->slot of the packed
+ * states, ngroups of them); of a mode, the most rows a value has too.
+ */
+extern "C" __global__ void
+gpuagg_osa_count(uint32_t a, const uint64_t *group, const uint64_t *rows, uint64_t m,
+				 uint64_t *states, uint64_t ngroups)
+{
+	const GaAgg *ag = &gpuagg_prog.aggs[a];
+	unsigned long long *n = (unsigned long long *) states + (uint64_t) ag->slot * ngroups;
+
+	for (uint64_t i = blockIdx.x * (uint64_t) blockDim.x + threadIdx.x; i < m;
+		 i += (uint64_t) gridDim.x * blockDim.x)
+	{
+		atomicAdd(&n[group[i]], (unsigned long long) rows[i]);
+		if (ag->kind == GA_AGG_MODE)
+			atomicMax(&n[ngroups + group[i]], (unsigned long long) rows[i]);
+	}
+}
+
+/*
+ * Per group: the rows a percentile needs (rest[ngroups * t + g], t = 0, 1),
+ * prefixes 0; a mode's value all ones, for the smallest to replace.
+ */
+extern "C" __global__ void
+gpuagg_osa_start(uint32_t a, uint64_t *states, uint64_t ngroups, uint64_t *rest)
+{
+	const GaAgg *ag = &gpuagg_prog.aggs[a];
+	uint64_t   *n = states + (uint64_t) ag->slot * ngroups;
+
+	for (uint64_t g = blockIdx.x * (uint64_t) blockDim.x + threadIdx.x; g < ngroups;
+		 g += (uint64_t) gridDim.x * blockDim.x)
+	{
+		if (ag->kind == GA_AGG_MODE)
+		{
+			n[2 * ngroups + g] = ~UINT64_C(0);
+			continue;
+		}
+		rest[g] = rest[ngroups + g] = 0;
+		if (n[g] > 0)
+			ga_osa_rows(ag, n[g], &rest[g], &rest[ngroups + g]);
+		n[ngroups + g] = n[2 * ngroups + g] = 0;
+	}
+}
+
+/* A mode: the first value in order among a group's with the most rows. */
+extern "C" __global__ void
+gpuagg_osa_mode(uint32_t a, const uint64_t *group, const uint64_t *value,
+				const uint64_t *rows, uint64_t m, uint64_t *states, uint64_t ngroups)
+{
+	const GaAgg *ag = &gpuagg_prog.aggs[a];
+	unsigned long long *n = (unsigned long long *) states + (uint64_t) ag->slot * ngroups;
+
+	for (uint64_t i = blockIdx.x * (uint64_t) blockDim.x + threadIdx.x; i < m;
+		 i += (uint64_t) gridDim.x * blockDim.x)
+	{
+		GaDatum		v;
+
+		if (rows[i] != n[ngroups + group[i]])
+			continue;
+		v.u = value[i];
+		atomicMin(&n[2 * ngroups + group[i]],
+				  (unsigned long long) ga_order_bits(ag->argtype, v, ag->desc));
+	}
+}
+
+/*
+ * One pass of a percentile's radix select (gpuagg_eval.h): each entry on
+ * its group's prefix adds its rows to the digit's count, for ntargets
+ * rows a group (hist[(ngroups * t + g) * GA_OSA_DIGITS + digit]).
+ */
+extern "C" __global__ void
+gpuagg_osa_hist(uint32_t a, const uint64_t *group, const uint64_t *value,
+				const uint64_t *rows, uint64_t m, const uint64_t *states, uint64_t ngroups,
+				unsigned long long *hist, int pass, int ntargets)
+{
+	const GaAgg *ag = &gpuagg_prog.aggs[a];
+	const uint64_t *prefix = states + (uint64_t) (ag->slot + 1) * ngroups;
+
+	for (uint64_t i = blockIdx.x * (uint64_t) blockDim.x + threadIdx.x; i < m;
+		 i += (uint64_t) gridDim.x * blockDim.x)
+	{
+		uint64_t	g = group[i];
+		GaDatum		v;
+		uint64_t	bits;
+
+		v.u = value[i];
+		bits = ga_order_bits(ag->argtype, v, ag->desc);
+		for (int t = 0; t < ntargets; t++)
+		{
+			int			d = ga_osa_digit(bits, prefix[(uint64_t) t * ngroups + g], pass);
+
+			if (d >= 0)
+				atomicAdd(&hist[((uint64_t) t * ngroups + g) * GA_OSA_DIGITS + d],
+						  (unsigned long long) rows[i]);
+		}
+	}
+}
+
+/* Each group picks the digit of the pass its rows fall in. */
+extern "C" __global__ void
+gpuagg_osa_pick(uint32_t a, uint64_t *states, uint64_t ngroups, uint64_t *hist,
+				uint64_t *rest, int pass, int ntargets)
+{
+	const GaAgg *ag = &gpuagg_prog.aggs[a];
+	uint64_t   *prefix = states + (uint64_t) (ag->slot + 1) * ngroups;
+
+	for (uint64_t i = blockIdx.x * (uint64_t) blockDim.x + threadIdx.x;
+		 i < (uint64_t) ntargets * ngroups; i += (uint64_t) gridDim.x * blockDim.x)
+		ga_osa_pick(hist + i * GA_OSA_DIGITS, &rest[i], &prefix[i], pass);
 }
 
 /*---- the string dictionary of page form (GaDict, gpuagg_page.h) ----*/

@@ -435,6 +435,26 @@ ga_timestamp_trunc(int unit, int64_t ts, int64_t *out)
 	return *out < GA_MIN_TIMESTAMP ? GA_ERR_TIMESTAMP_RANGE : GA_OK;
 }
 
+/*
+ * date_trunc(unit, ts) of a timestamptz in a time zone of one fixed offset
+ * (off microseconds east of UTC), as timestamptz_trunc: the local time
+ * truncated, then the offset taken back; a result outside the timestamp
+ * range is out of range, as tm2timestamp finds.
+ */
+GA_DEVFN int
+ga_timestamptz_trunc(int unit, int64_t ts, int64_t off, int64_t *out)
+{
+	if (ts == INT64_MIN || ts == INT64_MAX)
+	{
+		*out = ts;
+		return GA_OK;
+	}
+	/* (the range is checked below, on the zone's time) */
+	(void) ga_timestamp_trunc(unit, ts + off, out);
+	*out -= off;
+	return *out < GA_MIN_TIMESTAMP || *out >= GA_END_TIMESTAMP ? GA_ERR_TIMESTAMP_RANGE : GA_OK;
+}
+
 /* Day of the week of Julian day jd, 0 = Sunday (j2day). */
 GA_DEVFN int64_t
 ga_j2day(int64_t jd)
@@ -721,10 +741,42 @@ ga_ts_pl_interval(int64_t v, int of_date, int64_t usecs, int64_t monthday, int64
 	return GA_OK;
 }
 
+/*
+ * A timestamp (off 0) or a timestamptz in a zone of one fixed offset (off
+ * microseconds east of UTC) as a date (timestamp_date, timestamptz_date:
+ * the local day; infinities stay infinite) or a timestamp
+ * (timestamptz_timestamp: the local time); a timestamp as a timestamptz
+ * in such a zone (timestamp_timestamptz: off negated, the local time's
+ * instant).  A timestamp must be in range.
+ */
+GA_DEVFN int
+ga_timestamp_cast(int to, int64_t ts, int64_t off, GaDatum *r)
+{
+	int64_t		day,
+				time;
+
+	if (ts == INT64_MIN || ts == INT64_MAX)
+	{
+		r->i = to == GA_T_DATE ? (ts == INT64_MIN ? GA_DATEVAL_NOBEGIN : GA_DATEVAL_NOEND) : ts;
+		return GA_OK;
+	}
+	ts += off;
+	if (to == GA_T_TIMESTAMP || to == GA_T_TIMESTAMPTZ)
+	{
+		r->i = ts;
+		return ts < GA_MIN_TIMESTAMP || ts >= GA_END_TIMESTAMP ? GA_ERR_TIMESTAMP_RANGE : GA_OK;
+	}
+	ga_ts_split(ts, &day, &time);
+	r->i = day;
+	return GA_OK;
+}
+
 /* Cast value v of type from to type to (PostgreSQL's cast functions). */
 GA_DEVFN int
 ga_cast(int to, int from, GaDatum v, GaDatum *r)
 {
+	if (from == GA_T_TIMESTAMP && to == GA_T_DATE)
+		return ga_timestamp_cast(to, v.i, 0, r);
 	if (from == GA_T_DATE && to == GA_T_TIMESTAMP)
 	{
 		/*
@@ -819,8 +871,6 @@ ga_unary(const GaInstr *in, GaDatum a, GaDatum *r)
 		case GA_OP_CAST:
 			return in->b == GA_T_NUMERIC ? ga_numeric_cast(in->type, in->imm, a, r) :
 				ga_cast(in->type, in->b, a, r);
-		case GA_OP_TS_TRUNC:
-			return ga_timestamp_trunc(in->imm, a.i, &r->i);
 		case GA_OP_NUM_SCALE:
 			return ga_numeric_scale(a.i, in->imm, &r->i);
 		case GA_OP_NUM_ROUND:
@@ -1056,7 +1106,26 @@ ga_eval(const GaProgram *p, const GaSegment *seg, const GaBatch *b,
 				nulls[d] = 0;
 				break;
 			case GA_OP_CAST:
+				/* from or to a timestamptz: imm holds its zone's offset */
+				nulls[d] = nulls[in->a];
+				if (nulls[d])
+					;
+				else if (in->b == GA_T_TIMESTAMPTZ || in->type == GA_T_TIMESTAMPTZ)
+					err = ga_timestamp_cast(in->type, regs[in->a].i,
+											in->b == GA_T_TIMESTAMPTZ ? p->consts[in->imm].i :
+											-p->consts[in->imm].i, &regs[d]);
+				else
+					err = ga_unary(in, regs[in->a], &regs[d]);
+				break;
 			case GA_OP_TS_TRUNC:
+				/* b > 0: a timestamptz, its zone's offset in constant b - 1 */
+				nulls[d] = nulls[in->a];
+				if (!nulls[d])
+					err = in->b == 0 ?
+						ga_timestamp_trunc(in->imm, regs[in->a].i, &regs[d].i) :
+						ga_timestamptz_trunc(in->imm, regs[in->a].i, p->consts[in->b - 1].i,
+											 &regs[d].i);
+				break;
 			case GA_OP_NUM_SCALE:
 			case GA_OP_NUM_ROUND:
 			case GA_OP_NUM_ABS:
@@ -1074,6 +1143,17 @@ ga_eval(const GaProgram *p, const GaSegment *seg, const GaBatch *b,
 			case GA_OP_TS_PART:
 				if (nulls[in->a])
 					nulls[d] = 1;
+				else if (in->b >= 2)
+				{
+					/* a timestamptz: the fields of its local time */
+					GaInstr		local = *in;
+					GaDatum		v = regs[in->a];
+
+					local.b = 0;
+					if (v.i != INT64_MIN && v.i != INT64_MAX)
+						v.i += p->consts[in->b - 2].i;
+					err = ga_ts_part(&local, v, &regs[d], &nulls[d]);
+				}
 				else
 					err = ga_ts_part(in, regs[in->a], &regs[d], &nulls[d]);
 				break;
@@ -1608,6 +1688,11 @@ ga_agg_combine(const GaAgg *ag, GA_STATE uint64_t *dst, size_t ds, GA_STATE cons
 			ga_pick(ag, dst, ds, GA_ST(src, 1, ss));
 			GA_ST(dst, 0, ds) += n - 1;
 			return GA_OK;
+		case GA_AGG_PCT_DISC:
+		case GA_AGG_PCT_CONT:
+		case GA_AGG_MODE:
+			/* made at the end from the aggregate's set: empty until then */
+			return GA_OK;
 		default:
 			return GA_ERR_INTERNAL;
 	}
@@ -1652,6 +1737,121 @@ ga_distinct_hash(uint64_t keyhash, int type, GaDatum v, int set)
 											 UINT64_C(0x9e3779b97f4a7c15) * (uint64_t) (set + 1)));
 
 	return (uint32_t) (h ^ (h >> 32));
+}
+
+/*---- ordered-set aggregates: percentile_disc, percentile_cont, mode ----*/
+
+/*
+ * A value's bits in the order PostgreSQL sorts its type (the default
+ * btree order: integers, dates, timestamps and scaled numerics as signed
+ * integers, floats with every NaN after +Infinity), reversed for DESC: an
+ * unsigned comparison of them is the sort's.
+ */
+GA_DEVFN uint64_t
+ga_order_bits(int type, GaDatum v, int desc)
+{
+	const uint64_t sign = UINT64_C(1) << 63;
+	uint64_t	b;
+
+	if (ga_type_is_float(type))
+	{
+		v = ga_canonical_key(type, v);
+		b = (v.u & sign) ? ~v.u : v.u | sign;
+	}
+	else
+		b = v.u ^ sign;
+	return desc ? ~b : b;
+}
+
+/* The value whose order bits b are (ga_order_bits inverted). */
+GA_DEVFN GaDatum
+ga_order_value(int type, uint64_t b, int desc)
+{
+	const uint64_t sign = UINT64_C(1) << 63;
+	GaDatum		v;
+
+	if (desc)
+		b = ~b;
+	if (ga_type_is_float(type))
+		v.u = (b & sign) ? b ^ sign : ~b;
+	else
+		v.u = b ^ sign;
+	return v;
+}
+
+/*
+ * The rows (from 0, in the sort's order) a percentile needs of a group's
+ * n > 0: percentile_disc the first row whose position reaches the
+ * fraction, percentile_cont the two rows it interpolates between, both as
+ * orderedsetaggs.c computes them.  The host raises the error for a
+ * fraction outside 0 .. 1; here it is only clamped.
+ */
+GA_DEVFN void
+ga_osa_rows(const GaAgg *ag, uint64_t n, uint64_t *r0, uint64_t *r1)
+{
+	double		f = ag->fraction;
+
+	if (!(f >= 0.0))
+		f = 0.0;
+	if (f > 1.0)
+		f = 1.0;
+	if (ag->kind == GA_AGG_PCT_DISC)
+	{
+		int64_t		k = (int64_t) ceil(f * (double) n);
+
+		*r0 = *r1 = k > 1 ? (uint64_t) (k - 1) : 0;
+	}
+	else
+	{
+		*r0 = (uint64_t) floor(f * (double) (n - 1));
+		*r1 = (uint64_t) ceil(f * (double) (n - 1));
+	}
+}
+
+/*
+ * A percentile's rows are found by a radix select over each group's
+ * (value, rows) entries, GA_OSA_BITS of the order bits a pass from the
+ * top: the entries whose bits above the pass's digit are the row's
+ * prefix so far add their rows to the group's histogram of that digit
+ * (ga_osa_digit), then each group picks the digit its row falls in
+ * (ga_osa_pick).  After GA_OSA_PASSES passes the prefix is the value
+ * (GA_OSA_* in gpuagg_abi.h).
+ */
+
+/* The digit of bits this pass counts, or -1 when bits is not on prefix. */
+GA_DEVFN int
+ga_osa_digit(uint64_t bits, uint64_t prefix, int pass)
+{
+	int			shift = 64 - GA_OSA_BITS * (pass + 1);
+
+	if (pass > 0 && ((bits ^ prefix) >> (shift + GA_OSA_BITS)) != 0)
+		return -1;
+	return (int) ((bits >> shift) & (GA_OSA_DIGITS - 1));
+}
+
+/*
+ * The digit of the pass holding row *rest of the entries on *prefix: it
+ * goes into *prefix, *rest becomes the row among that digit's; the
+ * histogram is cleared for the next pass.
+ */
+GA_DEVFN void
+ga_osa_pick(uint64_t *hist, uint64_t *rest, uint64_t *prefix, int pass)
+{
+	int			shift = 64 - GA_OSA_BITS * (pass + 1);
+	uint64_t	below = 0;
+	int			found = 0;
+
+	for (int d = 0; d < GA_OSA_DIGITS; d++)
+	{
+		if (!found && *rest < below + hist[d])
+		{
+			*prefix |= (uint64_t) d << shift;
+			*rest -= below;
+			found = 1;
+		}
+		below += hist[d];
+		hist[d] = 0;
+	}
 }
 
 #endif							/* GPUAGG_EVAL_H */

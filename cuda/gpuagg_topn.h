@@ -50,9 +50,8 @@ typedef struct GaTopNBound
 } GaTopNBound;
 
 /*
- * Does the device choose among the groups?  Not where the host pairs
- * groups with values by their position (ga_agg_host_folds): every group
- * goes.
+ * Does the device choose among the groups?  Not where sets are paired
+ * with groups by their position (ga_agg_set_pairs): every group goes.
  */
 GA_HD int
 ga_topn_applies(const GaProgram *p, uint64_t ngroups)
@@ -60,7 +59,7 @@ ga_topn_applies(const GaProgram *p, uint64_t ngroups)
 	if (p->topn.n == 0 || ngroups <= p->topn.n)
 		return 0;
 	for (uint32_t a = 0; a < p->naggs; a++)
-		if (ga_agg_host_folds(&p->aggs[a]))
+		if (ga_agg_set_pairs(&p->aggs[a]))
 			return 0;
 	return 1;
 }

@@ -1,6 +1,7 @@
 --
 -- datetime: date_trunc, extract, date_part and +/- interval on timestamp
--- (without time zone), extract and +/- interval on date, in keys,
+-- (without time zone) and on timestamptz in a time zone of one offset,
+-- extract and +/- interval on date, in keys,
 -- arguments, WHERE and FILTER, every unit the devices compute, over values
 -- before 2000, BC, at the ends of the range and infinite; compared with
 -- native
@@ -78,6 +79,79 @@ SELECT check_error('SELECT date_trunc(''month'', ts) AS t, count(*) FROM dt GROU
 SELECT check_error('SELECT date_trunc(''quarter'', ts) AS t, count(*) FROM dt WHERE ts < timestamp ''4714-12-01 BC'' GROUP BY 1');
 SELECT check_error('SELECT k, count(*) FROM dt WHERE date_trunc(''year'', ts) < timestamp ''1000-01-01'' GROUP BY k');
 
+-- timestamp::date: the day, infinities infinite
+SELECT check_offload('SELECT ts::date AS d, count(*), max(ts::date) FROM dt GROUP BY 1');
+
+-- timestamptz in a time zone of one UTC offset: date_trunc, extract,
+-- date_part and the casts to date and timestamp in its local time (the
+-- offset a scan constant); UTC, a zone east of it with minutes, one west
+CREATE TABLE dtz (k int4, tz timestamptz);
+INSERT INTO dtz
+SELECT i % 5,
+	   CASE WHEN i % 89 = 0 THEN NULL
+			ELSE timestamptz '1999-12-31 23:59:59.999999+00' + (i - 1500) * interval '3 days 7 hours 13 minutes 17.123457 seconds' END
+  FROM generate_series(1, 3000) i;
+INSERT INTO dtz VALUES (1, 'infinity'), (2, '-infinity'), (3, '0044-03-15 12:00:00+00 BC'),
+	(0, '1970-01-01 00:00:00+00'), (0, '2024-02-29 23:30:00+00'), (4, '2000-01-01 03:00:00+00');
+ANALYZE dtz;
+SET TimeZone = 'UTC';
+EXPLAIN (COSTS OFF) SELECT date_trunc('day', tz) AS d, count(*) FROM dtz GROUP BY 1;
+SELECT check_offload('SELECT date_trunc(''hour'', tz) AS h, date_trunc(''day'', tz) AS d, count(*) FROM dtz GROUP BY 1, 2');
+SELECT check_offload('SELECT tz::date AS d, extract(hour FROM tz) AS h, count(*) FROM dtz GROUP BY 1, 2');
+SET TimeZone = '<+0530>-05:30';
+SELECT check_offload('SELECT date_trunc(''minute'', tz) AS t, date_trunc(''day'', tz) AS d, date_trunc(''week'', tz) AS w, count(*) FROM dtz GROUP BY 1, 2, 3');
+SELECT check_offload('SELECT date_trunc(''month'', tz) AS m, date_trunc(''quarter'', tz) AS q, date_trunc(''year'', tz) AS y, count(*), min(tz), max(tz) FROM dtz GROUP BY 1, 2, 3');
+SELECT check_offload('SELECT extract(year FROM tz) AS y, extract(month FROM tz) AS m, extract(dow FROM tz) AS w, count(*) FROM dtz GROUP BY 1, 2, 3');
+SELECT check_offload('SELECT k, sum(extract(day FROM tz)), sum(extract(hour FROM tz)), sum(extract(minute FROM tz)), sum(extract(second FROM tz)), sum(extract(doy FROM tz)), sum(extract(week FROM tz)), sum(extract(isoyear FROM tz)), sum(extract(epoch FROM tz)), sum(extract(century FROM tz)) FROM dtz WHERE tz BETWEEN ''-infinity'' AND ''infinity'' GROUP BY k');
+SELECT check_offload('SELECT k, max(date_part(''hour'', tz)), min(date_part(''isodow'', tz)), sum(date_part(''epoch'', tz)), count(*) FILTER (WHERE date_part(''quarter'', tz) = 1) FROM dtz GROUP BY k');
+SELECT check_offload('SELECT tz::date AS d, count(*), min(tz::timestamp), max(tz::timestamp) FROM dtz GROUP BY 1');
+-- infinite values: fields that grow are infinite, the others NULL; the
+-- casts keep them infinite
+SELECT check_offload('SELECT k, date_trunc(''day'', tz) AS d, extract(year FROM tz) AS y, extract(hour FROM tz) AS h, tz::date AS dd, tz::timestamp AS ts, count(*) FROM dtz WHERE k IN (1, 2) AND tz IN (''infinity'', ''-infinity'') GROUP BY 1, 2, 3, 4, 5, 6');
+-- timestamp::timestamptz: the zone's local time taken as an instant
+SELECT check_offload('SELECT date_trunc(''hour'', ts::timestamptz) AS h, count(*), min(ts::timestamptz) FROM dt GROUP BY 1');
+SET TimeZone = 'Etc/GMT+7';
+SELECT check_offload('SELECT date_trunc(''day'', tz) AS d, extract(hour FROM tz) AS h, tz::date AS dd, count(*) FROM dtz GROUP BY 1, 2, 3');
+-- (the last timestamp, 7 hours west, is past the range)
+SELECT check_error('SELECT extract(year FROM ts::timestamptz) AS y, count(*) FROM dt GROUP BY 1');
+-- out of range as natively: the start of the earliest day, west of UTC;
+-- the local time of the last instant, east of it
+INSERT INTO dtz VALUES (3, '4714-11-24 00:00:00+00 BC');
+SELECT check_error('SELECT date_trunc(''day'', tz) AS d, count(*) FROM dtz GROUP BY 1');
+DELETE FROM dtz WHERE tz < '4714-11-25 00:00:00+00 BC';
+INSERT INTO dtz VALUES (4, '294276-12-31 23:59:59.999999+00');
+SET TimeZone = '<+0530>-05:30';
+SELECT check_error('SELECT k, max(tz::timestamp) FROM dtz GROUP BY k');
+SELECT check_offload('SELECT k, max(tz::date), max(date_trunc(''year'', tz)) FROM dtz GROUP BY k');
+-- a cached plan made in UTC runs where the zone has daylight saving:
+-- the exact path (PostgreSQL's plan) answers, as its native twin does
+SET TimeZone = 'UTC';
+SET plan_cache_mode = force_generic_plan;
+-- (the session's temporary schema first: it changes the search path,
+-- which would make PostgreSQL plan again)
+CREATE TEMP TABLE ptz_e ();
+PREPARE ptz AS SELECT date_trunc('day', tz) AS d, extract(hour FROM tz) AS h, count(*) FROM dtz GROUP BY 1, 2;
+CREATE TEMP TABLE ptz_c AS EXECUTE ptz;
+SET gpuagg.enabled = off;
+PREPARE ptz_native AS SELECT date_trunc('day', tz) AS d, extract(hour FROM tz) AS h, count(*) FROM dtz GROUP BY 1, 2;
+CREATE TEMP TABLE ptz_d AS EXECUTE ptz_native;
+SET gpuagg.enabled = on;
+SET TimeZone = 'Europe/Berlin';
+SELECT line FROM explain_stable('EXECUTE ptz', true) line
+ WHERE line ~ 'GpuAgg|Exact Path';
+SELECT plan_text('EXECUTE ptz_native') LIKE '%GpuAgg%' AS twin_offloaded;
+CREATE TEMP TABLE ptz_a AS EXECUTE ptz;
+CREATE TEMP TABLE ptz_b AS EXECUTE ptz_native;
+SELECT (SELECT count(*) FROM ptz_a) AS n,
+	   NOT EXISTS (SELECT * FROM ptz_a EXCEPT ALL SELECT * FROM ptz_b) AND
+	   NOT EXISTS (SELECT * FROM ptz_b EXCEPT ALL SELECT * FROM ptz_a) AS same,
+	   NOT EXISTS (SELECT * FROM ptz_a EXCEPT ALL SELECT * FROM ptz_c) AS same_as_utc;
+DEALLOCATE ptz;
+DEALLOCATE ptz_native;
+RESET plan_cache_mode;
+RESET TimeZone;
+DROP TABLE ptz_a, ptz_b, ptz_c, ptz_d, ptz_e;
+
 -- what stays native says so
 SET gpuagg.log_fallback = on;
 EXPLAIN (COSTS OFF) SELECT date_trunc('decade', ts) AS t, count(*) FROM dt GROUP BY 1;
@@ -90,4 +164,4 @@ SELECT count(extract(timezone FROM tz)) FROM dt;
 RESET gpuagg.log_fallback;
 DROP TABLE dd;
 
-DROP TABLE dt;
+DROP TABLE dt, dtz;

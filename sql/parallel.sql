@@ -152,6 +152,8 @@ SET gpuagg.page_batches = on;
 EXPLAIN (COSTS OFF) SELECT k, count(DISTINCT g) FROM par GROUP BY k;
 SELECT check_parallel('SELECT k, count(DISTINCT g), count(DISTINCT t) FROM par GROUP BY k');
 SELECT check_parallel('SELECT count(DISTINCT i8), count(*) FROM par WHERE k <> 3');
+-- ordered-set aggregates have no partial states either: fed
+SELECT check_parallel('SELECT k, percentile_disc(0.5) WITHIN GROUP (ORDER BY g), mode() WITHIN GROUP (ORDER BY i8 % 7 DESC), count(*) FROM par GROUP BY k');
 -- scan constants (current_date) are the same in the workers: still parallel
 SELECT check_parallel('SELECT k, count(*), min(d) FROM par WHERE d < current_date GROUP BY k');
 -- a char(n) column is read where it lies (its two codes made by the

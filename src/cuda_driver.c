@@ -320,6 +320,11 @@ engine_module_take(EngineGpu *gpu, char *err, size_t errlen)
 		MOD_CHECK(cu.ModuleGetFunction(&nm.fn_block_fold, nm.module, "gpuagg_block_fold"));
 		MOD_CHECK(cu.ModuleGetFunction(&nm.fn_fold, nm.module, "gpuagg_distinct_fold"));
 		MOD_CHECK(cu.ModuleGetFunction(&nm.fn_pairs, nm.module, "gpuagg_distinct_pairs"));
+		MOD_CHECK(cu.ModuleGetFunction(&nm.fn_osa_count, nm.module, "gpuagg_osa_count"));
+		MOD_CHECK(cu.ModuleGetFunction(&nm.fn_osa_start, nm.module, "gpuagg_osa_start"));
+		MOD_CHECK(cu.ModuleGetFunction(&nm.fn_osa_mode, nm.module, "gpuagg_osa_mode"));
+		MOD_CHECK(cu.ModuleGetFunction(&nm.fn_osa_hist, nm.module, "gpuagg_osa_hist"));
+		MOD_CHECK(cu.ModuleGetFunction(&nm.fn_osa_pick, nm.module, "gpuagg_osa_pick"));
 		MOD_CHECK(cu.ModuleGetFunction(&nm.fn_deform, nm.module, "gpuagg_deform_pages"));
 		MOD_CHECK(cu.ModuleGetFunction(&nm.fn_dict_seed, nm.module, "gpuagg_dict_seed"));
 		MOD_CHECK(cu.ModuleGetFunction(&nm.fn_dict_rehash, nm.module, "gpuagg_dict_rehash"));

@@ -16,6 +16,7 @@
 #include "postgres.h"
 
 #include "common/hashfn.h"
+#include "miscadmin.h"
 #include "portability/instr_time.h"
 #include "utils/memutils.h"
 
@@ -64,6 +65,7 @@ typedef struct CpuDistinctEntry
 	CpuDistinctKey key;
 	uint32		hash;
 	char		status;
+	uint64		rows;			/* an ordered-set aggregate's: rows with it */
 } CpuDistinctEntry;
 
 static inline uint32
@@ -461,14 +463,21 @@ cpu_add_batch(void *session, const GaBatch *batch, GpuaggDeviceStats *stats)
 			{
 				/* count(DISTINCT): count a value the first time in its group */
 				CpuDistinctKey dk;
+				CpuDistinctEntry *e;
 				bool		found;
 
 				dk.value = ga_canonical_key(ag->argtype, v).u;
 				dk.group = g;
 				dk.agg = a;
-				cpudistinct_insert(s->distinct, dk, &found);
-				/* the others the host folds from the set (ga_agg_host_folds) */
-				if (found || ga_agg_host_folds(ag))
+				e = cpudistinct_insert(s->distinct, dk, &found);
+				if (!found)
+					e->rows = 0;
+				e->rows++;
+				/*
+				 * the others the host folds from the set (ga_agg_host_folds)
+				 * or cpu_finish selects from it (ordered-set aggregates)
+				 */
+				if (found || ga_agg_set_pairs(ag))
 					continue;
 			}
 			err = ga_agg_update_xy(ag, st + ag->slot, 1, v,
@@ -554,6 +563,71 @@ topn_choose(const GaProgram *p, GaResult *res)
 	return GA_OK;
 }
 
+/*
+ * An ordered-set aggregate's states in states (ngroups groups) from its
+ * counted set's m entries (group, value, rows), as engine.c's kernels make
+ * them: each group's n, then the percentile's rows by radix select
+ * (ga_osa_digit, ga_osa_pick) or the mode.
+ */
+static void
+cpu_select(const GaAgg *ag, uint64 m, const uint64 *group, const uint64 *value,
+		   const uint64 *rows, uint64 *states, uint64 ngroups)
+{
+	uint64	   *n = states + (Size) ag->slot * ngroups;
+	uint64	   *v[2] = {n + ngroups, n + 2 * ngroups};
+	int			ntargets = ag->kind == GA_AGG_PCT_CONT ? 2 : 1;
+	uint64	   *rest,
+			   *hist;
+
+	for (uint64 i = 0; i < m; i++)
+		n[group[i]] += rows[i];
+	if (ag->kind == GA_AGG_MODE)
+	{
+		for (uint64 i = 0; i < m; i++)
+			v[0][group[i]] = Max(v[0][group[i]], rows[i]);
+		for (uint64 g = 0; g < ngroups; g++)
+			v[1][g] = PG_UINT64_MAX;
+		for (uint64 i = 0; i < m; i++)
+			if (rows[i] == v[0][group[i]])
+				v[1][group[i]] = Min(v[1][group[i]],
+									 ga_order_bits(ag->argtype, (GaDatum) {.u = value[i]},
+												   ag->desc));
+		return;
+	}
+	rest = palloc_extended(sizeof(uint64) * 2 * Max(ngroups, 1), MCXT_ALLOC_HUGE);
+	hist = palloc_extended(sizeof(uint64) * GA_OSA_DIGITS * 2 * Max(ngroups, 1),
+						   MCXT_ALLOC_HUGE | MCXT_ALLOC_ZERO);
+	for (uint64 g = 0; g < ngroups; g++)
+	{
+		rest[g] = rest[ngroups + g] = 0;
+		if (n[g] > 0)
+			ga_osa_rows(ag, n[g], &rest[g], &rest[ngroups + g]);
+		v[0][g] = v[1][g] = 0;
+	}
+	for (int pass = 0; pass < GA_OSA_PASSES; pass++)
+	{
+		CHECK_FOR_INTERRUPTS();
+		for (uint64 i = 0; i < m; i++)
+		{
+			uint64		bits = ga_order_bits(ag->argtype, (GaDatum) {.u = value[i]}, ag->desc);
+
+			for (int t = 0; t < ntargets; t++)
+			{
+				int			d = ga_osa_digit(bits, v[t][group[i]], pass);
+
+				if (d >= 0)
+					hist[((Size) t * ngroups + group[i]) * GA_OSA_DIGITS + d] += rows[i];
+			}
+		}
+		for (int t = 0; t < ntargets; t++)
+			for (uint64 g = 0; g < ngroups; g++)
+				ga_osa_pick(hist + ((Size) t * ngroups + g) * GA_OSA_DIGITS,
+							&rest[(Size) t * ngroups + g], &v[t][g], pass);
+	}
+	pfree(rest);
+	pfree(hist);
+}
+
 static int
 cpu_finish(void *session, GaResult *result, GpuaggDeviceStats *stats)
 {
@@ -588,7 +662,10 @@ cpu_finish(void *session, GaResult *result, GpuaggDeviceStats *stats)
 		return err;
 	}
 
-	/* DISTINCT aggregates the host folds: the (group, value) pairs of their sets */
+	/*
+	 * DISTINCT aggregates the host folds: the (group, value) pairs of their
+	 * sets; ordered-set aggregates: selected from theirs here
+	 */
 	for (uint32 a = 0; a < s->prog.naggs; a++)
 	{
 		const GaAgg *ag = &s->prog.aggs[a];
@@ -596,11 +673,15 @@ cpu_finish(void *session, GaResult *result, GpuaggDeviceStats *stats)
 		CpuDistinctEntry *e;
 		uint64		cap = 1024,
 					m = 0;
+		uint64	   *group,
+				   *value,
+				   *rows;
 
-		if (!ga_agg_host_folds(ag))
+		if (!ga_agg_set_pairs(ag))
 			continue;
-		result->pairgroup[ag->distinct] = palloc(sizeof(uint64) * cap);
-		result->pairvalue[ag->distinct] = palloc(sizeof(uint64) * cap);
+		group = palloc(sizeof(uint64) * cap);
+		value = palloc(sizeof(uint64) * cap);
+		rows = palloc(sizeof(uint64) * cap);
 		cpudistinct_start_iterate(s->distinct, &it);
 		while ((e = cpudistinct_iterate(s->distinct, &it)) != NULL)
 		{
@@ -609,16 +690,28 @@ cpu_finish(void *session, GaResult *result, GpuaggDeviceStats *stats)
 			if (m == cap)
 			{
 				cap *= 2;
-				result->pairgroup[ag->distinct] =
-					repalloc_huge(result->pairgroup[ag->distinct], sizeof(uint64) * cap);
-				result->pairvalue[ag->distinct] =
-					repalloc_huge(result->pairvalue[ag->distinct], sizeof(uint64) * cap);
+				group = repalloc_huge(group, sizeof(uint64) * cap);
+				value = repalloc_huge(value, sizeof(uint64) * cap);
+				rows = repalloc_huge(rows, sizeof(uint64) * cap);
 			}
-			result->pairgroup[ag->distinct][m] = e->key.group;
-			result->pairvalue[ag->distinct][m] = e->key.value;
+			group[m] = e->key.group;
+			value[m] = e->key.value;
+			rows[m] = e->rows;
 			m++;
 		}
-		result->npairs[ag->distinct] = m;
+		if (ga_agg_ordered(ag->kind))
+		{
+			cpu_select(ag, m, group, value, rows, result->states, n);
+			pfree(group);
+			pfree(value);
+		}
+		else
+		{
+			result->pairgroup[ag->distinct] = group;
+			result->pairvalue[ag->distinct] = value;
+			result->npairs[ag->distinct] = m;
+		}
+		pfree(rows);
 	}
 
 	/* page form: the strings coded after the host's, as a GPU returns them */

@@ -319,12 +319,13 @@ ga_engine_start(GaEngineSession *s)
 	 * Room for the estimated groups and a whole batch of new ones, so that
 	 * engine_make_room grows nothing when the estimate holds (planner.c's
 	 * vram_estimate counts the same).  A distinct set's keys: the group
-	 * keys and the value.
+	 * keys and the value; a counted set's state: the value's rows.
 	 */
 	for (uint32_t j = 0; j < prog->ndistinct; j++)
 		if (!s->d_set[j] &&
 			(err = engine_table_alloc(s, engine_half_load_cap(s->args.batch_rows + 1.0),
-									  prog->nkeys + 1, 0, GA_CNT_DISTINCT + j,
+									  prog->nkeys + 1, ga_set_counted(prog, j),
+									  GA_CNT_DISTINCT + j,
 									  &s->sets.set[j], &s->d_set[j],
 									  &s->set_bytes[j])) != GA_OK)
 			return err;
@@ -585,6 +586,54 @@ ga_engine_add_batch(GaEngineSession *s, int b, const GaBatch *batch)
 }
 
 /*
+ * Ordered-set aggregate a: its states in the packed states (n groups) from
+ * the m entries (group, value, rows) of its counted set, as cpu_select
+ * makes them: each group's n, then the mode, or the percentile's rows by
+ * a radix select (gpuagg_eval.h's ga_osa_*), in scratch: 2 n rows to find
+ * and 2 n histograms.
+ */
+static int
+osa_select(GaEngineSession *s, uint32_t a, CUdeviceptr group, CUdeviceptr value,
+		   CUdeviceptr rows, uint64_t m, CUdeviceptr states, uint64_t n,
+		   CUdeviceptr scratch)
+{
+	int			ntargets = s->prog.aggs[a].kind == GA_AGG_PCT_CONT ? 2 : 1;
+	CUdeviceptr rest = scratch;
+	CUdeviceptr hist = scratch + 16 * n;
+	unsigned int eg = stride_grid(s, m, GPUAGG_BLOCK, BLOCKS_PER_SM);
+	unsigned int gg = stride_grid(s, 2 * n, GPUAGG_BLOCK, BLOCKS_PER_SM);
+	void	   *pc[6] = {&a, &group, &rows, &m, &states, &n};
+	void	   *ps[4] = {&a, &states, &n, &rest};
+
+	CU_CHECK(s, cu.LaunchKernel(s->mod->fn_osa_count, eg, 1, 1, GPUAGG_BLOCK, 1, 1, 0,
+								s->s_exec, pc, NULL));
+	CU_CHECK(s, cu.LaunchKernel(s->mod->fn_osa_start, gg, 1, 1, GPUAGG_BLOCK, 1, 1, 0,
+								s->s_exec, ps, NULL));
+	if (s->prog.aggs[a].kind == GA_AGG_MODE)
+	{
+		void	   *pm[7] = {&a, &group, &value, &rows, &m, &states, &n};
+
+		CU_CHECK(s, cu.LaunchKernel(s->mod->fn_osa_mode, eg, 1, 1, GPUAGG_BLOCK, 1, 1, 0,
+									s->s_exec, pm, NULL));
+		return GA_OK;
+	}
+	CU_CHECK(s, cu.MemsetD8Async(hist, 0, (uint64_t) ntargets * n * GA_OSA_DIGITS * 8,
+								 s->s_exec));
+	for (int pass = 0; pass < GA_OSA_PASSES; pass++)
+	{
+		void	   *ph[10] = {&a, &group, &value, &rows, &m, &states, &n, &hist, &pass,
+							  &ntargets};
+		void	   *pp[7] = {&a, &states, &n, &hist, &rest, &pass, &ntargets};
+
+		CU_CHECK(s, cu.LaunchKernel(s->mod->fn_osa_hist, eg, 1, 1, GPUAGG_BLOCK, 1, 1, 0,
+									s->s_exec, ph, NULL));
+		CU_CHECK(s, cu.LaunchKernel(s->mod->fn_osa_pick, gg, 1, 1, GPUAGG_BLOCK, 1, 1, 0,
+									s->s_exec, pp, NULL));
+	}
+	return GA_OK;
+}
+
+/*
  * Add the block tables into their groups, count the distinct sets into
  * theirs, pack the groups (and the pairs of the sets the host folds) in device
  * memory, and say how many there are; ga_engine_fetch then brings them
@@ -601,7 +650,9 @@ ga_engine_finish(GaEngineSession *s, GaEngineShape *shape)
 	uint64_t	npairs = 0;
 	uint64_t	bytes,
 				pairs_at,
+				osa_at,
 				hist_at;
+	bool		osa = false;
 	GaTopNBound bound;
 	int			err;
 
@@ -638,12 +689,20 @@ ga_engine_finish(GaEngineSession *s, GaEngineShape *shape)
 	 */
 	total = counters[GA_CNT_GROUPS];
 	for (uint32_t a = 0; a < s->prog.naggs; a++)
-		if (ga_agg_host_folds(&s->prog.aggs[a]))
+		if (ga_agg_set_pairs(&s->prog.aggs[a]))
+		{
 			npairs += counters[GA_CNT_DISTINCT + s->prog.aggs[a].distinct];
+			osa |= ga_agg_ordered(s->prog.aggs[a].kind);
+		}
 	bytes = ALIGN16((8 * (uint64_t) nk + 8 * (uint64_t) ns + nk) * total + 16);
 	pairs_at = bytes;
+	/* (group, value) pairs, and the rows of a counted set's */
 	if (npairs > 0)
-		bytes += 8 * s->table.cap + 16 * npairs + 8 * GA_MAX_DISTINCT;
+		bytes += 8 * s->table.cap + 24 * npairs + 8 * GA_MAX_DISTINCT;
+	/* an ordered-set aggregate's rows to find, and its select's histograms */
+	osa_at = bytes;
+	if (osa)
+		bytes += (16 + 16 * GA_OSA_DIGITS) * total;
 	hist_at = bytes;
 	bytes += 8 * GA_TOPN_HIST;
 	if (!s->d_out)
@@ -671,7 +730,7 @@ ga_engine_finish(GaEngineSession *s, GaEngineShape *shape)
 		uint32_t	slot = ag->slot;
 		void	   *params[3];
 
-		if (ag->distinct < 0 || ga_agg_host_folds(ag))
+		if (ag->distinct < 0 || ga_agg_set_pairs(ag))
 			continue;
 		params[0] = &s->sets.set[ag->distinct];
 		params[1] = &s->table;
@@ -735,23 +794,32 @@ ga_engine_finish(GaEngineSession *s, GaEngineShape *shape)
 				uint64_t	m;
 				CUdeviceptr group,
 							value,
+							rows = 0,
 							cnt;
-				void	   *pp[7];
+				void	   *pp[8];
 
-				if (!ga_agg_host_folds(ag))
+				if (!ga_agg_set_pairs(ag))
 					continue;
 				m = counters[GA_CNT_DISTINCT + j];
-				s->shape.npairs[j] = m;
 				if (m == 0)
 					continue;
 				group = next;
 				value = next + 8 * m;
 				cnt = count + 8 * j;
 				next += 16 * m;
-				s->part_addr[GA_PART_PAIRGROUP + 2 * j] = group;
-				s->part_bytes[GA_PART_PAIRGROUP + 2 * j] = 8 * m;
-				s->part_addr[GA_PART_PAIRVALUE + 2 * j] = value;
-				s->part_bytes[GA_PART_PAIRVALUE + 2 * j] = 8 * m;
+				if (ga_agg_ordered(ag->kind))
+				{
+					rows = next;
+					next += 8 * m;
+				}
+				else
+				{
+					s->shape.npairs[j] = m;
+					s->part_addr[GA_PART_PAIRGROUP + 2 * j] = group;
+					s->part_bytes[GA_PART_PAIRGROUP + 2 * j] = 8 * m;
+					s->part_addr[GA_PART_PAIRVALUE + 2 * j] = value;
+					s->part_bytes[GA_PART_PAIRVALUE + 2 * j] = 8 * m;
+				}
 				pp[0] = &s->sets.set[j];
 				pp[1] = &s->table;
 				pp[2] = &slotpos;
@@ -759,8 +827,13 @@ ga_engine_finish(GaEngineSession *s, GaEngineShape *shape)
 				pp[4] = &value;
 				pp[5] = &cnt;
 				pp[6] = &m;
+				pp[7] = &rows;
 				CU_CHECK(s, cu.LaunchKernel(s->mod->fn_pairs, table_grid(s, &s->sets.set[j]),
 											1, 1, GPUAGG_BLOCK, 1, 1, 0, s->s_exec, pp, NULL));
+				if (rows &&
+					(err = osa_select(s, a, group, value, rows, m, states, n,
+									  s->d_out + osa_at)) != GA_OK)
+					return err;
 			}
 		}
 	}

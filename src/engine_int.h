@@ -136,6 +136,11 @@ typedef struct EngineModule
 	CUfunction	fn_block_fold;
 	CUfunction	fn_fold;
 	CUfunction	fn_pairs;
+	CUfunction	fn_osa_count;	/* ordered-set aggregates (engine.c's osa_select) */
+	CUfunction	fn_osa_start;
+	CUfunction	fn_osa_mode;
+	CUfunction	fn_osa_hist;
+	CUfunction	fn_osa_pick;
 	CUfunction	fn_deform;
 	CUfunction	fn_dict_seed;
 	CUfunction	fn_dict_rehash;

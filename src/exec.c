@@ -617,9 +617,12 @@ run_aggregation(GpuAggState *st)
 		if (!GpuaggLoadParams(st->prog, st->param_states, st->css.ss.ps.ps_ExprContext,
 							  st->dict))
 		{
-			/* a numeric parameter the device cannot hold at its scale */
+			/*
+			 * a numeric parameter the device cannot hold at its scale, or a
+			 * time zone whose UTC offset changes
+			 */
 			if (st->css.custom_ps == NIL)
-				elog(ERROR, "gpuagg: a numeric parameter does not fit, and the plan has no exact path");
+				elog(ERROR, "gpuagg: a scan constant does not fit the device, and the plan has no exact path");
 			st->exact = true;
 		}
 		else if (run_on_device(st, &why))

@@ -157,7 +157,12 @@ GpuaggExplain(CustomScanState *node, List *ancestors, ExplainState *es)
 						   (int64) ceil(st->plan->vram / 1024.0), es);
 	/* the plan below the node: PostgreSQL's own, for numerics too large */
 	if (node->custom_ps != NIL)
-		ExplainPropertyText("Exact Path", "the plan below, if a numeric value does not fit the device", es);
+		ExplainPropertyText("Exact Path",
+							st->prog->tz_const >= 0 && !GpuaggProgramNeedsExact(&st->prog->ga) ?
+							"the plan below, if the time zone's UTC offset changes" :
+							st->prog->tz_const >= 0 ?
+							"the plan below, if a numeric value does not fit the device or the time zone's UTC offset changes" :
+							"the plan below, if a numeric value does not fit the device", es);
 
 	if (es->analyze)
 	{

@@ -42,6 +42,7 @@
 #include "optimizer/tlist.h"
 #include "parser/parsetree.h"
 #include "partitioning/partprune.h"
+#include "pgtime.h"
 #include "utils/datum.h"
 #include "utils/fmgroids.h"
 #include "utils/lsyscache.h"
@@ -381,10 +382,17 @@ vram_estimate(const GaProgram *p, double groups, const double *pairs,
 		Max(groups, 1.0) * ga_slot_bytes(p->nkeys, p->nslots) + 8 * GA_TOPN_HIST +
 		sizeof(GaProgram);
 	for (uint32 j = 0; j < p->ndistinct; j++)
-		bytes += table_bytes(pairs[j], batch_rows + 1.0, batch_rows, p->nkeys + 1, 0);
-	/* the (group, value) pairs of the sets the host folds, packed */
+		bytes += table_bytes(pairs[j], batch_rows + 1.0, batch_rows, p->nkeys + 1,
+							 ga_set_counted(p, j));
+	/*
+	 * the (group, value) pairs of the sets the host folds, packed; of an
+	 * ordered-set aggregate's, with their rows, and its select's scratch
+	 */
 	for (uint32 a = 0; a < p->naggs; a++)
-		if (ga_agg_host_folds(&p->aggs[a]))
+		if (ga_agg_ordered(p->aggs[a].kind))
+			bytes += 24.0 * pairs[p->aggs[a].distinct] +
+				(16.0 + 16.0 * GA_OSA_DIGITS) * Max(groups, 1.0);
+		else if (ga_agg_host_folds(&p->aggs[a]))
 			bytes += 16.0 * pairs[p->aggs[a].distinct];
 	return bytes;
 }
@@ -979,6 +987,7 @@ compile_query(GpuaggCandidate *c)
 	CollectContext cxt;
 	List	   *scan_rinfos = NIL;
 	const char *reason;
+	long		gmtoff;
 	ListCell   *lc;
 
 	/*
@@ -1038,6 +1047,9 @@ compile_query(GpuaggCandidate *c)
 	c->prog = palloc(sizeof(GpuaggProgram));
 	if (!GpuaggCompile(c->prog, c->quals, c->keys, c->aggrefs, c->numeric_scales, &reason))
 		return reason;
+	if (c->prog->tz_const >= 0 && !GpuaggFixedTimeZone(&gmtoff))
+		return psprintf("%s in the time zone \"%s\", whose UTC offset changes (a zone of one offset offloads: UTC, '+05:30')",
+						c->prog->tz_what, pg_get_timezone_name(session_timezone));
 	if (!choose_device(&c->device, &reason))
 		return reason;
 	/*
@@ -1048,7 +1060,8 @@ compile_query(GpuaggCandidate *c)
 	c->remap = c->children != NIL && (reason = children_alike(c)) != NULL;
 	c->no_pages = c->remap ? psprintf("%s, so the scan reads column batches", reason) :
 		page_form_missing(c);
-	c->exact = GpuaggProgramNeedsExact(&c->prog->ga);
+	/* a time zone set otherwise before the scan takes the exact path too */
+	c->exact = GpuaggProgramNeedsExact(&c->prog->ga) || c->prog->tz_const >= 0;
 	return NULL;
 }
 
@@ -1077,6 +1090,10 @@ grouping_sets(GpuaggCandidate *c)
 		return NULL;
 	if (c->partial || c->input_rel->reloptkind == RELOPT_OTHER_MEMBER_REL)
 		return "grouping sets in a partial or partitionwise aggregation";
+	for (uint32 a = 0; refsets != NIL && a < c->prog->ga.naggs; a++)
+		if (ga_agg_ordered(c->prog->ga.aggs[a].kind))
+			return psprintf("%s(...) WITHIN GROUP under grouping sets (the coarser sets' values are not combined from the finest's)",
+							get_func_name(((Aggref *) list_nth(c->aggrefs, a))->aggfnoid));
 	if (refsets != NIL)
 	{
 		GpuaggCountDistinctOnHost(c->prog);

@@ -28,6 +28,7 @@
 #include "nodes/makefuncs.h"
 #include "nodes/nodeFuncs.h"
 #include "parser/scansup.h"
+#include "pgtime.h"
 #include "utils/array.h"
 #include "utils/builtins.h"
 #include "utils/datetime.h"
@@ -41,6 +42,7 @@
 extern bool lc_collate_is_c(Oid collation);
 #include "utils/syscache.h"
 #include "utils/timestamp.h"
+#include "utils/typcache.h"
 
 #include "program.h"
 #include "../cuda/gpuagg_page.h"
@@ -1193,11 +1195,40 @@ const_units(Node *arg)
 										false);
 }
 
+/* (program.h) */
+bool
+GpuaggFixedTimeZone(long *gmtoff)
+{
+	return session_timezone != NULL && pg_get_timezone_offset(session_timezone, gmtoff);
+}
+
 /*
- * date_trunc(unit, ts) on a timestamp without time zone, the unit a
- * constant read as timestamp_trunc reads it (DecodeUnits); the units from
- * microseconds to year.  Others, and timestamptz (the session's time
- * zone), stay native.
+ * The constant that holds the session time zone's UTC offset, for what
+ * (a timestamptz function that reads the zone): made on first use and
+ * loaded with the scan constants (GpuaggLoadParams).  The planner keeps
+ * the native plan unless the zone has one fixed offset
+ * (GpuaggFixedTimeZone), and the scan runs the exact path if it has not
+ * by then: compiling does not depend on the zone.
+ */
+static int
+tz_const(Compiler *c, const char *what)
+{
+	GaDatum		zero = {0};
+
+	if (c->prog->tz_const < 0)
+	{
+		c->prog->tz_const = add_const(c, zero, false);
+		c->prog->tz_what = what;
+	}
+	return c->prog->tz_const;
+}
+
+/*
+ * date_trunc(unit, ts) on a timestamp without time zone, or on a
+ * timestamptz in the session's time zone (truncated in its local time, as
+ * timestamptz_trunc; a zone of one fixed offset only, tz_const), the unit
+ * a constant read as timestamp_trunc reads it (DecodeUnits); the units
+ * from microseconds to year.  Others stay native.
  */
 static int
 compile_date_trunc(Compiler *c, FuncExpr *f, int *type)
@@ -1206,6 +1237,7 @@ compile_date_trunc(Compiler *c, FuncExpr *f, int *type)
 	int			val,
 				unit,
 				t,
+				k,
 				r;
 
 	if (units == NULL)
@@ -1250,11 +1282,13 @@ compile_date_trunc(Compiler *c, FuncExpr *f, int *type)
 	r = compile_expr(c, lsecond(f->args), &t);
 	if (r < 0)
 		return -1;
-	if (t != GA_T_TIMESTAMP)
+	if (t != GA_T_TIMESTAMP && t != GA_T_TIMESTAMPTZ)
 		return fail(c, "date_trunc of an unexpected type"), -1;
-	if (emit(c, GA_OP_TS_TRUNC, GA_T_TIMESTAMP, r, r, 0, unit) < 0)
+	/* b: 0, or 1 + the zone offset's constant */
+	k = t == GA_T_TIMESTAMP ? -1 : tz_const(c, "date_trunc of timestamptz");
+	if ((t == GA_T_TIMESTAMPTZ && k < 0) || emit(c, GA_OP_TS_TRUNC, t, r, r, k + 1, unit) < 0)
 		return -1;
-	*type = GA_T_TIMESTAMP;
+	*type = t;
 	return r;
 }
 
@@ -1284,7 +1318,11 @@ compile_date_part(Compiler *c, FuncExpr *f, int *type)
 		{DTK_ISOYEAR, GA_PART_ISOYEAR}, {DTK_JULIAN, GA_PART_JULIAN}
 	};
 	bool		of_date = f->funcid == F_EXTRACT_TEXT_DATE;
-	bool		numeric = f->funcid != F_DATE_PART_TEXT_TIMESTAMP;
+	bool		of_tz = f->funcid == F_EXTRACT_TEXT_TIMESTAMPTZ ||
+		f->funcid == F_DATE_PART_TEXT_TIMESTAMPTZ;
+	bool		numeric = f->funcid != F_DATE_PART_TEXT_TIMESTAMP &&
+		f->funcid != F_DATE_PART_TEXT_TIMESTAMPTZ;
+	int			how;
 	const char *what = numeric ? "extract" : "date_part";
 	char	   *units = const_units(linitial(f->args));
 	int			kind,
@@ -1309,14 +1347,25 @@ compile_date_part(Compiler *c, FuncExpr *f, int *type)
 	/* a date has no time of day; a timestamp's julian has a fraction */
 	if (field < 0 ||
 		(of_date && field <= GA_PART_HOUR) || (!of_date && field == GA_PART_JULIAN))
-		return fail(c, "%s('%s') of a %s", what, units, of_date ? "date" : "timestamp"), -1;
+		return fail(c, "%s('%s') of a %s", what, units,
+					of_date ? "date" : of_tz ? "timestamptz" : "timestamp"), -1;
 	r = compile_expr(c, lsecond(f->args), &t);
 	if (r < 0)
 		return -1;
-	if (t != (of_date ? GA_T_DATE : GA_T_TIMESTAMP))
+	if (t != (of_date ? GA_T_DATE : of_tz ? GA_T_TIMESTAMPTZ : GA_T_TIMESTAMP))
 		return fail(c, "%s of an unexpected type", what), -1;
 	*type = numeric ? GA_T_NUMERIC : GA_T_FLOAT8;
-	if (emit(c, GA_OP_TS_PART, *type, r, r, of_date ? 1 : 0, field) < 0)
+	/*
+	 * b: 0 a timestamp, 1 a date, 2 + the zone offset's constant a
+	 * timestamptz, whose fields are its local time's (the epoch is not: a
+	 * timestamp's then)
+	 */
+	how = of_date ? 1 : 0;
+	if (of_tz && field != GA_PART_EPOCH &&
+		(how = 2 + tz_const(c, numeric ? "extract from timestamptz" :
+							"date_part of timestamptz")) < 2)
+		return -1;
+	if (emit(c, GA_OP_TS_PART, *type, r, r, how, field) < 0)
 		return -1;
 	c->regscale[r] = numeric ? ga_part_scale(field, of_date) : 0;
 	return r;
@@ -1328,11 +1377,43 @@ compile_func(Compiler *c, FuncExpr *f, int *type)
 	int			from,
 				r;
 
-	if (f->funcid == F_DATE_TRUNC_TEXT_TIMESTAMP && list_length(f->args) == 2)
+	if ((f->funcid == F_DATE_TRUNC_TEXT_TIMESTAMP || f->funcid == F_DATE_TRUNC_TEXT_TIMESTAMPTZ) &&
+		list_length(f->args) == 2)
 		return compile_date_trunc(c, f, type);
 	if ((f->funcid == F_EXTRACT_TEXT_TIMESTAMP || f->funcid == F_EXTRACT_TEXT_DATE ||
-		 f->funcid == F_DATE_PART_TEXT_TIMESTAMP) && list_length(f->args) == 2)
+		 f->funcid == F_DATE_PART_TEXT_TIMESTAMP || f->funcid == F_EXTRACT_TEXT_TIMESTAMPTZ ||
+		 f->funcid == F_DATE_PART_TEXT_TIMESTAMPTZ) && list_length(f->args) == 2)
 		return compile_date_part(c, f, type);
+	if (f->funcid == F_DATE_TIMESTAMP || f->funcid == F_DATE_TIMESTAMPTZ ||
+		f->funcid == F_TIMESTAMP_TIMESTAMPTZ || f->funcid == F_TIMESTAMPTZ_TIMESTAMP)
+	{
+		/*
+		 * timestamp::date, and in the session's time zone (imm: the zone
+		 * offset's constant) timestamptz::date, timestamptz::timestamp and
+		 * timestamp::timestamptz, as timestamp_date, timestamptz_date,
+		 * timestamptz_timestamp and timestamp_timestamptz
+		 */
+		int			to = f->funcid == F_TIMESTAMP_TIMESTAMPTZ ? GA_T_TIMESTAMP :
+			f->funcid == F_TIMESTAMPTZ_TIMESTAMP ? GA_T_TIMESTAMPTZ : GA_T_DATE;
+		int			k = 0;
+
+		r = compile_expr(c, linitial(f->args), &from);
+		if (r < 0)
+			return -1;
+		if (from != (f->funcid == F_DATE_TIMESTAMP || f->funcid == F_TIMESTAMPTZ_TIMESTAMP ?
+					 GA_T_TIMESTAMP : GA_T_TIMESTAMPTZ))
+			return fail(c, "unexpected cast argument"), -1;
+		if ((from == GA_T_TIMESTAMPTZ || to == GA_T_TIMESTAMPTZ) &&
+			(k = tz_const(c, psprintf("cast from %s to %s",
+									  from == GA_T_TIMESTAMP ? "timestamp" : "timestamptz",
+									  to == GA_T_DATE ? "date" :
+									  to == GA_T_TIMESTAMP ? "timestamp" : "timestamptz"))) < 0)
+			return -1;
+		if (emit(c, GA_OP_CAST, to, r, r, from, k) < 0)
+			return -1;
+		*type = to;
+		return r;
+	}
 	if (f->funcid == F_ROUND_NUMERIC || f->funcid == F_TRUNC_NUMERIC ||
 		f->funcid == F_ROUND_NUMERIC_INT4 || f->funcid == F_TRUNC_NUMERIC_INT4 ||
 		f->funcid == F_ABS_NUMERIC || f->funcid == F_INT2_NUMERIC ||
@@ -2171,6 +2252,7 @@ agg_kind(Oid transfn)
 }
 
 static bool compile_filter(Compiler *c, Aggref *aggref, GaAgg *ag);
+static bool compile_ordered(Compiler *c, Aggref *aggref, GaAgg *ag);
 
 /*
  * corr(Y, X), covar_pop/covar_samp, regr_*: one segment computes Y, then
@@ -2204,6 +2286,85 @@ compile_pair(Compiler *c, Aggref *aggref, GaAgg *ag)
 	return compile_filter(c, aggref, ag);
 }
 
+/*
+ * percentile_disc(f), percentile_cont(f) and mode() WITHIN GROUP (ORDER BY
+ * x [DESC]): x goes to a counted set (each value with its rows), which
+ * the device selects from at the end (GA_AGG_PCT_*, GA_AGG_MODE); f is a
+ * constant, checked by the host when it finishes a group (result.c), as
+ * the final functions check it.  Values are ordered by their bits
+ * (ga_order_bits): not strings, whose order is the collation's.
+ */
+static bool
+compile_ordered(Compiler *c, Aggref *aggref, GaAgg *ag)
+{
+	GaProgram  *p = &c->prog->ga;
+	const char *name = psprintf("%s(%s)", get_func_name(aggref->aggfnoid),
+								aggref->aggdirectargs ? "..." : "");
+	SortGroupClause *sgc;
+	TypeCacheEntry *tc;
+	Oid			argtype;
+	int			t;
+
+	switch (aggref->aggfnoid)
+	{
+		case F_PERCENTILE_DISC_FLOAT8_ANYELEMENT:
+			ag->kind = GA_AGG_PCT_DISC;
+			break;
+		case F_PERCENTILE_CONT_FLOAT8_FLOAT8:
+			ag->kind = GA_AGG_PCT_CONT;
+			break;
+		case F_MODE:
+			ag->kind = GA_AGG_MODE;
+			break;
+		default:
+			return fail(c, "%s(%s) WITHIN GROUP (ORDER BY %s)",
+						get_func_name(aggref->aggfnoid),
+						list_length(aggref->aggdirectargs) == 1 ?
+						format_type_be(exprType(linitial(aggref->aggdirectargs))) : "",
+						format_type_be(exprType((Node *) linitial_node(TargetEntry, aggref->args)->expr)));
+	}
+	ag->distinct = -1;
+	ag->arg2 = -1;
+	ag->pair = -1;
+	ag->fraction = 0.0;
+	if (ag->kind != GA_AGG_MODE)
+	{
+		Node	   *f = linitial(aggref->aggdirectargs);
+
+		if (!IsA(f, Const))
+			return fail(c, "%s with a fraction other than a constant", name);
+		if (!((Const *) f)->constisnull)
+			ag->fraction = DatumGetFloat8(((Const *) f)->constvalue);
+	}
+	if (list_length(aggref->args) != 1 || list_length(aggref->aggorder) != 1)
+		return fail(c, "%s(...) WITHIN GROUP of %d values", name, list_length(aggref->args));
+	argtype = exprType((Node *) linitial_node(TargetEntry, aggref->args)->expr);
+	sgc = linitial_node(SortGroupClause, aggref->aggorder);
+	tc = lookup_type_cache(argtype, TYPECACHE_LT_OPR | TYPECACHE_GT_OPR);
+	if (sgc->sortop != tc->lt_opr && sgc->sortop != tc->gt_opr)
+		return fail(c, "%s WITHIN GROUP (ORDER BY ... USING %s)", name,
+					get_opname(sgc->sortop));
+	ag->desc = (sgc->sortop == tc->gt_opr);
+	if (p->ndistinct >= GA_MAX_DISTINCT)
+		return fail(c, "more than %d DISTINCT, ordered-set and min/max of strings aggregates",
+					GA_MAX_DISTINCT);
+	if (p->nkeys + 1 > GA_MAX_KEYS)
+		return fail(c, "an ordered-set aggregate with more than %d group keys",
+					GA_MAX_KEYS - 1);
+	if (!compile_segment(c, linitial_node(TargetEntry, aggref->args)->expr, &ag->arg, &t))
+		return false;
+	if (t == GA_T_TEXT || t == GA_T_BPCHAR)
+		return fail(c, "%s WITHIN GROUP (ORDER BY %s): strings sort by their collation",
+					name, format_type_be(argtype));
+	if (ag->kind == GA_AGG_PCT_CONT && t != GA_T_FLOAT8)
+		return fail(c, "%s of other than float8", name);
+	ag->argtype = t;
+	if (t == GA_T_NUMERIC)
+		ag->argscale = c->regscale[ag->arg.reg];
+	ag->distinct = p->ndistinct++;
+	return compile_filter(c, aggref, ag);
+}
+
 static bool
 compile_aggref(Compiler *c, Aggref *aggref, GaAgg *ag)
 {
@@ -2217,8 +2378,10 @@ compile_aggref(Compiler *c, Aggref *aggref, GaAgg *ag)
 	 * with another initial value or final function: only built-ins */
 	if (aggref->aggfnoid >= FirstGenbkiObjectId)
 		return fail(c, "user-defined aggregate %s", get_func_name(aggref->aggfnoid));
+	if (aggref->aggkind == AGGKIND_ORDERED_SET)
+		return compile_ordered(c, aggref, ag);
 	if (aggref->aggkind != AGGKIND_NORMAL)
-		return fail(c, "%s(...) WITHIN GROUP (an ordered-set aggregate)",
+		return fail(c, "%s(...) WITHIN GROUP (a hypothetical-set aggregate)",
 					get_func_name(aggref->aggfnoid));
 	if (aggref->aggorder != NIL)
 		return fail(c, "ORDER BY inside an aggregate");
@@ -2360,6 +2523,7 @@ GpuaggCompile(GpuaggProgram *prog, List *quals, List *keys, List *aggrefs,
 	int			t;
 
 	memset(prog, 0, sizeof(GpuaggProgram));
+	prog->tz_const = -1;
 	c.numeric_scales = numeric_scales;
 	p->abi_version = GA_ABI_VERSION;
 	p->where.reg = -1;
@@ -2526,6 +2690,16 @@ GpuaggLoadParams(GpuaggProgram *prog, List *param_states, ExprContext *econtext,
 			v.u = GpuaggDictRegister(dict, d, prog->textconst_bpchar[i]);
 		prog->ga.consts[k] = v;
 		prog->ga.constnull[k] = isnull;
+	}
+	if (prog->tz_const >= 0)
+	{
+		long		gmtoff = 0;
+
+		/* a zone whose offset changes: PostgreSQL's own plan */
+		if (!GpuaggFixedTimeZone(&gmtoff))
+			fits = false;
+		prog->ga.consts[prog->tz_const].i = (int64) gmtoff * USECS_PER_SEC;
+		prog->ga.constnull[prog->tz_const] = false;
 	}
 	return fits;
 }

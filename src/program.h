@@ -49,6 +49,16 @@ typedef struct GpuaggProgram
 	int16		textconst_param[GA_MAX_CONSTS]; /* index into params, or -1 */
 	bool		textconst_bpchar[GA_MAX_CONSTS];	/* bpchar equality */
 	Datum		textconst_value[GA_MAX_CONSTS]; /* a Const's value */
+
+	/*
+	 * timestamptz in the session's time zone (date_trunc, extract,
+	 * date_part, casts to timestamp and date): the constant that holds the
+	 * zone's UTC offset in microseconds east, loaded with the scan constants
+	 * (GpuaggLoadParams; a zone whose offset changes runs the exact path),
+	 * or -1; and what read it first, for the planner's reason.
+	 */
+	int			tz_const;
+	const char *tz_what;
 } GpuaggProgram;
 
 /* What the planner found of a numeric column's scale (GpuaggCompile). */
@@ -85,10 +95,19 @@ extern void GpuaggCountDistinctOnHost(GpuaggProgram *prog);
  * of prog->params) into the program's constants, and the codes of its
  * string constants and parameters in the run's dictionary.  False when a
  * numeric parameter's value does not fit the scale it was compiled at
- * (digits below it, NaN, an infinity, past int64): the exact path runs.
+ * (digits below it, NaN, an infinity, past int64), or when the program
+ * reads the time zone and the session's has no one offset: the exact path
+ * runs.
  */
 extern bool GpuaggLoadParams(GpuaggProgram *prog, List *param_states,
 							 ExprContext *econtext, GpuaggDict *dict);
+
+/*
+ * The session time zone's one UTC offset (seconds east), where it has only
+ * one: UTC, 'Etc/GMT+5', '+05:30'; false for a zone with daylight saving
+ * or a history of offsets.
+ */
+extern bool GpuaggFixedTimeZone(long *gmtoff);
 
 /*
  * May the program meet a numeric it cannot hold (GA_ERR_NUMERIC_EXACT)?

@@ -51,6 +51,18 @@ GpuaggFinalInit(GpuaggFinal *fin, Aggref *aggref, const GaAgg *agg,
 
 	fin->agg = agg;
 	fin->transtype = form->aggtranstype;
+	fin->ordered = ga_agg_ordered(agg->kind);
+	if (fin->ordered)
+	{
+		/* no transition value: the device selected the values (result.c) */
+		Const	   *f = aggref->aggdirectargs ? linitial(aggref->aggdirectargs) : NULL;
+
+		fin->fraction_null = f && f->constisnull;
+		fin->fraction = f && !f->constisnull ? DatumGetFloat8(f->constvalue) : 0.0;
+		fin->partial = fin->has_final = fin->has_deserial = fin->avg_f8 = false;
+		ReleaseSysCache(tup);
+		return;
+	}
 	/*
 	 * Below a Finalize Aggregate (parallel GpuAgg) the node returns the
 	 * transition value, serialized when it is internal: exactly what the
@@ -362,6 +374,46 @@ transition_value(GpuaggFinal *fin, const uint64 *st, bool *isnull)
 	return (Datum) 0;
 }
 
+/*
+ * An ordered-set aggregate's value from its states (n, then order bits:
+ * GaAggKind), as percentile_disc_final, percentile_cont_final_common and
+ * mode_final make it from the sorted values: the fraction checked first,
+ * then NULL for no rows.
+ */
+static Datum
+ordered_value(GpuaggFinal *fin, const uint64 *st, bool *isnull)
+{
+	const GaAgg *agg = fin->agg;
+	double		f = fin->fraction;
+	GaDatum		lo;
+
+	*isnull = true;
+	if (agg->kind != GA_AGG_MODE)
+	{
+		if (fin->fraction_null)
+			return (Datum) 0;
+		if (f < 0 || f > 1 || isnan(f))
+			ereport(ERROR,
+					(errcode(ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE),
+					 errmsg("percentile value %g is not between 0 and 1", f)));
+	}
+	if (st[0] == 0)
+		return (Datum) 0;
+	*isnull = false;
+	lo = ga_order_value(agg->argtype, st[agg->kind == GA_AGG_MODE ? 2 : 1], agg->desc);
+	if (agg->kind == GA_AGG_PCT_CONT)
+	{
+		int64		first_row = floor(f * (st[0] - 1));
+		int64		second_row = ceil(f * (st[0] - 1));
+		double		hi = ga_order_value(agg->argtype, st[2], agg->desc).f;
+
+		if (first_row == second_row)
+			return Float8GetDatum(lo.f);
+		return Float8GetDatum(lo.f + ((f * (st[0] - 1)) - first_row) * (hi - lo.f));
+	}
+	return GpuaggKeyDatum(lo, agg->argtype, agg->argscale, fin->dict);
+}
+
 Datum
 GpuaggFinalize(GpuaggFinal *fin, const GaResult *res, uint64 g, Node *aggstate,
 			   bool *isnull)
@@ -373,6 +425,8 @@ GpuaggFinalize(GpuaggFinal *fin, const GaResult *res, uint64 g, Node *aggstate,
 
 	for (int i = 0; i < nslots; i++)
 		st[i] = res->states[(Size) (fin->agg->slot + i) * res->ngroups + g];
+	if (fin->ordered)
+		return ordered_value(fin, st, isnull);
 
 	/*
 	 * A device that adds floats out of order notes an overflow instead of

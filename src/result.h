@@ -28,6 +28,10 @@ typedef struct GpuaggFinal
 	FmgrInfo	deserialfn;
 	bool		partial;		/* return the (serialized) transition value */
 	GpuaggDict *dict;			/* the run's strings (min/max of strings) */
+	bool		ordered;		/* an ordered-set aggregate: its value made
+								 * here, as its final function would */
+	bool		fraction_null;	/* percentile_*: its fraction */
+	double		fraction;
 } GpuaggFinal;
 
 extern void GpuaggFinalInit(GpuaggFinal *fin, Aggref *aggref, const GaAgg *agg,

@@ -80,3 +80,11 @@ SELECT id1, id2, sum(v1) AS v1, avg(v3) AS v3, count(*) AS n FROM x_int GROUP BY
 -- name: cube
 -- note: CUBE (id4, id5) with GROUPING(): 10,201 groups in four sets
 SELECT id4, id5, grouping(id4, id5) AS g, sum(v2) AS v2, max(v3) AS v3, count(*) AS n FROM x_int GROUP BY CUBE (id4, id5);
+
+-- name: q6i
+-- note: q6 over x_int
+SELECT id4, id5, percentile_cont(0.5) WITHIN GROUP (ORDER BY v3) AS median_v3, stddev(v3) AS sd_v3 FROM x_int GROUP BY id4, id5;
+
+-- name: mode_p90
+-- note: not a db-benchmark query: mode() and percentile_disc(0.9) of small integers by id6 (N/K groups, few values each: the counted sets are small)
+SELECT id6, mode() WITHIN GROUP (ORDER BY v1) AS m, percentile_disc(0.9) WITHIN GROUP (ORDER BY v2 DESC) AS p90, count(*) AS n FROM x_int GROUP BY id6;

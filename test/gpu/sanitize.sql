@@ -47,3 +47,10 @@ INSERT INTO sanp SELECT k, v, f, t FROM san;
 VACUUM ANALYZE sanp;
 SELECT k, count(*), sum(v), max(f), count(DISTINCT t) FROM sanp GROUP BY k ORDER BY k LIMIT 3;
 SELECT t, count(*), min(v) FROM sanp WHERE v >= 40000 GROUP BY t ORDER BY t COLLATE "C" LIMIT 3;
+-- ordered-set aggregates: counted sets, the radix select and the mode
+SELECT k, percentile_cont(0.5) WITHIN GROUP (ORDER BY f), percentile_disc(0.9) WITHIN GROUP (ORDER BY v DESC), mode() WITHIN GROUP (ORDER BY m) FROM san GROUP BY k ORDER BY k LIMIT 3;
+SELECT percentile_cont(0.25) WITHIN GROUP (ORDER BY f), mode() WITHIN GROUP (ORDER BY d) FROM san;
+-- timestamptz in a time zone of one offset: the offset a scan constant
+SET TimeZone = '<+0530>-05:30';
+SELECT date_trunc('day', ts::timestamptz) AS d, extract(hour FROM ts::timestamptz) AS h, count(*), max(ts::timestamptz::date) FROM san GROUP BY 1, 2 ORDER BY 1, 2 LIMIT 3;
+RESET TimeZone;

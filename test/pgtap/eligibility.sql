@@ -1,7 +1,7 @@
 -- eligibility: which queries become a Custom Scan (GpuAgg), and which keep
 -- their native plan.
 BEGIN;
-SELECT plan(103);
+SELECT plan(106);
 
 \ir common.psql
 SET LOCAL gpuagg.log_fallback = off;
@@ -153,8 +153,17 @@ SELECT ok(NOT pg_temp.offloaded('SELECT count(*) FROM el_t, el_u'), 'cross join'
 SELECT ok(pg_temp.offloaded('SELECT k, count(DISTINCT i4) FROM el_t GROUP BY k'), 'count(DISTINCT)');
 SELECT ok(pg_temp.offloaded('SELECT k, sum(DISTINCT i4), avg(DISTINCT f8) FROM el_t GROUP BY k'), 'sum(DISTINCT), avg(DISTINCT)');
 SELECT ok(NOT pg_temp.offloaded('SELECT k, sum(i4 ORDER BY i4) FROM el_t GROUP BY k'), 'ORDER BY inside an aggregate');
-SELECT ok(NOT pg_temp.offloaded('SELECT k, percentile_cont(0.5) WITHIN GROUP (ORDER BY f8) FROM el_t GROUP BY k'),
-	'ordered-set aggregate percentile_cont');
+SELECT ok(pg_temp.offloaded('SELECT k, percentile_cont(0.5) WITHIN GROUP (ORDER BY f8), percentile_disc(0.9) WITHIN GROUP (ORDER BY i4 DESC), mode() WITHIN GROUP (ORDER BY b) FROM el_t GROUP BY k'),
+	'ordered-set aggregates percentile_cont, percentile_disc, mode');
+SELECT ok(NOT pg_temp.offloaded('SELECT k, percentile_cont(ARRAY[0.5, 0.9]) WITHIN GROUP (ORDER BY f8) FROM el_t GROUP BY k'),
+	'percentile_cont of an array of fractions');
+SET TimeZone = 'UTC';
+SELECT ok(pg_temp.offloaded('SELECT date_trunc(''day'', tz), extract(hour FROM tz), tz::date, count(*) FROM el_t GROUP BY 1, 2, 3'),
+	'date_trunc, extract and ::date of timestamptz in UTC');
+SET TimeZone = 'America/New_York';
+SELECT ok(NOT pg_temp.offloaded('SELECT date_trunc(''day'', tz), count(*) FROM el_t GROUP BY 1'),
+	'date_trunc of timestamptz in a zone with daylight saving');
+RESET TimeZone;
 SELECT ok(pg_temp.offloaded('SELECT k, b, count(*) FROM el_t GROUP BY GROUPING SETS ((k), (b))'), 'GROUPING SETS');
 SELECT ok(pg_temp.offloaded('SELECT k, b, count(*), grouping(k, b) FROM el_t GROUP BY ROLLUP (k, b)'), 'ROLLUP');
 SELECT ok(pg_temp.offloaded('SELECT k, b, count(*) FROM el_t GROUP BY CUBE (k, b)'), 'CUBE');
@@ -179,7 +188,7 @@ SELECT ok(NOT pg_temp.offloaded('SELECT count(*) FROM el_t WHERE ts < tz'), 'tim
 SELECT ok(pg_temp.offloaded('SELECT max(ts + interval ''1 day'') FROM el_t'), 'timestamp + a constant interval');
 SELECT ok(NOT pg_temp.offloaded('SELECT max(ts + interval ''1 day'' * i4) FROM el_t'), 'timestamp + an interval that is not a constant');
 SELECT ok(pg_temp.offloaded('SELECT extract(year FROM ts), count(*) FROM el_t GROUP BY 1'), 'extract of a timestamp');
-SELECT ok(NOT pg_temp.offloaded('SELECT count(extract(hour FROM tz)) FROM el_t'), 'extract of a timestamptz');
+SELECT ok(NOT pg_temp.offloaded('SELECT count(extract(timezone FROM tz)) FROM el_t'), 'extract(timezone) of a timestamptz');
 SELECT ok(NOT pg_temp.offloaded('SELECT count(*) FROM el_t WHERE i4 IN (SELECT w FROM el_u)'), 'IN (subquery)');
 SELECT ok(NOT pg_temp.offloaded('SELECT string_agg(t, '','') FROM el_t'), 'unsupported aggregate string_agg');
 SELECT ok(NOT pg_temp.offloaded('SELECT array_agg(i4) FROM el_t'), 'unsupported aggregate array_agg');

@@ -1,0 +1,79 @@
+--
+-- ordered: percentile_cont, percentile_disc and mode() WITHIN GROUP.  The
+-- device keeps each group's values with their rows (a counted set) and
+-- selects the rows the final functions would read from the sorted values
+--
+SET gpuagg.force_offload = on;
+
+CREATE TABLE osa (k int4, g int4, x float8, r float4, i int4, s int2,
+				  b int8, n numeric(10,2), d date, ts timestamp,
+				  tz timestamptz, ok bool, t text);
+INSERT INTO osa
+SELECT i % 7,
+	   i % 1500,
+	   CASE WHEN i % 13 = 0 THEN NULL ELSE (i * 37 % 1009) / 7.0 - 50 END,
+	   (i % 91) / 4.0,
+	   CASE WHEN i % 11 = 0 THEN NULL ELSE i * 7919 % 503 - 200 END,
+	   (i % 9)::int2,
+	   i::int8 * 1000000007 % 99991 - 50000,
+	   CASE WHEN i % 17 = 0 THEN NULL ELSE (i * 31 % 5000) / 100.0 - 10 END,
+	   date '2024-02-20' + i % 19,
+	   timestamp '2024-02-28 23:00' + (i % 97) * interval '17 minutes',
+	   timestamptz '2024-02-28 23:00+00' + (i % 89) * interval '1 hour',
+	   CASE WHEN i % 23 = 0 THEN NULL ELSE i % 3 = 0 END,
+	   'v' || i % 5
+  FROM generate_series(1, 30000) i;
+-- one group whose values are all NULL
+INSERT INTO osa (k, g) SELECT 7, 9999 FROM generate_series(1, 5);
+ANALYZE osa;
+
+EXPLAIN (COSTS OFF)
+SELECT k, percentile_cont(0.5) WITHIN GROUP (ORDER BY x) FROM osa GROUP BY k;
+
+-- percentile_cont interpolates between two rows, percentile_disc takes one
+SELECT check_offload('SELECT k, percentile_cont(0.5) WITHIN GROUP (ORDER BY x), percentile_cont(0.25) WITHIN GROUP (ORDER BY x), percentile_cont(0.9) WITHIN GROUP (ORDER BY r), percentile_cont(0.37) WITHIN GROUP (ORDER BY i) FROM osa GROUP BY k');
+SELECT check_offload('SELECT k, percentile_disc(0.5) WITHIN GROUP (ORDER BY x), percentile_disc(0.1) WITHIN GROUP (ORDER BY r), percentile_disc(0.75) WITHIN GROUP (ORDER BY i), percentile_disc(0.3) WITHIN GROUP (ORDER BY s), percentile_disc(0.99) WITHIN GROUP (ORDER BY b) FROM osa GROUP BY k');
+-- numeric at its scale, dates and times, bool
+SELECT check_offload('SELECT k, percentile_disc(0.5) WITHIN GROUP (ORDER BY n), percentile_disc(0.2) WITHIN GROUP (ORDER BY d), percentile_disc(0.6) WITHIN GROUP (ORDER BY ts), percentile_disc(0.4) WITHIN GROUP (ORDER BY tz), percentile_disc(0.5) WITHIN GROUP (ORDER BY ok) FROM osa GROUP BY k');
+-- DESC, and the ends: 0, 1
+SELECT check_offload('SELECT k, percentile_cont(0.3) WITHIN GROUP (ORDER BY x DESC), percentile_disc(0.3) WITHIN GROUP (ORDER BY i DESC), percentile_cont(0) WITHIN GROUP (ORDER BY x), percentile_cont(1) WITHIN GROUP (ORDER BY x), percentile_disc(0) WITHIN GROUP (ORDER BY n), percentile_disc(1) WITHIN GROUP (ORDER BY n DESC) FROM osa GROUP BY k');
+-- mode: the most frequent value, the first in the order among ties
+SELECT check_offload('SELECT k, mode() WITHIN GROUP (ORDER BY s), mode() WITHIN GROUP (ORDER BY s DESC), mode() WITHIN GROUP (ORDER BY d), mode() WITHIN GROUP (ORDER BY ok), mode() WITHIN GROUP (ORDER BY n), mode() WITHIN GROUP (ORDER BY r DESC) FROM osa GROUP BY k');
+-- many groups; expressions; with other aggregates, FILTER and WHERE (a
+-- native plan sorts the rows by group: sums of exact values only)
+SELECT check_offload('SELECT g, percentile_cont(0.5) WITHIN GROUP (ORDER BY x), percentile_disc(0.5) WITHIN GROUP (ORDER BY i), mode() WITHIN GROUP (ORDER BY s), count(*), sum(i) FROM osa GROUP BY g');
+SELECT check_offload('SELECT k % 3 AS k3, percentile_cont(0.8) WITHIN GROUP (ORDER BY x * 2 + i), percentile_disc(0.5) WITHIN GROUP (ORDER BY b) FILTER (WHERE ok), mode() WITHIN GROUP (ORDER BY d + 1) FILTER (WHERE x > 0), avg(r), count(DISTINCT s) FROM osa WHERE s <> 4 GROUP BY 1');
+-- no GROUP BY; a group with only NULL values; a NULL fraction
+SELECT check_offload('SELECT percentile_cont(0.5) WITHIN GROUP (ORDER BY x), percentile_disc(0.5) WITHIN GROUP (ORDER BY n), mode() WITHIN GROUP (ORDER BY i) FROM osa');
+SELECT check_offload('SELECT k, percentile_cont(0.5) WITHIN GROUP (ORDER BY x), mode() WITHIN GROUP (ORDER BY i), count(*) FROM osa WHERE k >= 6 GROUP BY k');
+SELECT check_offload('SELECT k, percentile_cont(NULL) WITHIN GROUP (ORDER BY x), percentile_disc(NULL) WITHIN GROUP (ORDER BY i) FROM osa GROUP BY k');
+-- no rows: no group with GROUP BY, one NULL row without
+SELECT check_offload('SELECT percentile_cont(0.5) WITHIN GROUP (ORDER BY x), mode() WITHIN GROUP (ORDER BY i) FROM osa WHERE k < 0');
+SELECT check_offload('SELECT k, percentile_cont(2) WITHIN GROUP (ORDER BY x) FROM osa WHERE k < 0 GROUP BY k');
+-- ORDER BY ... USING the type's own > is DESC
+SELECT check_offload('SELECT k, percentile_disc(0.2) WITHIN GROUP (ORDER BY i USING >), mode() WITHIN GROUP (ORDER BY s USING <) FROM osa GROUP BY k');
+-- in HAVING and ORDER BY
+SELECT check_offload('SELECT k, percentile_disc(0.5) WITHIN GROUP (ORDER BY i) AS m FROM osa GROUP BY k HAVING percentile_cont(0.5) WITHIN GROUP (ORDER BY x) > 20 ORDER BY m');
+
+-- NaN sorts after every number, -Infinity and Infinity at the ends
+CREATE TABLE osa_nan (k int4, f float8);
+INSERT INTO osa_nan SELECT i % 3, CASE i % 6 WHEN 0 THEN 'NaN' WHEN 1 THEN 'Infinity' WHEN 2 THEN '-Infinity' ELSE i / 7.0::float8 END
+  FROM generate_series(1, 600) i;
+ANALYZE osa_nan;
+SELECT check_offload('SELECT k, percentile_cont(0.5) WITHIN GROUP (ORDER BY f), percentile_cont(0.99) WITHIN GROUP (ORDER BY f), percentile_cont(0.01) WITHIN GROUP (ORDER BY f), percentile_disc(0.9) WITHIN GROUP (ORDER BY f), percentile_disc(0.9) WITHIN GROUP (ORDER BY f DESC), mode() WITHIN GROUP (ORDER BY f) FROM osa_nan GROUP BY k');
+
+-- a fraction outside 0 .. 1: the same error as natively (22003)
+SELECT check_error('SELECT k, percentile_cont(1.5) WITHIN GROUP (ORDER BY x) FROM osa GROUP BY k');
+SELECT check_error('SELECT percentile_disc(-0.1) WITHIN GROUP (ORDER BY i) FROM osa');
+SELECT check_error('SELECT percentile_disc(''NaN'') WITHIN GROUP (ORDER BY i) FROM osa');
+
+-- these keep their native plan, and say why
+SET gpuagg.log_fallback = on;
+EXPLAIN (COSTS OFF) SELECT k, percentile_cont(ARRAY[0.5, 0.9]) WITHIN GROUP (ORDER BY x) FROM osa GROUP BY k;
+EXPLAIN (COSTS OFF) SELECT k, percentile_cont(0.5) WITHIN GROUP (ORDER BY ts - timestamp '2024-01-01') FROM osa GROUP BY k;
+EXPLAIN (COSTS OFF) SELECT k, mode() WITHIN GROUP (ORDER BY t) FROM osa GROUP BY k;
+EXPLAIN (COSTS OFF) SELECT k, percentile_disc(k / 10.0::float8) WITHIN GROUP (ORDER BY i) FROM osa GROUP BY k;
+EXPLAIN (COSTS OFF) SELECT k, s, percentile_disc(0.5) WITHIN GROUP (ORDER BY i) FROM osa GROUP BY ROLLUP (k, s);
+RESET gpuagg.log_fallback;
+
+DROP TABLE osa, osa_nan;

@@ -210,6 +210,19 @@ BEGIN
 	IF r < 0.6 AND current_setting('diff.conditionals', true) = 'on' THEN
 		RETURN diff_cond(t);
 	END IF;
+	-- (diff.strings: functions of one string column, the host's)
+	IF t IN ('text', 'int4', 'bool') AND r < 0.8 AND current_setting('diff.strings', true) = 'on' THEN
+		RETURN CASE t
+			WHEN 'text' THEN diff_pick(ARRAY['lower(s)', 'upper(v)', 'substr(s, 2, 3)',
+				'(s || ''-'')', 'left(s, 2)', 'right(v, 1)', 'btrim(s)', 'replace(s, ''p'', ''q'')',
+				'regexp_replace(s, ''^p(.).*$'', ''\1'')', 'split_part(s, ''a'', 2)', 'md5(v)',
+				'initcap(s)', 'reverse(s)'])
+			WHEN 'int4' THEN diff_pick(ARRAY['length(s)', 'octet_length(s)', 'strpos(s, ''a'')',
+				'char_length(v)'])
+			ELSE diff_pick(ARRAY['starts_with(s, ''p'')', '(lower(s) LIKE ''%a%'')',
+				'(upper(v) < ''V5'')', '(length(s) > 3)'])
+			END;
+	END IF;
 	IF t IN ('text', 'bpchar') THEN
 		RETURN CASE t WHEN 'text' THEN diff_pick('{s,s,v}') ELSE 'c' END;
 	END IF;
@@ -828,6 +841,14 @@ SELECT queries, offloaded, errors_both >= 50 AS many_errors_compared, mismatches
   FROM diff_run(300, 0.4545, false);
 RESET diff.regr;
 RESET diff.grouping_sets;
+
+-- functions of one string column (lower, length, substr, ||,
+-- regexp_replace, starts_with, ...) in keys, arguments, WHERE and FILTER,
+-- serial: computed by the host per distinct string, column batches
+SET diff.strings = on;
+SELECT queries, offloaded, errors_both >= 10 AS many_errors_compared, mismatches
+  FROM diff_run(150, 0.4848, false);
+RESET diff.strings;
 
 -- percentile_cont, percentile_disc and mode() WITHIN GROUP beside the
 -- other aggregates, serial (the native plan sorts the rows by group, so

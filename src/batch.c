@@ -29,7 +29,9 @@
 #include "access/htup_details.h"
 #include "access/syncscan.h"
 #include "access/tupmacs.h"
+#include "executor/executor.h"
 #include "executor/tuptable.h"
+#include "nodes/params.h"
 #include "miscadmin.h"
 #include "storage/bufmgr.h"
 #include "storage/predicate.h"
@@ -70,9 +72,14 @@ struct GpuaggBatchReader
 	const GpuaggProgram *host;	/* string predicates */
 	GpuaggDict *dict;
 	uint8	   *predcache[GA_MAX_COLS];	/* per predicate, by code: 0 not yet
-										 * known, 1 false, 2 true */
+										 * known, 1 false, 2 true (a function
+										 * of the string: 1 known) */
 	uint32		predcap[GA_MAX_COLS];
 	FmgrInfo	predfn[GA_MAX_COLS];
+	/* functions of a string (GpuaggProgram.pred_expr), evaluated by code */
+	ExprState  *predstate[GA_MAX_COLS];
+	uint64	   *predvalue[GA_MAX_COLS];	/* its stored value, by code */
+	ExprContext *predcontext;	/* with the string as parameter $1 */
 	int			batch_rows;
 	AttrNumber	maxattno;
 	bool		eof;
@@ -232,7 +239,19 @@ GpuaggBatchBegin(Relation *rels, int nrels, TupleDesc remap_from, Snapshot snaps
 	r->logs = logs;
 	r->host = hostprog;
 	for (int k = 0; k < hostprog->npreds; k++)
-		fmgr_info(hostprog->pred_funcid[k], &r->predfn[k]);
+	{
+		if (OidIsValid(hostprog->pred_funcid[k]))
+		{
+			fmgr_info(hostprog->pred_funcid[k], &r->predfn[k]);
+			continue;
+		}
+		if (r->predcontext == NULL)
+		{
+			r->predcontext = CreateStandaloneExprContext();
+			r->predcontext->ecxt_param_list_info = makeParamList(1);
+		}
+		r->predstate[k] = ExecInitExpr(hostprog->pred_expr[k], NULL);
+	}
 	r->dict = dict;
 	r->batch_rows = batch_rows;
 	if (nrels > 0)
@@ -366,6 +385,51 @@ pred_value(GpuaggBatchReader *r, int k, Datum d)
 	return r->predcache[k][code] - 1;
 }
 
+/*
+ * Function k of a non-NULL string (GpuaggProgram.pred_expr) as column col
+ * stores it: from its code's cache, else evaluated by PostgreSQL with the
+ * string as $1 (a string result coded in the dictionary).
+ */
+static uint64
+derived_value(GpuaggBatchReader *r, const GaColumn *col, int k, Datum d)
+{
+	uint32		code = GpuaggDictEncode(r->dict, d);
+
+	if (code >= r->predcap[k])
+	{
+		uint32		cap = Max(1024, r->predcap[k]);
+
+		while (cap <= code)
+			cap *= 2;
+		r->predcache[k] = r->predcache[k] ?
+			repalloc_huge(r->predcache[k], cap) : MemoryContextAllocHuge(CurrentMemoryContext, cap);
+		r->predvalue[k] = r->predvalue[k] ?
+			repalloc_huge(r->predvalue[k], cap * sizeof(uint64)) :
+			MemoryContextAllocHuge(CurrentMemoryContext, cap * sizeof(uint64));
+		memset(r->predcache[k] + r->predcap[k], 0, cap - r->predcap[k]);
+		r->predcap[k] = cap;
+	}
+	if (r->predcache[k][code] == 0)
+	{
+		ParamExternData *prm = &r->predcontext->ecxt_param_list_info->params[0];
+		Datum		v;
+		bool		isnull;
+
+		prm->value = GpuaggDictValue(r->dict, code);
+		prm->isnull = false;
+		prm->pflags = PARAM_FLAG_CONST;
+		prm->ptype = r->host->pred_argtype[k];
+		v = ExecEvalExprSwitchContext(r->predstate[k], r->predcontext, &isnull);
+		if (isnull)
+			elog(ERROR, "gpuagg: a function of a string returned NULL");
+		r->predvalue[k][code] = col->type == GA_T_TEXT ? GpuaggDictEncode(r->dict, v) :
+			col->type == GA_T_BOOL ? (uint64) DatumGetBool(v) : (uint64) (uint32) DatumGetInt32(v);
+		r->predcache[k][code] = 1;
+		ResetExprContext(r->predcontext);
+	}
+	return r->predvalue[k][code];
+}
+
 /* gpuagg_page.h's string column on the host: the code in the dictionary. */
 static int
 host_string_code(void *arg, const uint8_t *p, uint32_t *code)
@@ -401,6 +465,17 @@ static inline void
 store_value(GpuaggBatchReader *r, const GaColumn *col, void *vals, int row,
 			Datum d)
 {
+	/* a function of the string: its value for the string */
+	if (col->pred && r->predstate[col->pred - 1])
+	{
+		uint64		v = derived_value(r, col, col->pred - 1, d);
+
+		if (col->type == GA_T_TEXT || col->type == GA_T_INT4)
+			((uint32 *) vals)[row] = (uint32) v;
+		else
+			((uint8 *) vals)[row] = (uint8) v;
+		return;
+	}
 	switch (col->type)
 	{
 		case GA_T_TEXT:
@@ -802,7 +877,7 @@ GpuaggPageFormMissing(const GaProgram *prog, Relation rel, int batch_rows)
 
 	for (uint32 c = 0; c < prog->ncols; c++)
 		if (!column_deformable(&prog->cols[c], TupleDescAttr(desc, prog->cols[c].attno - 1)))
-			return "a string predicate only the host answers (ILIKE, a LIKE with _, <)";
+			return "a string predicate or function only the host computes (ILIKE, a LIKE with _, <, lower(), length(), ...)";
 	return NULL;
 }
 

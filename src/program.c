@@ -29,6 +29,7 @@
 #include "nodes/nodeFuncs.h"
 #include "parser/scansup.h"
 #include "pgtime.h"
+#include "regex/regex.h"
 #include "utils/array.h"
 #include "utils/builtins.h"
 #include "utils/datetime.h"
@@ -73,6 +74,8 @@ static bool is_scan_constant(Expr *expr);
 static int	comparison_op(const char *name);
 static int	arith_op(const char *name);
 static int	compile_numeric_func(Compiler *c, FuncExpr *f, int *type);
+static bool regex_ok(List *args, Oid collid);
+static int	compile_string_func(Compiler *c, Expr *expr, int *type);
 
 int
 GpuaggTypeOf(Oid typid)
@@ -856,6 +859,243 @@ compile_string_pred(Compiler *c, Oid opfuncid, Oid inputcollid, List *args)
 	if (opfuncid == F_TEXTLIKE || opfuncid == F_TEXTNLIKE)
 		prog->ga.cols[col].like = compile_like(prog, pat->constvalue,
 											   opfuncid == F_TEXTNLIKE);
+	return r;
+}
+
+/*
+ * Functions of one string a host column computes per distinct string
+ * (derived columns): they raise no error for any string (a substring
+ * length, a split_part field and a regular expression are checked here;
+ * native evaluates them only for the rows that reach them), and return a
+ * string, an integer or a bool, never NULL for a string.
+ */
+static bool
+string_func_arg_ok(Expr *e, Var **var)
+{
+	while (IsA(e, RelabelType))
+		e = ((RelabelType *) e)->arg;
+	if (IsA(e, Const))
+		return !((Const *) e)->constisnull;
+	if (IsA(e, Var))
+	{
+		Var		   *v = (Var *) e;
+
+		if (v->varlevelsup != 0 || v->varattno <= 0 ||
+			(v->vartype != TEXTOID && v->vartype != VARCHAROID) ||
+			(*var != NULL && (*var)->varattno != v->varattno))
+			return false;
+		*var = v;
+		return true;
+	}
+	if (IsA(e, FuncExpr) || IsA(e, OpExpr))
+	{
+		Oid			fn;
+		List	   *args;
+		Oid			collid;
+		ListCell   *lc;
+
+		if (IsA(e, FuncExpr))
+		{
+			fn = ((FuncExpr *) e)->funcid;
+			args = ((FuncExpr *) e)->args;
+			collid = ((FuncExpr *) e)->inputcollid;
+		}
+		else
+		{
+			set_opfuncid((OpExpr *) e);
+			fn = ((OpExpr *) e)->opfuncid;
+			args = ((OpExpr *) e)->args;
+			collid = ((OpExpr *) e)->inputcollid;
+		}
+		switch (fn)
+		{
+			case F_LOWER_TEXT:
+			case F_UPPER_TEXT:
+			case F_INITCAP:
+			case F_TEXTLEN:
+			case F_LENGTH_TEXT:
+			case F_CHAR_LENGTH_TEXT:
+			case F_CHARACTER_LENGTH_TEXT:
+			case F_OCTET_LENGTH_TEXT:
+			case F_LEFT:
+			case F_RIGHT:
+			case F_SUBSTR_TEXT_INT4:
+			case F_SUBSTRING_TEXT_INT4:
+			case F_TEXTCAT:
+			case F_STARTS_WITH:
+			case F_BTRIM_TEXT:
+			case F_BTRIM_TEXT_TEXT:
+			case F_LTRIM_TEXT:
+			case F_LTRIM_TEXT_TEXT:
+			case F_RTRIM_TEXT:
+			case F_RTRIM_TEXT_TEXT:
+			case F_REPLACE:
+			case F_MD5_TEXT:
+			case F_REVERSE:
+			case F_STRPOS:
+			case F_POSITION_TEXT_TEXT:
+				break;
+			case F_SUBSTR_TEXT_INT4_INT4:
+			case F_SUBSTRING_TEXT_INT4_INT4:
+				/* "negative substring length not allowed" */
+				if (!IsA(lthird(args), Const) || ((Const *) lthird(args))->constisnull ||
+					DatumGetInt32(((Const *) lthird(args))->constvalue) < 0)
+					return false;
+				break;
+			case F_SPLIT_PART:
+				/* "field position must not be zero" */
+				if (!IsA(lthird(args), Const) || ((Const *) lthird(args))->constisnull ||
+					DatumGetInt32(((Const *) lthird(args))->constvalue) == 0)
+					return false;
+				break;
+			case F_REGEXP_REPLACE_TEXT_TEXT_TEXT:
+			case F_REGEXP_REPLACE_TEXT_TEXT_TEXT_TEXT:
+				if (!regex_ok(args, collid))
+					return false;
+				break;
+			case F_TEXTLIKE:
+			case F_TEXTNLIKE:
+			case F_TEXTICLIKE:
+			case F_TEXTICNLIKE:
+				/* over a function of the string (compile_string_func) */
+				if (!IsA(lsecond(args), Const) || ((Const *) lsecond(args))->constisnull ||
+					GpuaggLikeEndsInEscape(((Const *) lsecond(args))->constvalue) ||
+					!OidIsValid(collid) || !get_collation_isdeterministic(collid))
+					return false;
+				break;
+			case F_TEXT_LT:
+			case F_TEXT_LE:
+			case F_TEXT_GT:
+			case F_TEXT_GE:
+				if (!OidIsValid(collid))
+					return false;
+				break;
+			default:
+				return false;
+		}
+		foreach(lc, args)
+			if (!string_func_arg_ok(lfirst(lc), var))
+				return false;
+		return true;
+	}
+	return false;
+}
+
+/*
+ * regexp_replace(s, pattern, replacement [, flags]): constants, the flags
+ * g and i only, a deterministic collation (as RE_compile_and_cache
+ * demands), and a pattern that compiles, so that evaluating it raises
+ * nothing.
+ */
+static bool
+regex_ok(List *args, Oid collid)
+{
+	Const	   *pat = lsecond(args);
+	int			cflags = REG_ADVANCED;
+	char	   *p;
+	pg_wchar   *w;
+	int			wlen;
+	regex_t		re;
+	int			rc;
+
+	if (!IsA(pat, Const) || pat->constisnull || !IsA(lthird(args), Const))
+		return false;
+	if (!OidIsValid(collid) || !get_collation_isdeterministic(collid))
+		return false;
+	if (list_length(args) == 4)
+	{
+		Const	   *fl = lfourth(args);
+
+		if (!IsA(fl, Const) || fl->constisnull)
+			return false;
+		for (p = TextDatumGetCString(fl->constvalue); *p; p++)
+		{
+			if (*p == 'i')
+				cflags |= REG_ICASE;
+			else if (*p != 'g')
+				return false;
+		}
+	}
+	p = TextDatumGetCString(pat->constvalue);
+	w = palloc((strlen(p) + 1) * sizeof(pg_wchar));
+	wlen = pg_mb2wchar_with_len(p, w, strlen(p));
+	rc = pg_regcomp(&re, w, wlen, cflags, collid);
+	if (rc == REG_OKAY)
+		pg_regfree(&re);
+	return rc == REG_OKAY;
+}
+
+/* Replace the one string column's Vars by Param $1 of its type. */
+static Node *
+var_to_param(Node *node, void *context)
+{
+	if (node == NULL)
+		return NULL;
+	if (IsA(node, Var))
+	{
+		Var		   *v = (Var *) node;
+		Param	   *p = makeNode(Param);
+
+		p->paramkind = PARAM_EXTERN;
+		p->paramid = 1;
+		p->paramtype = v->vartype;
+		p->paramtypmod = v->vartypmod;
+		p->paramcollid = v->varcollid;
+		p->location = -1;
+		return (Node *) p;
+	}
+	return expression_tree_mutator(node, var_to_param, context);
+}
+
+/*
+ * A function of one text or varchar column (string_func_arg_ok) that
+ * yields a string, an integer or a bool: a column of its own that the
+ * host fills once per distinct string of the column (src/batch.c), as it
+ * does string predicates, or -1 with nothing emitted when expr is not of
+ * that form (-2: it is, and failed).  The device sees codes, integers or
+ * bools; the scan reads column batches.
+ */
+static int
+compile_string_func(Compiler *c, Expr *expr, int *type)
+{
+	GpuaggProgram *prog = c->prog;
+	Var		   *var = NULL;
+	int			t = GpuaggTypeOf(exprType((Node *) expr));
+	int			col,
+				r;
+
+	List	   *args = IsA(expr, OpExpr) ? ((OpExpr *) expr)->args : ((FuncExpr *) expr)->args;
+	Oid			fn = IsA(expr, OpExpr) ? (set_opfuncid((OpExpr *) expr), ((OpExpr *) expr)->opfuncid) :
+		((FuncExpr *) expr)->funcid;
+
+	/* a LIKE or a comparison of the column itself: compile_string_pred's */
+	if (fn == F_TEXTLIKE || fn == F_TEXTNLIKE || fn == F_TEXTICLIKE || fn == F_TEXTICNLIKE ||
+		fn == F_TEXT_LT || fn == F_TEXT_LE || fn == F_TEXT_GT || fn == F_TEXT_GE)
+	{
+		ListCell   *lc;
+
+		foreach(lc, args)
+		{
+			Expr	   *a = lfirst(lc);
+
+			while (IsA(a, RelabelType))
+				a = ((RelabelType *) a)->arg;
+			if (IsA(a, Var))
+				return -1;
+		}
+	}
+	if ((t != GA_T_TEXT && t != GA_T_INT4 && t != GA_T_BOOL) ||
+		exprType((Node *) expr) == BPCHAROID ||
+		!string_func_arg_ok(expr, &var) || var == NULL || prog->npreds >= GA_MAX_COLS)
+		return -1;
+	prog->pred_funcid[prog->npreds] = InvalidOid;
+	prog->pred_expr[prog->npreds] = (Expr *) var_to_param((Node *) expr, NULL);
+	prog->pred_argtype[prog->npreds] = var->vartype;
+	col = column_for(c, var->varattno, t, ++prog->npreds, 0);
+	r = alloc_reg(c);
+	if (col < 0 || r < 0 || emit(c, GA_OP_COL, t, r, 0, 0, col) < 0)
+		return -2;
+	*type = t;
 	return r;
 }
 
@@ -2041,6 +2281,9 @@ compile_expr(Compiler *c, Expr *expr, int *type)
 		*type = t;
 		return compile_scan_constant(c, expr, t);
 	}
+	if ((IsA(expr, FuncExpr) || IsA(expr, OpExpr)) &&
+		(r = compile_string_func(c, expr, type)) != -1)
+		return r < 0 ? -1 : r;
 	switch (nodeTag(expr))
 	{
 		case T_Var:

@@ -42,6 +42,13 @@ typedef struct GpuaggProgram
 	Oid			pred_funcid[GA_MAX_COLS];
 	Oid			pred_collid[GA_MAX_COLS];
 	Datum		pred_pattern[GA_MAX_COLS];
+	/*
+	 * ... or, where pred_funcid is invalid, a function of the string (lower,
+	 * length, substring, ||, regexp_replace, ...): its expression over
+	 * Param $1, the string, and a column of its result type (text: codes)
+	 */
+	Expr	   *pred_expr[GA_MAX_COLS];
+	Oid			pred_argtype[GA_MAX_COLS];	/* the string's type ($1's) */
 	int			nlikebytes;		/* of ga.likes, used */
 
 	int			ntextconsts;

@@ -1,7 +1,7 @@
 -- eligibility: which queries become a Custom Scan (GpuAgg), and which keep
 -- their native plan.
 BEGIN;
-SELECT plan(106);
+SELECT plan(107);
 
 \ir common.psql
 SET LOCAL gpuagg.log_fallback = off;
@@ -164,6 +164,8 @@ SET TimeZone = 'America/New_York';
 SELECT ok(NOT pg_temp.offloaded('SELECT date_trunc(''day'', tz), count(*) FROM el_t GROUP BY 1'),
 	'date_trunc of timestamptz in a zone with daylight saving');
 RESET TimeZone;
+SELECT ok(pg_temp.offloaded('SELECT lower(t), length(t), count(*) FROM el_t WHERE starts_with(t, ''a'') GROUP BY 1, 2'),
+	'functions of one string column: lower, length, starts_with');
 SELECT ok(pg_temp.offloaded('SELECT k, b, count(*) FROM el_t GROUP BY GROUPING SETS ((k), (b))'), 'GROUPING SETS');
 SELECT ok(pg_temp.offloaded('SELECT k, b, count(*), grouping(k, b) FROM el_t GROUP BY ROLLUP (k, b)'), 'ROLLUP');
 SELECT ok(pg_temp.offloaded('SELECT k, b, count(*) FROM el_t GROUP BY CUBE (k, b)'), 'CUBE');

@@ -880,6 +880,9 @@ gpuagg_osa_count(uint32_t a, const uint64_t *group, const uint64_t *rows, uint64
 	for (uint64_t i = blockIdx.x * (uint64_t) blockDim.x + threadIdx.x; i < m;
 		 i += (uint64_t) gridDim.x * blockDim.x)
 	{
+		/* (an entry gpuagg_distinct_pairs failed to write: its error stands) */
+		if (group[i] >= ngroups)
+			continue;
 		atomicAdd(&n[group[i]], (unsigned long long) rows[i]);
 		if (ag->kind == GA_AGG_MODE)
 			atomicMax(&n[ngroups + group[i]], (unsigned long long) rows[i]);
@@ -924,7 +927,7 @@ gpuagg_osa_mode(uint32_t a, const uint64_t *group, const uint64_t *value,
 	{
 		GaDatum		v;
 
-		if (rows[i] != n[ngroups + group[i]])
+		if (group[i] >= ngroups || rows[i] != n[ngroups + group[i]])
 			continue;
 		v.u = value[i];
 		atomicMin(&n[2 * ngroups + group[i]],
@@ -952,6 +955,8 @@ gpuagg_osa_hist(uint32_t a, const uint64_t *group, const uint64_t *value,
 		GaDatum		v;
 		uint64_t	bits;
 
+		if (g >= ngroups)
+			continue;
 		v.u = value[i];
 		bits = ga_order_bits(ag->argtype, v, ag->desc);
 		for (int t = 0; t < ntargets; t++)

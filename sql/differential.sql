@@ -215,7 +215,7 @@ BEGIN
 		RETURN CASE t
 			WHEN 'text' THEN diff_pick(ARRAY['lower(s)', 'upper(v)', 'substr(s, 2, 3)',
 				'(s || ''-'')', 'left(s, 2)', 'right(v, 1)', 'btrim(s)', 'replace(s, ''p'', ''q'')',
-				'regexp_replace(s, ''^p(.).*$'', ''\1'')', 'split_part(s, ''a'', 2)', 'md5(v)',
+				'regexp_replace(s, ''^p(.).*$'', ''\1'')', 'split_part(s, ''a'', 2)',
 				'initcap(s)', 'reverse(s)'])
 			WHEN 'int4' THEN diff_pick(ARRAY['length(s)', 'octet_length(s)', 'strpos(s, ''a'')',
 				'char_length(v)'])

@@ -360,23 +360,36 @@ GpuaggBatchDone(GpuaggBatchReader *r)
 	return r->eof;
 }
 
+/*
+ * Room in predicate k's cache for code (and in its values, for a function
+ * of the string).
+ */
+static void
+pred_cache_reserve(GpuaggBatchReader *r, int k, uint32 code)
+{
+	uint32		cap = Max(1024, r->predcap[k]);
+
+	if (code < r->predcap[k])
+		return;
+	while (cap <= code)
+		cap *= 2;
+	r->predcache[k] = r->predcache[k] ?
+		repalloc_huge(r->predcache[k], cap) : MemoryContextAllocHuge(CurrentMemoryContext, cap);
+	memset(r->predcache[k] + r->predcap[k], 0, cap - r->predcap[k]);
+	if (r->predstate[k])
+		r->predvalue[k] = r->predvalue[k] ?
+			repalloc_huge(r->predvalue[k], cap * sizeof(uint64)) :
+			MemoryContextAllocHuge(CurrentMemoryContext, cap * sizeof(uint64));
+	r->predcap[k] = cap;
+}
+
 /* String predicate k of a non-NULL string: from its code's cache. */
 static uint8
 pred_value(GpuaggBatchReader *r, int k, Datum d)
 {
 	uint32		code = GpuaggDictEncode(r->dict, d);
 
-	if (code >= r->predcap[k])
-	{
-		uint32		cap = Max(1024, r->predcap[k]);
-
-		while (cap <= code)
-			cap *= 2;
-		r->predcache[k] = r->predcache[k] ?
-			repalloc_huge(r->predcache[k], cap) : MemoryContextAllocHuge(CurrentMemoryContext, cap);
-		memset(r->predcache[k] + r->predcap[k], 0, cap - r->predcap[k]);
-		r->predcap[k] = cap;
-	}
+	pred_cache_reserve(r, k, code);
 	if (r->predcache[k][code] == 0)
 		r->predcache[k][code] = 1 +
 			DatumGetBool(FunctionCall2Coll(&r->predfn[k], r->host->pred_collid[k],
@@ -395,20 +408,7 @@ derived_value(GpuaggBatchReader *r, const GaColumn *col, int k, Datum d)
 {
 	uint32		code = GpuaggDictEncode(r->dict, d);
 
-	if (code >= r->predcap[k])
-	{
-		uint32		cap = Max(1024, r->predcap[k]);
-
-		while (cap <= code)
-			cap *= 2;
-		r->predcache[k] = r->predcache[k] ?
-			repalloc_huge(r->predcache[k], cap) : MemoryContextAllocHuge(CurrentMemoryContext, cap);
-		r->predvalue[k] = r->predvalue[k] ?
-			repalloc_huge(r->predvalue[k], cap * sizeof(uint64)) :
-			MemoryContextAllocHuge(CurrentMemoryContext, cap * sizeof(uint64));
-		memset(r->predcache[k] + r->predcap[k], 0, cap - r->predcap[k]);
-		r->predcap[k] = cap;
-	}
+	pred_cache_reserve(r, k, code);
 	if (r->predcache[k][code] == 0)
 	{
 		ParamExternData *prm = &r->predcontext->ecxt_param_list_info->params[0];

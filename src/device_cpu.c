@@ -580,6 +580,10 @@ cpu_select(const GaAgg *ag, uint64 m, const uint64 *group, const uint64 *value,
 			   *hist;
 
 	for (uint64 i = 0; i < m; i++)
+		if (group[i] >= ngroups)
+			elog(ERROR, "gpuagg: an ordered-set entry names group " UINT64_FORMAT " of " UINT64_FORMAT,
+				 group[i], ngroups);
+	for (uint64 i = 0; i < m; i++)
 		n[group[i]] += rows[i];
 	if (ag->kind == GA_AGG_MODE)
 	{

@@ -647,7 +647,8 @@ ga_engine_finish(GaEngineSession *s, GaEngineShape *shape)
 	uint32_t	ns = s->prog.nslots;
 	uint64_t	n,
 				total;
-	uint64_t	npairs = 0;
+	uint64_t	npairs = 0,
+				nrows = 0;
 	uint64_t	bytes,
 				pairs_at,
 				osa_at,
@@ -691,14 +692,20 @@ ga_engine_finish(GaEngineSession *s, GaEngineShape *shape)
 	for (uint32_t a = 0; a < s->prog.naggs; a++)
 		if (ga_agg_set_pairs(&s->prog.aggs[a]))
 		{
-			npairs += counters[GA_CNT_DISTINCT + s->prog.aggs[a].distinct];
-			osa |= ga_agg_ordered(s->prog.aggs[a].kind);
+			uint64_t	m = counters[GA_CNT_DISTINCT + s->prog.aggs[a].distinct];
+
+			npairs += m;
+			if (ga_agg_ordered(s->prog.aggs[a].kind))
+			{
+				nrows += m;
+				osa = true;
+			}
 		}
 	bytes = ALIGN16((8 * (uint64_t) nk + 8 * (uint64_t) ns + nk) * total + 16);
 	pairs_at = bytes;
 	/* (group, value) pairs, and the rows of a counted set's */
 	if (npairs > 0)
-		bytes += 8 * s->table.cap + 24 * npairs + 8 * GA_MAX_DISTINCT;
+		bytes += 8 * s->table.cap + 16 * npairs + 8 * nrows + 8 * GA_MAX_DISTINCT;
 	/* an ordered-set aggregate's rows to find, and its select's histograms */
 	osa_at = bytes;
 	if (osa)

@@ -376,24 +376,35 @@ vram_estimate(const GaProgram *p, double groups, const double *pairs,
 {
 	double		staging = 2.0 * batch_rows * row_width(p);
 	double		bytes;
+	bool		any_pairs = false,
+				osa = false;
 
 	bytes = staging +
 		table_bytes(groups, groups + batch_rows, batch_rows, p->nkeys, p->nslots) +
 		Max(groups, 1.0) * ga_slot_bytes(p->nkeys, p->nslots) + 8 * GA_TOPN_HIST +
 		sizeof(GaProgram);
+
 	for (uint32 j = 0; j < p->ndistinct; j++)
 		bytes += table_bytes(pairs[j], batch_rows + 1.0, batch_rows, p->nkeys + 1,
 							 ga_set_counted(p, j));
 	/*
-	 * the (group, value) pairs of the sets the host folds, packed; of an
-	 * ordered-set aggregate's, with their rows, and its select's scratch
+	 * the (group, value) pairs of the sets the host folds, packed, and of an
+	 * ordered-set aggregate's, with their rows; the group table's slot
+	 * positions they are packed by; the select's scratch, shared
+	 * (engine.c's ga_engine_finish)
 	 */
 	for (uint32 a = 0; a < p->naggs; a++)
-		if (ga_agg_ordered(p->aggs[a].kind))
-			bytes += 24.0 * pairs[p->aggs[a].distinct] +
-				(16.0 + 16.0 * GA_OSA_DIGITS) * Max(groups, 1.0);
-		else if (ga_agg_host_folds(&p->aggs[a]))
-			bytes += 16.0 * pairs[p->aggs[a].distinct];
+	{
+		if (!ga_agg_set_pairs(&p->aggs[a]))
+			continue;
+		any_pairs = true;
+		osa |= ga_agg_ordered(p->aggs[a].kind);
+		bytes += (ga_agg_ordered(p->aggs[a].kind) ? 24.0 : 16.0) * pairs[p->aggs[a].distinct];
+	}
+	if (any_pairs)
+		bytes += 8.0 * pow(2.0, ceil(log2(Max(groups + batch_rows, 512.0) * 2.0)));
+	if (osa)
+		bytes += (16.0 + 16.0 * GA_OSA_DIGITS) * Max(groups, 1.0);
 	return bytes;
 }
 
@@ -1182,7 +1193,7 @@ parallel_plan(GpuaggCandidate *c)
 	if (c->remap)
 		return psprintf("no parallel plan: %s", c->no_pages);
 	if (c->exact && c->partial)
-		return "no parallel plan where each process aggregates: numeric values the device may not hold need one session's exact path";
+		return "no parallel plan where each process aggregates: numeric values the device may not hold, or a time zone's offset, need one session's exact path";
 	if (!gpuagg_parallel)
 		return "no parallel plan: gpuagg.parallel is off";
 	if (has_params(c->prog->params) || c->gating != NIL)

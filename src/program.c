@@ -922,18 +922,21 @@ string_func_arg_ok(Expr *e, Var **var)
 			case F_SUBSTR_TEXT_INT4:
 			case F_SUBSTRING_TEXT_INT4:
 			case F_TEXTCAT:
-			case F_STARTS_WITH:
 			case F_BTRIM_TEXT:
 			case F_BTRIM_TEXT_TEXT:
 			case F_LTRIM_TEXT:
 			case F_LTRIM_TEXT_TEXT:
 			case F_RTRIM_TEXT:
 			case F_RTRIM_TEXT_TEXT:
-			case F_REPLACE:
-			case F_MD5_TEXT:
 			case F_REVERSE:
+				break;
+			case F_STARTS_WITH:
 			case F_STRPOS:
 			case F_POSITION_TEXT_TEXT:
+			case F_REPLACE:
+				/* "nondeterministic collations are not supported for substring searches" */
+				if (!OidIsValid(collid) || !get_collation_isdeterministic(collid))
+					return false;
 				break;
 			case F_SUBSTR_TEXT_INT4_INT4:
 			case F_SUBSTRING_TEXT_INT4_INT4:
@@ -943,9 +946,10 @@ string_func_arg_ok(Expr *e, Var **var)
 					return false;
 				break;
 			case F_SPLIT_PART:
-				/* "field position must not be zero" */
+				/* "field position must not be zero", and as F_STRPOS */
 				if (!IsA(lthird(args), Const) || ((Const *) lthird(args))->constisnull ||
-					DatumGetInt32(((Const *) lthird(args))->constvalue) == 0)
+					DatumGetInt32(((Const *) lthird(args))->constvalue) == 0 ||
+					!OidIsValid(collid) || !get_collation_isdeterministic(collid))
 					return false;
 				break;
 			case F_REGEXP_REPLACE_TEXT_TEXT_TEXT:

@@ -403,13 +403,15 @@ ordered_value(GpuaggFinal *fin, const uint64 *st, bool *isnull)
 	lo = ga_order_value(agg->argtype, st[agg->kind == GA_AGG_MODE ? 2 : 1], agg->desc);
 	if (agg->kind == GA_AGG_PCT_CONT)
 	{
-		int64		first_row = floor(f * (st[0] - 1));
-		int64		second_row = ceil(f * (st[0] - 1));
+		uint64		first_row,
+					second_row;
 		double		hi = ga_order_value(agg->argtype, st[2], agg->desc).f;
 
+		/* the rows the device selected; float8_lerp between them */
+		ga_osa_rows(agg, st[0], &first_row, &second_row);
 		if (first_row == second_row)
 			return Float8GetDatum(lo.f);
-		return Float8GetDatum(lo.f + ((f * (st[0] - 1)) - first_row) * (hi - lo.f));
+		return Float8GetDatum(lo.f + ((f * (st[0] - 1)) - (int64) first_row) * (hi - lo.f));
 	}
 	return GpuaggKeyDatum(lo, agg->argtype, agg->argscale, fin->dict);
 }

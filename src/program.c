@@ -2534,6 +2534,23 @@ compile_pair(Compiler *c, Aggref *aggref, GaAgg *ag)
 }
 
 /*
+ * Room for one more distinct set (a DISTINCT, ordered-set or min/max of
+ * strings aggregate's), keyed by the group keys and the value.
+ */
+static bool
+reserve_set(Compiler *c, const char *what)
+{
+	GaProgram  *p = &c->prog->ga;
+
+	if (p->ndistinct >= GA_MAX_DISTINCT)
+		return fail(c, "more than %d DISTINCT, ordered-set and min/max of strings aggregates",
+					GA_MAX_DISTINCT);
+	if (p->nkeys + 1 > GA_MAX_KEYS)
+		return fail(c, "%s with more than %d group keys", what, GA_MAX_KEYS - 1);
+	return true;
+}
+
+/*
  * percentile_disc(f), percentile_cont(f) and mode() WITHIN GROUP (ORDER BY
  * x [DESC]): x goes to a counted set (each value with its rows), which
  * the device selects from at the end (GA_AGG_PCT_*, GA_AGG_MODE); f is a
@@ -2592,12 +2609,8 @@ compile_ordered(Compiler *c, Aggref *aggref, GaAgg *ag)
 		return fail(c, "%s WITHIN GROUP (ORDER BY ... USING %s)", name,
 					get_opname(sgc->sortop));
 	ag->desc = (sgc->sortop == tc->gt_opr);
-	if (p->ndistinct >= GA_MAX_DISTINCT)
-		return fail(c, "more than %d DISTINCT, ordered-set and min/max of strings aggregates",
-					GA_MAX_DISTINCT);
-	if (p->nkeys + 1 > GA_MAX_KEYS)
-		return fail(c, "an ordered-set aggregate with more than %d group keys",
-					GA_MAX_KEYS - 1);
+	if (!reserve_set(c, "an ordered-set aggregate"))
+		return false;
 	if (!compile_segment(c, linitial_node(TargetEntry, aggref->args)->expr, &ag->arg, &t))
 		return false;
 	if (t == GA_T_TEXT || t == GA_T_BPCHAR)
@@ -2663,12 +2676,8 @@ compile_aggref(Compiler *c, Aggref *aggref, GaAgg *ag)
 			return fail(c, "%s of strings under the nondeterministic collation %s",
 						get_func_name(aggref->aggfnoid),
 						get_collation_name(aggref->inputcollid));
-		if (p->ndistinct >= GA_MAX_DISTINCT)
-			return fail(c, "more than %d count(DISTINCT) and min/max of strings",
-						GA_MAX_DISTINCT);
-		if (p->nkeys + 1 > GA_MAX_KEYS)
-			return fail(c, "min/max of strings with more than %d group keys",
-						GA_MAX_KEYS - 1);
+		if (!reserve_set(c, "min/max of strings"))
+			return false;
 		ag->kind = (transfn == F_TEXT_LARGER) ? GA_AGG_MAX : GA_AGG_MIN;
 		c->prog->extreme_collid[p->ndistinct] = aggref->inputcollid;
 		ag->distinct = p->ndistinct++;
@@ -2695,12 +2704,8 @@ compile_aggref(Compiler *c, Aggref *aggref, GaAgg *ag)
 
 		if (aggref->aggstar)
 			return fail(c, "DISTINCT inside an aggregate other than count");
-		if (p->ndistinct >= GA_MAX_DISTINCT)
-			return fail(c, "more than %d DISTINCT aggregates and min/max of strings",
-						GA_MAX_DISTINCT);
-		if (p->nkeys + 1 > GA_MAX_KEYS)
-			return fail(c, "a DISTINCT aggregate with more than %d group keys",
-						GA_MAX_KEYS - 1);
+		if (!reserve_set(c, "a DISTINCT aggregate"))
+			return false;
 		if (!check_collation(c, aggref->inputcollid, "count(DISTINCT)"))
 			return false;
 		ag->distinct = p->ndistinct++;

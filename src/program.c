@@ -805,6 +805,23 @@ compile_like(GpuaggProgram *prog, Datum pattern, bool negate)
 }
 
 /*
+ * The next string predicate (its pred_* filled in by the caller) as a
+ * column of its own, of type, read into a new register: that register, or
+ * -1.
+ */
+static int
+host_column(Compiler *c, AttrNumber attno, int type, int *col)
+{
+	int			r;
+
+	*col = column_for(c, attno, type, ++c->prog->npreds, 0);
+	r = alloc_reg(c);
+	if (*col < 0 || r < 0 || emit(c, GA_OP_COL, type, r, 0, 0, *col) < 0)
+		return -1;
+	return r;
+}
+
+/*
  * column LIKE / NOT LIKE / ILIKE / NOT ILIKE 'pattern' and column < <= > >=
  * 'constant' (either side) on text or varchar: a bool column the host
  * computes with PostgreSQL's own function and the expression's collation
@@ -851,10 +868,7 @@ compile_string_pred(Compiler *c, Oid opfuncid, Oid inputcollid, List *args)
 	prog->pred_funcid[prog->npreds] = opfuncid;
 	prog->pred_collid[prog->npreds] = inputcollid;
 	prog->pred_pattern[prog->npreds] = pat->constvalue;
-	/* a new predicate, so a column of its own */
-	col = column_for(c, var->varattno, GA_T_BOOL, ++prog->npreds, 0);
-	r = alloc_reg(c);
-	if (col < 0 || r < 0 || emit(c, GA_OP_COL, GA_T_BOOL, r, 0, 0, col) < 0)
+	if ((r = host_column(c, var->varattno, GA_T_BOOL, &col)) < 0)
 		return -2;
 	if (opfuncid == F_TEXTLIKE || opfuncid == F_TEXTNLIKE)
 		prog->ga.cols[col].like = compile_like(prog, pat->constvalue,
@@ -1095,9 +1109,7 @@ compile_string_func(Compiler *c, Expr *expr, int *type)
 	prog->pred_funcid[prog->npreds] = InvalidOid;
 	prog->pred_expr[prog->npreds] = (Expr *) var_to_param((Node *) expr, NULL);
 	prog->pred_argtype[prog->npreds] = var->vartype;
-	col = column_for(c, var->varattno, t, ++prog->npreds, 0);
-	r = alloc_reg(c);
-	if (col < 0 || r < 0 || emit(c, GA_OP_COL, t, r, 0, 0, col) < 0)
+	if ((r = host_column(c, var->varattno, t, &col)) < 0)
 		return -2;
 	*type = t;
 	return r;

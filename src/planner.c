@@ -348,6 +348,16 @@ row_width(const GaProgram *p)
 }
 
 /*
+ * Slots of a device hash table holding need entries at half load, as
+ * engine_half_load_cap sizes it: a power of two, 1024 at least.
+ */
+static double
+half_load_slots(double need)
+{
+	return pow(2.0, ceil(log2(Max(need, 512.0) * 2.0)));
+}
+
+/*
  * Bytes of a device hash table (a group table, a distinct set) that ends
  * with n entries: the engine starts it with room for `first' entries and,
  * before each batch, grows it so that its entries plus a whole batch stay
@@ -357,10 +367,9 @@ row_width(const GaProgram *p)
 static double
 table_bytes(double n, double first, int batch_rows, uint32 nkeys, uint32 nslots)
 {
-	double		start = pow(2.0, ceil(log2(Max(first, 512.0) * 2.0)));
-	double		slots = pow(2.0, ceil(log2(Max(n + batch_rows, 512.0) * 2.0)));
+	double		start = half_load_slots(first);
+	double		slots = Max(half_load_slots(n + batch_rows), start);
 
-	slots = Max(slots, start);
 	return (slots > start ? 1.5 : 1.0) * slots * ga_slot_bytes(nkeys, nslots);
 }
 
@@ -402,7 +411,7 @@ vram_estimate(const GaProgram *p, double groups, const double *pairs,
 		bytes += (ga_agg_ordered(p->aggs[a].kind) ? 24.0 : 16.0) * pairs[p->aggs[a].distinct];
 	}
 	if (any_pairs)
-		bytes += 8.0 * pow(2.0, ceil(log2(Max(groups + batch_rows, 512.0) * 2.0)));
+		bytes += 8.0 * half_load_slots(groups + batch_rows);
 	if (osa)
 		bytes += (16.0 + 16.0 * GA_OSA_DIGITS) * Max(groups, 1.0);
 	return bytes;

@@ -155,10 +155,8 @@ gpuagg_begin(CustomScanState *node, EState *estate, int eflags)
 
 	st->prog = palloc(sizeof(GpuaggProgram));
 	if (!GpuaggCompile(st->prog, st->plan->quals, st->plan->keys, st->plan->aggrefs,
-					   st->plan->numeric_scales, &reason))
+					   st->plan->numeric_scales, st->plan->sets != NIL, &reason))
 		elog(ERROR, "gpuagg: plan does not compile: %s", reason);
-	if (st->plan->sets != NIL)
-		GpuaggCountDistinctOnHost(st->prog);
 	GpuaggTopNForDevice(&st->topn, st->prog);
 	nparams = list_length(st->prog->params);
 	if (nparams > list_length(cscan->custom_exprs))

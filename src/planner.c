@@ -1065,7 +1065,8 @@ compile_query(GpuaggCandidate *c)
 
 	numeric_scales(c);
 	c->prog = palloc(sizeof(GpuaggProgram));
-	if (!GpuaggCompile(c->prog, c->quals, c->keys, c->aggrefs, c->numeric_scales, &reason))
+	if (!GpuaggCompile(c->prog, c->quals, c->keys, c->aggrefs, c->numeric_scales,
+					   parse->groupingSets != NIL, &reason))
 		return reason;
 	if (c->prog->tz_const >= 0 && !GpuaggFixedTimeZone(&gmtoff))
 		return psprintf("%s in the time zone \"%s\", whose UTC offset changes (a zone of one offset offloads: UTC, '+05:30')",
@@ -1116,7 +1117,6 @@ grouping_sets(GpuaggCandidate *c)
 							get_func_name(((Aggref *) list_nth(c->aggrefs, a))->aggfnoid));
 	if (refsets != NIL)
 	{
-		GpuaggCountDistinctOnHost(c->prog);
 		c->out_groups = 0;
 		foreach(lc, refsets)
 		{

@@ -2779,7 +2779,7 @@ compile_filter(Compiler *c, Aggref *aggref, GaAgg *ag)
 
 bool
 GpuaggCompile(GpuaggProgram *prog, List *quals, List *keys, List *aggrefs,
-			  List *numeric_scales, const char **reason)
+			  List *numeric_scales, bool grouping_sets, const char **reason)
 {
 	GaProgram  *p = &prog->ga;
 	Compiler	c = {prog, 0, NULL, -1, 0, -1};
@@ -2898,6 +2898,9 @@ GpuaggCompile(GpuaggProgram *prog, List *quals, List *keys, List *aggrefs,
 			*reason = "too many aggregate state slots";
 			return false;
 		}
+		/* grouping sets: a set's group counts its finer groups' values once */
+		if (grouping_sets && ag->distinct >= 0 && ag->kind == GA_AGG_COUNT)
+			ag->count_on_host = 1;
 		p->naggs++;
 	}
 	*reason = NULL;
@@ -2966,13 +2969,4 @@ GpuaggLoadParams(GpuaggProgram *prog, List *param_states, ExprContext *econtext,
 		prog->ga.constnull[prog->tz_const] = false;
 	}
 	return fits;
-}
-
-/* (program.h) */
-void
-GpuaggCountDistinctOnHost(GpuaggProgram *prog)
-{
-	for (uint32 a = 0; a < prog->ga.naggs; a++)
-		if (prog->ga.aggs[a].distinct >= 0 && prog->ga.aggs[a].kind == GA_AGG_COUNT)
-			prog->ga.aggs[a].count_on_host = 1;
 }

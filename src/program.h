@@ -85,17 +85,14 @@ typedef enum GpuaggScaleFound
  * column: Integers attno, a GpuaggScaleFound, the smallest and the largest
  * display scale in its statistics, and a String, its name): a column read
  * at a scale found must have it in every value (else the exact path).
+ * Under grouping sets the device returns count(DISTINCT)'s values as pairs
+ * too (GaAgg.count_on_host, ga_agg_host_folds), so that a set's group
+ * counts the values of all its finer groups once.
  * Returns false and sets *reason when something is not device-evaluable.
  */
 extern bool GpuaggCompile(GpuaggProgram *prog, List *quals, List *keys,
-						  List *aggrefs, List *numeric_scales, const char **reason);
-
-/*
- * Under grouping sets: the device returns count(DISTINCT)'s values as
- * pairs as well (ga_agg_host_folds), so that a set's group counts the
- * values of all its finer groups once.
- */
-extern void GpuaggCountDistinctOnHost(GpuaggProgram *prog);
+						  List *aggrefs, List *numeric_scales, bool grouping_sets,
+						  const char **reason);
 
 /*
  * Put the current parameter values (param_states: an ExprState per Param

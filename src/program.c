@@ -294,6 +294,16 @@ check_collation(Compiler *c, Oid collid, const char *what)
 	return true;
 }
 
+/*
+ * A collation under which equal strings are equal bytes (and which LIKE,
+ * regular expressions and substring searches accept); not none.
+ */
+static bool
+deterministic(Oid collid)
+{
+	return OidIsValid(collid) && get_collation_isdeterministic(collid);
+}
+
 /* The batch column for attno (string predicate pred - 1 of it, when pred
  * is not 0), added on first use. */
 static int
@@ -861,7 +871,7 @@ compile_string_pred(Compiler *c, Oid opfuncid, Oid inputcollid, List *args)
 	if (var->varlevelsup != 0 || var->varattno <= 0 ||
 		(var->vartype != TEXTOID && var->vartype != VARCHAROID))
 		return -1;
-	if (!OidIsValid(inputcollid) || !get_collation_isdeterministic(inputcollid))
+	if (!deterministic(inputcollid))
 		return -1;
 	if ((like && GpuaggLikeEndsInEscape(pat->constvalue)) || prog->npreds >= GA_MAX_COLS)
 		return -1;
@@ -949,7 +959,7 @@ string_func_arg_ok(Expr *e, Var **var)
 			case F_POSITION_TEXT_TEXT:
 			case F_REPLACE:
 				/* "nondeterministic collations are not supported for substring searches" */
-				if (!OidIsValid(collid) || !get_collation_isdeterministic(collid))
+				if (!deterministic(collid))
 					return false;
 				break;
 			case F_SUBSTR_TEXT_INT4_INT4:
@@ -963,7 +973,7 @@ string_func_arg_ok(Expr *e, Var **var)
 				/* "field position must not be zero", and as F_STRPOS */
 				if (!IsA(lthird(args), Const) || ((Const *) lthird(args))->constisnull ||
 					DatumGetInt32(((Const *) lthird(args))->constvalue) == 0 ||
-					!OidIsValid(collid) || !get_collation_isdeterministic(collid))
+					!deterministic(collid))
 					return false;
 				break;
 			case F_REGEXP_REPLACE_TEXT_TEXT_TEXT:
@@ -978,7 +988,7 @@ string_func_arg_ok(Expr *e, Var **var)
 				/* over a function of the string (compile_string_func) */
 				if (!IsA(lsecond(args), Const) || ((Const *) lsecond(args))->constisnull ||
 					GpuaggLikeEndsInEscape(((Const *) lsecond(args))->constvalue) ||
-					!OidIsValid(collid) || !get_collation_isdeterministic(collid))
+					!deterministic(collid))
 					return false;
 				break;
 			case F_TEXT_LT:
@@ -1018,7 +1028,7 @@ regex_ok(List *args, Oid collid)
 
 	if (!IsA(pat, Const) || pat->constisnull || !IsA(lthird(args), Const))
 		return false;
-	if (!OidIsValid(collid) || !get_collation_isdeterministic(collid))
+	if (!deterministic(collid))
 		return false;
 	if (list_length(args) == 4)
 	{

@@ -44,7 +44,7 @@
 #define GA_HD static inline
 #endif
 
-#define GA_ABI_VERSION		16
+#define GA_ABI_VERSION		17
 
 /*
  * Words of a page's visibility bitmap in a page-form batch: room for
@@ -205,14 +205,13 @@ typedef enum GaOp
 
 	/*
 	 * dst = a converted from type b to type (b numeric: imm its scale; b
-	 * or type timestamptz: imm the constant holding the session time
-	 * zone's UTC offset, microseconds east)
+	 * or type timestamptz: in the session's time zone, GaProgram.zone)
 	 */
 	GA_OP_CAST,
 
 	/*
 	 * dst = date_trunc(imm: a GaTruncUnit, a), a timestamp (b = 0) or a
-	 * timestamptz whose zone's offset is constant b - 1
+	 * timestamptz (b = 1) in the session's time zone
 	 */
 	GA_OP_TS_TRUNC,
 
@@ -229,8 +228,8 @@ typedef enum GaOp
 
 	/*
 	 * dst = extract(imm: a GaPartField FROM a), a timestamp (b = 0), a
-	 * date (b = 1) or a timestamptz whose zone's offset is constant b - 2
-	 * (the fields of its local time); type GA_T_NUMERIC (extract: a scaled integer at the
+	 * date (b = 1) or a timestamptz (b = 2: the fields of its local time
+	 * in the session's time zone); type GA_T_NUMERIC (extract: a scaled integer at the
 	 * field's scale, GaPartScale) or GA_T_FLOAT8 (date_part); NULL for a
 	 * field of an infinite value that has none
 	 */
@@ -498,6 +497,34 @@ typedef struct GaTopN
 	uint8_t		nullsfirst[GA_MAX_KEYS];	/* NULLS FIRST */
 } GaTopN;
 
+/*
+ * The session's time zone as the devices read it (a timestamptz's local
+ * time, and back): its transitions from 1850 on, as the server's own
+ * pg_next_dst_boundary lists them (program.c, GpuaggZoneLoad).  Offsets
+ * are seconds east of UTC, instants microseconds since 2000-01-01 UTC.
+ * Between at[i] and at[i + 1] the offset is off[i] (pg_localtime's); a
+ * local time finds the first transition at or after a day before it, and
+ * the offsets on either side, as DetermineTimeZoneOffset does.  Outside
+ * what the table answers exactly, a row's evaluation raises
+ * GA_ERR_TZ_WINDOW: the query's exact path runs.
+ */
+#define GA_MAX_TZ			400	/* Europe/London: 242 from 1850 to 2037 */
+
+typedef struct GaZone
+{
+	int64_t		lo;				/* instants [lo, hi) have a local time here */
+	int64_t		hi;
+	int64_t		local_from;		/* a local time a day past this, or more,
+								 * has its offset here */
+	int32_t		off0;			/* the offset before at[0], for local times */
+	int32_t		beyond;			/* the offset past the last transition */
+	uint32_t	complete;		/* every transition is here: past the last
+								 * one, a local time's offset is beyond */
+	uint32_t	n;
+	int64_t		at[GA_MAX_TZ];
+	int32_t		off[GA_MAX_TZ];
+} GaZone;
+
 typedef struct GaProgram
 {
 	uint32_t	abi_version;
@@ -524,6 +551,7 @@ typedef struct GaProgram
 	uint8_t		constnull[GA_MAX_CONSTS];
 	GaTopN		topn;
 	uint8_t		likes[GA_LIKE_BYTES];	/* compiled LIKE patterns (ga_like) */
+	GaZone		zone;			/* the session's time zone, if read */
 } GaProgram;
 
 /*
@@ -561,7 +589,10 @@ typedef enum GaError
 	GA_ERR_TIMESTAMP_RANGE,		/* timestamp out of range */
 	GA_ERR_NUMERIC_EXACT,		/* a numeric the device cannot hold exactly:
 								 * run the query's exact path */
-	GA_ERR_DATE_TS_RANGE		/* date out of range for timestamp */
+	GA_ERR_DATE_TS_RANGE,		/* date out of range for timestamp */
+	GA_ERR_TZ_WINDOW			/* a timestamptz (or local time) outside
+								 * what GaZone answers: run the query's
+								 * exact path */
 } GaError;
 
 /* One batch of rows: column vectors and validity bitmaps. */
@@ -712,5 +743,6 @@ ga_slot_bytes(uint32_t nkeys, uint32_t nslots)
 #define GA_DATEVAL_NOEND		INT32_MAX
 #define GA_TIMESTAMP_END_JULIAN	109203528
 #define GA_USECS_PER_DAY		INT64_C(86400000000)
+#define GA_USECS_PER_SEC		INT64_C(1000000)
 
 #endif							/* GPUAGG_ABI_H */

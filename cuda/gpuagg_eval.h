@@ -436,22 +436,128 @@ ga_timestamp_trunc(int unit, int64_t ts, int64_t *out)
 }
 
 /*
- * date_trunc(unit, ts) of a timestamptz in a time zone of one fixed offset
- * (off microseconds east of UTC), as timestamptz_trunc: the local time
- * truncated, then the offset taken back; a result outside the timestamp
- * range is out of range, as tm2timestamp finds.
+ * The UTC offset (microseconds east) of the session's time zone at instant
+ * ts, a finite timestamptz, as pg_localtime finds it for timestamp2tm (the
+ * whole second at or before ts): the offset of the last transition at or
+ * before it.  GA_ERR_TZ_WINDOW outside the table's window.
  */
 GA_DEVFN int
-ga_timestamptz_trunc(int unit, int64_t ts, int64_t off, int64_t *out)
+ga_zone_offset(const GaZone *z, int64_t ts, int64_t *off)
 {
-	if (ts == INT64_MIN || ts == INT64_MAX)
+	uint32_t	lo = 0,
+				hi = z->n;
+
+	if (ts < z->lo || ts >= z->hi)
+		return GA_ERR_TZ_WINDOW;
+	/* transitions fall on whole seconds: at[i] <= ts as their seconds */
+	while (lo < hi)
 	{
-		*out = ts;
+		uint32_t	mid = (lo + hi) / 2;
+
+		if (z->at[mid] <= ts)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	*off = (int64_t) (lo > 0 ? z->off[lo - 1] : z->off0) * GA_USECS_PER_SEC;
+	return GA_OK;
+}
+
+/*
+ * The UTC offset (microseconds east) that local time local (a timestamp,
+ * finite) has in the session's time zone, as DetermineTimeZoneOffset: the
+ * first transition at or after a day before it, and the offsets either side
+ * of it; a local time that both or neither give lies on that side of the
+ * transition, one that a spring-forward skips takes the offset before it,
+ * one that a fall-back repeats the offset after it.
+ */
+GA_DEVFN int
+ga_zone_local_offset(const GaZone *z, int64_t local, int64_t *off)
+{
+	int64_t		t = local / GA_USECS_PER_SEC,
+				prev,
+				boundary,
+				before,
+				after;
+	uint32_t	lo = 0,
+				hi = z->n;
+
+	if (local % GA_USECS_PER_SEC < 0)
+		t--;
+	prev = (t - 86400) * GA_USECS_PER_SEC;
+	if (prev <= z->local_from)
+		return GA_ERR_TZ_WINDOW;
+	while (lo < hi)
+	{
+		uint32_t	mid = (lo + hi) / 2;
+
+		if (z->at[mid] < prev)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo == z->n)
+	{
+		if (!z->complete)
+			return GA_ERR_TZ_WINDOW;
+		*off = (int64_t) z->beyond * GA_USECS_PER_SEC;
 		return GA_OK;
 	}
+	before = lo > 0 ? z->off[lo - 1] : z->off0;
+	after = z->off[lo];
+	boundary = z->at[lo] / GA_USECS_PER_SEC;
+	/* the candidate instants, in seconds */
+	if ((t - before < boundary) == (t - after < boundary))
+		*off = t - before < boundary ? before : after;
+	else
+		*off = t - before > t - after ? before : after;
+	*off *= GA_USECS_PER_SEC;
+	return GA_OK;
+}
+
+/*
+ * The local time of timestamptz ts in the session's time zone, as
+ * timestamp2tm reads it (infinities stay themselves).
+ */
+GA_DEVFN int
+ga_zone_local(const GaZone *z, int64_t ts, int64_t *local)
+{
+	int64_t		off;
+	int			err;
+
+	*local = ts;
+	if (ts == INT64_MIN || ts == INT64_MAX)
+		return GA_OK;
+	if ((err = ga_zone_offset(z, ts, &off)) != GA_OK)
+		return err;
+	*local = ts + off;
+	return GA_OK;
+}
+
+/*
+ * date_trunc(unit, ts) of a timestamptz in the session's time zone, as
+ * timestamptz_trunc: the local time truncated; to a day or more, the
+ * offset that the truncated local time has (DetermineTimeZoneOffset), else
+ * the instant's own, taken back; a result outside the timestamp range is
+ * out of range, as tm2timestamp finds.
+ */
+GA_DEVFN int
+ga_timestamptz_trunc(const GaZone *z, int unit, int64_t ts, int64_t *out)
+{
+	int64_t		off,
+				local;
+	int			err;
+
+	*out = ts;
+	if (ts == INT64_MIN || ts == INT64_MAX)
+		return GA_OK;
+	if ((err = ga_zone_offset(z, ts, &off)) != GA_OK)
+		return err;
 	/* (the range is checked below, on the zone's time) */
-	(void) ga_timestamp_trunc(unit, ts + off, out);
-	*out -= off;
+	(void) ga_timestamp_trunc(unit, ts + off, &local);
+	if (unit >= GA_TRUNC_DAY && (err = ga_zone_local_offset(z, local, &off)) != GA_OK)
+		return err;
+	*out = local - off;
 	return *out < GA_MIN_TIMESTAMP || *out >= GA_END_TIMESTAMP ? GA_ERR_TIMESTAMP_RANGE : GA_OK;
 }
 
@@ -742,15 +848,11 @@ ga_ts_pl_interval(int64_t v, int of_date, int64_t usecs, int64_t monthday, int64
 }
 
 /*
- * A timestamp (off 0) or a timestamptz in a zone of one fixed offset (off
- * microseconds east of UTC) as a date (timestamp_date, timestamptz_date:
- * the local day; infinities stay infinite) or a timestamp
- * (timestamptz_timestamp: the local time); a timestamp as a timestamptz
- * in such a zone (timestamp_timestamptz: off negated, the local time's
- * instant).  A timestamp must be in range.
+ * A timestamp as a date (timestamp_date: infinities stay infinite), or as
+ * a timestamp or timestamptz, which must be in range.
  */
 GA_DEVFN int
-ga_timestamp_cast(int to, int64_t ts, int64_t off, GaDatum *r)
+ga_timestamp_cast(int to, int64_t ts, GaDatum *r)
 {
 	int64_t		day,
 				time;
@@ -760,7 +862,6 @@ ga_timestamp_cast(int to, int64_t ts, int64_t off, GaDatum *r)
 		r->i = to == GA_T_DATE ? (ts == INT64_MIN ? GA_DATEVAL_NOBEGIN : GA_DATEVAL_NOEND) : ts;
 		return GA_OK;
 	}
-	ts += off;
 	if (to == GA_T_TIMESTAMP || to == GA_T_TIMESTAMPTZ)
 	{
 		r->i = ts;
@@ -771,12 +872,33 @@ ga_timestamp_cast(int to, int64_t ts, int64_t off, GaDatum *r)
 	return GA_OK;
 }
 
+/*
+ * In the session's time zone: a timestamptz as a date or a timestamp
+ * (timestamptz_date, timestamptz_timestamp: its local time's), a
+ * timestamp as a timestamptz (timestamp_timestamptz: the instant of that
+ * local time).
+ */
+GA_DEVFN int
+ga_timestamptz_cast(const GaZone *z, int to, int from, int64_t ts, GaDatum *r)
+{
+	int64_t		off;
+	int			err;
+
+	if (from == GA_T_TIMESTAMPTZ)
+		err = ga_zone_local(z, ts, &ts);
+	else if (ts == INT64_MIN || ts == INT64_MAX)
+		err = GA_OK;
+	else if ((err = ga_zone_local_offset(z, ts, &off)) == GA_OK)
+		ts -= off;
+	return err != GA_OK ? err : ga_timestamp_cast(to, ts, r);
+}
+
 /* Cast value v of type from to type to (PostgreSQL's cast functions). */
 GA_DEVFN int
 ga_cast(int to, int from, GaDatum v, GaDatum *r)
 {
 	if (from == GA_T_TIMESTAMP && to == GA_T_DATE)
-		return ga_timestamp_cast(to, v.i, 0, r);
+		return ga_timestamp_cast(to, v.i, r);
 	if (from == GA_T_DATE && to == GA_T_TIMESTAMP)
 	{
 		/*
@@ -1111,20 +1233,17 @@ ga_eval(const GaProgram *p, const GaSegment *seg, const GaBatch *b,
 				if (nulls[d])
 					;
 				else if (in->b == GA_T_TIMESTAMPTZ || in->type == GA_T_TIMESTAMPTZ)
-					err = ga_timestamp_cast(in->type, regs[in->a].i,
-											in->b == GA_T_TIMESTAMPTZ ? p->consts[in->imm].i :
-											-p->consts[in->imm].i, &regs[d]);
+					err = ga_timestamptz_cast(&p->zone, in->type, in->b, regs[in->a].i, &regs[d]);
 				else
 					err = ga_unary(in, regs[in->a], &regs[d]);
 				break;
 			case GA_OP_TS_TRUNC:
-				/* b > 0: a timestamptz, its zone's offset in constant b - 1 */
+				/* b = 1: a timestamptz, in the session's time zone */
 				nulls[d] = nulls[in->a];
 				if (!nulls[d])
 					err = in->b == 0 ?
 						ga_timestamp_trunc(in->imm, regs[in->a].i, &regs[d].i) :
-						ga_timestamptz_trunc(in->imm, regs[in->a].i, p->consts[in->b - 1].i,
-											 &regs[d].i);
+						ga_timestamptz_trunc(&p->zone, in->imm, regs[in->a].i, &regs[d].i);
 				break;
 			case GA_OP_NUM_SCALE:
 			case GA_OP_NUM_ROUND:
@@ -1143,16 +1262,16 @@ ga_eval(const GaProgram *p, const GaSegment *seg, const GaBatch *b,
 			case GA_OP_TS_PART:
 				if (nulls[in->a])
 					nulls[d] = 1;
-				else if (in->b >= 2)
+				else if (in->b == 2)
 				{
 					/* a timestamptz: the fields of its local time */
 					GaInstr		local = *in;
-					GaDatum		v = regs[in->a];
+					GaDatum		v;
 
 					local.b = 0;
-					if (v.i != INT64_MIN && v.i != INT64_MAX)
-						v.i += p->consts[in->b - 2].i;
-					err = ga_ts_part(&local, v, &regs[d], &nulls[d]);
+					err = ga_zone_local(&p->zone, regs[in->a].i, &v.i);
+					if (err == GA_OK)
+						err = ga_ts_part(&local, v, &regs[d], &nulls[d]);
 				}
 				else
 					err = ga_ts_part(in, regs[in->a], &regs[d], &nulls[d]);

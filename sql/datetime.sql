@@ -1,6 +1,6 @@
 --
 -- datetime: date_trunc, extract, date_part and +/- interval on timestamp
--- (without time zone) and on timestamptz in a time zone of one offset,
+-- (without time zone) and on timestamptz in the session's time zone,
 -- extract and +/- interval on date, in keys,
 -- arguments, WHERE and FILTER, every unit the devices compute, over values
 -- before 2000, BC, at the ends of the range and infinite; compared with
@@ -83,8 +83,8 @@ SELECT check_error('SELECT k, count(*) FROM dt WHERE date_trunc(''year'', ts) < 
 SELECT check_offload('SELECT ts::date AS d, count(*), max(ts::date) FROM dt GROUP BY 1');
 
 -- timestamptz in a time zone of one UTC offset: date_trunc, extract,
--- date_part and the casts to date and timestamp in its local time (the
--- offset a scan constant); UTC, a zone east of it with minutes, one west
+-- date_part and the casts to date and timestamp in its local time; UTC, a
+-- zone east of it with minutes, one west
 CREATE TABLE dtz (k int4, tz timestamptz);
 INSERT INTO dtz
 SELECT i % 5,
@@ -123,8 +123,9 @@ INSERT INTO dtz VALUES (4, '294276-12-31 23:59:59.999999+00');
 SET TimeZone = '<+0530>-05:30';
 SELECT check_error('SELECT k, max(tz::timestamp) FROM dtz GROUP BY k');
 SELECT check_offload('SELECT k, max(tz::date), max(date_trunc(''year'', tz)) FROM dtz GROUP BY k');
--- a cached plan made in UTC runs where the zone has daylight saving:
--- the exact path (PostgreSQL's plan) answers, as its native twin does
+-- a cached plan made in UTC runs in a zone with daylight saving, whose
+-- table of transitions starts in 1893: the row of 44 BC takes the exact
+-- path (PostgreSQL's plan), which answers as its native twin does
 SET TimeZone = 'UTC';
 SET plan_cache_mode = force_generic_plan;
 -- (the session's temporary schema first: it changes the search path,
@@ -152,10 +153,61 @@ RESET plan_cache_mode;
 RESET TimeZone;
 DROP TABLE ptz_a, ptz_b, ptz_c, ptz_d, ptz_e;
 
+-- daylight saving: the zone's transitions go to the device with the scan
+-- constants.  Local times that a spring-forward skips or a fall-back
+-- repeats (ts::timestamptz, date_trunc to a day or more) take the offset
+-- DetermineTimeZoneOffset gives them; New York, London, Lord Howe (a
+-- half-hour shift), and Kolkata (a history, then one offset for good)
+CREATE TABLE dst (k int4, tz timestamptz, ts timestamp);
+INSERT INTO dst
+SELECT i % 7, timestamptz '2020-12-31 22:00:00+00' + i * interval '17 minutes 31.25 seconds',
+	   timestamp '2021-01-01 00:00' + i * interval '14 minutes 59.5 seconds'
+  FROM generate_series(0, 40000) i;
+INSERT INTO dst VALUES (0, 'infinity', 'infinity'), (1, '-infinity', '-infinity'), (2, NULL, NULL),
+	(3, '2021-03-14 06:59:59.999999+00', '2021-03-14 02:30'), (4, '2021-11-07 05:30+00', '2021-11-07 01:30'),
+	(5, '2021-03-28 01:00+00', '2021-03-28 01:30'), (6, '2021-10-31 01:00+00', '2021-10-31 01:30'),
+	(0, '2021-04-04 03:00+00', '2021-04-04 02:15'), (1, '2021-10-02 15:00+00', '2021-10-03 02:15'),
+	(2, '1901-06-01 12:00+00', '1901-06-01 12:00'), (3, '2099-06-01 12:00+00', '2099-06-01 12:00');
+ANALYZE dst;
+-- (the device answered, not the exact path: it ran 0 times)
+CREATE FUNCTION exact_runs() RETURNS text LANGUAGE sql AS $$
+	SELECT current_setting('TimeZone') || ': ' || trim(line)
+	  FROM explain_stable('SELECT date_trunc(''day'', tz) AS d, count(*) FROM dst GROUP BY 1', true) line
+	 WHERE line ~ 'Exact Path Runs'
+$$;
+SET TimeZone = 'America/New_York';
+SELECT line FROM explain_stable('SELECT date_trunc(''day'', tz) AS d, count(*) FROM dst GROUP BY 1', true) line
+ WHERE line ~ 'GpuAgg|Exact Path';
+SELECT check_offload('SELECT date_trunc(''day'', tz) AS d, date_trunc(''hour'', tz) AS h, count(*), min(tz) FROM dst GROUP BY 1, 2');
+SELECT check_offload('SELECT date_trunc(''week'', tz) AS w, date_trunc(''month'', tz) AS m, extract(hour FROM tz) AS hr, extract(dow FROM tz) AS dw, count(*) FROM dst GROUP BY 1, 2, 3, 4');
+SELECT check_offload('SELECT ts::timestamptz AS i, tz::timestamp AS l, tz::date AS d, count(*) FROM dst WHERE k IN (3, 4, 5) GROUP BY 1, 2, 3');
+SELECT check_offload('SELECT k, max(ts::timestamptz), min(date_trunc(''year'', ts::timestamptz)), sum(extract(epoch FROM ts::timestamptz)), count(DISTINCT tz::timestamp) FROM dst GROUP BY k');
+SET TimeZone = 'Europe/London';
+SELECT exact_runs();
+SELECT check_offload('SELECT date_trunc(''day'', tz) AS d, extract(hour FROM tz) AS h, tz::date AS dd, count(*) FROM dst GROUP BY 1, 2, 3');
+SELECT check_offload('SELECT k, max(ts::timestamptz), sum(extract(epoch FROM ts::timestamptz)), max(date_trunc(''month'', ts::timestamptz)) FROM dst GROUP BY k');
+SET TimeZone = 'Australia/Lord_Howe';
+SELECT exact_runs();
+SELECT check_offload('SELECT date_trunc(''day'', tz) AS d, date_trunc(''hour'', tz) AS h, extract(minute FROM tz) AS mi, count(*) FROM dst GROUP BY 1, 2, 3');
+SELECT check_offload('SELECT k, max(ts::timestamptz), sum(extract(epoch FROM ts::timestamptz)), count(DISTINCT date_trunc(''day'', ts::timestamptz)) FROM dst GROUP BY k');
+SET TimeZone = 'Asia/Kolkata';
+SELECT exact_runs();
+SELECT check_offload('SELECT date_trunc(''day'', tz) AS d, extract(hour FROM tz) AS h, count(*), sum(extract(epoch FROM ts::timestamptz)) FROM dst GROUP BY 1, 2');
+-- past the table's window (New York's is 1883 to about 2120; Kolkata's
+-- has no end): the exact path
+INSERT INTO dst VALUES (4, '2200-07-01 12:00+00', '2200-07-01 12:00');
+SELECT exact_runs();
+SELECT check_offload('SELECT date_trunc(''month'', tz) AS m, count(*), max(ts::timestamptz) FROM dst GROUP BY 1');
+SET TimeZone = 'America/New_York';
+SELECT exact_runs();
+SELECT check_offload('SELECT date_trunc(''month'', tz) AS m, count(*), max(ts::timestamptz) FROM dst GROUP BY 1');
+RESET TimeZone;
+DROP FUNCTION exact_runs();
+DROP TABLE dst;
+
 -- what stays native says so
 SET gpuagg.log_fallback = on;
 EXPLAIN (COSTS OFF) SELECT date_trunc('decade', ts) AS t, count(*) FROM dt GROUP BY 1;
-EXPLAIN (COSTS OFF) SELECT date_trunc('day', tz) AS t, count(*) FROM dt GROUP BY 1;
 EXPLAIN (COSTS OFF) SELECT date_trunc('fortnight', ts) AS t, count(*) FROM dt GROUP BY 1;
 SELECT sum(extract(julian FROM ts)) FROM dt WHERE ts < 'infinity';
 SELECT count(*) FROM dd WHERE extract(hour FROM d) = 0;

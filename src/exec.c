@@ -540,9 +540,11 @@ run_on_device(GpuAggState *st, char **why)
 		st->no_pages = true;
 		return false;
 	}
-	if (err == GA_ERR_NUMERIC_EXACT && st->css.custom_ps != NIL)
+	if ((err == GA_ERR_NUMERIC_EXACT || err == GA_ERR_TZ_WINDOW) && st->css.custom_ps != NIL)
 	{
-		*why = pstrdup("a numeric value the device cannot hold exactly");
+		*why = pstrdup(err == GA_ERR_TZ_WINDOW ?
+					   "a timestamptz outside the time zone's table" :
+					   "a numeric value the device cannot hold exactly");
 		st->exact = true;
 		return false;
 	}
@@ -617,7 +619,7 @@ run_aggregation(GpuAggState *st)
 		{
 			/*
 			 * a numeric parameter the device cannot hold at its scale, or a
-			 * time zone whose UTC offset changes
+			 * time zone whose transitions cannot be listed
 			 */
 			if (st->css.custom_ps == NIL)
 				elog(ERROR, "gpuagg: a scan constant does not fit the device, and the plan has no exact path");
@@ -628,9 +630,10 @@ run_aggregation(GpuAggState *st)
 		if (st->exact)
 		{
 			/*
-			 * A numeric past the device's int64: PostgreSQL's own plan, the
-			 * exact path, aggregates the rows instead (gpuagg_exec).  The
-			 * device's work does not count.
+			 * A numeric past the device's int64, or a timestamptz outside
+			 * the zone's table: PostgreSQL's own plan, the exact path,
+			 * aggregates the rows instead (gpuagg_exec).  The device's work
+			 * does not count.
 			 */
 			discard_run(st, &before);
 			st->counters.exact_runs++;

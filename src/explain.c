@@ -158,10 +158,10 @@ GpuaggExplain(CustomScanState *node, List *ancestors, ExplainState *es)
 	/* the plan below the node: PostgreSQL's own, for numerics too large */
 	if (node->custom_ps != NIL)
 		ExplainPropertyText("Exact Path",
-							st->prog->tz_const >= 0 && !GpuaggProgramNeedsExact(&st->prog->ga) ?
-							"the plan below, if the time zone's UTC offset changes" :
-							st->prog->tz_const >= 0 ?
-							"the plan below, if a numeric value does not fit the device or the time zone's UTC offset changes" :
+							st->prog->uses_zone && !GpuaggProgramNeedsExact(&st->prog->ga) ?
+							"the plan below, if a timestamptz lies outside the time zone's table" :
+							st->prog->uses_zone ?
+							"the plan below, if a numeric value does not fit the device or a timestamptz lies outside the time zone's table" :
 							"the plan below, if a numeric value does not fit the device", es);
 
 	if (es->analyze)

@@ -1007,7 +1007,6 @@ compile_query(GpuaggCandidate *c)
 	CollectContext cxt;
 	List	   *scan_rinfos = NIL;
 	const char *reason;
-	long		gmtoff;
 	ListCell   *lc;
 
 	/*
@@ -1068,8 +1067,8 @@ compile_query(GpuaggCandidate *c)
 	if (!GpuaggCompile(c->prog, c->quals, c->keys, c->aggrefs, c->numeric_scales,
 					   parse->groupingSets != NIL, &reason))
 		return reason;
-	if (c->prog->tz_const >= 0 && !GpuaggFixedTimeZone(&gmtoff))
-		return psprintf("%s in the time zone \"%s\", whose UTC offset changes (a zone of one offset offloads: UTC, '+05:30')",
+	if (c->prog->uses_zone && !GpuaggZoneLoad(&c->prog->ga.zone))
+		return psprintf("%s in the time zone \"%s\", whose transitions gpuagg cannot list",
 						c->prog->tz_what, pg_get_timezone_name(session_timezone));
 	if (!choose_device(&c->device, &reason))
 		return reason;
@@ -1081,8 +1080,8 @@ compile_query(GpuaggCandidate *c)
 	c->remap = c->children != NIL && (reason = children_alike(c)) != NULL;
 	c->no_pages = c->remap ? psprintf("%s, so the scan reads column batches", reason) :
 		page_form_missing(c);
-	/* a time zone set otherwise before the scan takes the exact path too */
-	c->exact = GpuaggProgramNeedsExact(&c->prog->ga) || c->prog->tz_const >= 0;
+	/* a timestamptz outside the zone's table takes the exact path */
+	c->exact = GpuaggProgramNeedsExact(&c->prog->ga) || c->prog->uses_zone;
 	return NULL;
 }
 

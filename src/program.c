@@ -1461,38 +1461,126 @@ const_units(Node *arg)
 										false);
 }
 
-/* (program.h) */
-bool
-GpuaggFixedTimeZone(long *gmtoff)
+/* instants as GaZone holds them: microseconds since 2000-01-01 UTC */
+static int64
+zone_usecs(pg_time_t t)
 {
-	return session_timezone != NULL && pg_get_timezone_offset(session_timezone, gmtoff);
+	return ((int64) t - (int64) (POSTGRES_EPOCH_JDATE - UNIX_EPOCH_JDATE) * SECS_PER_DAY) *
+		USECS_PER_SEC;
 }
 
 /*
- * The constant that holds the session time zone's UTC offset, for what
- * (a timestamptz function that reads the zone): made on first use and
- * loaded with the scan constants (GpuaggLoadParams).  The planner keeps
- * the native plan unless the zone has one fixed offset
- * (GpuaggFixedTimeZone), and the scan runs the exact path if it has not
- * by then: compiling does not depend on the zone.
+ * (program.h) The transitions from 1850 on, as pg_next_dst_boundary lists
+ * them (the function DetermineTimeZoneOffset asks), and where they answer
+ * as the server would:
+ *
+ * A zone of one offset answers for every instant.  Otherwise:
+ *
+ * - an instant's offset (pg_localtime, for timestamp2tm) from 1850 on if
+ *   pg_localtime agrees with the search's offset before the first
+ *   transition (at both ends), else from the first transition (before the
+ *   zone's first transition ever, the search reports its first standard
+ *   type, pg_localtime its default one).  Past the last one, pg_localtime follows the
+ *   zone's rule for the future (the POSIX TZ string), which may have
+ *   daylight saving where the table ends (2037): the window ends there
+ *   unless a year and a half of probes past it, and three far-off dates,
+ *   all find the last offset.
+ * - a local time's offset (DetermineTimeZoneOffset) once a day before it
+ *   is past 1850, where the first boundary search started: the offset
+ *   before the first transition is that search's.  Past the last
+ *   transition, the boundary search's own answer, when the table is whole.
+ *
+ * Out of the window, a row takes the exact path (GA_ERR_TZ_WINDOW).
  */
-static int
-tz_const(Compiler *c, const char *what)
+bool
+GpuaggZoneLoad(GaZone *z)
 {
-	GaDatum		zero = {0};
+	const pg_time_t from = -3786825600;	/* 1850-01-01 00:00 UTC */
+	pg_time_t	t = from,
+				boundary = 0,
+				first;
+	long		before,
+				after,
+				last;
+	int			before_dst,
+				after_dst,
+				res;
+	bool		steady = true;
 
-	if (c->prog->tz_const < 0)
+	if (session_timezone == NULL)
+		return false;
+	z->n = 0;
+	z->complete = true;
+	/* one offset, ever (UTC, 'Etc/GMT+5', '+05:30'): every instant */
+	if (pg_get_timezone_offset(session_timezone, &before))
 	{
-		c->prog->tz_const = add_const(c, zero, false);
+		z->off0 = z->beyond = (int32) before;
+		z->lo = z->local_from = PG_INT64_MIN;
+		z->hi = PG_INT64_MAX;
+		return true;
+	}
+	res = pg_next_dst_boundary(&t, &before, &before_dst, &boundary, &after, &after_dst,
+							   session_timezone);
+	z->off0 = (int32) before;
+	first = boundary;
+	while (res == 1 && z->n < GA_MAX_TZ)
+	{
+		z->at[z->n] = zone_usecs(boundary);
+		z->off[z->n++] = (int32) after;
+		t = boundary + 1;
+		res = pg_next_dst_boundary(&t, &before, &before_dst, &boundary, &after, &after_dst,
+								   session_timezone);
+	}
+	if (res < 0)
+		return false;
+	z->complete = res == 0;
+	z->beyond = (int32) before;
+	z->local_from = zone_usecs(from);
+	last = z->n > 0 ? z->off[z->n - 1] : z->beyond;
+	/* before the first transition: the search's offset, if pg_localtime's */
+	z->lo = z->local_from;
+	if (z->n > 0)
+	{
+		pg_time_t	before_first = first - 1;
+		struct pg_tm *tm = pg_localtime(&from, session_timezone);
+
+		if (tm == NULL || tm->tm_gmtoff != z->off0 ||
+			(tm = pg_localtime(&before_first, session_timezone)) == NULL ||
+			tm->tm_gmtoff != z->off0)
+			z->lo = z->at[0];
+	}
+	/* is the future of one offset, the last? */
+	for (int i = 1; i <= 36 + 3 && steady; i++)
+	{
+		pg_time_t	probe = i <= 36 ? t + (pg_time_t) i * 15 * SECS_PER_DAY :
+			(pg_time_t) (i - 36) * 100 * 365 * SECS_PER_DAY;	/* 2069, 2169, 2269 */
+		struct pg_tm *tm = pg_localtime(&probe, session_timezone);
+
+		steady = tm != NULL && tm->tm_gmtoff == last && last == z->beyond;
+	}
+	z->hi = z->complete && steady ? PG_INT64_MAX : z->n > 0 ? z->at[z->n - 1] : z->lo;
+	return z->hi > z->lo;
+}
+
+/*
+ * The program reads the session's time zone, for what (a timestamptz
+ * function): its transitions go to the devices with the scan constants
+ * (GpuaggLoadParams), so that compiling does not depend on the zone.
+ */
+static void
+session_zone(Compiler *c, const char *what)
+{
+	if (!c->prog->uses_zone)
+	{
+		c->prog->uses_zone = true;
 		c->prog->tz_what = what;
 	}
-	return c->prog->tz_const;
 }
 
 /*
  * date_trunc(unit, ts) on a timestamp without time zone, or on a
  * timestamptz in the session's time zone (truncated in its local time, as
- * timestamptz_trunc; a zone of one fixed offset only, tz_const), the unit
+ * timestamptz_trunc: session_zone), the unit
  * a constant read as timestamp_trunc reads it (DecodeUnits); the units
  * from microseconds to year.  Others stay native.
  */
@@ -1503,7 +1591,6 @@ compile_date_trunc(Compiler *c, FuncExpr *f, int *type)
 	int			val,
 				unit,
 				t,
-				k,
 				r;
 
 	if (units == NULL)
@@ -1550,9 +1637,10 @@ compile_date_trunc(Compiler *c, FuncExpr *f, int *type)
 		return -1;
 	if (t != GA_T_TIMESTAMP && t != GA_T_TIMESTAMPTZ)
 		return fail(c, "date_trunc of an unexpected type"), -1;
-	/* b: 0, or 1 + the zone offset's constant */
-	k = t == GA_T_TIMESTAMP ? -1 : tz_const(c, "date_trunc of timestamptz");
-	if ((t == GA_T_TIMESTAMPTZ && k < 0) || emit(c, GA_OP_TS_TRUNC, t, r, r, k + 1, unit) < 0)
+	/* b: 0, or 1 a timestamptz */
+	if (t == GA_T_TIMESTAMPTZ)
+		session_zone(c, "date_trunc of timestamptz");
+	if (emit(c, GA_OP_TS_TRUNC, t, r, r, t == GA_T_TIMESTAMPTZ, unit) < 0)
 		return -1;
 	*type = t;
 	return r;
@@ -1622,15 +1710,15 @@ compile_date_part(Compiler *c, FuncExpr *f, int *type)
 		return fail(c, "%s of an unexpected type", what), -1;
 	*type = numeric ? GA_T_NUMERIC : GA_T_FLOAT8;
 	/*
-	 * b: 0 a timestamp, 1 a date, 2 + the zone offset's constant a
-	 * timestamptz, whose fields are its local time's (the epoch is not: a
-	 * timestamp's then)
+	 * b: 0 a timestamp, 1 a date, 2 a timestamptz, whose fields are its
+	 * local time's (the epoch is not: a timestamp's then)
 	 */
 	how = of_date ? 1 : 0;
-	if (of_tz && field != GA_PART_EPOCH &&
-		(how = 2 + tz_const(c, numeric ? "extract from timestamptz" :
-							"date_part of timestamptz")) < 2)
-		return -1;
+	if (of_tz && field != GA_PART_EPOCH)
+	{
+		session_zone(c, numeric ? "extract from timestamptz" : "date_part of timestamptz");
+		how = 2;
+	}
 	if (emit(c, GA_OP_TS_PART, *type, r, r, how, field) < 0)
 		return -1;
 	c->regscale[r] = numeric ? ga_part_scale(field, of_date) : 0;
@@ -1654,14 +1742,13 @@ compile_func(Compiler *c, FuncExpr *f, int *type)
 		f->funcid == F_TIMESTAMP_TIMESTAMPTZ || f->funcid == F_TIMESTAMPTZ_TIMESTAMP)
 	{
 		/*
-		 * timestamp::date, and in the session's time zone (imm: the zone
-		 * offset's constant) timestamptz::date, timestamptz::timestamp and
+		 * timestamp::date, and in the session's time zone
+		 * timestamptz::date, timestamptz::timestamp and
 		 * timestamp::timestamptz, as timestamp_date, timestamptz_date,
 		 * timestamptz_timestamp and timestamp_timestamptz
 		 */
 		int			to = f->funcid == F_TIMESTAMP_TIMESTAMPTZ ? GA_T_TIMESTAMP :
 			f->funcid == F_TIMESTAMPTZ_TIMESTAMP ? GA_T_TIMESTAMPTZ : GA_T_DATE;
-		int			k = 0;
 
 		r = compile_expr(c, linitial(f->args), &from);
 		if (r < 0)
@@ -1669,13 +1756,12 @@ compile_func(Compiler *c, FuncExpr *f, int *type)
 		if (from != (f->funcid == F_DATE_TIMESTAMP || f->funcid == F_TIMESTAMPTZ_TIMESTAMP ?
 					 GA_T_TIMESTAMP : GA_T_TIMESTAMPTZ))
 			return fail(c, "unexpected cast argument"), -1;
-		if ((from == GA_T_TIMESTAMPTZ || to == GA_T_TIMESTAMPTZ) &&
-			(k = tz_const(c, psprintf("cast from %s to %s",
-									  from == GA_T_TIMESTAMP ? "timestamp" : "timestamptz",
-									  to == GA_T_DATE ? "date" :
-									  to == GA_T_TIMESTAMP ? "timestamp" : "timestamptz"))) < 0)
-			return -1;
-		if (emit(c, GA_OP_CAST, to, r, r, from, k) < 0)
+		if (from == GA_T_TIMESTAMPTZ || to == GA_T_TIMESTAMPTZ)
+			session_zone(c, psprintf("cast from %s to %s",
+									 from == GA_T_TIMESTAMP ? "timestamp" : "timestamptz",
+									 to == GA_T_DATE ? "date" :
+									 to == GA_T_TIMESTAMP ? "timestamp" : "timestamptz"));
+		if (emit(c, GA_OP_CAST, to, r, r, from, 0) < 0)
 			return -1;
 		*type = to;
 		return r;
@@ -2797,7 +2883,7 @@ GpuaggCompile(GpuaggProgram *prog, List *quals, List *keys, List *aggrefs,
 	int			t;
 
 	memset(prog, 0, sizeof(GpuaggProgram));
-	prog->tz_const = -1;
+	prog->uses_zone = false;
 	c.numeric_scales = numeric_scales;
 	p->abi_version = GA_ABI_VERSION;
 	p->where.reg = -1;
@@ -2968,15 +3054,8 @@ GpuaggLoadParams(GpuaggProgram *prog, List *param_states, ExprContext *econtext,
 		prog->ga.consts[k] = v;
 		prog->ga.constnull[k] = isnull;
 	}
-	if (prog->tz_const >= 0)
-	{
-		long		gmtoff = 0;
-
-		/* a zone whose offset changes: PostgreSQL's own plan */
-		if (!GpuaggFixedTimeZone(&gmtoff))
-			fits = false;
-		prog->ga.consts[prog->tz_const].i = (int64) gmtoff * USECS_PER_SEC;
-		prog->ga.constnull[prog->tz_const] = false;
-	}
+	/* a zone whose transitions cannot be listed: PostgreSQL's own plan */
+	if (prog->uses_zone && !GpuaggZoneLoad(&prog->ga.zone))
+		fits = false;
 	return fits;
 }

@@ -58,13 +58,12 @@ typedef struct GpuaggProgram
 	Datum		textconst_value[GA_MAX_CONSTS]; /* a Const's value */
 
 	/*
-	 * timestamptz in the session's time zone (date_trunc, extract,
-	 * date_part, casts to timestamp and date): the constant that holds the
-	 * zone's UTC offset in microseconds east, loaded with the scan constants
-	 * (GpuaggLoadParams; a zone whose offset changes runs the exact path),
-	 * or -1; and what read it first, for the planner's reason.
+	 * Reads the session's time zone (date_trunc, extract, date_part of a
+	 * timestamptz, casts from and to one): its transitions go to ga.zone
+	 * with the scan constants (GpuaggLoadParams); what read it first, for
+	 * the planner's reason.
 	 */
-	int			tz_const;
+	bool		uses_zone;
 	const char *tz_what;
 } GpuaggProgram;
 
@@ -107,11 +106,10 @@ extern bool GpuaggLoadParams(GpuaggProgram *prog, List *param_states,
 							 ExprContext *econtext, GpuaggDict *dict);
 
 /*
- * The session time zone's one UTC offset (seconds east), where it has only
- * one: UTC, 'Etc/GMT+5', '+05:30'; false for a zone with daylight saving
- * or a history of offsets.
+ * The session's time zone as the devices read it (GaZone): false where its
+ * transitions cannot be listed (then PostgreSQL's own plan runs).
  */
-extern bool GpuaggFixedTimeZone(long *gmtoff);
+extern bool GpuaggZoneLoad(GaZone *z);
 
 /*
  * May the program meet a numeric it cannot hold (GA_ERR_NUMERIC_EXACT)?

@@ -161,8 +161,8 @@ SET TimeZone = 'UTC';
 SELECT ok(pg_temp.offloaded('SELECT date_trunc(''day'', tz), extract(hour FROM tz), tz::date, count(*) FROM el_t GROUP BY 1, 2, 3'),
 	'date_trunc, extract and ::date of timestamptz in UTC');
 SET TimeZone = 'America/New_York';
-SELECT ok(NOT pg_temp.offloaded('SELECT date_trunc(''day'', tz), count(*) FROM el_t GROUP BY 1'),
-	'date_trunc of timestamptz in a zone with daylight saving');
+SELECT ok(pg_temp.offloaded('SELECT date_trunc(''day'', tz), count(*) FROM el_t GROUP BY 1'),
+	'date_trunc of timestamptz in a zone with daylight saving (its transitions go to the device)');
 RESET TimeZone;
 SELECT ok(pg_temp.offloaded('SELECT lower(t), length(t), count(*) FROM el_t WHERE starts_with(t, ''a'') GROUP BY 1, 2'),
 	'functions of one string column: lower, length, starts_with');

@@ -205,7 +205,9 @@ typedef enum GaOp
 
 	/*
 	 * dst = a converted from type b to type (b numeric: imm its scale; b
-	 * or type timestamptz: in the session's time zone, GaProgram.zone)
+	 * or type timestamptz: in the time zone of GaProgram.zone; b date,
+	 * imm 1: date2timestamp, date2timestamptz, else a date compared with a
+	 * timestamp, past whose range it sorts)
 	 */
 	GA_OP_CAST,
 

@@ -873,6 +873,33 @@ ga_timestamp_cast(int to, int64_t ts, GaDatum *r)
 }
 
 /*
+ * A date as a timestamp (date2timestamp: its midnight) or, in the zone, a
+ * timestamptz (date2timestamptz: the instant of its local midnight);
+ * infinities stay infinite, a date past the timestamp range is out of it.
+ */
+GA_DEVFN int
+ga_date_cast(const GaZone *z, int to, int64_t date, GaDatum *r)
+{
+	int64_t		off = 0;
+	int			err;
+
+	if (date == GA_DATEVAL_NOBEGIN || date == GA_DATEVAL_NOEND)
+	{
+		r->i = date == GA_DATEVAL_NOBEGIN ? INT64_MIN : INT64_MAX;
+		return GA_OK;
+	}
+	if (date >= GA_TIMESTAMP_END_JULIAN - GA_POSTGRES_EPOCH_JDATE)
+		return GA_ERR_DATE_TS_RANGE;
+	r->i = date * GA_USECS_PER_DAY;
+	if (to != GA_T_TIMESTAMPTZ)
+		return GA_OK;
+	if ((err = ga_zone_local_offset(z, r->i, &off)) != GA_OK)
+		return err;
+	r->i -= off;
+	return r->i < GA_MIN_TIMESTAMP || r->i >= GA_END_TIMESTAMP ? GA_ERR_DATE_TS_RANGE : GA_OK;
+}
+
+/*
  * In the session's time zone: a timestamptz as a date or a timestamp
  * (timestamptz_date, timestamptz_timestamp: its local time's), a
  * timestamp as a timestamptz (timestamp_timestamptz: the instant of that
@@ -1232,6 +1259,8 @@ ga_eval(const GaProgram *p, const GaSegment *seg, const GaBatch *b,
 				nulls[d] = nulls[in->a];
 				if (nulls[d])
 					;
+				else if (in->b == GA_T_DATE && in->imm == 1)
+					err = ga_date_cast(&p->zone, in->type, regs[in->a].i, &regs[d]);
 				else if (in->b == GA_T_TIMESTAMPTZ || in->type == GA_T_TIMESTAMPTZ)
 					err = ga_timestamptz_cast(&p->zone, in->type, in->b, regs[in->a].i, &regs[d]);
 				else

@@ -1067,9 +1067,9 @@ compile_query(GpuaggCandidate *c)
 	if (!GpuaggCompile(c->prog, c->quals, c->keys, c->aggrefs, c->numeric_scales,
 					   parse->groupingSets != NIL, &reason))
 		return reason;
-	if (c->prog->uses_zone && !GpuaggZoneLoad(&c->prog->ga.zone))
+	if (c->prog->uses_zone && !GpuaggZoneLoad(c->prog, &c->prog->ga.zone))
 		return psprintf("%s in the time zone \"%s\", whose transitions gpuagg cannot list",
-						c->prog->tz_what, pg_get_timezone_name(session_timezone));
+						c->prog->tz_what, GpuaggZoneName(c->prog));
 	if (!choose_device(&c->device, &reason))
 		return reason;
 	/*

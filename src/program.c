@@ -1470,7 +1470,7 @@ zone_usecs(pg_time_t t)
 }
 
 /*
- * (program.h) The transitions from 1850 on, as pg_next_dst_boundary lists
+ * The transitions of zone tz from 1850 on, as pg_next_dst_boundary lists
  * them (the function DetermineTimeZoneOffset asks), and where they answer
  * as the server would:
  *
@@ -1492,8 +1492,20 @@ zone_usecs(pg_time_t t)
  *
  * Out of the window, a row takes the exact path (GA_ERR_TZ_WINDOW).
  */
-bool
-GpuaggZoneLoad(GaZone *z)
+/* a zone of one offset (seconds east): every instant, every local time */
+static bool
+zone_fixed(GaZone *z, long off)
+{
+	z->n = 0;
+	z->complete = true;
+	z->off0 = z->beyond = (int32) off;
+	z->lo = z->local_from = PG_INT64_MIN;
+	z->hi = PG_INT64_MAX;
+	return true;
+}
+
+static bool
+zone_table(GaZone *z, pg_tz *tz)
 {
 	const pg_time_t from = -3786825600;	/* 1850-01-01 00:00 UTC */
 	pg_time_t	t = from,
@@ -1507,20 +1519,14 @@ GpuaggZoneLoad(GaZone *z)
 				res;
 	bool		steady = true;
 
-	if (session_timezone == NULL)
+	if (tz == NULL)
 		return false;
-	z->n = 0;
-	z->complete = true;
 	/* one offset, ever (UTC, 'Etc/GMT+5', '+05:30'): every instant */
-	if (pg_get_timezone_offset(session_timezone, &before))
-	{
-		z->off0 = z->beyond = (int32) before;
-		z->lo = z->local_from = PG_INT64_MIN;
-		z->hi = PG_INT64_MAX;
-		return true;
-	}
+	if (pg_get_timezone_offset(tz, &before))
+		return zone_fixed(z, before);
+	z->n = 0;
 	res = pg_next_dst_boundary(&t, &before, &before_dst, &boundary, &after, &after_dst,
-							   session_timezone);
+							   tz);
 	z->off0 = (int32) before;
 	first = boundary;
 	while (res == 1 && z->n < GA_MAX_TZ)
@@ -1529,7 +1535,7 @@ GpuaggZoneLoad(GaZone *z)
 		z->off[z->n++] = (int32) after;
 		t = boundary + 1;
 		res = pg_next_dst_boundary(&t, &before, &before_dst, &boundary, &after, &after_dst,
-								   session_timezone);
+								   tz);
 	}
 	if (res < 0)
 		return false;
@@ -1542,10 +1548,10 @@ GpuaggZoneLoad(GaZone *z)
 	if (z->n > 0)
 	{
 		pg_time_t	before_first = first - 1;
-		struct pg_tm *tm = pg_localtime(&from, session_timezone);
+		struct pg_tm *tm = pg_localtime(&from, tz);
 
 		if (tm == NULL || tm->tm_gmtoff != z->off0 ||
-			(tm = pg_localtime(&before_first, session_timezone)) == NULL ||
+			(tm = pg_localtime(&before_first, tz)) == NULL ||
 			tm->tm_gmtoff != z->off0)
 			z->lo = z->at[0];
 	}
@@ -1554,7 +1560,7 @@ GpuaggZoneLoad(GaZone *z)
 	{
 		pg_time_t	probe = i <= 36 ? t + (pg_time_t) i * 15 * SECS_PER_DAY :
 			(pg_time_t) (i - 36) * 100 * 365 * SECS_PER_DAY;	/* 2069, 2169, 2269 */
-		struct pg_tm *tm = pg_localtime(&probe, session_timezone);
+		struct pg_tm *tm = pg_localtime(&probe, tz);
 
 		steady = tm != NULL && tm->tm_gmtoff == last && last == z->beyond;
 	}
@@ -1562,19 +1568,99 @@ GpuaggZoneLoad(GaZone *z)
 	return z->hi > z->lo;
 }
 
-/*
- * The program reads the session's time zone, for what (a timestamptz
- * function): its transitions go to the devices with the scan constants
- * (GpuaggLoadParams), so that compiling does not depend on the zone.
- */
-static void
-session_zone(Compiler *c, const char *what)
+/* (program.h) */
+bool
+GpuaggZoneLoad(const GpuaggProgram *prog, GaZone *z)
 {
-	if (!c->prog->uses_zone)
+	if (prog->zone_fixed)
+		return zone_fixed(z, prog->zone_offset);
+	return zone_table(z, prog->zone_tz ? prog->zone_tz : session_timezone);
+}
+
+/* (program.h) the zone's name, for messages */
+const char *
+GpuaggZoneName(const GpuaggProgram *prog)
+{
+	if (prog->zone_fixed)
+		return psprintf("%+d seconds", prog->zone_offset);
+	return pg_get_timezone_name(prog->zone_tz ? prog->zone_tz : session_timezone);
+}
+
+/*
+ * The program reads the session's time zone (tz and fixed unset) or the
+ * zone AT TIME ZONE names (tz, or fixed: an abbreviation of offset
+ * seconds east), for what (a timestamptz function): its transitions go to
+ * the devices with the scan constants (GpuaggLoadParams), so that
+ * compiling does not depend on the session's zone.  A program reads one
+ * zone.
+ */
+static bool
+read_zone(Compiler *c, const char *what, pg_tz *tz, bool fixed, int offset)
+{
+	GpuaggProgram *prog = c->prog;
+
+	if (!prog->uses_zone)
 	{
-		c->prog->uses_zone = true;
-		c->prog->tz_what = what;
+		prog->uses_zone = true;
+		prog->zone_tz = tz;
+		prog->zone_fixed = fixed;
+		prog->zone_offset = offset;
+		prog->tz_what = what;
+		return true;
 	}
+	if (prog->zone_tz == tz && prog->zone_fixed == fixed &&
+		(!fixed || prog->zone_offset == offset))
+		return true;
+	return fail(c, "%s and %s in another time zone", prog->tz_what, what), false;
+}
+
+#define session_zone(c, what) read_zone(c, what, NULL, false, 0)
+
+/*
+ * timestamptz AT TIME ZONE 'zone' (timestamptz_zone: the zone's local
+ * time) and timestamp AT TIME ZONE 'zone' (timestamp_zone: that local
+ * time's instant), the zone a constant read as they read it: an
+ * abbreviation of one offset ('UTC', 'EST'), else a zone name.  The
+ * session's time zone casts compute these in another zone.  A dynamic
+ * abbreviation, a name no zone has, or a zone not a constant stays native.
+ */
+static int
+compile_at_time_zone(Compiler *c, FuncExpr *f, int *type)
+{
+	Const	   *zone = linitial(f->args);
+	bool		of_tz = f->funcid == F_TIMEZONE_TEXT_TIMESTAMPTZ;
+	char	   *name,
+			   *lower;
+	int			kind,
+				offset = 0,
+				t,
+				r;
+	pg_tz	   *tz = NULL;
+
+	if (!IsA(zone, Const) || zone->constisnull)
+		return fail(c, "AT TIME ZONE with a zone that is not a constant"), -1;
+	name = TextDatumGetCString(zone->constvalue);
+	if (strlen(name) > TZ_STRLEN_MAX)
+		return fail(c, "AT TIME ZONE with a zone name too long"), -1;
+	lower = downcase_truncate_identifier(name, strlen(name), false);
+	kind = DecodeTimezoneAbbrev(0, lower, &offset, &tz);
+	if (kind == DYNTZ)
+		return fail(c, "AT TIME ZONE '%s' (an abbreviation whose offset changed)", name), -1;
+	if (kind != TZ && kind != DTZ && (tz = pg_tzset(name)) == NULL)
+		return fail(c, "AT TIME ZONE '%s' (no such zone)", name), -1;
+	if (kind == TZ || kind == DTZ)
+		tz = NULL;
+	r = compile_expr(c, lsecond(f->args), &t);
+	if (r < 0)
+		return -1;
+	if (t != (of_tz ? GA_T_TIMESTAMPTZ : GA_T_TIMESTAMP))
+		return fail(c, "AT TIME ZONE of an unexpected type"), -1;
+	if (!read_zone(c, psprintf("AT TIME ZONE '%s'", name), tz, tz == NULL, offset))
+		return -1;
+	*type = of_tz ? GA_T_TIMESTAMP : GA_T_TIMESTAMPTZ;
+	if (emit(c, GA_OP_CAST, *type, r, r, t, 0) < 0)
+		return -1;
+	return r;
 }
 
 /*
@@ -1638,8 +1724,8 @@ compile_date_trunc(Compiler *c, FuncExpr *f, int *type)
 	if (t != GA_T_TIMESTAMP && t != GA_T_TIMESTAMPTZ)
 		return fail(c, "date_trunc of an unexpected type"), -1;
 	/* b: 0, or 1 a timestamptz */
-	if (t == GA_T_TIMESTAMPTZ)
-		session_zone(c, "date_trunc of timestamptz");
+	if (t == GA_T_TIMESTAMPTZ && !session_zone(c, "date_trunc of timestamptz"))
+		return -1;
 	if (emit(c, GA_OP_TS_TRUNC, t, r, r, t == GA_T_TIMESTAMPTZ, unit) < 0)
 		return -1;
 	*type = t;
@@ -1650,9 +1736,10 @@ compile_date_trunc(Compiler *c, FuncExpr *f, int *type)
  * extract(field FROM ts) (numeric), extract(field FROM date) (numeric) and
  * date_part(field, ts) (float8), the field a constant read as
  * timestamp_part_common reads it (DecodeUnits, then DecodeSpecial for
- * epoch).  julian of a timestamp (a fraction of a day), the time-zone
- * fields, and date_part of a date (a cast to timestamp that can fail) stay
- * native; so does a field PostgreSQL rejects, which raises its error there.
+ * epoch).  julian of a timestamp (a fraction of a day) and the time-zone
+ * fields stay native; so does a field PostgreSQL rejects, which raises its
+ * error there.  (date_part of a date is of the date::timestamp the parser
+ * puts in: compile_func.)
  */
 static int
 compile_date_part(Compiler *c, FuncExpr *f, int *type)
@@ -1716,7 +1803,8 @@ compile_date_part(Compiler *c, FuncExpr *f, int *type)
 	how = of_date ? 1 : 0;
 	if (of_tz && field != GA_PART_EPOCH)
 	{
-		session_zone(c, numeric ? "extract from timestamptz" : "date_part of timestamptz");
+		if (!session_zone(c, numeric ? "extract from timestamptz" : "date_part of timestamptz"))
+			return -1;
 		how = 2;
 	}
 	if (emit(c, GA_OP_TS_PART, *type, r, r, how, field) < 0)
@@ -1738,6 +1826,26 @@ compile_func(Compiler *c, FuncExpr *f, int *type)
 		 f->funcid == F_DATE_PART_TEXT_TIMESTAMP || f->funcid == F_EXTRACT_TEXT_TIMESTAMPTZ ||
 		 f->funcid == F_DATE_PART_TEXT_TIMESTAMPTZ) && list_length(f->args) == 2)
 		return compile_date_part(c, f, type);
+	if ((f->funcid == F_TIMEZONE_TEXT_TIMESTAMPTZ || f->funcid == F_TIMEZONE_TEXT_TIMESTAMP) &&
+		list_length(f->args) == 2)
+		return compile_at_time_zone(c, f, type);
+	if (f->funcid == F_TIMESTAMP_DATE || f->funcid == F_TIMESTAMPTZ_DATE)
+	{
+		/* date::timestamp, date::timestamptz (the session's zone) */
+		int			to = f->funcid == F_TIMESTAMP_DATE ? GA_T_TIMESTAMP : GA_T_TIMESTAMPTZ;
+
+		r = compile_expr(c, linitial(f->args), &from);
+		if (r < 0)
+			return -1;
+		if (from != GA_T_DATE)
+			return fail(c, "unexpected cast argument"), -1;
+		if (to == GA_T_TIMESTAMPTZ && !session_zone(c, "cast from date to timestamptz"))
+			return -1;
+		if (emit(c, GA_OP_CAST, to, r, r, GA_T_DATE, 1) < 0)
+			return -1;
+		*type = to;
+		return r;
+	}
 	if (f->funcid == F_DATE_TIMESTAMP || f->funcid == F_DATE_TIMESTAMPTZ ||
 		f->funcid == F_TIMESTAMP_TIMESTAMPTZ || f->funcid == F_TIMESTAMPTZ_TIMESTAMP)
 	{
@@ -1756,11 +1864,12 @@ compile_func(Compiler *c, FuncExpr *f, int *type)
 		if (from != (f->funcid == F_DATE_TIMESTAMP || f->funcid == F_TIMESTAMPTZ_TIMESTAMP ?
 					 GA_T_TIMESTAMP : GA_T_TIMESTAMPTZ))
 			return fail(c, "unexpected cast argument"), -1;
-		if (from == GA_T_TIMESTAMPTZ || to == GA_T_TIMESTAMPTZ)
-			session_zone(c, psprintf("cast from %s to %s",
-									 from == GA_T_TIMESTAMP ? "timestamp" : "timestamptz",
-									 to == GA_T_DATE ? "date" :
-									 to == GA_T_TIMESTAMP ? "timestamp" : "timestamptz"));
+		if ((from == GA_T_TIMESTAMPTZ || to == GA_T_TIMESTAMPTZ) &&
+			!session_zone(c, psprintf("cast from %s to %s",
+									  from == GA_T_TIMESTAMP ? "timestamp" : "timestamptz",
+									  to == GA_T_DATE ? "date" :
+									  to == GA_T_TIMESTAMP ? "timestamp" : "timestamptz")))
+			return -1;
 		if (emit(c, GA_OP_CAST, to, r, r, from, 0) < 0)
 			return -1;
 		*type = to;
@@ -2884,6 +2993,9 @@ GpuaggCompile(GpuaggProgram *prog, List *quals, List *keys, List *aggrefs,
 
 	memset(prog, 0, sizeof(GpuaggProgram));
 	prog->uses_zone = false;
+	prog->zone_tz = NULL;
+	prog->zone_fixed = false;
+	prog->zone_offset = 0;
 	c.numeric_scales = numeric_scales;
 	p->abi_version = GA_ABI_VERSION;
 	p->where.reg = -1;
@@ -3055,7 +3167,7 @@ GpuaggLoadParams(GpuaggProgram *prog, List *param_states, ExprContext *econtext,
 		prog->ga.constnull[k] = isnull;
 	}
 	/* a zone whose transitions cannot be listed: PostgreSQL's own plan */
-	if (prog->uses_zone && !GpuaggZoneLoad(&prog->ga.zone))
+	if (prog->uses_zone && !GpuaggZoneLoad(prog, &prog->ga.zone))
 		fits = false;
 	return fits;
 }

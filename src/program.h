@@ -11,6 +11,7 @@
 #include "nodes/execnodes.h"
 #include "nodes/pg_list.h"
 #include "nodes/primnodes.h"
+#include "pgtime.h"
 
 #include "../cuda/gpuagg_abi.h"
 #include "dict.h"
@@ -58,12 +59,17 @@ typedef struct GpuaggProgram
 	Datum		textconst_value[GA_MAX_CONSTS]; /* a Const's value */
 
 	/*
-	 * Reads the session's time zone (date_trunc, extract, date_part of a
-	 * timestamptz, casts from and to one): its transitions go to ga.zone
-	 * with the scan constants (GpuaggLoadParams); what read it first, for
-	 * the planner's reason.
+	 * Reads a time zone: the session's (date_trunc, extract, date_part of
+	 * a timestamptz, casts from and to one), or one AT TIME ZONE names, a
+	 * zone (zone_tz) or an abbreviation of one offset (zone_fixed,
+	 * zone_offset seconds east); a program reads one.  Its transitions go
+	 * to ga.zone with the scan constants (GpuaggLoadParams); what read it
+	 * first, for the planner's reason.
 	 */
 	bool		uses_zone;
+	pg_tz	   *zone_tz;
+	bool		zone_fixed;
+	int			zone_offset;
 	const char *tz_what;
 } GpuaggProgram;
 
@@ -106,10 +112,11 @@ extern bool GpuaggLoadParams(GpuaggProgram *prog, List *param_states,
 							 ExprContext *econtext, GpuaggDict *dict);
 
 /*
- * The session's time zone as the devices read it (GaZone): false where its
- * transitions cannot be listed (then PostgreSQL's own plan runs).
+ * The time zone prog reads, as the devices read it (GaZone): false where
+ * its transitions cannot be listed (then PostgreSQL's own plan runs).
  */
-extern bool GpuaggZoneLoad(GaZone *z);
+extern bool GpuaggZoneLoad(const GpuaggProgram *prog, GaZone *z);
+extern const char *GpuaggZoneName(const GpuaggProgram *prog);
 
 /*
  * May the program meet a numeric it cannot hold (GA_ERR_NUMERIC_EXACT)?

@@ -54,3 +54,14 @@ WHERE a.q IS DISTINCT FROM b.q OR a.p IS DISTINCT FROM b.p OR a.dp IS DISTINCT F
 \echo '== lineitem_cents flag codes'
 SELECT l_returnflag, chr(l_returnflag) AS rf, l_linestatus, chr(l_linestatus) AS ls, count(*)
 FROM lineitem_cents GROUP BY 1, 3 ORDER BY 1, 3;
+
+\echo '== the other tables (TPC-H: orders 1.5M*SF, o_orderstatus F ~48.8%, O ~48.8%, P ~2.4%; no order of a customer whose key is a multiple of 3; SF*5 suppliers with Customer..Complaints)'
+SELECT (SELECT count(*) FROM orders) AS orders,
+       (SELECT round(avg((o_orderstatus = 'F')::int), 3) FROM orders) AS status_f,
+       (SELECT round(avg((o_orderstatus = 'P')::int), 3) FROM orders) AS status_p,
+       (SELECT count(*) FROM orders WHERE o_custkey % 3 = 0) AS cust_mod3,
+       (SELECT count(*) FROM orders o WHERE o_totalprice <> (SELECT round(sum(l_extendedprice * (1 + l_tax) * (1 - l_discount)), 2) FROM lineitem WHERE l_orderkey = o.o_orderkey) AND o_orderkey < 1000) AS bad_totalprice,
+       (SELECT count(*) FROM supplier WHERE s_comment LIKE '%Customer%Complaints%') AS complaints,
+       (SELECT count(*) FROM part WHERE p_name LIKE '%green%') AS green_parts,
+       (SELECT count(*) FROM partsupp) AS partsupp,
+       (SELECT count(*) FROM nation) AS nations, (SELECT count(*) FROM region) AS regions;

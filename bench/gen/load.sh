@@ -2,7 +2,7 @@
 # bench/gen/load.sh — deterministic, parallel data generators for the gpuagg
 # benchmark suites.  See bench/gen/README.md.
 #
-#   bench/gen/load.sh SUITE          SUITE = groupby | tpch | hits | ints
+#   bench/gen/load.sh SUITE          SUITE = groupby | tpch | ssb | hits | ints
 #
 # Connection: the usual libpq environment (PGHOST, PGPORT, PGUSER, ...).
 # PGDATABASE defaults to "bench" and is created when missing.
@@ -14,7 +14,7 @@
 #   SORTED=0   groupby: 1 = rows physically ordered by id1..id6 (NULLS FIRST)
 #   PARTS=0    groupby: x and x_int hash-partitioned on id6 into PARTS
 #              partitions (x_p0.., x_int_p0..); not with SORTED=1
-#   SF=1       tpch: scale factor (1.5M orders, ~6M lines per SF; 0.1 works)
+#   SF=1       tpch, ssb: scale factor (1.5M orders, ~6M lines per SF; 0.1 works)
 #   KEYS=1     tpch: 0 = no primary keys and lineitem indexes
 #   PK=0       hits: 1 = ClickBench's former primary key
 #   FREE=0     tpch: 1 = also lineitem_free, the same rows with money in
@@ -46,7 +46,7 @@ usage() { sed -n '2,25p' "$0" | sed 's/^# \{0,1\}//'; exit "${1:-1}"; }
 
 [ $# -ge 1 ] || usage
 SUITE=$1
-case $SUITE in groupby|tpch|hits|ints) ;; -h|--help) usage 0 ;; *) usage ;; esac
+case $SUITE in groupby|tpch|ssb|hits|ints) ;; -h|--help) usage 0 ;; *) usage ;; esac
 
 # num VALUE NAME: integer from 1e6 / 2.5e7 / 1000000 notation
 num() {
@@ -466,6 +466,7 @@ SQL
 }
 
 tpch_load() {
+  other_suite lineorder SSB
   tpch_setup
   "${PSQL[@]}" <<SQL
 DROP TABLE IF EXISTS lineitem, lineitem_cents, orders, customer, part, partsupp, supplier, nation, region;
@@ -558,6 +559,150 @@ tpch_after_vacuum() {
     "ALTER TABLE partsupp ADD PRIMARY KEY (ps_partkey, ps_suppkey);" \
     "ALTER TABLE part ADD PRIMARY KEY (p_partkey); ALTER TABLE customer ADD PRIMARY KEY (c_custkey);" \
     "ALTER TABLE supplier ADD PRIMARY KEY (s_suppkey); ALTER TABLE nation ADD PRIMARY KEY (n_nationkey); ALTER TABLE region ADD PRIMARY KEY (r_regionkey);"
+}
+
+########################################################################
+# ssb: the Star Schema Benchmark (O'Neil, O'Neil, Chen, Revilak), its
+# lineorder fact table and four dimensions (customer, supplier, part,
+# date), as its dbgen makes them from TPC-H's: 6M*SF lines of 1.5M*SF
+# orders, 30,000*SF customers, 2,000*SF suppliers, 200,000*(1 +
+# log2 SF) parts (200,000*SF below SF 1), the 2,556 days of 1992-1998.
+# Names and columns as bench/queries/ssb.sql's queries read them.
+########################################################################
+ssb_setup() {
+  read -r ORDERS PARTS SUPPS CUSTS < <(awk -v sf="$SF" 'BEGIN {
+    o = int(1500000 * sf + 0.5); s = int(2000 * sf + 0.5); c = int(30000 * sf + 0.5);
+    p = sf >= 1 ? 200000 * int(1 + log(sf) / log(2) + 1e-9) : int(200000 * sf + 0.5);
+    if (o < 1) o = 1; if (p < 1) p = 1; if (s < 1) s = 1; if (c < 1) c = 1;
+    print o, p, s, c }')
+  PARAMS="SF=$SF"
+}
+
+SSB_NATIONS="(ARRAY['ALGERIA','ARGENTINA','BRAZIL','CANADA','EGYPT','ETHIOPIA','FRANCE','GERMANY',
+'INDIA','INDONESIA','IRAN','IRAQ','JAPAN','JORDAN','KENYA','MOROCCO','MOZAMBIQUE','PERU','CHINA',
+'ROMANIA','SAUDI ARABIA','VIETNAM','RUSSIA','UNITED KINGDOM','UNITED STATES'])"
+SSB_REGIONS="(ARRAY['AFRICA','AMERICA','AMERICA','AMERICA','MIDDLE EAST','AFRICA','EUROPE','EUROPE',
+'ASIA','ASIA','MIDDLE EAST','MIDDLE EAST','ASIA','MIDDLE EAST','AFRICA','AFRICA','AFRICA','AMERICA',
+'ASIA','EUROPE','MIDDLE EAST','ASIA','EUROPE','EUROPE','AMERICA'])"
+# a city: the nation's name cut or padded to 9 characters, then a digit
+ssb_city() { echo "rpad($SSB_NATIONS[1 + $1], 9) || ($2)::text"; }
+
+ssb_chunk() {
+  # a line: partkey, suppkey, quantity, discount, tax as TPC-H's; prices in
+  # cents; lo_revenue = extendedprice * (100 - discount) / 100;
+  # lo_supplycost = 6/10 of the part's price; lo_ordtotalprice its order's
+  cat <<SQL
+INSERT INTO lineorder
+SELECT orderkey, l, custkey, pk, sk, to_char(od, 'YYYYMMDD')::int4,
+       (ARRAY['1-URGENT','2-HIGH','3-MEDIUM','4-NOT SPECIFIED','5-LOW'])[1 + ho % 5], '0',
+       qty, ext, sum(ext * (100 + tax) * (100 - disc) / 10000) OVER (PARTITION BY o),
+       disc, ext * (100 - disc) / 100, price * 6 / 10, tax,
+       to_char(od + com, 'YYYYMMDD')::int4,
+       (ARRAY['REG AIR','AIR','RAIL','SHIP','TRUCK','MAIL','FOB'])[1 + hl % 7]
+FROM (SELECT o, l, od, ((o >> 3) << 5) | (o & 7) AS orderkey, ho, hl,
+             $(R o 5013 "$CUSTS") AS custkey, pk, $(R "(o * 8 + l)" 5002 "$SUPPS") AS sk,
+             qty, disc, tax, com, price, qty * price AS ext
+      FROM (SELECT o, l, od, ho, hl, pk, qty, disc, tax, com,
+                   90000 + (pk / 10) % 20001 + 100 * (pk % 1000) AS price
+            FROM (SELECT o, l, od, $(H o 5014) AS ho, $(H "(o * 8 + l)" 5012) AS hl,
+                         $(R "(o * 8 + l)" 5001 "$PARTS") AS pk,
+                         $(R "(o * 8 + l)" 5003 50) AS qty,
+                         $(H "(o * 8 + l)" 5004) % 11 AS disc,
+                         $(H "(o * 8 + l)" 5005) % 9 AS tax,
+                         (29 + $(R "(o * 8 + l)" 5007 61))::int4 AS com
+                  FROM (SELECT o, date '1992-01-01' + ($(H o 5010) % 2406)::int4 AS od,
+                               generate_series(1::int8, $(R o 5011 7)) AS l
+                        FROM generate_series($1::int8, $2::int8) o) ol) r
+            OFFSET 0) r) t;
+SQL
+}
+
+ssb_dim_chunk() {
+  # keys lo..hi of each dimension that has them (the slices cover the largest)
+  cat <<SQL
+INSERT INTO part
+SELECT p, concat_ws(' ', $P_WORDS[1 + h % 92], $P_WORDS[1 + (h >> 7) % 92]),
+       'MFGR#' || m, 'MFGR#' || m || c, 'MFGR#' || m || c || (1 + (h >> 20) % 40),
+       $P_WORDS[1 + (h >> 26) % 92],
+       (ARRAY['STANDARD','SMALL','MEDIUM','LARGE','ECONOMY','PROMO'])[1 + (h >> 41) % 6] || ' ' ||
+       (ARRAY['ANODIZED','BURNISHED','PLATED','POLISHED','BRUSHED'])[1 + (h >> 44) % 5] || ' ' ||
+       (ARRAY['TIN','NICKEL','BRASS','STEEL','COPPER'])[1 + (h >> 47) % 5],
+       (1 + (h >> 50) % 50)::int4,
+       (ARRAY['SM','LG','MED','JUMBO','WRAP'])[1 + (h >> 56) % 5] || ' ' ||
+       (ARRAY['CASE','BOX','BAG','JAR','PKG','PACK','CAN','DRUM'])[1 + (h >> 59) % 8]
+FROM (SELECT p, h, 1 + (h >> 14) % 5 AS m, 1 + (h >> 17) % 5 AS c
+      FROM (SELECT p, $(H p 5101) AS h FROM generate_series($1::int8, LEAST($2::int8, $PARTS)) p) s) s;
+INSERT INTO customer
+SELECT c, 'Customer#' || lpad(c::text, 9, '0'), $(vs h "(10 + (h >> 40) % 16)"),
+       $(ssb_city nk "(h >> 20) % 10"), $SSB_NATIONS[1 + nk], $SSB_REGIONS[1 + nk],
+       $(phone "(h >> 1)" nk),
+       (ARRAY['AUTOMOBILE','BUILDING','FURNITURE','MACHINERY','HOUSEHOLD'])[1 + (h >> 50) % 5]
+FROM (SELECT c, h, ((h >> 35) % 25)::int4 AS nk
+      FROM (SELECT c, $(H c 5201) AS h FROM generate_series($1::int8, LEAST($2::int8, $CUSTS)) c) s) s;
+INSERT INTO supplier
+SELECT s, 'Supplier#' || lpad(s::text, 9, '0'), $(vs h "(10 + (h >> 40) % 16)"),
+       $(ssb_city nk "(h >> 20) % 10"), $SSB_NATIONS[1 + nk], $SSB_REGIONS[1 + nk],
+       $(phone "(h >> 1)" nk)
+FROM (SELECT s, h, ((h >> 35) % 25)::int4 AS nk
+      FROM (SELECT s, $(H s 5301) AS h FROM generate_series($1::int8, LEAST($2::int8, $SUPPS)) s) s) s;
+SQL
+}
+
+# TPC-H and SSB both have customer, supplier and part: one database each
+other_suite() {
+  [ -z "$("${PSQL[@]}" -tAc "SELECT to_regclass('$1')")" ] ||
+    die "this database holds $2's tables ($1): load $SUITE into a database of its own (PGDATABASE=$SUITE)"
+}
+
+ssb_load() {
+  other_suite orders TPC-H
+  ssb_setup
+  "${PSQL[@]}" <<SQL
+DROP TABLE IF EXISTS lineorder, customer, supplier, part, date;
+CREATE $PERSIST TABLE lineorder (
+  lo_orderkey int8 NOT NULL, lo_linenumber int4 NOT NULL, lo_custkey int4 NOT NULL,
+  lo_partkey int4 NOT NULL, lo_suppkey int4 NOT NULL, lo_orderdate int4 NOT NULL,
+  lo_orderpriority char(15) NOT NULL, lo_shippriority char(1) NOT NULL,
+  lo_quantity int4 NOT NULL, lo_extendedprice int4 NOT NULL, lo_ordtotalprice int4 NOT NULL,
+  lo_discount int4 NOT NULL, lo_revenue int4 NOT NULL, lo_supplycost int4 NOT NULL,
+  lo_tax int4 NOT NULL, lo_commitdate int4 NOT NULL, lo_shipmode char(10) NOT NULL) $TABLE_OPTS;
+CREATE $PERSIST TABLE customer (
+  c_custkey int4 NOT NULL, c_name varchar(25) NOT NULL, c_address varchar(25) NOT NULL,
+  c_city char(10) NOT NULL, c_nation char(15) NOT NULL, c_region char(12) NOT NULL,
+  c_phone char(15) NOT NULL, c_mktsegment char(10) NOT NULL) $TABLE_OPTS;
+CREATE $PERSIST TABLE supplier (
+  s_suppkey int4 NOT NULL, s_name char(25) NOT NULL, s_address varchar(25) NOT NULL,
+  s_city char(10) NOT NULL, s_nation char(15) NOT NULL, s_region char(12) NOT NULL,
+  s_phone char(15) NOT NULL) $TABLE_OPTS;
+CREATE $PERSIST TABLE part (
+  p_partkey int4 NOT NULL, p_name varchar(22) NOT NULL, p_mfgr char(6) NOT NULL,
+  p_category char(7) NOT NULL, p_brand1 char(9) NOT NULL, p_color varchar(11) NOT NULL,
+  p_type varchar(25) NOT NULL, p_size int4 NOT NULL, p_container char(10) NOT NULL) $TABLE_OPTS;
+CREATE $PERSIST TABLE date (
+  d_datekey int4 NOT NULL, d_date char(18) NOT NULL, d_dayofweek char(9) NOT NULL,
+  d_month char(9) NOT NULL, d_year int4 NOT NULL, d_yearmonthnum int4 NOT NULL,
+  d_yearmonth char(7) NOT NULL, d_daynuminweek int4 NOT NULL, d_daynuminmonth int4 NOT NULL,
+  d_daynuminyear int4 NOT NULL, d_monthnuminyear int4 NOT NULL, d_weeknuminyear int4 NOT NULL,
+  d_sellingseason varchar(12) NOT NULL, d_lastdayinweekfl bool NOT NULL,
+  d_lastdayinmonthfl bool NOT NULL, d_holidayfl bool NOT NULL, d_weekdayfl bool NOT NULL) $TABLE_OPTS;
+COMMENT ON TABLE lineorder IS 'Star Schema Benchmark lineorder (bench/gen/load.sh ssb $PARAMS)';
+INSERT INTO date
+SELECT to_char(d, 'YYYYMMDD')::int4, to_char(d, 'FMMonth FMDD, YYYY'), to_char(d, 'FMDay'),
+       to_char(d, 'FMMonth'), extract(year FROM d)::int4, to_char(d, 'YYYYMM')::int4,
+       to_char(d, 'Mon') || to_char(d, 'YYYY'), extract(isodow FROM d)::int4 % 7 + 1,
+       extract(day FROM d)::int4, extract(doy FROM d)::int4, extract(month FROM d)::int4,
+       (extract(doy FROM d)::int4 - 1) / 7 + 1,
+       CASE WHEN extract(month FROM d) = 12 THEN 'Christmas'
+            WHEN extract(month FROM d) IN (6, 7, 8) THEN 'Summer'
+            WHEN extract(month FROM d) IN (1, 2) THEN 'Winter'
+            WHEN extract(month FROM d) IN (3, 4, 5) THEN 'Spring' ELSE 'Fall' END,
+       extract(isodow FROM d) = 6, d = (date_trunc('month', d) + interval '1 month - 1 day')::date,
+       to_char(d, 'MMDD') IN ('0101', '0704', '1225', '1231'), extract(isodow FROM d) < 6
+  FROM generate_series(date '1992-01-01', date '1998-12-31', interval '1 day') g, LATERAL (SELECT g::date AS d) x;
+SQL
+  TABLES=(lineorder customer supplier part date)
+  run_chunks "$ORDERS" ssb_chunk
+  run_chunks "$(( PARTS > CUSTS ? (PARTS > SUPPS ? PARTS : SUPPS) : (CUSTS > SUPPS ? CUSTS : SUPPS) ))" ssb_dim_chunk
 }
 
 ########################################################################

@@ -207,7 +207,8 @@ typedef enum GaOp
 	 * dst = a converted from type b to type (b numeric: imm its scale; b
 	 * or type timestamptz: in the time zone of GaProgram.zone; b date,
 	 * imm 1: date2timestamp, date2timestamptz, else a date compared with a
-	 * timestamp, past whose range it sorts)
+	 * timestamp, past whose range it sorts; type timestamptz, imm 2: a date
+	 * or timestamp compared with a timestamptz, likewise)
 	 */
 	GA_OP_CAST,
 

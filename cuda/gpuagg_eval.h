@@ -900,6 +900,45 @@ ga_date_cast(const GaZone *z, int to, int64_t date, GaDatum *r)
 }
 
 /*
+ * A date or a timestamp as the timestamptz it is compared with (in the
+ * zone), as date2timestamptz_opt_overflow and
+ * timestamp2timestamptz_opt_overflow give it to date_cmp_timestamptz and
+ * timestamp_cmp_timestamptz: past the range, above every finite value and
+ * below infinity (or the other way round).
+ */
+GA_DEVFN int
+ga_timestamptz_compared(const GaZone *z, int from, int64_t v, GaDatum *r)
+{
+	int64_t		off;
+	int			err;
+
+	if (from == GA_T_DATE)
+	{
+		if (v == GA_DATEVAL_NOBEGIN || v == GA_DATEVAL_NOEND)
+		{
+			r->i = v == GA_DATEVAL_NOBEGIN ? INT64_MIN : INT64_MAX;
+			return GA_OK;
+		}
+		if (v >= GA_TIMESTAMP_END_JULIAN - GA_POSTGRES_EPOCH_JDATE)
+		{
+			r->i = INT64_MAX - 1;
+			return GA_OK;
+		}
+		v *= GA_USECS_PER_DAY;
+	}
+	else if (v == INT64_MIN || v == INT64_MAX)
+	{
+		r->i = v;
+		return GA_OK;
+	}
+	if ((err = ga_zone_local_offset(z, v, &off)) != GA_OK)
+		return err;
+	v -= off;
+	r->i = v < GA_MIN_TIMESTAMP ? INT64_MIN + 1 : v >= GA_END_TIMESTAMP ? INT64_MAX - 1 : v;
+	return GA_OK;
+}
+
+/*
  * In the session's time zone: a timestamptz as a date or a timestamp
  * (timestamptz_date, timestamptz_timestamp: its local time's), a
  * timestamp as a timestamptz (timestamp_timestamptz: the instant of that
@@ -1261,6 +1300,8 @@ ga_eval(const GaProgram *p, const GaSegment *seg, const GaBatch *b,
 					;
 				else if (in->b == GA_T_DATE && in->imm == 1)
 					err = ga_date_cast(&p->zone, in->type, regs[in->a].i, &regs[d]);
+				else if (in->type == GA_T_TIMESTAMPTZ && in->imm == 2)
+					err = ga_timestamptz_compared(&p->zone, in->b, regs[in->a].i, &regs[d]);
 				else if (in->b == GA_T_TIMESTAMPTZ || in->type == GA_T_TIMESTAMPTZ)
 					err = ga_timestamptz_cast(&p->zone, in->type, in->b, regs[in->a].i, &regs[d]);
 				else

@@ -212,6 +212,18 @@ SELECT check_error('SELECT max(d::timestamp) FROM dd');
 -- (date_part of a date: of the date as a timestamp)
 SELECT check_error('SELECT max(date_part(''year'', d)) FROM dd');
 SELECT check_offload('SELECT k, max(date_part(''year'', d)), sum(date_part(''doy'', d)) FROM dd WHERE d < ''5874897-01-01'' GROUP BY k');
+-- date and timestamp compared with timestamptz: as a timestamptz in the
+-- session's zone (skipped and repeated local times included), past whose
+-- range a date or timestamp sorts above every finite value and below
+-- infinity
+SET TimeZone = 'America/New_York';
+SELECT check_offload('SELECT k, count(*) FILTER (WHERE tz >= ts), count(*) FILTER (WHERE tz < ts::date), count(*) FILTER (WHERE ts::date <= tz), count(*) FILTER (WHERE tz = ts), count(*) FILTER (WHERE ts <> tz) FROM dst GROUP BY k');
+SELECT check_offload('SELECT count(*), min(tz) FROM dst WHERE tz >= current_date - 3650 OR tz < date ''2021-03-14'' OR tz BETWEEN timestamp ''2021-11-07 01:30'' AND date ''2021-11-08''');
+SET TimeZone = 'UTC';
+SELECT check_offload('SELECT k, count(*) FILTER (WHERE d < timestamptz ''infinity''), count(*) FILTER (WHERE d > timestamptz ''294276-12-31 23:00:00+00''), count(*) FILTER (WHERE d >= timestamptz ''-infinity''), count(*) FILTER (WHERE d <= timestamptz ''4714-11-24 01:00:00+00 BC'') FROM dd GROUP BY k');
+SET gpuagg.log_fallback = on;
+EXPLAIN (COSTS OFF) SELECT count(*) FROM dst WHERE tz AT TIME ZONE 'Asia/Tokyo' > tz::date;
+RESET gpuagg.log_fallback;
 -- AT TIME ZONE a constant zone: a name (its transitions go to the device
 -- as the session's would), an abbreviation of one offset
 DELETE FROM dst WHERE tz > '2150-01-01' AND tz < 'infinity';

@@ -74,6 +74,10 @@ static bool is_scan_constant(Expr *expr);
 static int	comparison_op(const char *name);
 static int	arith_op(const char *name);
 static int	compile_numeric_func(Compiler *c, FuncExpr *f, int *type);
+static bool read_zone(Compiler *c, const char *what, pg_tz *tz, bool fixed, int offset);
+
+/* the program reads the session's time zone, for what (read_zone) */
+#define session_zone(c, what) read_zone(c, what, NULL, false, 0)
 static bool regex_ok(List *args, Oid collid);
 static int	compile_string_func(Compiler *c, Expr *expr, int *type);
 
@@ -1253,6 +1257,27 @@ compile_opexpr(Compiler *c, Oid opno, Oid opfuncid, Oid inputcollid,
 		*type = GA_T_BOOL;
 		return ra;
 	}
+	if (op != 0 && rtype == GA_T_BOOL &&
+		((lt == GA_T_TIMESTAMPTZ && (rt == GA_T_DATE || rt == GA_T_TIMESTAMP)) ||
+		 (rt == GA_T_TIMESTAMPTZ && (lt == GA_T_DATE || lt == GA_T_TIMESTAMP))))
+	{
+		/*
+		 * date or timestamp vs timestamptz: the other side as a timestamptz
+		 * in the session's time zone, past whose range it sorts, as
+		 * date_cmp_timestamptz and timestamp_cmp_timestamptz
+		 */
+		int			ro = (lt == GA_T_TIMESTAMPTZ) ? rb : ra,
+					from = (lt == GA_T_TIMESTAMPTZ) ? rt : lt;
+
+		if (!session_zone(c, psprintf("comparison of timestamptz with %s",
+									  from == GA_T_DATE ? "date" : "timestamp")) ||
+			emit(c, GA_OP_CAST, GA_T_TIMESTAMPTZ, ro, ro, from, 2) < 0 ||
+			emit(c, op, GA_T_INT8, ra, ra, rb, 0) < 0)
+			return -1;
+		c->nextreg = ra + 1;
+		*type = GA_T_BOOL;
+		return ra;
+	}
 	if (op != 0 && (lt == GA_T_TEXT || rt == GA_T_TEXT))
 	{
 		/* strings: = and <> only, on their dictionary codes */
@@ -1613,8 +1638,6 @@ read_zone(Compiler *c, const char *what, pg_tz *tz, bool fixed, int offset)
 		return true;
 	return fail(c, "%s and %s in another time zone", prog->tz_what, what), false;
 }
-
-#define session_zone(c, what) read_zone(c, what, NULL, false, 0)
 
 /*
  * timestamptz AT TIME ZONE 'zone' (timestamptz_zone: the zone's local

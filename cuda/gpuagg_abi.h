@@ -214,7 +214,7 @@ typedef enum GaOp
 
 	/*
 	 * dst = date_trunc(imm: a GaTruncUnit, a), a timestamp (b = 0) or a
-	 * timestamptz (b = 1) in the session's time zone
+	 * timestamptz (b = 1) in the program's time zone (GaProgram.zone)
 	 */
 	GA_OP_TS_TRUNC,
 
@@ -232,7 +232,7 @@ typedef enum GaOp
 	/*
 	 * dst = extract(imm: a GaPartField FROM a), a timestamp (b = 0), a
 	 * date (b = 1) or a timestamptz (b = 2: the fields of its local time
-	 * in the session's time zone); type GA_T_NUMERIC (extract: a scaled integer at the
+	 * in the program's time zone); type GA_T_NUMERIC (extract: a scaled integer at the
 	 * field's scale, GaPartScale) or GA_T_FLOAT8 (date_part); NULL for a
 	 * field of an infinite value that has none
 	 */
@@ -268,7 +268,10 @@ typedef enum GaPartField
 	GA_PART_WEEK,
 	GA_PART_ISOYEAR,
 	GA_PART_EPOCH,
-	GA_PART_JULIAN				/* of a date only */
+	GA_PART_JULIAN,				/* of a date only */
+	GA_PART_TZ,					/* of a timestamptz only: its UTC offset */
+	GA_PART_TZ_HOUR,
+	GA_PART_TZ_MINUTE
 } GaPartField;
 
 /*
@@ -305,7 +308,10 @@ typedef enum GaTruncUnit
 	GA_TRUNC_WEEK,
 	GA_TRUNC_MONTH,
 	GA_TRUNC_QUARTER,
-	GA_TRUNC_YEAR
+	GA_TRUNC_YEAR,
+	GA_TRUNC_DECADE,
+	GA_TRUNC_CENTURY,
+	GA_TRUNC_MILLENNIUM
 } GaTruncUnit;
 
 typedef struct GaInstr
@@ -501,13 +507,16 @@ typedef struct GaTopN
 } GaTopN;
 
 /*
- * The session's time zone as the devices read it (a timestamptz's local
- * time, and back): its transitions from 1850 on, as the server's own
- * pg_next_dst_boundary lists them (program.c, GpuaggZoneLoad).  Offsets
- * are seconds east of UTC, instants microseconds since 2000-01-01 UTC.
- * Between at[i] and at[i + 1] the offset is off[i] (pg_localtime's); a
- * local time finds the first transition at or after a day before it, and
- * the offsets on either side, as DetermineTimeZoneOffset does.  Outside
+ * A time zone as the devices read it (a timestamptz's local time, and
+ * back): the session's, or the one AT TIME ZONE names.  Its transitions
+ * from 1850 on, as the server's own pg_next_dst_boundary lists them
+ * (program.c, GpuaggZoneLoad; past its tz data's last one, PostgreSQL
+ * extrapolates the zone's rule, so a zone with daylight saving fills the
+ * table: London's 400th transition is in about 2110).  Offsets are seconds
+ * east of UTC, instants microseconds since 2000-01-01 UTC.  Before at[0]
+ * the offset is off0, between at[i] and at[i + 1] off[i] (pg_localtime's);
+ * a local time finds the first transition after a day before it, and the
+ * offsets either side of it, as DetermineTimeZoneOffset does.  Outside
  * what the table answers exactly, a row's evaluation raises
  * GA_ERR_TZ_WINDOW: the query's exact path runs.
  */
@@ -519,7 +528,7 @@ typedef struct GaZone
 	int64_t		hi;
 	int64_t		local_from;		/* a local time a day past this, or more,
 								 * has its offset here */
-	int32_t		off0;			/* the offset before at[0], for local times */
+	int32_t		off0;			/* the offset before at[0] */
 	int32_t		beyond;			/* the offset past the last transition */
 	uint32_t	complete;		/* every transition is here: past the last
 								 * one, a local time's offset is beyond */
@@ -554,7 +563,7 @@ typedef struct GaProgram
 	uint8_t		constnull[GA_MAX_CONSTS];
 	GaTopN		topn;
 	uint8_t		likes[GA_LIKE_BYTES];	/* compiled LIKE patterns (ga_like) */
-	GaZone		zone;			/* the session's time zone, if read */
+	GaZone		zone;			/* the time zone it reads, if any */
 } GaProgram;
 
 /*

@@ -425,10 +425,21 @@ ga_timestamp_trunc(int unit, int64_t ts, int64_t *out)
 	else if (unit >= GA_TRUNC_MONTH)
 	{
 		ga_julian_to_date(jd, &y, &m, &d);
-		if (unit == GA_TRUNC_YEAR)
-			m = 1;
-		else if (unit == GA_TRUNC_QUARTER)
+		if (unit == GA_TRUNC_QUARTER)
 			m = 3 * ((m - 1) / 3) + 1;
+		else if (unit != GA_TRUNC_MONTH)
+			m = 1;
+		/*
+		 * the first year of the decade, century (2001, 1901; 100 BC, the
+		 * year 0 here, starts the 1st century BC) or millennium, as
+		 * timestamp_trunc counts them
+		 */
+		if (unit == GA_TRUNC_DECADE)
+			y = y > 0 ? (y / 10) * 10 : -((8 - (y - 1)) / 10) * 10;
+		else if (unit == GA_TRUNC_CENTURY)
+			y = y > 0 ? ((y + 99) / 100) * 100 - 99 : -((99 - (y - 1)) / 100) * 100 + 1;
+		else if (unit == GA_TRUNC_MILLENNIUM)
+			y = y > 0 ? ((y + 999) / 1000) * 1000 - 999 : -((999 - (y - 1)) / 1000) * 1000 + 1;
 		jd = ga_date_to_julian(y, m, 1);
 	}
 	*out = (jd - GA_POSTGRES_EPOCH_JDATE) * GA_USECS_PER_DAY;
@@ -436,37 +447,47 @@ ga_timestamp_trunc(int unit, int64_t ts, int64_t *out)
 }
 
 /*
- * The UTC offset (microseconds east) of the session's time zone at instant
- * ts, a finite timestamptz, as pg_localtime finds it for timestamp2tm (the
+ * The UTC offset (microseconds east) of the zone at instant ts, a finite
+ * timestamptz, as pg_localtime finds it for timestamp2tm (the
  * whole second at or before ts): the offset of the last transition at or
  * before it.  GA_ERR_TZ_WINDOW outside the table's window.
  */
-GA_DEVFN int
-ga_zone_offset(const GaZone *z, int64_t ts, int64_t *off)
+/* How many of the zone's transitions are at or before instant t? */
+GA_DEVFN uint32_t
+ga_zone_passed(const GaZone *z, int64_t t)
 {
 	uint32_t	lo = 0,
 				hi = z->n;
 
-	if (ts < z->lo || ts >= z->hi)
-		return GA_ERR_TZ_WINDOW;
-	/* transitions fall on whole seconds: at[i] <= ts as their seconds */
 	while (lo < hi)
 	{
 		uint32_t	mid = (lo + hi) / 2;
 
-		if (z->at[mid] <= ts)
+		if (z->at[mid] <= t)
 			lo = mid + 1;
 		else
 			hi = mid;
 	}
-	*off = (int64_t) (lo > 0 ? z->off[lo - 1] : z->off0) * GA_USECS_PER_SEC;
+	return lo;
+}
+
+GA_DEVFN int
+ga_zone_offset(const GaZone *z, int64_t ts, int64_t *off)
+{
+	uint32_t	i;
+
+	if (ts < z->lo || ts >= z->hi)
+		return GA_ERR_TZ_WINDOW;
+	/* transitions fall on whole seconds: at[i] <= ts as their seconds */
+	i = ga_zone_passed(z, ts);
+	*off = (int64_t) (i > 0 ? z->off[i - 1] : z->off0) * GA_USECS_PER_SEC;
 	return GA_OK;
 }
 
 /*
  * The UTC offset (microseconds east) that local time local (a timestamp,
- * finite) has in the session's time zone, as DetermineTimeZoneOffset: the
- * first transition at or after a day before it, and the offsets either side
+ * finite) has in the zone, as DetermineTimeZoneOffset: the first
+ * transition after a day before it, and the offsets either side
  * of it; a local time that both or neither give lies on that side of the
  * transition, one that a spring-forward skips takes the offset before it,
  * one that a fall-back repeats the offset after it.
@@ -479,23 +500,15 @@ ga_zone_local_offset(const GaZone *z, int64_t local, int64_t *off)
 				boundary,
 				before,
 				after;
-	uint32_t	lo = 0,
-				hi = z->n;
+	uint32_t	lo;
 
 	if (local % GA_USECS_PER_SEC < 0)
 		t--;
 	prev = (t - 86400) * GA_USECS_PER_SEC;
 	if (prev <= z->local_from)
 		return GA_ERR_TZ_WINDOW;
-	while (lo < hi)
-	{
-		uint32_t	mid = (lo + hi) / 2;
-
-		if (z->at[mid] < prev)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
+	/* the first transition after prev (pg_next_dst_boundary) */
+	lo = ga_zone_passed(z, prev);
 	if (lo == z->n)
 	{
 		if (!z->complete)
@@ -516,7 +529,7 @@ ga_zone_local_offset(const GaZone *z, int64_t local, int64_t *off)
 }
 
 /*
- * The local time of timestamptz ts in the session's time zone, as
+ * The local time of timestamptz ts in the zone, as
  * timestamp2tm reads it (infinities stay themselves).
  */
 GA_DEVFN int
@@ -535,7 +548,7 @@ ga_zone_local(const GaZone *z, int64_t ts, int64_t *local)
 }
 
 /*
- * date_trunc(unit, ts) of a timestamptz in the session's time zone, as
+ * date_trunc(unit, ts) of a timestamptz in the zone, as
  * timestamptz_trunc: the local time truncated; to a day or more, the
  * offset that the truncated local time has (DetermineTimeZoneOffset), else
  * the instant's own, taken back; a result outside the timestamp range is
@@ -939,7 +952,7 @@ ga_timestamptz_compared(const GaZone *z, int from, int64_t v, GaDatum *r)
 }
 
 /*
- * In the session's time zone: a timestamptz as a date or a timestamp
+ * In the zone: a timestamptz as a date or a timestamp
  * (timestamptz_date, timestamptz_timestamp: its local time's), a
  * timestamp as a timestamptz (timestamp_timestamptz: the instant of that
  * local time).
@@ -1308,7 +1321,7 @@ ga_eval(const GaProgram *p, const GaSegment *seg, const GaBatch *b,
 					err = ga_unary(in, regs[in->a], &regs[d]);
 				break;
 			case GA_OP_TS_TRUNC:
-				/* b = 1: a timestamptz, in the session's time zone */
+				/* b = 1: a timestamptz, in the program's time zone */
 				nulls[d] = nulls[in->a];
 				if (!nulls[d])
 					err = in->b == 0 ?
@@ -1332,6 +1345,28 @@ ga_eval(const GaProgram *p, const GaSegment *seg, const GaBatch *b,
 			case GA_OP_TS_PART:
 				if (nulls[in->a])
 					nulls[d] = 1;
+				else if (in->b == 2 && in->imm >= GA_PART_TZ)
+				{
+					/*
+					 * a timestamptz's UTC offset in its zone, seconds east,
+					 * or its hours or minutes (truncated, as
+					 * timestamptz_part_common); none for an infinity
+					 */
+					int64_t		off,
+								v = regs[in->a].i;
+
+					nulls[d] = v == INT64_MIN || v == INT64_MAX;
+					if (!nulls[d] && (err = ga_zone_offset(&p->zone, v, &off)) == GA_OK)
+					{
+						off /= GA_USECS_PER_SEC;
+						off = in->imm == GA_PART_TZ_HOUR ? off / 3600 :
+							in->imm == GA_PART_TZ_MINUTE ? off / 60 % 60 : off;
+						if (in->type == GA_T_FLOAT8)
+							regs[d].f = (double) off;
+						else
+							regs[d].i = off;
+					}
+				}
 				else if (in->b == 2)
 				{
 					/* a timestamptz: the fields of its local time */

@@ -35,6 +35,12 @@ SELECT check_offload('SELECT date_trunc(''week'', ts) AS t, count(*) FROM dt GRO
 SELECT check_offload('SELECT date_trunc(''month'', ts) AS t, count(*), min(ts) FROM dt GROUP BY 1');
 SELECT check_offload('SELECT date_trunc(''quarter'', ts) AS t, count(*) FROM dt GROUP BY 1');
 SELECT check_offload('SELECT date_trunc(''year'', ts) AS t, count(*), max(ts) FROM dt GROUP BY 1');
+-- decades, centuries and millennia as timestamp_trunc counts them (2001,
+-- 1901; the 1st century BC from 100 BC); the century and the millennium
+-- of 4713 BC are before the range
+SELECT check_offload('SELECT date_trunc(''decade'', ts) AS t, date_trunc(''century'', ts) AS c, date_trunc(''millennium'', ts) AS m, count(*) FROM dt WHERE ts > ''4000-01-01 BC'' GROUP BY 1, 2, 3');
+SELECT check_error('SELECT date_trunc(''century'', ts) AS t, count(*) FROM dt GROUP BY 1');
+SELECT check_error('SELECT date_trunc(''millennium'', ts) AS t, count(*) FROM dt GROUP BY 1');
 -- the unit as timestamp_trunc reads it: any case, abbreviations
 SELECT check_offload('SELECT date_trunc(''MON'', ts) AS t, date_trunc(''Qtr'', ts) AS q, count(*) FROM dt GROUP BY 1, 2');
 SELECT check_offload('SELECT date_trunc(''w'', ts) AS t, date_trunc(''hours'', ts) AS h, count(*) FROM dt GROUP BY 1, 2');
@@ -101,6 +107,7 @@ SELECT check_offload('SELECT tz::date AS d, extract(hour FROM tz) AS h, count(*)
 SET TimeZone = '<+0530>-05:30';
 SELECT check_offload('SELECT date_trunc(''minute'', tz) AS t, date_trunc(''day'', tz) AS d, date_trunc(''week'', tz) AS w, count(*) FROM dtz GROUP BY 1, 2, 3');
 SELECT check_offload('SELECT date_trunc(''month'', tz) AS m, date_trunc(''quarter'', tz) AS q, date_trunc(''year'', tz) AS y, count(*), min(tz), max(tz) FROM dtz GROUP BY 1, 2, 3');
+SELECT check_offload('SELECT date_trunc(''decade'', tz) AS d, date_trunc(''century'', tz) AS c, date_trunc(''millennium'', tz) AS m, count(*) FROM dtz GROUP BY 1, 2, 3');
 SELECT check_offload('SELECT extract(year FROM tz) AS y, extract(month FROM tz) AS m, extract(dow FROM tz) AS w, count(*) FROM dtz GROUP BY 1, 2, 3');
 SELECT check_offload('SELECT k, sum(extract(day FROM tz)), sum(extract(hour FROM tz)), sum(extract(minute FROM tz)), sum(extract(second FROM tz)), sum(extract(doy FROM tz)), sum(extract(week FROM tz)), sum(extract(isoyear FROM tz)), sum(extract(epoch FROM tz)), sum(extract(century FROM tz)) FROM dtz WHERE tz BETWEEN ''-infinity'' AND ''infinity'' GROUP BY k');
 SELECT check_offload('SELECT k, max(date_part(''hour'', tz)), min(date_part(''isodow'', tz)), sum(date_part(''epoch'', tz)), count(*) FILTER (WHERE date_part(''quarter'', tz) = 1) FROM dtz GROUP BY k');
@@ -193,7 +200,14 @@ SELECT check_offload('SELECT k, max(ts::timestamptz), sum(extract(epoch FROM ts:
 SET TimeZone = 'Asia/Kolkata';
 SELECT exact_runs();
 SELECT check_offload('SELECT date_trunc(''day'', tz) AS d, extract(hour FROM tz) AS h, count(*), sum(extract(epoch FROM ts::timestamptz)) FROM dst GROUP BY 1, 2');
--- past the table's window (New York's is 1883 to about 2120; Kolkata's
+-- the UTC offset itself: timezone, timezone_hour, timezone_minute (a
+-- negative half hour in St. John's, a positive one in Kolkata), NULL for
+-- an infinity
+SELECT check_offload('SELECT extract(timezone FROM tz) AS z, extract(timezone_hour FROM tz) AS h, extract(timezone_minute FROM tz) AS m, count(*) FROM dst GROUP BY 1, 2, 3');
+SET TimeZone = 'America/St_Johns';
+SELECT check_offload('SELECT extract(timezone FROM tz) AS z, date_part(''timezone_hour'', tz) AS h, date_part(''timezone_minute'', tz) AS m, count(*), sum(extract(timezone FROM tz)) FROM dst GROUP BY 1, 2, 3');
+SET TimeZone = 'Asia/Kolkata';
+
 -- has no end): the exact path
 INSERT INTO dst VALUES (4, '2200-07-01 12:00+00', '2200-07-01 12:00');
 SELECT exact_runs();
@@ -249,11 +263,10 @@ DROP TABLE dst;
 
 -- what stays native says so
 SET gpuagg.log_fallback = on;
-EXPLAIN (COSTS OFF) SELECT date_trunc('decade', ts) AS t, count(*) FROM dt GROUP BY 1;
 EXPLAIN (COSTS OFF) SELECT date_trunc('fortnight', ts) AS t, count(*) FROM dt GROUP BY 1;
 SELECT sum(extract(julian FROM ts)) FROM dt WHERE ts < 'infinity';
 SELECT count(*) FROM dd WHERE extract(hour FROM d) = 0;
-SELECT count(extract(timezone FROM tz)) FROM dt;
+SELECT count(extract(timezone FROM ts)) FROM dt;
 RESET gpuagg.log_fallback;
 DROP TABLE dd;
 

@@ -223,6 +223,21 @@ BEGIN
 				'(upper(v) < ''V5'')', '(length(s) > 3)'])
 			END;
 	END IF;
+	-- (diff.zones: timestamptz in the session's time zone, and back)
+	IF t IN ('tz', 'ts', 'date', 'float8', 'bool') AND r < 0.85 AND current_setting('diff.zones', true) = 'on' THEN
+		RETURN CASE t
+			WHEN 'tz' THEN diff_pick(ARRAY['date_trunc(''day'', tz)', 'date_trunc(''hour'', tz)',
+				'date_trunc(''month'', tz)', 'date_trunc(''week'', tz)', '(ts::timestamptz)',
+				'(d::timestamptz)', 'date_trunc(''year'', ts::timestamptz)'])
+			WHEN 'ts' THEN diff_pick(ARRAY['(tz::timestamp)', '(date_trunc(''day'', tz)::timestamp)',
+				'(d::timestamp)', '(tz AT TIME ZONE ''Asia/Kolkata'')'])
+			WHEN 'date' THEN diff_pick(ARRAY['(tz::date)', '(ts::timestamptz::date)'])
+			WHEN 'float8' THEN diff_pick(ARRAY['date_part(''hour'', tz)', 'date_part(''dow'', tz)',
+				'date_part(''day'', tz)', 'date_part(''epoch'', ts::timestamptz)'])
+			ELSE diff_pick(ARRAY['(tz >= d)', '(ts < tz)', '(tz <= date ''2010-01-01'')',
+				'(d::timestamptz = tz)', '(tz > ts)'])
+			END;
+	END IF;
 	IF t IN ('text', 'bpchar') THEN
 		RETURN CASE t WHEN 'text' THEN diff_pick('{s,s,v}') ELSE 'c' END;
 	END IF;
@@ -865,6 +880,22 @@ SET diff.numeric = on;
 SELECT queries, offloaded, errors_both >= 50 AS many_errors_compared, mismatches
   FROM diff_run(500, 0.4444, false);
 RESET diff.numeric;
+
+-- timestamptz in a zone with daylight saving (New York): date_trunc,
+-- date_part, casts from and to timestamptz, comparisons with date and
+-- timestamp, AT TIME ZONE in keys, arguments, WHERE and FILTER, serial.
+-- The timestamps outside the zone's table (4714 BC, 294276) go first, so
+-- that the device answers (with them every such query takes the exact
+-- path); the dates past the timestamp range stay, and raise their errors.
+DELETE FROM diff_t
+ WHERE tz < '1850-01-01' OR (tz > '2100-01-01' AND tz < 'infinity')
+    OR ts < '1850-01-01' OR (ts > '2100-01-01' AND ts < 'infinity');
+SET TimeZone = 'America/New_York';
+SET diff.zones = on;
+SELECT queries, offloaded, errors_both >= 5 AS many_errors_compared, mismatches
+  FROM diff_run(150, 0.4646, false);
+RESET diff.zones;
+RESET TimeZone;
 
 DROP FUNCTION diff_run(int, float8, bool);
 DROP FUNCTION diff_float_order(text[], text[], text, text, text, text, bool);

@@ -76,6 +76,9 @@ static int	arith_op(const char *name);
 static int	compile_numeric_func(Compiler *c, FuncExpr *f, int *type);
 static bool read_zone(Compiler *c, const char *what, pg_tz *tz, bool fixed, int offset);
 
+/* the kernels read GaProgram from __constant__ memory: 64 kB */
+StaticAssertDecl(sizeof(GaProgram) <= 65536, "GaProgram must fit CUDA's constant memory");
+
 /* the program reads the session's time zone, for what (read_zone) */
 #define session_zone(c, what) read_zone(c, what, NULL, false, 0)
 static bool regex_ok(List *args, Oid collid);
@@ -1494,29 +1497,6 @@ zone_usecs(pg_time_t t)
 		USECS_PER_SEC;
 }
 
-/*
- * The transitions of zone tz from 1850 on, as pg_next_dst_boundary lists
- * them (the function DetermineTimeZoneOffset asks), and where they answer
- * as the server would:
- *
- * A zone of one offset answers for every instant.  Otherwise:
- *
- * - an instant's offset (pg_localtime, for timestamp2tm) from 1850 on if
- *   pg_localtime agrees with the search's offset before the first
- *   transition (at both ends), else from the first transition (before the
- *   zone's first transition ever, the search reports its first standard
- *   type, pg_localtime its default one).  Past the last one, pg_localtime follows the
- *   zone's rule for the future (the POSIX TZ string), which may have
- *   daylight saving where the table ends (2037): the window ends there
- *   unless a year and a half of probes past it, and three far-off dates,
- *   all find the last offset.
- * - a local time's offset (DetermineTimeZoneOffset) once a day before it
- *   is past 1850, where the first boundary search started: the offset
- *   before the first transition is that search's.  Past the last
- *   transition, the boundary search's own answer, when the table is whole.
- *
- * Out of the window, a row takes the exact path (GA_ERR_TZ_WINDOW).
- */
 /* a zone of one offset (seconds east): every instant, every local time */
 static bool
 zone_fixed(GaZone *z, long off)
@@ -1529,6 +1509,28 @@ zone_fixed(GaZone *z, long off)
 	return true;
 }
 
+/*
+ * The transitions of zone tz from 1850 on, as pg_next_dst_boundary lists
+ * them (the function DetermineTimeZoneOffset asks), and where they answer
+ * as the server would.  A zone of one offset answers for every instant.
+ * Otherwise:
+ *
+ * - an instant's offset (pg_localtime, for timestamp2tm) from 1850 on if
+ *   pg_localtime agrees with the search's offset before the first
+ *   transition (at both ends), else from the first transition (before the
+ *   zone's first transition ever, the search reports its first standard
+ *   type, pg_localtime its default one).  Past the tz data's last
+ *   transition both functions extrapolate the zone's rule, so a zone with
+ *   daylight saving fills the table (GA_MAX_TZ) and the window ends at its
+ *   last transition; a zone whose table is whole ends it there too unless
+ *   probes of pg_localtime past it, near and far, all find its last offset.
+ * - a local time's offset (DetermineTimeZoneOffset) once a day before it
+ *   is past 1850, where the first boundary search started: the offset
+ *   before the first transition is that search's.  Past the last
+ *   transition, the boundary search's own answer, when the table is whole.
+ *
+ * Out of the window, a row takes the exact path (GA_ERR_TZ_WINDOW).
+ */
 static bool
 zone_table(GaZone *z, pg_tz *tz)
 {
@@ -1558,7 +1560,7 @@ zone_table(GaZone *z, pg_tz *tz)
 	{
 		z->at[z->n] = zone_usecs(boundary);
 		z->off[z->n++] = (int32) after;
-		t = boundary + 1;
+		t = boundary;			/* the next one is after it */
 		res = pg_next_dst_boundary(&t, &before, &before_dst, &boundary, &after, &after_dst,
 								   tz);
 	}
@@ -1689,9 +1691,9 @@ compile_at_time_zone(Compiler *c, FuncExpr *f, int *type)
 /*
  * date_trunc(unit, ts) on a timestamp without time zone, or on a
  * timestamptz in the session's time zone (truncated in its local time, as
- * timestamptz_trunc: session_zone), the unit
- * a constant read as timestamp_trunc reads it (DecodeUnits); the units
- * from microseconds to year.  Others stay native.
+ * timestamptz_trunc: session_zone), the unit a constant read as
+ * timestamp_trunc reads it (DecodeUnits); the units from microseconds to
+ * millennium.  Others stay native.
  */
 static int
 compile_date_trunc(Compiler *c, FuncExpr *f, int *type)
@@ -1738,6 +1740,15 @@ compile_date_trunc(Compiler *c, FuncExpr *f, int *type)
 		case DTK_YEAR:
 			unit = GA_TRUNC_YEAR;
 			break;
+		case DTK_DECADE:
+			unit = GA_TRUNC_DECADE;
+			break;
+		case DTK_CENTURY:
+			unit = GA_TRUNC_CENTURY;
+			break;
+		case DTK_MILLENNIUM:
+			unit = GA_TRUNC_MILLENNIUM;
+			break;
 		default:
 			return fail(c, "date_trunc('%s')", units), -1;
 	}
@@ -1759,9 +1770,10 @@ compile_date_trunc(Compiler *c, FuncExpr *f, int *type)
  * extract(field FROM ts) (numeric), extract(field FROM date) (numeric) and
  * date_part(field, ts) (float8), the field a constant read as
  * timestamp_part_common reads it (DecodeUnits, then DecodeSpecial for
- * epoch).  julian of a timestamp (a fraction of a day) and the time-zone
- * fields stay native; so does a field PostgreSQL rejects, which raises its
- * error there.  (date_part of a date is of the date::timestamp the parser
+ * epoch); of a timestamptz also timezone, timezone_hour, timezone_minute
+ * (its UTC offset in the session's zone).  julian of a timestamp (a
+ * fraction of a day) stays native; so does a field PostgreSQL rejects,
+ * which raises its error there.  (date_part of a date is of the date::timestamp the parser
  * puts in: compile_func.)
  */
 static int
@@ -1779,7 +1791,8 @@ compile_date_part(Compiler *c, FuncExpr *f, int *type)
 		{DTK_DECADE, GA_PART_DECADE}, {DTK_CENTURY, GA_PART_CENTURY},
 		{DTK_MILLENNIUM, GA_PART_MILLENNIUM}, {DTK_DOW, GA_PART_DOW},
 		{DTK_ISODOW, GA_PART_ISODOW}, {DTK_DOY, GA_PART_DOY}, {DTK_WEEK, GA_PART_WEEK},
-		{DTK_ISOYEAR, GA_PART_ISOYEAR}, {DTK_JULIAN, GA_PART_JULIAN}
+		{DTK_ISOYEAR, GA_PART_ISOYEAR}, {DTK_JULIAN, GA_PART_JULIAN},
+		{DTK_TZ, GA_PART_TZ}, {DTK_TZ_HOUR, GA_PART_TZ_HOUR}, {DTK_TZ_MINUTE, GA_PART_TZ_MINUTE}
 	};
 	bool		of_date = f->funcid == F_EXTRACT_TEXT_DATE;
 	bool		of_tz = f->funcid == F_EXTRACT_TEXT_TIMESTAMPTZ ||
@@ -1810,7 +1823,8 @@ compile_date_part(Compiler *c, FuncExpr *f, int *type)
 	}
 	/* a date has no time of day; a timestamp's julian has a fraction */
 	if (field < 0 ||
-		(of_date && field <= GA_PART_HOUR) || (!of_date && field == GA_PART_JULIAN))
+		(of_date && field <= GA_PART_HOUR) || (!of_date && field == GA_PART_JULIAN) ||
+		(!of_tz && field >= GA_PART_TZ))
 		return fail(c, "%s('%s') of a %s", what, units,
 					of_date ? "date" : of_tz ? "timestamptz" : "timestamp"), -1;
 	r = compile_expr(c, lsecond(f->args), &t);
@@ -3015,10 +3029,6 @@ GpuaggCompile(GpuaggProgram *prog, List *quals, List *keys, List *aggrefs,
 	int			t;
 
 	memset(prog, 0, sizeof(GpuaggProgram));
-	prog->uses_zone = false;
-	prog->zone_tz = NULL;
-	prog->zone_fixed = false;
-	prog->zone_offset = 0;
 	c.numeric_scales = numeric_scales;
 	p->abi_version = GA_ABI_VERSION;
 	p->where.reg = -1;

@@ -509,7 +509,8 @@ typedef struct GaTopN
 /*
  * A time zone as the devices read it (a timestamptz's local time, and
  * back): the session's, or the one AT TIME ZONE names.  Its transitions
- * from 1850 on, as the server's own pg_next_dst_boundary lists them
+ * from the start of the range (or 1850), as the server's own
+ * pg_next_dst_boundary lists them
  * (program.c, GpuaggZoneLoad; past its tz data's last one, PostgreSQL
  * extrapolates the zone's rule, so a zone with daylight saving fills the
  * table: London's 400th transition is in about 2110).  Offsets are seconds
@@ -520,7 +521,7 @@ typedef struct GaTopN
  * what the table answers exactly, a row's evaluation raises
  * GA_ERR_TZ_WINDOW: the query's exact path runs.
  */
-#define GA_MAX_TZ			400	/* Europe/London: 242 from 1850 to 2037 */
+#define GA_MAX_TZ			400	/* Europe/London: 243 to 2037 */
 
 typedef struct GaZone
 {

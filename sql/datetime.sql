@@ -131,8 +131,8 @@ SET TimeZone = '<+0530>-05:30';
 SELECT check_error('SELECT k, max(tz::timestamp) FROM dtz GROUP BY k');
 SELECT check_offload('SELECT k, max(tz::date), max(date_trunc(''year'', tz)) FROM dtz GROUP BY k');
 -- a cached plan made in UTC runs in a zone with daylight saving, whose
--- table of transitions starts in 1893: the row of 44 BC takes the exact
--- path (PostgreSQL's plan), which answers as its native twin does
+-- table of transitions ends in about 2110: the row of 294276 takes the
+-- exact path (PostgreSQL's plan), which answers as its native twin does
 SET TimeZone = 'UTC';
 SET plan_cache_mode = force_generic_plan;
 -- (the session's temporary schema first: it changes the search path,
@@ -161,7 +161,8 @@ RESET TimeZone;
 DROP TABLE ptz_a, ptz_b, ptz_c, ptz_d, ptz_e;
 
 -- daylight saving: the zone's transitions go to the device with the scan
--- constants.  Local times that a spring-forward skips or a fall-back
+-- constants, from the start of the range (0001-01-01 and 1000-06-15 are
+-- the device's too).  Local times that a spring-forward skips or a fall-back
 -- repeats (ts::timestamptz, date_trunc to a day or more) take the offset
 -- DetermineTimeZoneOffset gives them; New York, London, Lord Howe (a
 -- half-hour shift), and Kolkata (a history, then one offset for good)
@@ -174,7 +175,8 @@ INSERT INTO dst VALUES (0, 'infinity', 'infinity'), (1, '-infinity', '-infinity'
 	(3, '2021-03-14 06:59:59.999999+00', '2021-03-14 02:30'), (4, '2021-11-07 05:30+00', '2021-11-07 01:30'),
 	(5, '2021-03-28 01:00+00', '2021-03-28 01:30'), (6, '2021-10-31 01:00+00', '2021-10-31 01:30'),
 	(0, '2021-04-04 03:00+00', '2021-04-04 02:15'), (1, '2021-10-02 15:00+00', '2021-10-03 02:15'),
-	(2, '1901-06-01 12:00+00', '1901-06-01 12:00'), (3, '2099-06-01 12:00+00', '2099-06-01 12:00');
+	(2, '1901-06-01 12:00+00', '1901-06-01 12:00'), (3, '2099-06-01 12:00+00', '2099-06-01 12:00'),
+	(4, '0001-01-01 00:00+00', '0001-01-01 00:00'), (5, '1000-06-15 12:00+00', '1000-06-15 12:00');
 ANALYZE dst;
 -- (the device answered, not the exact path: it ran 0 times)
 CREATE FUNCTION exact_runs() RETURNS text LANGUAGE sql AS $$

@@ -1510,13 +1510,16 @@ zone_fixed(GaZone *z, long off)
 }
 
 /*
- * The transitions of zone tz from 1850 on, as pg_next_dst_boundary lists
- * them (the function DetermineTimeZoneOffset asks), and where they answer
- * as the server would.  A zone of one offset answers for every instant.
- * Otherwise:
+ * The transitions of zone tz, as pg_next_dst_boundary lists them (the
+ * function DetermineTimeZoneOffset asks), from the start of the timestamp
+ * range (4714 BC; zones' first transitions, the end of local mean time,
+ * are in the 19th century), or from 1850 where the first one found is
+ * before 1800 (a zone whose rule PostgreSQL extrapolates backwards), and
+ * where they answer as the server would.  A zone of one offset answers for
+ * every instant.  Otherwise:
  *
- * - an instant's offset (pg_localtime, for timestamp2tm) from 1850 on if
- *   pg_localtime agrees with the search's offset before the first
+ * - an instant's offset (pg_localtime, for timestamp2tm) from the search's
+ *   start if pg_localtime agrees with the search's offset before the first
  *   transition (at both ends), else from the first transition (before the
  *   zone's first transition ever, the search reports its first standard
  *   type, pg_localtime its default one).  Past the tz data's last
@@ -1525,16 +1528,16 @@ zone_fixed(GaZone *z, long off)
  *   last transition; a zone whose table is whole ends it there too unless
  *   probes of pg_localtime past it, near and far, all find its last offset.
  * - a local time's offset (DetermineTimeZoneOffset) once a day before it
- *   is past 1850, where the first boundary search started: the offset
- *   before the first transition is that search's.  Past the last
- *   transition, the boundary search's own answer, when the table is whole.
+ *   is past the search's start: the offset before the first transition is
+ *   that search's.  Past the last transition, the boundary search's own
+ *   answer, when the table is whole.
  *
  * Out of the window, a row takes the exact path (GA_ERR_TZ_WINDOW).
  */
 static bool
 zone_table(GaZone *z, pg_tz *tz)
 {
-	const pg_time_t from = -3786825600;	/* 1850-01-01 00:00 UTC */
+	pg_time_t	from = -210866803200;	/* 4714-11-24 00:00 UTC BC */
 	pg_time_t	t = from,
 				boundary = 0,
 				first;
@@ -1554,6 +1557,13 @@ zone_table(GaZone *z, pg_tz *tz)
 	z->n = 0;
 	res = pg_next_dst_boundary(&t, &before, &before_dst, &boundary, &after, &after_dst,
 							   tz);
+	if (res == 1 && boundary < -5364662400)	/* 1800-01-01 */
+	{
+		/* a rule extrapolated backwards: from 1850 on only */
+		from = t = -3786825600;		/* 1850-01-01 00:00 UTC */
+		res = pg_next_dst_boundary(&t, &before, &before_dst, &boundary, &after, &after_dst,
+								   tz);
+	}
 	z->off0 = (int32) before;
 	first = boundary;
 	while (res == 1 && z->n < GA_MAX_TZ)

@@ -431,8 +431,8 @@ ga_timestamp_trunc(int unit, int64_t ts, int64_t *out)
 			m = 1;
 		/*
 		 * the first year of the decade, century (2001, 1901; 100 BC, the
-		 * year 0 here, starts the 1st century BC) or millennium, as
-		 * timestamp_trunc counts them
+		 * year -99 here where 1 BC is 0, starts the 1st century BC) or
+		 * millennium, as timestamp_trunc counts them
 		 */
 		if (unit == GA_TRUNC_DECADE)
 			y = y > 0 ? (y / 10) * 10 : -((8 - (y - 1)) / 10) * 10;
@@ -446,12 +446,6 @@ ga_timestamp_trunc(int unit, int64_t ts, int64_t *out)
 	return *out < GA_MIN_TIMESTAMP ? GA_ERR_TIMESTAMP_RANGE : GA_OK;
 }
 
-/*
- * The UTC offset (microseconds east) of the zone at instant ts, a finite
- * timestamptz, as pg_localtime finds it for timestamp2tm (the
- * whole second at or before ts): the offset of the last transition at or
- * before it.  GA_ERR_TZ_WINDOW outside the table's window.
- */
 /* How many of the zone's transitions are at or before instant t? */
 GA_DEVFN uint32_t
 ga_zone_passed(const GaZone *z, int64_t t)
@@ -471,6 +465,12 @@ ga_zone_passed(const GaZone *z, int64_t t)
 	return lo;
 }
 
+/*
+ * The UTC offset (microseconds east) of the zone at instant ts, a finite
+ * timestamptz, as pg_localtime finds it for timestamp2tm (the
+ * whole second at or before ts): the offset of the last transition at or
+ * before it.  GA_ERR_TZ_WINDOW outside the table's window.
+ */
 GA_DEVFN int
 ga_zone_offset(const GaZone *z, int64_t ts, int64_t *off)
 {

@@ -131,7 +131,7 @@ SET TimeZone = '<+0530>-05:30';
 SELECT check_error('SELECT k, max(tz::timestamp) FROM dtz GROUP BY k');
 SELECT check_offload('SELECT k, max(tz::date), max(date_trunc(''year'', tz)) FROM dtz GROUP BY k');
 -- a cached plan made in UTC runs in a zone with daylight saving, whose
--- table of transitions ends in about 2110: the row of 294276 takes the
+-- table of transitions ends in the 22nd century: the row of 294276 takes the
 -- exact path (PostgreSQL's plan), which answers as its native twin does
 SET TimeZone = 'UTC';
 SET plan_cache_mode = force_generic_plan;
@@ -209,8 +209,8 @@ SELECT check_offload('SELECT extract(timezone FROM tz) AS z, extract(timezone_ho
 SET TimeZone = 'America/St_Johns';
 SELECT check_offload('SELECT extract(timezone FROM tz) AS z, date_part(''timezone_hour'', tz) AS h, date_part(''timezone_minute'', tz) AS m, count(*), sum(extract(timezone FROM tz)) FROM dst GROUP BY 1, 2, 3');
 SET TimeZone = 'Asia/Kolkata';
-
--- has no end): the exact path
+-- past the table's window (New York's ends in about 2120; Kolkata's has
+-- no end): the exact path
 INSERT INTO dst VALUES (4, '2200-07-01 12:00+00', '2200-07-01 12:00');
 SELECT exact_runs();
 SELECT check_offload('SELECT date_trunc(''month'', tz) AS m, count(*), max(ts::timestamptz) FROM dst GROUP BY 1');

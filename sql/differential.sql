@@ -884,12 +884,14 @@ RESET diff.numeric;
 -- timestamptz in a zone with daylight saving (New York): date_trunc,
 -- date_part, casts from and to timestamptz, comparisons with date and
 -- timestamp, AT TIME ZONE in keys, arguments, WHERE and FILTER, serial.
--- The timestamps outside the zone's table (4714 BC, 294276) go first, so
--- that the device answers (with them every such query takes the exact
--- path); the dates past the timestamp range stay, and raise their errors.
+-- The timestamps at the ends of the range go first, so that the device
+-- answers (with them every such query takes the exact path): 294276 is
+-- past the zone's table, and a local time within a day of 4714-11-24 BC
+-- has no transition before it to find; the dates past the timestamp range
+-- stay, and raise their errors.
 DELETE FROM diff_t
- WHERE tz < '1850-01-01' OR (tz > '2100-01-01' AND tz < 'infinity')
-    OR ts < '1850-01-01' OR (ts > '2100-01-01' AND ts < 'infinity');
+ WHERE tz < '4714-11-26 00:00:00+00 BC' OR (tz > '2100-01-01' AND tz < 'infinity')
+    OR ts < '4714-11-26 00:00:00 BC' OR (ts > '2100-01-01' AND ts < 'infinity');
 SET TimeZone = 'America/New_York';
 SET diff.zones = on;
 SELECT queries, offloaded, errors_both >= 5 AS many_errors_compared, mismatches

@@ -1512,9 +1512,10 @@ zone_fixed(GaZone *z, long off)
 /*
  * The transitions of zone tz, as pg_next_dst_boundary lists them (the
  * function DetermineTimeZoneOffset asks), from the start of the timestamp
- * range (4714 BC; zones' first transitions, the end of local mean time,
- * are in the 19th century), or from 1850 where the first one found is
- * before 1800 (a zone whose rule PostgreSQL extrapolates backwards), and
+ * range (4714 BC: a zone file's first transition, the end of local mean
+ * time, is in the 19th century), or from 1850 where the first one found
+ * is before 1800 (a zone of a POSIX rule only, whose table PostgreSQL
+ * starts in 1770 and extrapolates backwards), and
  * where they answer as the server would.  A zone of one offset answers for
  * every instant.  Otherwise:
  *

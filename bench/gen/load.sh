@@ -297,6 +297,13 @@ SQL
 # words its queries look for), and lineitem_cents / lineitem_free, variants
 # of lineitem for gpuagg's Q1 and Q6 measurements.
 ########################################################################
+# TPC-H's 25 nations (N_NATIONKEY = index - 1) and their regions
+NATIONS="(ARRAY['ALGERIA','ARGENTINA','BRAZIL','CANADA','EGYPT','ETHIOPIA','FRANCE','GERMANY',
+'INDIA','INDONESIA','IRAN','IRAQ','JAPAN','JORDAN','KENYA','MOROCCO','MOZAMBIQUE','PERU','CHINA',
+'ROMANIA','SAUDI ARABIA','VIETNAM','RUSSIA','UNITED KINGDOM','UNITED STATES'])"
+NATION_REGIONS="(ARRAY['AFRICA','AMERICA','AMERICA','AMERICA','MIDDLE EAST','AFRICA','EUROPE','EUROPE',
+'ASIA','ASIA','MIDDLE EAST','MIDDLE EAST','ASIA','MIDDLE EAST','AFRICA','AFRICA','AFRICA','AMERICA',
+'ASIA','EUROPE','MIDDLE EAST','ASIA','EUROPE','EUROPE','AMERICA'])"
 tpch_setup() {
   read -r ORDERS PARTS SUPPS CUSTS CLERKS < <(awk -v sf="$SF" 'BEGIN {
     o = int(1500000 * sf + 0.5); p = int(200000 * sf + 0.5); s = int(10000 * sf + 0.5);
@@ -337,7 +344,7 @@ tpch_rows() {
 SELECT o, l, od,
        ((o >> 3) << 5) | (o & 7) AS orderkey,
        pk, (pk + si * ($SUPPS / 4 + (pk - 1) / $SUPPS)) % $SUPPS + 1 AS sk,
-       qty, (90000 + (pk / 10) % 20001 + 100 * (pk % 1000)) * qty AS ext_cents,
+       qty, $(retail_cents pk) * qty AS ext_cents,
        disc, tax, od + ship AS shipdate, od + com AS commitdate,
        od + ship + rcpt AS receiptdate, ra, hl
 FROM (SELECT o, l, od,
@@ -412,22 +419,35 @@ P_WORDS="(ARRAY['almond','antique','aquamarine','azure','beige','bisque','black'
 'peach','peru','pink','plum','powder','puff','purple','red','rose','rosy','royal','saddle',
 'salmon','sandy','seashell','sienna','sky','slate','smoke','snow','spring','steel','tan',
 'thistle','tomato','turquoise','violet','wheat','white','yellow'])"
+# a part's type, size and container from hash A (its mixed-radix digits:
+# independent, unlike overlapping bit fields taken modulo 5 or 6); its
+# name of 5 (or N) colour words from hash H likewise; its retail price in
+# cents from its key (clause 4.2.3)
+part_attrs() {
+  echo "(ARRAY['STANDARD','SMALL','MEDIUM','LARGE','ECONOMY','PROMO'])[1 + $1 % 6] || ' ' ||
+       (ARRAY['ANODIZED','BURNISHED','PLATED','POLISHED','BRUSHED'])[1 + $1 / 6 % 5] || ' ' ||
+       (ARRAY['TIN','NICKEL','BRASS','STEEL','COPPER'])[1 + $1 / 30 % 5],
+       (1 + $1 / 150 % 50)::int4,
+       (ARRAY['SM','LG','MED','JUMBO','WRAP'])[1 + $1 / 7500 % 5] || ' ' ||
+       (ARRAY['CASE','BOX','BAG','JAR','PKG','PACK','CAN','DRUM'])[1 + $1 / 37500 % 8]"
+}
+part_name() {
+  local i words="" d=1
+  for ((i = 0; i < $2; i++)); do words+="${words:+, }$P_WORDS[1 + $1 / $d % 92]"; d=$((d * 92)); done
+  echo "concat_ws(' ', $words)"
+}
+retail_cents() { echo "(90000 + ($1) / 10 % 20001 + 100 * (($1) % 1000))"; }
 tpch_part_chunk() {
   cat <<SQL
 INSERT INTO part
-SELECT p, concat_ws(' ', $P_WORDS[1 + h % 92], $P_WORDS[1 + (h >> 7) % 92], $P_WORDS[1 + (h >> 14) % 92],
-                    $P_WORDS[1 + (h >> 21) % 92], $P_WORDS[1 + (h >> 28) % 92]),
-       'Manufacturer#' || m, 'Brand#' || m || (1 + (h >> 38) % 5),
-       (ARRAY['STANDARD','SMALL','MEDIUM','LARGE','ECONOMY','PROMO'])[1 + (h >> 41) % 6] || ' ' ||
-       (ARRAY['ANODIZED','BURNISHED','PLATED','POLISHED','BRUSHED'])[1 + (h >> 44) % 5] || ' ' ||
-       (ARRAY['TIN','NICKEL','BRASS','STEEL','COPPER'])[1 + (h >> 47) % 5],
-       (1 + (h >> 50) % 50)::int4,
-       (ARRAY['SM','LG','MED','JUMBO','WRAP'])[1 + (h >> 56) % 5] || ' ' ||
-       (ARRAY['CASE','BOX','BAG','JAR','PKG','PACK','CAN','DRUM'])[1 + (h >> 59) % 8],
-       (90000 + (p / 10) % 20001 + 100 * (p % 1000)) / 100.0,
+SELECT p, $(part_name h 5),
+       'Manufacturer#' || m, 'Brand#' || m || (1 + a / 1500000 % 5),
+       $(part_attrs a),
+       $(retail_cents p) / 100.0,
        $(tx "$(H p 3102)" 3 22)
-FROM (SELECT p, $(H p 3101) AS h, 1 + ($(H p 3101) >> 35) % 5 AS m
-      FROM generate_series($1::int8, $2::int8) p) s;
+FROM (SELECT p, h, a, 1 + a / 300000 % 5 AS m
+      FROM (SELECT p, $(H p 3101) AS h, $(H p 3105) AS a
+            FROM generate_series($1::int8, $2::int8) p) s) s;
 INSERT INTO partsupp
 SELECT p, (p + i * ($SUPPS / 4 + (p - 1) / $SUPPS)) % $SUPPS + 1,
        (1 + h % 9999)::int4, (100 + (h >> 14) % 99901) / 100.0,
@@ -520,10 +540,7 @@ SELECT r, n, $(tx "$(H r 3401)" 8 152)
        LATERAL (SELECT (r1 - 1)::int4 AS r) k;
 INSERT INTO nation
 SELECT (i - 1)::int4, n, r, $(tx "$(H i 3402)" 8 152)
-  FROM unnest(ARRAY['ALGERIA','ARGENTINA','BRAZIL','CANADA','EGYPT','ETHIOPIA','FRANCE','GERMANY',
-                    'INDIA','INDONESIA','IRAN','IRAQ','JAPAN','JORDAN','KENYA','MOROCCO','MOZAMBIQUE',
-                    'PERU','CHINA','ROMANIA','SAUDI ARABIA','VIETNAM','RUSSIA','UNITED KINGDOM',
-                    'UNITED STATES'],
+  FROM unnest($NATIONS,
               ARRAY[0,1,1,1,4,0,3,3,2,2,4,4,2,4,0,0,0,1,2,3,4,2,3,3,1]) WITH ORDINALITY AS v(n, r, i);
 DROP TABLE IF EXISTS lineitem_free;
 SQL
@@ -547,14 +564,14 @@ SQL
 
 # The primary keys of clause 1.4, and the two lineitem indexes without which
 # PostgreSQL runs Q17's and Q20's correlated subqueries by scanning lineitem
-# once per outer row (Q17 took 21 s at SF 0.1): built after the VACUUM, in
-# parallel sessions (KEYS=0: none).
+# once per outer row (Q17 took 21 s at SF 0.1): built after the VACUUM, a
+# session a table (lineitem's two one after the other: ADD PRIMARY KEY
+# locks the table), each with parallel workers (KEYS=0: none).
 tpch_after_vacuum() {
   [ "${KEYS:-1}" = 1 ] || return 0
   local w=$((JOBS > 8 ? 8 : JOBS))
   run_parallel \
-    "SET max_parallel_maintenance_workers = $w; ALTER TABLE lineitem ADD PRIMARY KEY (l_orderkey, l_linenumber);" \
-    "SET max_parallel_maintenance_workers = $w; CREATE INDEX ON lineitem (l_partkey, l_suppkey);" \
+    "SET max_parallel_maintenance_workers = $w; ALTER TABLE lineitem ADD PRIMARY KEY (l_orderkey, l_linenumber); CREATE INDEX ON lineitem (l_partkey, l_suppkey);" \
     "ALTER TABLE orders ADD PRIMARY KEY (o_orderkey); CREATE INDEX ON orders (o_custkey);" \
     "ALTER TABLE partsupp ADD PRIMARY KEY (ps_partkey, ps_suppkey);" \
     "ALTER TABLE part ADD PRIMARY KEY (p_partkey); ALTER TABLE customer ADD PRIMARY KEY (c_custkey);" \
@@ -578,14 +595,8 @@ ssb_setup() {
   PARAMS="SF=$SF"
 }
 
-SSB_NATIONS="(ARRAY['ALGERIA','ARGENTINA','BRAZIL','CANADA','EGYPT','ETHIOPIA','FRANCE','GERMANY',
-'INDIA','INDONESIA','IRAN','IRAQ','JAPAN','JORDAN','KENYA','MOROCCO','MOZAMBIQUE','PERU','CHINA',
-'ROMANIA','SAUDI ARABIA','VIETNAM','RUSSIA','UNITED KINGDOM','UNITED STATES'])"
-SSB_REGIONS="(ARRAY['AFRICA','AMERICA','AMERICA','AMERICA','MIDDLE EAST','AFRICA','EUROPE','EUROPE',
-'ASIA','ASIA','MIDDLE EAST','MIDDLE EAST','ASIA','MIDDLE EAST','AFRICA','AFRICA','AFRICA','AMERICA',
-'ASIA','EUROPE','MIDDLE EAST','ASIA','EUROPE','EUROPE','AMERICA'])"
 # a city: the nation's name cut or padded to 9 characters, then a digit
-ssb_city() { echo "rpad($SSB_NATIONS[1 + $1], 9) || ($2)::text"; }
+ssb_city() { echo "rpad($NATIONS[1 + $1], 9) || ($2)::text"; }
 
 ssb_chunk() {
   # a line: partkey, suppkey, quantity, discount, tax as TPC-H's; prices in
@@ -603,7 +614,7 @@ FROM (SELECT o, l, od, ((o >> 3) << 5) | (o & 7) AS orderkey, ho, hl,
              $(R o 5013 "$CUSTS") AS custkey, pk, $(R "(o * 8 + l)" 5002 "$SUPPS") AS sk,
              qty, disc, tax, com, price, qty * price AS ext
       FROM (SELECT o, l, od, ho, hl, pk, qty, disc, tax, com,
-                   90000 + (pk / 10) % 20001 + 100 * (pk % 1000) AS price
+                   $(retail_cents pk) AS price
             FROM (SELECT o, l, od, $(H o 5014) AS ho, $(H "(o * 8 + l)" 5012) AS hl,
                          $(R "(o * 8 + l)" 5001 "$PARTS") AS pk,
                          $(R "(o * 8 + l)" 5003 50) AS qty,
@@ -621,27 +632,23 @@ ssb_dim_chunk() {
   # keys lo..hi of each dimension that has them (the slices cover the largest)
   cat <<SQL
 INSERT INTO part
-SELECT p, concat_ws(' ', $P_WORDS[1 + h % 92], $P_WORDS[1 + (h >> 7) % 92]),
-       'MFGR#' || m, 'MFGR#' || m || c, 'MFGR#' || m || c || (1 + (h >> 20) % 40),
-       $P_WORDS[1 + (h >> 26) % 92],
-       (ARRAY['STANDARD','SMALL','MEDIUM','LARGE','ECONOMY','PROMO'])[1 + (h >> 41) % 6] || ' ' ||
-       (ARRAY['ANODIZED','BURNISHED','PLATED','POLISHED','BRUSHED'])[1 + (h >> 44) % 5] || ' ' ||
-       (ARRAY['TIN','NICKEL','BRASS','STEEL','COPPER'])[1 + (h >> 47) % 5],
-       (1 + (h >> 50) % 50)::int4,
-       (ARRAY['SM','LG','MED','JUMBO','WRAP'])[1 + (h >> 56) % 5] || ' ' ||
-       (ARRAY['CASE','BOX','BAG','JAR','PKG','PACK','CAN','DRUM'])[1 + (h >> 59) % 8]
-FROM (SELECT p, h, 1 + (h >> 14) % 5 AS m, 1 + (h >> 17) % 5 AS c
-      FROM (SELECT p, $(H p 5101) AS h FROM generate_series($1::int8, LEAST($2::int8, $PARTS)) p) s) s;
+SELECT p, $(part_name h 2),
+       'MFGR#' || m, 'MFGR#' || m || c, 'MFGR#' || m || c || (1 + a / 7500000 % 40),
+       $P_WORDS[1 + h / 8464 % 92],
+       $(part_attrs a)
+FROM (SELECT p, h, a, 1 + a / 300000 % 5 AS m, 1 + a / 1500000 % 5 AS c
+      FROM (SELECT p, $(H p 5101) AS h, $(H p 5102) AS a
+            FROM generate_series($1::int8, LEAST($2::int8, $PARTS)) p) s) s;
 INSERT INTO customer
 SELECT c, 'Customer#' || lpad(c::text, 9, '0'), $(vs h "(10 + (h >> 40) % 16)"),
-       $(ssb_city nk "(h >> 20) % 10"), $SSB_NATIONS[1 + nk], $SSB_REGIONS[1 + nk],
+       $(ssb_city nk "(h >> 20) % 10"), $NATIONS[1 + nk], $NATION_REGIONS[1 + nk],
        $(phone "(h >> 1)" nk),
        (ARRAY['AUTOMOBILE','BUILDING','FURNITURE','MACHINERY','HOUSEHOLD'])[1 + (h >> 50) % 5]
 FROM (SELECT c, h, ((h >> 35) % 25)::int4 AS nk
       FROM (SELECT c, $(H c 5201) AS h FROM generate_series($1::int8, LEAST($2::int8, $CUSTS)) c) s) s;
 INSERT INTO supplier
 SELECT s, 'Supplier#' || lpad(s::text, 9, '0'), $(vs h "(10 + (h >> 40) % 16)"),
-       $(ssb_city nk "(h >> 20) % 10"), $SSB_NATIONS[1 + nk], $SSB_REGIONS[1 + nk],
+       $(ssb_city nk "(h >> 20) % 10"), $NATIONS[1 + nk], $NATION_REGIONS[1 + nk],
        $(phone "(h >> 1)" nk)
 FROM (SELECT s, h, ((h >> 35) % 25)::int4 AS nk
       FROM (SELECT s, $(H s 5301) AS h FROM generate_series($1::int8, LEAST($2::int8, $SUPPS)) s) s) s;
@@ -800,7 +807,7 @@ SELECT ((($(H g 4001) >> 32)) << 32) | g AS WatchID,
                                       'iPho','eagle75','GT-I9300','HTC One','Lumia 920','SM-T211','Nexus 7','ME173X'])[mr]
             ELSE 'Model ' || mr END AS MobilePhoneModel,
        '' AS Params,
-       ((hu >> 48) % 100000)::int4 AS IPNetworkID,
+       (hu / 1000 % 100000)::int4 AS IPNetworkID,
        CASE WHEN sp > 0 THEN 2 ELSE (ARRAY[0,0,0,1,-1,6,6,3,4,5,7,8,9,10])[1 + (hr >> 17) % 14] END::int2 AS TraficSourceID,
        CASE WHEN sp > 0 THEN (ARRAY[2,3,1,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20,21,22,23,24,25,26,27,28,29,30,31,32,33,34,35,36,37,38,39])[$(lu g 4006 39)]
             ELSE 0 END::int2 AS SearchEngineID,
@@ -817,10 +824,10 @@ SELECT ((($(H g 4001) >> 32)) << 32) | g AS WatchID,
        $(bits hu 55 10) AS SilverlightVersion2,
        ((hu >> 40) % 100)::int4 AS SilverlightVersion3,
        $(bits hu 58 4) AS SilverlightVersion4,
-       (ARRAY['utf-8','windows-1251','koi8-r'])[1 + (hu >> 60) % 3] AS PageCharset,
+       (ARRAY['utf-8','windows-1251','koi8-r'])[1 + (hu >> 50) % 3] AS PageCharset,
        ((hu >> 30) % 1000)::int4 AS CodeVersion,
-       CASE WHEN (hr >> 40) % 20 = 0 THEN 1 ELSE 0 END::int2 AS IsLink,
-       CASE WHEN (hr >> 45) % 100 = 0 THEN 1 ELSE 0 END::int2 AS IsDownload,
+       CASE WHEN hq % 20 = 0 THEN 1 ELSE 0 END::int2 AS IsLink,
+       CASE WHEN hq / 20 % 100 = 0 THEN 1 ELSE 0 END::int2 AS IsDownload,
        $(bits hr 52 2) AS IsNotBounce,
        CASE WHEN (hu >> 8) % 3 = 0 THEN 0 ELSE hashint8extended(ur, 5010) END AS FUniqID,
        CASE WHEN (hr >> 53) % 100 = 0 THEN 'http://' || site || '/' ELSE '' END AS OriginalURL,
@@ -828,7 +835,7 @@ SELECT ((($(H g 4001) >> 32)) << 32) | g AS WatchID,
        0::int2 AS IsOldCounter,
        $(bits hr 55 2) AS IsEvent,
        0::int2 AS IsParameter,
-       CASE WHEN (hr >> 56) % 10 = 0 THEN 1 ELSE 0 END::int2 AS DontCountHits,
+       CASE WHEN hq / 2000 % 10 = 0 THEN 1 ELSE 0 END::int2 AS DontCountHits,
        0::int2 AS WithHash,
        (ARRAY['5','D','F','E'])[1 + (hr >> 60) % 4]::char AS HitColor,
        timestamp '2013-07-01' + (ts + 3 * 3600) * interval '1 second' AS LocalEventTime,
@@ -836,7 +843,7 @@ SELECT ((($(H g 4001) >> 32)) << 32) | g AS WatchID,
        $(bits hu 17 3) AS Sex,
        $(bits hu 23 5) AS Income,
        $(bits hu 33 1000) AS Interests,
-       CASE WHEN (hr >> 58) % 100 = 0 THEN 1 ELSE 0 END::int2 AS Robotness,
+       CASE WHEN hq / 20000 % 100 = 0 THEN 1 ELSE 0 END::int2 AS Robotness,
        hashint8(g + 2000000000000) AS RemoteIP,
        ((hs >> 31) % 10000)::int4 AS WindowName,
        ((hs >> 45) % 1000)::int4 AS OpenerName,
@@ -862,7 +869,7 @@ SELECT ((($(H g 4001) >> 32)) << 32) | g AS WatchID,
        '' AS OpenstatCampaignID,
        '' AS OpenstatAdID,
        '' AS OpenstatSourceID,
-       CASE WHEN (hr >> 59) % 50 = 0 THEN 'yandex' ELSE '' END AS UTMSource,
+       CASE WHEN hq / 2000000 % 50 = 0 THEN 'yandex' ELSE '' END AS UTMSource,
        '' AS UTMMedium,
        '' AS UTMCampaign,
        '' AS UTMContent,
@@ -872,7 +879,7 @@ SELECT ((($(H g 4001) >> 32)) << 32) | g AS WatchID,
        CASE WHEN rf = 1 THEN 3594120000172545465 ELSE hashint8extended(rf, 4027) END AS RefererHash,
        CASE WHEN url = 2 THEN 2868770270353813622 ELSE hashint8extended(url, 4028) END AS URLHash,
        0 AS CLID
-FROM (SELECT g, ur, ts, url, rf, hr, hs, hu, rw, rh,
+FROM (SELECT g, ur, ts, url, rf, hr, hs, hu, rw, rh, $(H g 4102) AS hq,
              $(lu ur 5008 166) AS mr,
              $(U ur 5003) < 0.07 AS mob,
              ((hu >> 9) % 25 - 12)::int2 AS tz,
@@ -972,9 +979,13 @@ for _ in 1 2 3; do
   [ -n "$again" ] || break
   "${PSQL[@]}" <<<"$again"   # (one -c would be one transaction)
 done
-if declare -F "${SUITE}_after_vacuum" >/dev/null; then "${SUITE}_after_vacuum"; fi
 T_VAC1=$(now)
 LOAD_S=$(secs "$T_LOAD0" "$T_LOAD1"); VAC_S=$(secs "$T_LOAD1" "$T_VAC1")
+# keys and indexes (tpch KEYS=1, hits PK=1), timed apart
+if declare -F "${SUITE}_after_vacuum" >/dev/null; then
+  "${SUITE}_after_vacuum"
+  echo "keys_s=$(secs "$T_VAC1" "$(now)")"
+fi
 
 # Exact row counts (reltuples after VACUUM (ANALYZE) is ANALYZE's estimate).
 declare -A ROWS

@@ -191,7 +191,7 @@ SELECT WindowClientWidth, WindowClientHeight, COUNT(*) AS PageViews FROM hits WH
 SELECT DATE_TRUNC('minute', EventTime) AS M, COUNT(*) AS PageViews FROM hits WHERE CounterID = 62 AND EventDate >= '2013-07-14' AND EventDate <= '2013-07-15' AND IsRefresh = 0 AND DontCountHits = 0 GROUP BY DATE_TRUNC('minute', EventTime) ORDER BY DATE_TRUNC('minute', EventTime) LIMIT 10 OFFSET 1000;
 
 -- name: tz_hour
--- note: not a ClickBench query: date_trunc of a timestamptz (EventTime::timestamptz) in the session's time zone, which has one UTC offset (UTC): the offset is a scan constant
+-- note: not a ClickBench query: date_trunc of a timestamptz (EventTime::timestamptz) in the session's time zone, whose transitions go to the device with the scan constants
 SELECT date_trunc('hour', EventTime::timestamptz) AS h, count(*) AS c, avg(ResolutionWidth) AS w FROM hits GROUP BY 1;
 
 -- name: tz_dow

@@ -457,15 +457,26 @@ FROM (SELECT p, i, $(H "(p * 4 + i)" 3103) AS h
 SQL
 }
 
+# A customer's or supplier's rows: keys LO..HI (column KEY) with a hash h
+# (seed SEED) and a nation nk; its name, address (up to ADDR characters),
+# nation, phone and account balance (clause 4.2.3; seed ACCT).
+# party_rows KEY SEED LO HI; party PREFIX KEY ADDR ACCT
+party_rows() {
+  echo "(SELECT $1, h, ((h >> 35) % 25)::int4 AS nk
+      FROM (SELECT $1, $(H "$1" "$2") AS h FROM generate_series($3::int8, $4) $1) s) s"
+}
+party() {
+  echo "'$1#' || lpad($2::text, 9, '0'), $(vs h "(10 + (h >> 40) % $(($3 - 9)))"), nk,
+       $(phone "(h >> 1)" nk), (-99999 + $(H "$2" "$4") % 1099999) / 100.0"
+}
+
 tpch_customer_chunk() {
   cat <<SQL
 INSERT INTO customer
-SELECT c, 'Customer#' || lpad(c::text, 9, '0'), $(vs h "(10 + (h >> 40) % 31)"), nk,
-       $(phone "(h >> 1)" nk), (-99999 + $(H c 3203) % 1099999) / 100.0,
+SELECT c, $(party Customer c 40 3203),
        (ARRAY['AUTOMOBILE','BUILDING','FURNITURE','MACHINERY','HOUSEHOLD'])[1 + (h >> 50) % 5],
        $(tx "$(H c 3202)" 9 116)
-FROM (SELECT c, h, ((h >> 35) % 25)::int4 AS nk
-      FROM (SELECT c, $(H c 3201) AS h FROM generate_series($1::int8, $2::int8) c) s) s;
+FROM $(party_rows c 3201 "$1" "$2::int8");
 SQL
 }
 
@@ -474,14 +485,12 @@ SQL
 tpch_supplier_chunk() {
   cat <<SQL
 INSERT INTO supplier
-SELECT s, 'Supplier#' || lpad(s::text, 9, '0'), $(vs h "(10 + (h >> 40) % 31)"), nk,
-       $(phone "(h >> 1)" nk), (-99999 + $(H s 3304) % 1099999) / 100.0,
+SELECT s, $(party Supplier s 40 3304),
        CASE (h >> 45) % 2000
             WHEN 0 THEN $(tx "$(H s 3302)" 2 30) || ' Customer ' || $(tx "$(H s 3303)" 2 30) || ' Complaints'
             WHEN 1 THEN $(tx "$(H s 3302)" 2 30) || ' Customer ' || $(tx "$(H s 3303)" 2 30) || ' Recommends'
             ELSE $(tx "$(H s 3302)" 8 100) END
-FROM (SELECT s, h, ((h >> 35) % 25)::int4 AS nk
-      FROM (SELECT s, $(H s 3301) AS h FROM generate_series($1::int8, $2::int8) s) s) s;
+FROM $(party_rows s 3301 "$1" "$2::int8");
 SQL
 }
 
@@ -644,14 +653,12 @@ SELECT c, 'Customer#' || lpad(c::text, 9, '0'), $(vs h "(10 + (h >> 40) % 16)"),
        $(ssb_city nk "(h >> 20) % 10"), $NATIONS[1 + nk], $NATION_REGIONS[1 + nk],
        $(phone "(h >> 1)" nk),
        (ARRAY['AUTOMOBILE','BUILDING','FURNITURE','MACHINERY','HOUSEHOLD'])[1 + (h >> 50) % 5]
-FROM (SELECT c, h, ((h >> 35) % 25)::int4 AS nk
-      FROM (SELECT c, $(H c 5201) AS h FROM generate_series($1::int8, LEAST($2::int8, $CUSTS)) c) s) s;
+FROM $(party_rows c 5201 "$1" "LEAST($2::int8, $CUSTS)");
 INSERT INTO supplier
 SELECT s, 'Supplier#' || lpad(s::text, 9, '0'), $(vs h "(10 + (h >> 40) % 16)"),
        $(ssb_city nk "(h >> 20) % 10"), $NATIONS[1 + nk], $NATION_REGIONS[1 + nk],
        $(phone "(h >> 1)" nk)
-FROM (SELECT s, h, ((h >> 35) % 25)::int4 AS nk
-      FROM (SELECT s, $(H s 5301) AS h FROM generate_series($1::int8, LEAST($2::int8, $SUPPS)) s) s) s;
+FROM $(party_rows s 5301 "$1" "LEAST($2::int8, $SUPPS)");
 SQL
 }
 

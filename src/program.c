@@ -1550,8 +1550,6 @@ zone_table(GaZone *z, pg_tz *tz)
 				res;
 	bool		steady = true;
 
-	if (tz == NULL)
-		return false;
 	/* one offset, ever (UTC, 'Etc/GMT+5', '+05:30'): every instant */
 	if (pg_get_timezone_offset(tz, &before))
 		return zone_fixed(z, before);
@@ -1606,13 +1604,34 @@ zone_table(GaZone *z, pg_tz *tz)
 	return z->hi > z->lo;
 }
 
+/*
+ * zone_table's last answer.  A zone's table depends on the zone alone, and
+ * a backend's pg_tz structs live as long as it does (pg_tzset's cache), so
+ * the planner's check and every (re)scan of a scan that reads one zone
+ * list its transitions once.
+ */
+static pg_tz *listed_tz;
+static bool listed_ok;
+static GaZone listed;
+
 /* (program.h) */
 bool
 GpuaggZoneLoad(const GpuaggProgram *prog, GaZone *z)
 {
+	pg_tz	   *tz = prog->zone_tz ? prog->zone_tz : session_timezone;
+
 	if (prog->zone_fixed)
 		return zone_fixed(z, prog->zone_offset);
-	return zone_table(z, prog->zone_tz ? prog->zone_tz : session_timezone);
+	if (tz == NULL)
+		return false;
+	if (tz != listed_tz)
+	{
+		listed_ok = zone_table(&listed, tz);
+		listed_tz = tz;
+	}
+	if (listed_ok)
+		memcpy(z, &listed, sizeof(GaZone));
+	return listed_ok;
 }
 
 /* (program.h) the zone's name, for messages */

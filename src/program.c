@@ -1634,12 +1634,10 @@ GpuaggZoneLoad(const GpuaggProgram *prog, GaZone *z)
 	return listed_ok;
 }
 
-/* (program.h) the zone's name, for messages */
+/* (program.h) the name of the zone whose table GpuaggZoneLoad lists */
 const char *
 GpuaggZoneName(const GpuaggProgram *prog)
 {
-	if (prog->zone_fixed)
-		return psprintf("%+d seconds", prog->zone_offset);
 	return pg_get_timezone_name(prog->zone_tz ? prog->zone_tz : session_timezone);
 }
 
@@ -1690,6 +1688,7 @@ compile_at_time_zone(Compiler *c, FuncExpr *f, int *type)
 				offset = 0,
 				t,
 				r;
+	bool		fixed;
 	pg_tz	   *tz = NULL;
 
 	if (!IsA(zone, Const) || zone->constisnull)
@@ -1701,16 +1700,16 @@ compile_at_time_zone(Compiler *c, FuncExpr *f, int *type)
 	kind = DecodeTimezoneAbbrev(0, lower, &offset, &tz);
 	if (kind == DYNTZ)
 		return fail(c, "AT TIME ZONE '%s' (an abbreviation whose offset changed)", name), -1;
-	if (kind != TZ && kind != DTZ && (tz = pg_tzset(name)) == NULL)
+	/* (a fixed abbreviation leaves tz NULL) */
+	fixed = kind == TZ || kind == DTZ;
+	if (!fixed && (tz = pg_tzset(name)) == NULL)
 		return fail(c, "AT TIME ZONE '%s' (no such zone)", name), -1;
-	if (kind == TZ || kind == DTZ)
-		tz = NULL;
 	r = compile_expr(c, lsecond(f->args), &t);
 	if (r < 0)
 		return -1;
 	if (t != (of_tz ? GA_T_TIMESTAMPTZ : GA_T_TIMESTAMP))
 		return fail(c, "AT TIME ZONE of an unexpected type"), -1;
-	if (!read_zone(c, psprintf("AT TIME ZONE '%s'", name), tz, tz == NULL, offset))
+	if (!read_zone(c, psprintf("AT TIME ZONE '%s'", name), tz, fixed, offset))
 		return -1;
 	*type = of_tz ? GA_T_TIMESTAMP : GA_T_TIMESTAMPTZ;
 	if (emit(c, GA_OP_CAST, *type, r, r, t, 0) < 0)

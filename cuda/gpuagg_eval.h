@@ -485,21 +485,22 @@ ga_zone_offset(const GaZone *z, int64_t ts, int64_t *off)
 }
 
 /*
- * The UTC offset (microseconds east) that local time local (a timestamp,
- * finite) has in the zone, as DetermineTimeZoneOffset: the first
+ * The instant of local time local (a timestamp, finite) in the zone: local
+ * less the UTC offset DetermineTimeZoneOffset gives it: the first
  * transition after a day before it, and the offsets either side
  * of it; a local time that both or neither give lies on that side of the
  * transition, one that a spring-forward skips takes the offset before it,
  * one that a fall-back repeats the offset after it.
  */
 GA_DEVFN int
-ga_zone_local_offset(const GaZone *z, int64_t local, int64_t *off)
+ga_zone_instant(const GaZone *z, int64_t local, int64_t *ts)
 {
 	int64_t		t = local / GA_USECS_PER_SEC,
 				prev,
 				boundary,
 				before,
-				after;
+				after,
+				off;
 	uint32_t	lo;
 
 	if (local % GA_USECS_PER_SEC < 0)
@@ -513,7 +514,7 @@ ga_zone_local_offset(const GaZone *z, int64_t local, int64_t *off)
 	{
 		if (!z->complete)
 			return GA_ERR_TZ_WINDOW;
-		*off = (int64_t) z->beyond * GA_USECS_PER_SEC;
+		*ts = local - (int64_t) z->beyond * GA_USECS_PER_SEC;
 		return GA_OK;
 	}
 	before = lo > 0 ? z->off[lo - 1] : z->off0;
@@ -521,10 +522,10 @@ ga_zone_local_offset(const GaZone *z, int64_t local, int64_t *off)
 	boundary = z->at[lo] / GA_USECS_PER_SEC;
 	/* the candidate instants, in seconds */
 	if ((t - before < boundary) == (t - after < boundary))
-		*off = t - before < boundary ? before : after;
+		off = t - before < boundary ? before : after;
 	else
-		*off = t - before > t - after ? before : after;
-	*off *= GA_USECS_PER_SEC;
+		off = t - before > t - after ? before : after;
+	*ts = local - off * GA_USECS_PER_SEC;
 	return GA_OK;
 }
 
@@ -568,9 +569,9 @@ ga_timestamptz_trunc(const GaZone *z, int unit, int64_t ts, int64_t *out)
 		return err;
 	/* (the range is checked below, on the zone's time) */
 	(void) ga_timestamp_trunc(unit, ts + off, &local);
-	if (unit >= GA_TRUNC_DAY && (err = ga_zone_local_offset(z, local, &off)) != GA_OK)
-		return err;
 	*out = local - off;
+	if (unit >= GA_TRUNC_DAY && (err = ga_zone_instant(z, local, out)) != GA_OK)
+		return err;
 	return *out < GA_MIN_TIMESTAMP || *out >= GA_END_TIMESTAMP ? GA_ERR_TIMESTAMP_RANGE : GA_OK;
 }
 
@@ -893,7 +894,6 @@ ga_timestamp_cast(int to, int64_t ts, GaDatum *r)
 GA_DEVFN int
 ga_date_cast(const GaZone *z, int to, int64_t date, GaDatum *r)
 {
-	int64_t		off = 0;
 	int			err;
 
 	if (date == GA_DATEVAL_NOBEGIN || date == GA_DATEVAL_NOEND)
@@ -906,9 +906,8 @@ ga_date_cast(const GaZone *z, int to, int64_t date, GaDatum *r)
 	r->i = date * GA_USECS_PER_DAY;
 	if (to != GA_T_TIMESTAMPTZ)
 		return GA_OK;
-	if ((err = ga_zone_local_offset(z, r->i, &off)) != GA_OK)
+	if ((err = ga_zone_instant(z, r->i, &r->i)) != GA_OK)
 		return err;
-	r->i -= off;
 	return r->i < GA_MIN_TIMESTAMP || r->i >= GA_END_TIMESTAMP ? GA_ERR_DATE_TS_RANGE : GA_OK;
 }
 
@@ -922,7 +921,6 @@ ga_date_cast(const GaZone *z, int to, int64_t date, GaDatum *r)
 GA_DEVFN int
 ga_timestamptz_compared(const GaZone *z, int from, int64_t v, GaDatum *r)
 {
-	int64_t		off;
 	int			err;
 
 	if (from == GA_T_DATE)
@@ -944,9 +942,8 @@ ga_timestamptz_compared(const GaZone *z, int from, int64_t v, GaDatum *r)
 		r->i = v;
 		return GA_OK;
 	}
-	if ((err = ga_zone_local_offset(z, v, &off)) != GA_OK)
+	if ((err = ga_zone_instant(z, v, &v)) != GA_OK)
 		return err;
-	v -= off;
 	r->i = v < GA_MIN_TIMESTAMP ? INT64_MIN + 1 : v >= GA_END_TIMESTAMP ? INT64_MAX - 1 : v;
 	return GA_OK;
 }
@@ -960,15 +957,14 @@ ga_timestamptz_compared(const GaZone *z, int from, int64_t v, GaDatum *r)
 GA_DEVFN int
 ga_timestamptz_cast(const GaZone *z, int to, int from, int64_t ts, GaDatum *r)
 {
-	int64_t		off;
 	int			err;
 
 	if (from == GA_T_TIMESTAMPTZ)
 		err = ga_zone_local(z, ts, &ts);
 	else if (ts == INT64_MIN || ts == INT64_MAX)
 		err = GA_OK;
-	else if ((err = ga_zone_local_offset(z, ts, &off)) == GA_OK)
-		ts -= off;
+	else
+		err = ga_zone_instant(z, ts, &ts);
 	return err != GA_OK ? err : ga_timestamp_cast(to, ts, r);
 }
 

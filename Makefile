@@ -17,6 +17,7 @@ OBJS = \
 	src/parallel.o \
 	src/topn.o \
 	src/batch.o \
+	src/join.o \
 	src/dict.o \
 	src/ledger.o \
 	src/stat.o \
@@ -35,7 +36,7 @@ DATA = $(wildcard $(EXTENSION)--*.sql)
 # REGRESS is what make installcheck runs against any server: it changes no
 # server-wide setting and leaves the GPU service alone.
 REGRESS = setup types nulls filters having errors fallback explain rescan \
-	params strings conditionals datetime grouping ordered numeric parallel partitions heap service \
+	params strings conditionals datetime grouping ordered numeric joins parallel partitions heap service \
 	differential
 # These change server-wide settings (ALTER SYSTEM) or stop the GPU service:
 # test/run.sh runs them after REGRESS, in its throw-away cluster only.

@@ -70,6 +70,9 @@ struct GpuaggBatchReader
 	TupleTableSlot *slot;
 	const GaProgram *prog;
 	const GpuaggProgram *host;	/* string predicates */
+	GpuaggJoin *join;			/* the rows each row of the table matches */
+	bool		join_pending;	/* ... the slot's row has more matches */
+	HeapTupleData join_tuple;	/* page at a time: the slot's tuple */
 	GpuaggDict *dict;
 	uint8	   *predcache[GA_MAX_COLS];	/* per predicate, by code: 0 not yet
 										 * known, 1 false, 2 true (a function
@@ -82,6 +85,7 @@ struct GpuaggBatchReader
 	ExprContext *predcontext;	/* with the string as parameter $1 */
 	int			batch_rows;
 	AttrNumber	maxattno;
+	uint64		tuples_read;	/* through the slot */
 	bool		eof;
 	bool		numeric_unfit;	/* a numeric did not fit its column's int64 */
 	/* page at a time (heap, MVCC snapshot): see fill_from_pages */
@@ -223,7 +227,7 @@ GpuaggBatchReader *
 GpuaggBatchBegin(Relation *rels, int nrels, TupleDesc remap_from, Snapshot snapshot,
 				 ParallelTableScanDesc *pscans, GpuaggBlockLog *logs,
 				 const GpuaggProgram *hostprog, int batch_rows,
-				 GpuaggDict *dict, bool pages)
+				 GpuaggDict *dict, bool pages, GpuaggJoin *join)
 {
 	GpuaggBatchReader *r = palloc0(sizeof(GpuaggBatchReader));
 	const GaProgram *prog = &hostprog->ga;
@@ -238,6 +242,7 @@ GpuaggBatchBegin(Relation *rels, int nrels, TupleDesc remap_from, Snapshot snaps
 	r->pscans = pscans;
 	r->logs = logs;
 	r->host = hostprog;
+	r->join = join;
 	for (int k = 0; k < hostprog->npreds; k++)
 	{
 		if (OidIsValid(hostprog->pred_funcid[k]))
@@ -260,13 +265,16 @@ GpuaggBatchBegin(Relation *rels, int nrels, TupleDesc remap_from, Snapshot snaps
 	{
 		int			w = ga_type_width(prog->cols[c].type);
 
-		r->maxattno = Max(r->maxattno, prog->cols[c].attno);
+		if (!GpuaggJoinAttno(prog->cols[c].attno))
+			r->maxattno = Max(r->maxattno, prog->cols[c].attno);
 		r->valoff[c] = r->size;
 		r->size += TYPEALIGN(16, (Size) w * batch_rows);
 		r->nulloff[c] = r->size;
 		r->size += TYPEALIGN(16, (batch_rows + 7) / 8);
 	}
 	r->size = Max(r->size, 16);
+	if (join)
+		r->maxattno = Max(r->maxattno, GpuaggJoinMaxAttno(join));
 
 	/* run-time pruning left no partition: no rows */
 	if (nrels == 0)
@@ -284,6 +292,8 @@ GpuaggBatchBegin(Relation *rels, int nrels, TupleDesc remap_from, Snapshot snaps
 			r->need[i] = -1;
 		for (int c = (int) prog->ncols - 1; c >= 0; c--)
 		{
+			if (GpuaggJoinAttno(prog->cols[c].attno))
+				continue;
 			r->next_same[c] = r->need[prog->cols[c].attno - 1];
 			r->need[prog->cols[c].attno - 1] = c;
 		}
@@ -309,7 +319,8 @@ GpuaggBatchBegin(Relation *rels, int nrels, TupleDesc remap_from, Snapshot snaps
 				off += att->attlen;
 			}
 		}
-		r->shared = shared_deform_possible(r);
+		/* (a join: each tuple in the slot, matched there) */
+		r->shared = join == NULL && shared_deform_possible(r);
 
 		/*
 		 * Page form: the device deforms the tuples where they lie in shared
@@ -518,6 +529,13 @@ store_value(GpuaggBatchReader *r, const GaColumn *col, void *vals, int row,
 		default:
 			break;
 	}
+}
+
+/* (batch.h) */
+uint64
+GpuaggBatchTuplesRead(GpuaggBatchReader *reader)
+{
+	return reader->tuples_read;
 }
 
 /* (batch.h) */
@@ -876,6 +894,9 @@ GpuaggPageFormMissing(const GaProgram *prog, Relation rel, int batch_rows)
 		return "this server lays pages out otherwise than the device reads them";
 
 	for (uint32 c = 0; c < prog->ncols; c++)
+		if (GpuaggJoinAttno(prog->cols[c].attno))
+			return "a join: the host matches each row with the joined tables' rows";
+	for (uint32 c = 0; c < prog->ncols; c++)
 		if (!column_deformable(&prog->cols[c], TupleDescAttr(desc, prog->cols[c].attno - 1)))
 			return "a string predicate or function only the host computes (ILIKE, a LIKE with _, <, lower(), length(), ...)";
 	return NULL;
@@ -1072,6 +1093,48 @@ GpuaggBatchConsumed(GpuaggBatchReader *r)
 	unpin(r->held, &r->nheld);
 }
 
+/*
+ * A join: rows n on of the batch, one per match of the slot's row, until
+ * the batch is full or the matches end (r->join_pending then false).
+ */
+static int
+join_rows(GpuaggBatchReader *r, void **values, uint8 **nulls, bool *anynull, int n)
+{
+	const GaProgram *p = r->prog;
+
+	while (r->join_pending && n < r->batch_rows)
+	{
+		for (uint32 c = 0; c < p->ncols; c++)
+		{
+			int			attno = p->cols[c].attno;
+			bool		isnull;
+			Datum		d;
+
+			if (GpuaggJoinAttno(attno))
+				d = GpuaggJoinValue(r->join, attno - GPUAGG_JOIN_ATTNO, &isnull);
+			else
+			{
+				d = r->slot->tts_values[attno - 1];
+				isnull = r->slot->tts_isnull[attno - 1];
+			}
+			put_value(r, c, values, nulls, anynull, n, d, isnull);
+		}
+		n++;
+		r->join_pending = GpuaggJoinNext(r->join);
+	}
+	return n;
+}
+
+/* The slot's row, read: its first match, if any (r->join_pending). */
+static void
+join_start(GpuaggBatchReader *r)
+{
+	if ((++r->tuples_read & 4095) == 0)
+		CHECK_FOR_INTERRUPTS();
+	slot_getsomeattrs(r->slot, r->maxattno);
+	r->join_pending = GpuaggJoinFirst(r->join, r->slot);
+}
+
 /* Fill rows from pages until the batch is full or the scan ends. */
 static int
 fill_from_pages(GpuaggBatchReader *r, void **values, uint8 **nulls, bool *anynull)
@@ -1082,6 +1145,12 @@ fill_from_pages(GpuaggBatchReader *r, void **values, uint8 **nulls, bool *anynul
 	{
 		HeapScanDesc h = (HeapScanDesc) r->scan;
 		Page		page;
+
+		if (r->join_pending)
+		{
+			n = join_rows(r, values, nulls, anynull, n);
+			continue;
+		}
 
 		if (r->index >= r->ntuples)
 		{
@@ -1104,6 +1173,19 @@ fill_from_pages(GpuaggBatchReader *r, void **values, uint8 **nulls, bool *anynul
 		{
 			ItemId		lp = PageGetItemId(page, h->rs_vistuples[r->index]);
 
+			if (r->join)
+			{
+				/* the tuple in the slot, matched; its rows sent above */
+				r->join_tuple.t_data = (HeapTupleHeader) PageGetItem(page, lp);
+				r->join_tuple.t_len = ItemIdGetLength(lp);
+				r->join_tuple.t_tableOid = RelationGetRelid(r->scan->rs_rd);
+				ItemPointerSet(&r->join_tuple.t_self, BufferGetBlockNumber(h->rs_cbuf),
+							   h->rs_vistuples[r->index]);
+				ExecStoreBufferHeapTuple(&r->join_tuple, r->slot, h->rs_cbuf);
+				r->index++;
+				join_start(r);
+				break;
+			}
 			if (r->shared)
 			{
 				int			got = ga_deform_tuple(&r->layout, (const uint8_t *) PageGetItem(page, lp),
@@ -1204,12 +1286,23 @@ GpuaggBatchNext(GpuaggBatchReader *r, char *buf, uint64 *bytes)
 		n = fill_from_pages(r, values, nulls, anynull);
 	while (!r->page_mode && n < r->batch_rows)
 	{
+		/* a join: the row once per match, not at all without one */
+		if (r->join_pending)
+		{
+			n = join_rows(r, values, nulls, anynull, n);
+			continue;
+		}
 		if (!table_scan_getnextslot(r->scan, ForwardScanDirection, r->slot))
 		{
 			if (next_rel(r))
 				continue;
 			r->eof = true;
 			break;
+		}
+		if (r->join)
+		{
+			join_start(r);
+			continue;
 		}
 		/* a long scan under a selective WHERE must stay cancellable */
 		if ((n & 4095) == 0)

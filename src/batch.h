@@ -14,6 +14,7 @@
 
 #include "../cuda/gpuagg_abi.h"
 #include "dict.h"
+#include "join.h"
 #include "program.h"
 
 typedef struct GpuaggBatchReader GpuaggBatchReader;
@@ -51,7 +52,8 @@ typedef struct GpuaggBlockLog
  * with pscans, the blocks this process has taken of each (replayed first,
  * then added to); pages: the device takes page-form batches (GaBatch),
  * sent where GpuaggPageFormMissing (of every relation) and the scan
- * allow. */
+ * allow; join: the rows of the other tables of a join (join.h) each row
+ * matches, one row sent per match (column form), or NULL. */
 extern GpuaggBatchReader *GpuaggBatchBegin(Relation *rels, int nrels,
 										   TupleDesc remap_from,
 										   Snapshot snapshot,
@@ -59,7 +61,7 @@ extern GpuaggBatchReader *GpuaggBatchBegin(Relation *rels, int nrels,
 										   GpuaggBlockLog *logs,
 										   const GpuaggProgram *prog,
 										   int batch_rows, GpuaggDict *dict,
-										   bool pages);
+										   bool pages, GpuaggJoin *join);
 /* NULL if the scans of rel can send prog's rows in page form, else why not. */
 extern const char *GpuaggPageFormMissing(const GaProgram *prog, Relation rel,
 										 int batch_rows);
@@ -102,6 +104,8 @@ extern const GaBatch *GpuaggBatchFromFeed(GpuaggBatchReader *reader, char *buf,
  * gpuagg_abi.h's GA_T_NUMERIC)?  The query then takes its exact path.
  */
 extern bool GpuaggBatchNumericUnfit(GpuaggBatchReader *reader);
+/* A join: the rows of the table read and matched so far. */
+extern uint64 GpuaggBatchTuplesRead(GpuaggBatchReader *reader);
 /* Page form: does the device code strings read from the pages? */
 extern bool GpuaggBatchPageStrings(GpuaggBatchReader *reader);
 /* Column form after all (before the first batch). */

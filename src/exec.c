@@ -155,7 +155,8 @@ gpuagg_begin(CustomScanState *node, EState *estate, int eflags)
 
 	st->prog = palloc(sizeof(GpuaggProgram));
 	if (!GpuaggCompile(st->prog, st->plan->quals, st->plan->keys, st->plan->aggrefs,
-					   st->plan->numeric_scales, st->plan->sets != NIL, &reason))
+					   st->plan->numeric_scales, st->plan->sets != NIL, st->plan->varno,
+					   GpuaggJoinColumns(st->plan->join), &reason))
 		elog(ERROR, "gpuagg: plan does not compile: %s", reason);
 	GpuaggTopNForDevice(&st->topn, st->prog);
 	nparams = list_length(st->prog->params);
@@ -176,10 +177,28 @@ gpuagg_begin(CustomScanState *node, EState *estate, int eflags)
 	}
 	st->aggcontext = GpuaggMakeAggContext(node->ss.ps.ps_ExprContext);
 	open_relations(st, estate);
-	/* the exact path (planner.c), run only if a numeric does not fit */
-	if (cscan->custom_plans != NIL)
-		node->custom_ps = list_make1(ExecInitNode(linitial(cscan->custom_plans),
-												  estate, eflags));
+	/*
+	 * The exact path (planner.c), run only if a numeric does not fit, and
+	 * a join's other tables, run before the scan (join.c).
+	 */
+	{
+		int			nexact = list_length(cscan->custom_plans) -
+			GpuaggJoinDims(st->plan->join);
+		List	   *dims = NIL;
+
+		foreach(lc, cscan->custom_plans)
+		{
+			PlanState  *ps = ExecInitNode(lfirst(lc), estate, eflags);
+
+			node->custom_ps = lappend(node->custom_ps, ps);
+			if (foreach_current_index(lc) < nexact)
+				st->exact_ps = ps;
+			else
+				dims = lappend(dims, ps);
+		}
+		if (st->plan->join != NIL)
+			st->join = GpuaggJoinInit(st->plan->join, dims, estate->es_query_cxt);
+	}
 	st->run_cxt = AllocSetContextCreate(estate->es_query_cxt, "GpuAgg run",
 										ALLOCSET_DEFAULT_SIZES);
 	(void) eflags;				/* EXPLAIN-only: nothing more happens */
@@ -388,7 +407,8 @@ run_on_device(GpuAggState *st, char **why)
 							  st->remap_from,
 							  estate->es_snapshot,
 							  fed || st->feed_failed ? NULL : st->pscans, st->blocklogs,
-							  st->prog, st->plan->batch_rows, st->dict, pages_ok);
+							  st->prog, st->plan->batch_rows, st->dict, pages_ok,
+							  st->join);
 	if (fed && GpuaggBatchMaxPages(reader) == 0)
 	{
 		/* no page form after all */
@@ -511,6 +531,8 @@ run_on_device(GpuAggState *st, char **why)
 			pstrdup(dev->error_detail ? dev->error_detail(st->session) :
 					"device failure");
 	replayable = GpuaggBatchReplayable(reader);
+	if (st->join)
+		st->counters.rows_read += GpuaggBatchTuplesRead(reader);
 
 	/*
 	 * The groups are on the host once finished: the device session and its
@@ -540,7 +562,7 @@ run_on_device(GpuAggState *st, char **why)
 		st->no_pages = true;
 		return false;
 	}
-	if ((err == GA_ERR_NUMERIC_EXACT || err == GA_ERR_TZ_WINDOW) && st->css.custom_ps != NIL)
+	if ((err == GA_ERR_NUMERIC_EXACT || err == GA_ERR_TZ_WINDOW) && st->exact_ps != NULL)
 	{
 		*why = pstrdup(err == GA_ERR_TZ_WINDOW ?
 					   "a timestamptz outside the time zone's table" :
@@ -583,6 +605,9 @@ run_aggregation(GpuAggState *st)
 	char	   *why = NULL;
 	GpuaggCounters before = st->counters;
 
+	/* a join's other tables: their rows hashed, once a (re)scan */
+	if (st->join)
+		GpuaggJoinBuild(st->join);
 	old = MemoryContextSwitchTo(st->run_cxt);
 	/* this execution's share of a parallel scan starts empty */
 	for (int i = 0; i < st->nrels; i++)
@@ -621,7 +646,7 @@ run_aggregation(GpuAggState *st)
 			 * a numeric parameter the device cannot hold at its scale, or a
 			 * time zone whose transitions cannot be listed
 			 */
-			if (st->css.custom_ps == NIL)
+			if (st->exact_ps == NULL)
 				elog(ERROR, "gpuagg: a scan constant does not fit the device, and the plan has no exact path");
 			st->exact = true;
 		}
@@ -779,7 +804,7 @@ gpuagg_exec(CustomScanState *node)
 	 * The exact path returns the node's rows itself: its target list is the
 	 * node's, HAVING included.
 	 */
-	slot = ExecProcNode(linitial(node->custom_ps));
+	slot = ExecProcNode(st->exact_ps);
 	if (TupIsNull(slot))
 		return ExecClearTuple(node->ss.ps.ps_ResultTupleSlot);
 	return ExecCopySlot(node->ss.ps.ps_ResultTupleSlot, slot);
@@ -789,12 +814,13 @@ static void
 gpuagg_end(CustomScanState *node)
 {
 	GpuAggState *st = (GpuAggState *) node;
+	ListCell   *lc;
 
 	if (st->run_cxt)
 		MemoryContextDelete(st->run_cxt);	/* closes the session */
 	st->run_cxt = NULL;
-	if (node->custom_ps != NIL)
-		ExecEndNode(linitial(node->custom_ps));
+	foreach(lc, node->custom_ps)
+		ExecEndNode(lfirst(lc));
 	if (node->ss.ss_ScanTupleSlot)
 		ExecClearTuple(node->ss.ss_ScanTupleSlot);
 }
@@ -804,14 +830,14 @@ gpuagg_rescan(CustomScanState *node)
 {
 	GpuAggState *st = (GpuAggState *) node;
 
-	if (node->custom_ps != NIL)
+	if (st->exact_ps != NULL)
 	{
-		PlanState  *exact = linitial(node->custom_ps);
-
 		if (node->ss.ps.chgParam != NULL)
-			UpdateChangedParamSet(exact, node->ss.ps.chgParam);
-		ExecReScan(exact);
+			UpdateChangedParamSet(st->exact_ps, node->ss.ps.chgParam);
+		ExecReScan(st->exact_ps);
 	}
+	if (st->join)
+		GpuaggJoinReScan(st->join, node->ss.ps.chgParam);
 	if (st->done && node->ss.ps.chgParam == NULL && !st->plan->feed)
 	{
 		/*

@@ -41,6 +41,7 @@ typedef struct GpuaggCounters
 	GpuaggDeviceStats stats;
 	uint64		ngroups;
 	uint64		strings_coded;	/* page form: strings the device coded */
+	uint64		rows_read;	/* a join: rows of the table read and matched */
 	uint64		exact_runs;		/* runs that took the exact path (a numeric
 								 * value the device cannot hold) */
 	uint64		column_reruns;	/* page form given up for a string the
@@ -104,6 +105,8 @@ typedef struct GpuAggState
 	TupleDesc	remap_from;		/* the parent's, where the partitions lay out
 								 * the columns otherwise (plan->remap) */
 	struct PartitionPruneState *prunestate; /* run-time pruning, or NULL */
+	PlanState  *exact_ps;		/* the exact path (planner.c), or NULL */
+	GpuaggJoin *join;			/* a join's other tables (join.c), or NULL */
 	/* a parallel GpuAgg's shared scan state of each (in the DSM), else NULL */
 	ParallelTableScanDesc *pscans;
 	GpuaggBlockLog *blocklogs;	/* [nrels]: the blocks this process took */

@@ -38,6 +38,7 @@ counters_add(GpuaggCounters *all, const GpuaggCounters *c)
 	all->strings_coded += c->strings_coded;
 	all->column_reruns += c->column_reruns;
 	all->exact_runs += c->exact_runs;
+	all->rows_read += c->rows_read;
 	all->stats.rows_in += c->stats.rows_in;
 	all->stats.rows_passed += c->stats.rows_passed;
 	all->stats.device_ms += c->stats.device_ms;
@@ -52,8 +53,9 @@ deparse(GpuAggState *st, Node *expr, List *context, bool useprefix)
 	Index		scanrelid = ((Scan *) st->css.ss.ps.plan)->scanrelid;
 
 	expr = copyObject(expr);
+	/* (a join's other tables moved as the scanned one did) */
 	if (st->plan->varno != scanrelid)
-		ChangeVarNodes(expr, st->plan->varno, scanrelid, 0);
+		OffsetVarNodes(expr, (int) scanrelid - (int) st->plan->varno, 0);
 	return deparse_expression(expr, context, useprefix, false);
 }
 
@@ -63,7 +65,7 @@ GpuaggExplain(CustomScanState *node, List *ancestors, ExplainState *es)
 	GpuAggState *st = (GpuAggState *) node;
 	List	   *context;
 	List	   *items = NIL;
-	bool		useprefix = es->verbose;
+	bool		useprefix = es->verbose || st->join != NULL;
 	ListCell   *lc;
 
 	context = set_deparse_context_plan(es->deparse_cxt, node->ss.ps.plan,
@@ -81,6 +83,19 @@ GpuaggExplain(CustomScanState *node, List *ancestors, ExplainState *es)
 		if (st->plan->remap)
 			ExplainPropertyText("Partition Columns",
 								"found by name in each, read in column batches", es);
+	}
+	/*
+	 * A join: each other table's key conditions, in the order its plan
+	 * below is matched (after the exact path's).
+	 */
+	if (st->join != NULL)
+	{
+		for (int d = 0; d < GpuaggJoinDims(st->plan->join); d++)
+			items = lappend(items,
+							deparse(st, (Node *) make_ands_explicit(GpuaggJoinKeyClauses(st->plan->join, d)),
+									context, useprefix));
+		ExplainPropertyList("Join Keys", items, es);
+		items = NIL;
 	}
 	/* pruned at the start, as an Append says "Subplans Removed" */
 	if (st->nremoved > 0)
@@ -156,13 +171,18 @@ GpuaggExplain(CustomScanState *node, List *ancestors, ExplainState *es)
 	ExplainPropertyInteger("Device Memory Estimate", "kB",
 						   (int64) ceil(st->plan->vram / 1024.0), es);
 	/* the plan below the node: PostgreSQL's own, for numerics too large */
-	if (node->custom_ps != NIL)
+	if (st->exact_ps != NULL)
+	{
+		bool		numerics = GpuaggProgramNeedsExact(&st->prog->ga);
+
 		ExplainPropertyText("Exact Path",
-							st->prog->uses_zone && !GpuaggProgramNeedsExact(&st->prog->ga) ?
-							"the plan below, if a timestamptz lies outside the time zone's table" :
-							st->prog->uses_zone ?
-							"the plan below, if a numeric value does not fit the device or a timestamptz lies outside the time zone's table" :
-							"the plan below, if a numeric value does not fit the device", es);
+							psprintf("the %s below, if %s%s%s",
+									 st->join != NULL ? "first plan" : "plan",
+									 numerics ? "a numeric value does not fit the device" : "",
+									 numerics && st->prog->uses_zone ? " or " : "",
+									 st->prog->uses_zone ? "a timestamptz lies outside the time zone's table" : ""),
+							es);
+	}
 
 	if (es->analyze)
 	{
@@ -197,8 +217,11 @@ GpuaggExplain(CustomScanState *node, List *ancestors, ExplainState *es)
 			ExplainPropertyInteger("Scans Read Again in Column Form", NULL,
 								   all.column_reruns, es);
 		/* a numeric value past the device's int64: the plan below ran */
-		if (node->custom_ps != NIL)
+		if (st->exact_ps != NULL)
 			ExplainPropertyInteger("Exact Path Runs", NULL, all.exact_runs, es);
+		/* a join: the table's rows read and matched on the host */
+		if (st->join != NULL)
+			ExplainPropertyInteger("Table Rows Read", NULL, all.rows_read, es);
 		ExplainPropertyInteger("Rows In", NULL, all.stats.rows_in, es);
 		ExplainPropertyInteger("Rows Removed by Device Filter", NULL,
 							   all.stats.rows_in - all.stats.rows_passed, es);

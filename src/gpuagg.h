@@ -95,6 +95,9 @@ typedef struct GpuaggPlanInfo
 								 * first): ORDER BY that count, those keys,
 								 * LIMIT n above, so only groups reaching the
 								 * n-th need be returned */
+	List	   *join;			/* NIL, or the join's other tables (join.c):
+								 * their plans are the node's custom_plans
+								 * after the exact path, in this order */
 } GpuaggPlanInfo;
 
 extern List *GpuaggFormPlanInfo(const GpuaggPlanInfo *info);

@@ -134,7 +134,7 @@ GpuaggFeedPages(GpuAggState *st)
 							  st->remap_from,
 							  st->css.ss.ps.state->es_snapshot,
 							  st->pscans, st->blocklogs, st->prog, st->plan->batch_rows,
-							  st->dict, true);
+							  st->dict, true, NULL);
 	/* (no page form here: then no blocks either, the others take them) */
 	while (GpuaggBatchMaxPages(reader) > 0)
 	{

@@ -49,7 +49,8 @@ enum GpuaggPrivateIndex
 	PRIV_NUMERIC_SCALES,
 	PRIV_SETS,
 	PRIV_GROUPFUNCS,
-	PRIV_GROUPING_VALUES
+	PRIV_GROUPING_VALUES,
+	PRIV_JOIN
 };
 
 List *
@@ -78,7 +79,8 @@ GpuaggFormPlanInfo(const GpuaggPlanInfo *info)
 	priv = lappend(priv, info->sets);
 	priv = lappend(priv, info->groupfuncs);
 	priv = lappend(priv, info->grouping_values);
-	Assert(list_length(priv) == PRIV_GROUPING_VALUES + 1);
+	priv = lappend(priv, info->join);
+	Assert(list_length(priv) == PRIV_JOIN + 1);
 	return priv;
 }
 
@@ -112,6 +114,7 @@ GpuaggDeformPlanInfo(List *priv, GpuaggPlanInfo *info)
 	info->sets = list_nth(priv, PRIV_SETS);
 	info->groupfuncs = list_nth(priv, PRIV_GROUPFUNCS);
 	info->grouping_values = list_nth(priv, PRIV_GROUPING_VALUES);
+	info->join = list_nth(priv, PRIV_JOIN);
 }
 
 static Plan *
@@ -142,7 +145,8 @@ plan_gpuagg(PlannerInfo *root, RelOptInfo *rel, CustomPath *best_path,
 	cscan->scan.plan.qual = info.having;
 	cscan->scan.scanrelid = info.varno;
 	cscan->flags = best_path->flags;
-	cscan->custom_plans = custom_plans;	/* the exact path, if any */
+	cscan->custom_plans = custom_plans;	/* the exact path, if any; a join's
+										 * other tables */
 	cscan->custom_exprs = list_concat(list_copy(info.params), info.gating);
 	cscan->custom_private = best_path->custom_private;
 	cscan->custom_scan_tlist = scan_tlist;

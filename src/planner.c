@@ -52,6 +52,7 @@
 #include "batch.h"
 #include "device.h"
 #include "gpuagg.h"
+#include "join.h"
 #include "ledger.h"
 #include "program.h"
 
@@ -86,10 +87,10 @@ report_fallback(const char *reason)
 /*
  * Why a join is not offloaded, naming its tables (up to four, with their
  * aliases), as the fallback reason: "input is a join of lineitem l,
- * orders o: ...".
+ * orders o: <why>".
  */
 static const char *
-join_words(PlannerInfo *root, Relids relids)
+join_words(PlannerInfo *root, Relids relids, const char *why)
 {
 	StringInfoData buf;
 	int			i = -1,
@@ -120,7 +121,7 @@ join_words(PlannerInfo *root, Relids relids)
 		else
 			appendStringInfoString(&buf, rte->eref ? rte->eref->aliasname : "a subquery");
 	}
-	appendStringInfoString(&buf, ": gpuagg aggregates over one table (or its partitions)");
+	appendStringInfo(&buf, ": %s", why);
 	return buf.data;
 }
 
@@ -696,6 +697,10 @@ typedef struct GpuaggCandidate
 {
 	PlannerInfo *root;
 	RelOptInfo *input_rel;
+	RelOptInfo *scan_rel;		/* the table scanned: input_rel, or of a join
+								 * the one streamed past the others */
+	GpuaggJoinPlan join;		/* a join's other tables (join.c) */
+	bool		is_join;
 	RelOptInfo *output_rel;		/* where the path goes */
 	RelOptInfo *grouped_rel;	/* ... and Finalize Aggregate, when partial */
 	GroupPathExtraData *extra;
@@ -741,7 +746,7 @@ typedef struct GpuaggCandidate
 static const char *
 page_form_missing(GpuaggCandidate *c)
 {
-	List	   *rtis = c->children ? c->children : list_make1_int(c->input_rel->relid);
+	List	   *rtis = c->children ? c->children : list_make1_int(c->scan_rel->relid);
 	const char *why = NULL;
 	ListCell   *lc;
 
@@ -770,7 +775,6 @@ page_form_missing(GpuaggCandidate *c)
 static void
 numeric_scales(GpuaggCandidate *c)
 {
-	RangeTblEntry *rte = planner_rt_fetch(c->input_rel->relid, c->root);
 	List	   *exprs = list_concat(list_concat_copy(c->quals, c->keys), c->aggrefs);
 	List	   *vars = pull_var_clause((Node *) exprs, PVC_RECURSE_AGGREGATES |
 									   PVC_RECURSE_WINDOWFUNCS | PVC_RECURSE_PLACEHOLDERS);
@@ -780,24 +784,40 @@ numeric_scales(GpuaggCandidate *c)
 	foreach(lc, vars)
 	{
 		Var		   *var = lfirst_node(Var, lc);
-		HeapTuple	tup;
+		RangeTblEntry *rte = planner_rt_fetch(var->varno, c->root);
+		HeapTuple	tup = NULL;
 		int			lo = INT_MAX,
 					hi = -1,
-					found;
+					found,
+					attno = var->varattno;
 		bool		seen = false;
 		ListCell   *lc2;
 
 		if (var->vartype != NUMERICOID || var->vartypmod >= 0 || var->varattno <= 0 ||
 			var->varlevelsup != 0)
 			continue;
+		/* a joined table's column: as the program reads it (program.h) */
+		if (var->varno != c->scan_rel->relid)
+		{
+			attno = -1;
+			foreach(lc2, c->join.joincols)
+			{
+				if (linitial_int(lfirst(lc2)) == (int) var->varno &&
+					lsecond_int(lfirst(lc2)) == (int) var->varattno)
+					attno = GPUAGG_JOIN_ATTNO + foreach_current_index(lc2);
+			}
+			if (attno < 0)
+				continue;		/* (the compiler refuses it) */
+		}
 		foreach(lc2, c->numeric_scales)
-			seen |= intVal(linitial((List *) lfirst(lc2))) == var->varattno;
+			seen |= intVal(linitial((List *) lfirst(lc2))) == attno;
 		if (seen)
 			continue;
 		/* a parent's over its children, else the table's own */
-		tup = SearchSysCache3(STATRELATTINH, ObjectIdGetDatum(rte->relid),
-							  Int16GetDatum(var->varattno), BoolGetDatum(rte->inh));
-		if (!HeapTupleIsValid(tup) && rte->inh)
+		if (rte->rtekind == RTE_RELATION)
+			tup = SearchSysCache3(STATRELATTINH, ObjectIdGetDatum(rte->relid),
+								  Int16GetDatum(var->varattno), BoolGetDatum(rte->inh));
+		if (rte->rtekind == RTE_RELATION && !HeapTupleIsValid(tup) && rte->inh)
 			tup = SearchSysCache3(STATRELATTINH, ObjectIdGetDatum(rte->relid),
 								  Int16GetDatum(var->varattno), BoolGetDatum(false));
 		if (HeapTupleIsValid(tup))
@@ -828,10 +848,10 @@ numeric_scales(GpuaggCandidate *c)
 			hi < 0 ? GPUAGG_SCALE_NO_VALUE :
 			lo != hi ? GPUAGG_SCALE_SEVERAL : GPUAGG_SCALE_FOUND;
 		c->numeric_scales = lappend(c->numeric_scales,
-									list_make5(makeInteger(var->varattno), makeInteger(found),
+									list_make5(makeInteger(attno), makeInteger(found),
 											   makeInteger(lo), makeInteger(hi),
-											   makeString(get_attname(rte->relid, var->varattno,
-																	  false))));
+											   makeString(get_rte_attribute_name(rte,
+																				 var->varattno))));
 	}
 }
 
@@ -902,7 +922,7 @@ static const char *
 children_alike(GpuaggCandidate *c)
 {
 	const GaProgram *p = &c->prog->ga;
-	Relation	parent = table_open(planner_rt_fetch(c->input_rel->relid, c->root)->relid, NoLock);
+	Relation	parent = table_open(planner_rt_fetch(c->scan_rel->relid, c->root)->relid, NoLock);
 	TupleDesc	pd = RelationGetDescr(parent);
 	Relation	first = NULL;
 	int			maxattno = 0;
@@ -964,25 +984,35 @@ query_eligible(GpuaggCandidate *c)
 	if (parse->constraintDeps != NIL)
 		return "target list relies on a functional dependency on the group keys";
 	if (input_rel->reloptkind == RELOPT_JOINREL)
-		return join_words(c->root, input_rel->relids);
-	if ((input_rel->reloptkind != RELOPT_BASEREL &&
-		 input_rel->reloptkind != RELOPT_OTHER_MEMBER_REL) || input_rel->relid == 0)
+	{
+		/* the largest table streamed past the others (join.c) */
+		const char *why = GpuaggJoinPlanFor(c->root, input_rel, &c->join);
+
+		if (why != NULL)
+			return join_words(c->root, input_rel->relids, why);
+		c->is_join = true;
+		c->scan_rel = c->join.fact;
+	}
+	else if ((input_rel->reloptkind != RELOPT_BASEREL &&
+			  input_rel->reloptkind != RELOPT_OTHER_MEMBER_REL) || input_rel->relid == 0)
 		return "input is not a single table";
+	else
+		c->scan_rel = input_rel;
 	if (IS_DUMMY_REL(input_rel))
 		return "input is provably empty";
-	rte = planner_rt_fetch(input_rel->relid, c->root);
+	rte = planner_rt_fetch(c->scan_rel->relid, c->root);
 	if (rte->rtekind != RTE_RELATION)
 		return "input is not a table";
 	c->children = NIL;
-	c->pages = input_rel->pages;
+	c->pages = c->scan_rel->pages;
 	if (rte->inh && (rte->relkind == RELKIND_PARTITIONED_TABLE ||
-					 has_inheritance_children(c->root, input_rel->relid)))
+					 has_inheritance_children(c->root, c->scan_rel->relid)))
 	{
 		/* the partitions left after pruning, one scan after another */
 		const char *why;
 
 		c->pages = 0;
-		if ((why = collect_children(c, input_rel->relid)) != NULL)
+		if ((why = collect_children(c, c->scan_rel->relid)) != NULL)
 			return why;
 		if (c->children == NIL)
 			return "input is provably empty";
@@ -992,7 +1022,9 @@ query_eligible(GpuaggCandidate *c)
 	if (rte->tablesample)
 		return "TABLESAMPLE";
 	if (rte->securityQuals != NIL || rel_has_rls(rte->relid))
-		return "row-level security is enabled on the table";
+		return c->is_join ? psprintf("row-level security is enabled on \"%s\", the table scanned",
+									 get_rel_name(rte->relid)) :
+			"row-level security is enabled on the table";
 	return NULL;
 }
 
@@ -1050,7 +1082,7 @@ compile_query(GpuaggCandidate *c)
 	 * scans; GpuAgg checks them on the host before its scan too.
 	 */
 	c->gating = NIL;
-	foreach(lc, c->input_rel->baserestrictinfo)
+	foreach(lc, c->scan_rel->baserestrictinfo)
 	{
 		RestrictInfo *rinfo = lfirst_node(RestrictInfo, lc);
 
@@ -1060,13 +1092,20 @@ compile_query(GpuaggCandidate *c)
 			scan_rinfos = lappend(scan_rinfos, rinfo);
 	}
 	c->quals = strings_last(ordered_quals(c->root, scan_rinfos));
+	/* a join's other conditions, after the table's own, as at a join */
+	if (c->is_join)
+	{
+		c->quals = list_concat(c->quals, ordered_quals(c->root, c->join.residual));
+		c->gating = list_concat(c->gating, c->join.gating);
+	}
 	c->gating = ordered_quals(c->root, c->gating);
 
 	numeric_scales(c);
 	c->prog = palloc(sizeof(GpuaggProgram));
 	if (!GpuaggCompile(c->prog, c->quals, c->keys, c->aggrefs, c->numeric_scales,
-					   parse->groupingSets != NIL, &reason))
-		return reason;
+					   parse->groupingSets != NIL, c->scan_rel->relid, c->join.joincols,
+					   &reason))
+		return c->is_join ? join_words(c->root, c->input_rel->relids, reason) : reason;
 	if (c->prog->uses_zone && !GpuaggZoneLoad(c->prog, &c->prog->ga.zone))
 		return psprintf("%s in the time zone \"%s\", whose transitions gpuagg cannot list",
 						c->prog->tz_what, GpuaggZoneName(c->prog));
@@ -1079,6 +1118,7 @@ compile_query(GpuaggCandidate *c)
 	 */
 	c->remap = c->children != NIL && (reason = children_alike(c)) != NULL;
 	c->no_pages = c->remap ? psprintf("%s, so the scan reads column batches", reason) :
+		c->is_join ? "a join: the host matches each row of the table with the other tables' rows" :
 		page_form_missing(c);
 	/* a timestamptz outside the zone's table takes the exact path */
 	c->exact = GpuaggProgramNeedsExact(&c->prog->ga) || c->prog->uses_zone;
@@ -1188,6 +1228,7 @@ parallel_plan(GpuaggCandidate *c)
 	Query	   *parse = c->root->parse;
 	RelOptInfo *input_rel = c->input_rel;
 	int			workers;
+	ListCell   *lc;
 
 	c->workers = 0;
 	c->divisor = 1.0;
@@ -1209,6 +1250,12 @@ parallel_plan(GpuaggCandidate *c)
 	if (!input_rel->consider_parallel || input_rel->partial_pathlist == NIL ||
 		!c->grouped_rel->consider_parallel)
 		return "no parallel plan: PostgreSQL planned no parallel scan of the table";
+	/* each process runs the other tables' plans of a join */
+	foreach(lc, c->join.dim_paths)
+	{
+		if (!((Path *) lfirst(lc))->parallel_safe)
+			return "no parallel plan: the plan of a joined table is not parallel-safe";
+	}
 	if (c->partial && parse->groupClause != NIL && !(c->extra->flags & GROUPING_CAN_USE_HASH))
 		return "no parallel plan: the group keys cannot be hashed";
 	workers = ((Path *) linitial(input_rel->partial_pathlist))->parallel_workers;
@@ -1283,6 +1330,11 @@ estimate(GpuaggCandidate *c)
 	if (c->vram * sessions > budget)
 		return psprintf("estimated device memory %.0f MB exceeds gpuagg.vram_budget (%.0f MB)",
 						c->vram * sessions / (1024.0 * 1024.0), budget / (1024.0 * 1024.0));
+	/* a join's other tables, hashed in each process (on the host, for now) */
+	if (c->join.dim_bytes * sessions > budget)
+		return psprintf("the joined tables' estimated %.0f MB exceed gpuagg.vram_budget (%.0f MB)",
+						c->join.dim_bytes * sessions / (1024.0 * 1024.0),
+						budget / (1024.0 * 1024.0));
 	return NULL;
 }
 
@@ -1295,7 +1347,18 @@ estimate(GpuaggCandidate *c)
 static Cost
 gpuagg_cost(const GpuaggCandidate *c)
 {
-	return gpuagg_startup_cost + seq_page_cost * c->pages / c->divisor +
+	Cost		join = 0;
+
+	/*
+	 * A join: its other tables' plans run in each process, and each row of
+	 * the table is read on the host and matched (a hash and an equality a
+	 * table) there.
+	 */
+	if (c->is_join)
+		join = c->join.dim_cost + c->join.dim_rows * cpu_tuple_cost +
+			c->scan_rel->tuples / c->divisor *
+			(cpu_tuple_cost + 2 * cpu_operator_cost * list_length(c->join.dim_paths));
+	return gpuagg_startup_cost + join + seq_page_cost * c->pages / c->divisor +
 		(c->rows * gpuagg_tuple_cost + ceil(c->rows / c->batch_rows) * gpuagg_batch_cost) /
 		(c->feed ? 1.0 : c->divisor) +
 		c->groups * cpu_tuple_cost;
@@ -1441,12 +1504,14 @@ add_gpuagg_path(GpuaggCandidate *c)
 	cpath->path.total_cost = cost;
 	cpath->path.pathkeys = NIL;
 	cpath->flags = 0;
-	cpath->custom_paths = c->exact ? list_make1(c->exact_path) : NIL;
+	cpath->custom_paths = list_concat(c->exact ? list_make1(c->exact_path) : NIL,
+									  c->join.dim_paths);
 	info.quals = c->quals;
 	info.keys = c->keys;
 	info.aggrefs = c->aggrefs;
 	info.having = c->partial ? NIL : (List *) c->extra->havingQual;
-	info.varno = c->input_rel->relid;
+	info.varno = c->scan_rel->relid;
+	info.join = c->join.priv;
 	info.remap = c->remap;
 	info.prune = run_time_pruning(c);
 	info.numeric_scales = c->numeric_scales;
@@ -1663,6 +1728,39 @@ plan_has_gpuagg(Plan *plan)
 }
 
 /*
+ * Name the scanned table in each GpuAgg's custom_relids, for EXPLAIN:
+ * createplan.c sets them to the upper rel's, none, and EXPLAIN names only
+ * the tables that scans' nodes list (a join's columns are shown with their
+ * tables' names, the scanned one's too).
+ */
+static void
+name_scanned_tables(Plan *plan)
+{
+	ListCell   *lc;
+
+	if (plan == NULL)
+		return;
+	if (IsA(plan, CustomScan) && ((CustomScan *) plan)->methods == &GpuaggScanMethods)
+	{
+		CustomScan *cscan = (CustomScan *) plan;
+
+		cscan->custom_relids = bms_add_member(cscan->custom_relids, cscan->scan.scanrelid);
+		foreach(lc, cscan->custom_plans)
+			name_scanned_tables(lfirst(lc));
+	}
+	name_scanned_tables(plan->lefttree);
+	name_scanned_tables(plan->righttree);
+	if (IsA(plan, Append))
+		foreach(lc, ((Append *) plan)->appendplans)
+			name_scanned_tables(lfirst(lc));
+	if (IsA(plan, MergeAppend))
+		foreach(lc, ((MergeAppend *) plan)->mergeplans)
+			name_scanned_tables(lfirst(lc));
+	if (IsA(plan, SubqueryScan))
+		name_scanned_tables(((SubqueryScan *) plan)->subplan);
+}
+
+/*
  * planner_hook: where a GpuAgg path was offered and the plan has none, it
  * lost on cost: say so with both costs (gpuagg.log_fallback).
  */
@@ -1688,6 +1786,12 @@ gpuagg_planner(Query *parse, const char *query_string, int cursorOptions,
 			used = plan_has_gpuagg(stmt->planTree);
 			foreach(lc, stmt->subplans)
 				used = used || plan_has_gpuagg(lfirst(lc));
+			if (used)
+			{
+				name_scanned_tables(stmt->planTree);
+				foreach(lc, stmt->subplans)
+					name_scanned_tables(lfirst(lc));
+			}
 			if (!used)
 				report_fallback(psprintf("kept native on cost: the cheapest GpuAgg plan of its aggregation costs %.2f, the native one %.2f (gpuagg.startup_cost, gpuagg.tuple_cost and gpuagg.batch_cost weigh GpuAgg)",
 										 offered_cost, native_cost));

@@ -3048,9 +3048,53 @@ compile_filter(Compiler *c, Aggref *aggref, GaAgg *ag)
 	return true;
 }
 
+typedef struct JoinVarsContext
+{
+	Index		varno;			/* the scanned table's */
+	List	   *joincols;		/* GpuaggCompile's */
+	bool		unknown;		/* a Var of another table, not among them */
+} JoinVarsContext;
+
+/*
+ * A join's columns of its other tables (dimensions) as columns of the
+ * scanned table past its own: Var (varno, attno) of joincols' k-th pair
+ * becomes attribute GPUAGG_JOIN_ATTNO + k, whose values the batch reader
+ * takes from the rows the join matched (join.c).
+ */
+static Node *
+join_vars_mutator(Node *node, JoinVarsContext *cxt)
+{
+	if (node == NULL)
+		return NULL;
+	if (IsA(node, Var) && ((Var *) node)->varlevelsup == 0 &&
+		((Var *) node)->varno != cxt->varno)
+	{
+		Var		   *var = (Var *) node;
+		ListCell   *lc;
+
+		foreach(lc, cxt->joincols)
+		{
+			List	   *pair = lfirst(lc);
+
+			if (linitial_int(pair) == (int) var->varno &&
+				lsecond_int(pair) == (int) var->varattno)
+			{
+				var = copyObject(var);
+				var->varno = cxt->varno;
+				var->varattno = GPUAGG_JOIN_ATTNO + foreach_current_index(lc);
+				return (Node *) var;
+			}
+		}
+		cxt->unknown = true;
+		return node;
+	}
+	return expression_tree_mutator(node, join_vars_mutator, (void *) cxt);
+}
+
 bool
 GpuaggCompile(GpuaggProgram *prog, List *quals, List *keys, List *aggrefs,
-			  List *numeric_scales, bool grouping_sets, const char **reason)
+			  List *numeric_scales, bool grouping_sets, Index varno, List *joincols,
+			  const char **reason)
 {
 	GaProgram  *p = &prog->ga;
 	Compiler	c = {prog, 0, NULL, -1, 0, -1};
@@ -3058,6 +3102,19 @@ GpuaggCompile(GpuaggProgram *prog, List *quals, List *keys, List *aggrefs,
 	int			t;
 
 	memset(prog, 0, sizeof(GpuaggProgram));
+	if (joincols != NIL)
+	{
+		JoinVarsContext jc = {varno, joincols, false};
+
+		quals = (List *) join_vars_mutator((Node *) quals, &jc);
+		keys = (List *) join_vars_mutator((Node *) keys, &jc);
+		aggrefs = (List *) join_vars_mutator((Node *) aggrefs, &jc);
+		if (jc.unknown)
+		{
+			*reason = "a column of a joined table the join does not bring";
+			return false;
+		}
+	}
 	c.numeric_scales = numeric_scales;
 	p->abi_version = GA_ABI_VERSION;
 	p->where.reg = -1;

@@ -97,7 +97,20 @@ typedef enum GpuaggScaleFound
  */
 extern bool GpuaggCompile(GpuaggProgram *prog, List *quals, List *keys,
 						  List *aggrefs, List *numeric_scales, bool grouping_sets,
-						  const char **reason);
+						  Index varno, List *joincols, const char **reason);
+
+/*
+ * A join's columns of its other tables (joincols above: IntLists (varno,
+ * attno), the k-th read as attribute GPUAGG_JOIN_ATTNO + k of the scanned
+ * table varno; join.c fills them), past any table's own attributes.
+ */
+#define GPUAGG_JOIN_ATTNO	4096
+
+static inline bool
+GpuaggJoinAttno(int attno)
+{
+	return attno >= GPUAGG_JOIN_ATTNO;
+}
 
 /*
  * Put the current parameter values (param_states: an ExprState per Param

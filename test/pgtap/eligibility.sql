@@ -1,7 +1,7 @@
 -- eligibility: which queries become a Custom Scan (GpuAgg), and which keep
 -- their native plan.
 BEGIN;
-SELECT plan(107);
+SELECT plan(108);
 
 \ir common.psql
 SET LOCAL gpuagg.log_fallback = off;
@@ -148,7 +148,9 @@ SELECT ok(pg_temp.offloaded('SELECT g, (SELECT count(*) FROM el_t WHERE i4 < g) 
 -- not eligible: each of these keeps its native plan
 CREATE TABLE el_u (k int4, w int4);
 INSERT INTO el_u SELECT g, g FROM generate_series(0, 6) g;
-SELECT ok(NOT pg_temp.offloaded('SELECT el_t.k, count(*) FROM el_t JOIN el_u ON el_t.k = el_u.k GROUP BY el_t.k'), 'join');
+SELECT ok(pg_temp.offloaded('SELECT el_u.w, count(*), sum(i4) FROM el_t JOIN el_u ON el_t.k = el_u.k GROUP BY el_u.w'),
+	'inner join on an equality: the other table matched per row');
+SELECT ok(NOT pg_temp.offloaded('SELECT el_u.w, count(*) FROM el_t LEFT JOIN el_u ON el_t.k = el_u.k GROUP BY el_u.w'), 'outer join');
 SELECT ok(NOT pg_temp.offloaded('SELECT count(*) FROM el_t, el_u'), 'cross join');
 SELECT ok(pg_temp.offloaded('SELECT k, count(DISTINCT i4) FROM el_t GROUP BY k'), 'count(DISTINCT)');
 SELECT ok(pg_temp.offloaded('SELECT k, sum(DISTINCT i4), avg(DISTINCT f8) FROM el_t GROUP BY k'), 'sum(DISTINCT), avg(DISTINCT)');

@@ -1,0 +1,159 @@
+--
+-- joins: aggregation over inner joins, the largest table scanned in
+-- batches and each other table (a dimension) matched per row; every query
+-- compared with its native run
+--
+SET gpuagg.force_offload = on;
+
+CREATE TABLE jf (id int4, ck int4, pk int8, sk int2, ok int4, tag text,
+				 amt numeric(12, 2), qty int4, price float8, day date);
+INSERT INTO jf
+SELECT i,
+	   CASE WHEN i % 101 = 0 THEN NULL ELSE i % 120 END,	-- some match no customer
+	   (i * 7) % 50,
+	   (i % 9)::int2,
+	   i / 3,
+	   CASE WHEN i % 13 = 0 THEN NULL ELSE 't' || (i % 6) END,
+	   (i % 997) / 4.0,
+	   i % 17,
+	   (i % 31) * 1.25,
+	   date '2024-01-01' + i % 400
+  FROM generate_series(1, 30000) i;
+-- customers: unique keys 0..99, their nations
+CREATE TABLE jc (c_id int4 PRIMARY KEY, c_name text, c_nation int4, c_seg char(10), c_bal numeric(10, 2));
+INSERT INTO jc SELECT i, 'cust' || i, i % 7, CASE i % 3 WHEN 0 THEN 'AUTO' WHEN 1 THEN 'BUILDING' ELSE NULL END,
+					  i * 1.5 FROM generate_series(0, 99) i;
+-- parts: int8 keys, matched from the fact table's int8
+CREATE TABLE jp (p_id int8 PRIMARY KEY, p_type text, p_size int4);
+INSERT INTO jp SELECT i, CASE WHEN i % 4 = 0 THEN 'PROMO ' || i ELSE 'STD ' || i END, i % 10
+  FROM generate_series(0, 49) i;
+-- suppliers: int4 keys matched from the fact table's int2 (a cross-type =)
+CREATE TABLE js (s_id int4, s_nation int4, s_name text);
+INSERT INTO js SELECT i, (i * 3) % 7, 'supp' || i FROM generate_series(0, 8) i;
+-- nations and regions (a snowflake: fact -> customer -> nation -> region)
+CREATE TABLE jn (n_id int4, n_name text, n_region int4);
+INSERT INTO jn SELECT i, 'nation' || i, i % 3 FROM generate_series(0, 6) i;
+CREATE TABLE jr (r_id int4, r_name text);
+INSERT INTO jr VALUES (0, 'AMERICA'), (1, 'ASIA'), (2, 'EUROPE');
+-- duplicate keys (each 0..19 three times), a NULL key, a key no row has
+CREATE TABLE jdup (k int4, label text);
+INSERT INTO jdup SELECT i % 20, 'l' || i FROM generate_series(0, 59) i;
+INSERT INTO jdup VALUES (NULL, 'null'), (1000, 'none');
+CREATE TABLE jempty (k int4, label text);
+-- text keys
+CREATE TABLE jtag (tk text, label text);
+INSERT INTO jtag SELECT 't' || (i % 8), 'label' || i FROM generate_series(0, 11) i;
+-- two-column keys
+CREATE TABLE jps (ps_p int8, ps_s int2, ps_cost numeric(8, 2));
+INSERT INTO jps SELECT p, s, p * 10 + s FROM generate_series(0, 49) p, generate_series(0, 8) s;
+ANALYZE jf, jc, jp, js, jn, jr, jdup, jempty, jps, jtag;
+
+-- one dimension: its columns as group keys, in filters and aggregates
+SELECT check_offload('SELECT c_nation, count(*), sum(amt), avg(qty) FROM jf JOIN jc ON ck = c_id GROUP BY c_nation');
+SELECT check_offload('SELECT c_seg, count(*), min(c_name), max(price) FROM jf JOIN jc ON jf.ck = jc.c_id GROUP BY c_seg');
+SELECT check_offload('SELECT count(*), sum(c_bal * qty), count(DISTINCT c_name) FROM jf, jc WHERE ck = c_id AND c_bal > 20');
+SELECT check_offload('SELECT tag, count(*) FROM jf JOIN jc ON ck = c_id WHERE c_name LIKE ''cust1%'' GROUP BY tag');
+SELECT check_offload('SELECT upper(c_name), count(*) FROM jf JOIN jc ON ck = c_id WHERE qty > 10 GROUP BY 1');
+-- the dimension's own WHERE runs in its plan
+SELECT check_offload('SELECT c_nation, count(*) FROM jf JOIN jc ON ck = c_id WHERE c_nation < 3 AND c_seg = ''AUTO'' GROUP BY c_nation');
+-- no group keys, only a join
+SELECT check_offload('SELECT count(*) FROM jf JOIN jc ON ck = c_id');
+-- several dimensions; an int8 key; an int2 = int4 key
+SELECT check_offload('SELECT c_nation, p_size, s_name, count(*), sum(amt) FROM jf JOIN jc ON ck = c_id JOIN jp ON pk = p_id JOIN js ON sk = s_id GROUP BY 1, 2, 3');
+-- a snowflake: nation reached through customer, region through nation
+SELECT check_offload('SELECT r_name, n_name, count(*), sum(amt) FROM jf JOIN jc ON ck = c_id JOIN jn ON c_nation = n_id JOIN jr ON n_region = r_id GROUP BY r_name, n_name');
+-- TPC-H Q5's shape: customer and supplier of the same nation (a residual condition)
+SELECT check_offload('SELECT n_name, count(*), sum(amt) FROM jf, jc, js, jn WHERE ck = c_id AND sk = s_id AND c_nation = s_nation AND s_nation = n_id GROUP BY n_name');
+-- two-column keys
+SELECT check_offload('SELECT ps_s, count(*), sum(ps_cost) FROM jf JOIN jps ON pk = ps_p AND sk = ps_s GROUP BY ps_s');
+-- a non-equality between the tables: the device filters after the match
+SELECT check_offload('SELECT c_nation, count(*) FROM jf JOIN jc ON ck = c_id AND jf.amt > jc.c_bal GROUP BY c_nation');
+SELECT check_offload('SELECT count(*) FROM jf JOIN jc ON ck = c_id WHERE qty < c_nation OR tag IS NULL');
+-- text keys
+SELECT check_offload('SELECT label, count(*), count(DISTINCT tk) FROM jf JOIN jtag ON tag = tk GROUP BY label');
+
+-- duplicate keys multiply rows as natively; NULL keys match nothing
+SELECT check_offload('SELECT label, count(*), sum(qty) FROM jf JOIN jdup ON qty = k GROUP BY label');
+SELECT check_offload('SELECT count(*), count(label), sum(amt) FROM jf JOIN jdup ON ck = k');
+SELECT check_offload('SELECT c_nation, count(*) FROM jf JOIN jdup ON qty = k JOIN jc ON ck = c_id GROUP BY c_nation');
+-- an empty dimension: no rows, one group of count 0
+SELECT check_offload('SELECT count(*), sum(qty) FROM jf JOIN jempty ON qty = k');
+SELECT check_offload('SELECT label, count(*) FROM jf JOIN jempty ON qty = k GROUP BY label');
+-- the same table on both sides
+SELECT check_offload('SELECT b.qty, count(*) FROM jf a JOIN jf b ON a.ok = b.id GROUP BY b.qty');
+
+-- dimensions that are not tables: an aggregate subquery, VALUES, a function
+SELECT check_offload('SELECT n, count(*) FROM jf JOIN (SELECT c_nation, count(*) AS n FROM jc GROUP BY c_nation) cn ON ck % 7 = cn.c_nation GROUP BY n');
+SELECT check_offload('SELECT v.name, count(*) FROM jf JOIN (VALUES (1, ''one''), (2, ''two''), (2, ''deux'')) v(k, name) ON qty = v.k GROUP BY v.name');
+SELECT check_offload('SELECT g % 3, count(*) FROM jf JOIN generate_series(1, 5) g ON qty = g GROUP BY 1');
+-- a dimension that is itself a join (kept together by OFFSET 0)
+SELECT check_offload('SELECT r_name, count(*) FROM jf JOIN (SELECT n_id, r_name FROM jn JOIN jr ON n_region = r_id OFFSET 0) nr ON sk = nr.n_id GROUP BY r_name');
+
+-- grouping sets, HAVING, ORDER BY count LIMIT over a join
+SELECT check_offload('SELECT c_nation, c_seg, count(*) FROM jf JOIN jc ON ck = c_id GROUP BY ROLLUP (c_nation, c_seg)');
+SELECT check_offload('SELECT c_name, sum(qty) FROM jf JOIN jc ON ck = c_id GROUP BY c_name HAVING count(*) > 300');
+SELECT c_name, count(*) FROM jf JOIN jc ON ck = c_id GROUP BY c_name ORDER BY count(*) DESC, c_name LIMIT 3;
+
+-- numerics past the device's int64 take the exact path: PostgreSQL's join
+CREATE TABLE jbig (k int4, big numeric);
+INSERT INTO jbig VALUES (1, 1e30), (2, 2);
+ANALYZE jbig;
+SELECT check_offload('SELECT count(*), sum(big * qty) FROM jf JOIN jbig ON qty = k');
+
+-- errors: the same as natively
+SELECT check_error('SELECT sum(qty / (c_nation - c_nation)) FROM jf JOIN jc ON ck = c_id');
+
+-- parameters, in the table's and in a dimension's WHERE (generic plans)
+SET plan_cache_mode = force_generic_plan;
+PREPARE jq(int, text) AS
+	SELECT c_nation, count(*), sum(amt) FROM jf JOIN jc ON ck = c_id
+	 WHERE qty > $1 AND c_seg = $2 GROUP BY c_nation ORDER BY 1;
+EXECUTE jq(5, 'AUTO');
+EXECUTE jq(12, 'BUILDING');
+SET gpuagg.enabled = off;
+EXECUTE jq(12, 'BUILDING');
+RESET gpuagg.enabled;
+DEALLOCATE jq;
+RESET plan_cache_mode;
+
+-- rescans: a correlated subquery runs the join again per outer row, its
+-- dimension with a new parameter
+SELECT check_offload('SELECT o.g, (SELECT count(*) FROM jf JOIN jc ON ck = c_id WHERE c_nation = o.g) FROM generate_series(0, 7) o(g)');
+SELECT check_offload('SELECT o.g, (SELECT sum(qty) FROM jf JOIN jc ON ck = c_id WHERE qty = o.g) FROM generate_series(0, 3) o(g)');
+
+-- a dimension larger than its statistics say: the rows are all matched
+INSERT INTO jc SELECT i, 'late' || i, i % 7, 'AUTO', 0 FROM generate_series(100, 119) i;
+SELECT check_offload('SELECT c_nation, count(*), count(DISTINCT c_name) FROM jf JOIN jc ON ck = c_id GROUP BY c_nation');
+
+-- parallel: each process scans its share and runs the dimensions' plans
+SET parallel_setup_cost = 0;
+SET parallel_tuple_cost = 0;
+SET min_parallel_table_scan_size = 0;
+SET max_parallel_workers_per_gather = 2;
+SELECT check_parallel('SELECT c_nation, count(*), sum(qty), max(p_type) FROM jf JOIN jc ON ck = c_id JOIN jp ON pk = p_id GROUP BY c_nation');
+RESET parallel_setup_cost;
+RESET parallel_tuple_cost;
+RESET min_parallel_table_scan_size;
+RESET max_parallel_workers_per_gather;
+
+-- EXPLAIN: the dimensions' plans below the node, their keys in probe order
+SET max_parallel_workers_per_gather = 0;
+EXPLAIN (COSTS OFF)
+SELECT r_name, count(*) FROM jf JOIN jc ON ck = c_id JOIN jn ON c_nation = n_id
+  JOIN jr ON n_region = r_id WHERE qty > 3 AND amt > c_bal GROUP BY r_name;
+SELECT explain_stable('SELECT c_nation, count(*) FROM jf JOIN jc ON ck = c_id JOIN jdup ON qty = k GROUP BY c_nation', true);
+RESET max_parallel_workers_per_gather;
+
+-- not offloaded, and why
+RESET gpuagg.force_offload;
+SET gpuagg.log_fallback = on;
+SELECT c_nation, count(*) FROM jf LEFT JOIN jc ON ck = c_id GROUP BY c_nation ORDER BY 1;
+SELECT count(*) FROM jf WHERE EXISTS (SELECT 1 FROM jdup WHERE k = qty);
+SELECT count(*) FROM jf WHERE NOT EXISTS (SELECT 1 FROM jc WHERE c_id = ck);
+SELECT count(*) FROM jf, jr;
+SELECT count(*) FROM jf JOIN jc ON ck < c_id;
+SELECT count(*) FROM jf JOIN jdup ON qty + 1 = k;
+SELECT count(*) FROM jf, LATERAL (SELECT c_name FROM jc WHERE c_id = ck LIMIT 1) l;
+RESET gpuagg.log_fallback;
+
+DROP TABLE jf, jc, jp, js, jn, jr, jdup, jempty, jps, jtag, jbig;

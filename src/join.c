@@ -1,0 +1,768 @@
+/*-------------------------------------------------------------------------
+ *
+ * join.c
+ *		Aggregation over a join: the planner's choice of the table to scan
+ *		and of the dimensions, and the executor's hash tables of them.
+ *
+ * An analytic GROUP BY joins a large table to smaller ones.  Of a join of
+ * inner joins, the plain heap table with the most pages is scanned in
+ * batches, in parallel as any other (the "fact" table); every other table
+ * is a *dimension*: PostgreSQL's own cheapest plan of it (its WHERE, any
+ * kind of relation: a table, a subquery, VALUES, a function), which the
+ * node runs once per (re)scan, below it in EXPLAIN (custom_plans).  Each
+ * dimension is reached from the tables before it by equalities the planner
+ * derived (its equivalence classes, generate_join_implied_equalities):
+ * those between a column of the dimension and a column of the fact table or
+ * of an earlier dimension, with a hashable operator, are its *keys*; its
+ * rows go into a simplehash table by the hash of their keys (the
+ * operator's own hash functions, PostgreSQL's hash join's rule), chained,
+ * so that duplicate keys multiply the rows as natively.  The other join
+ * conditions (a non-equality, an expression, a cycle such as TPC-H Q5's
+ * c_nationkey = s_nationkey) are the *residual*: compiled with the fact
+ * table's WHERE and evaluated by the device after the match.
+ *
+ * The batch reader matches each row of the fact table (GpuaggJoinFirst,
+ * GpuaggJoinNext, depth first over the dimensions in probe order, with
+ * the operator's own equality) and sends one row per match; a dimension's
+ * columns the query reads are columns of the batch past the table's own
+ * (GPUAGG_JOIN_ATTNO, program.h), so the device sees a wider table and
+ * nothing else changes: both devices, strings through the dictionary,
+ * numerics, the exact path (PostgreSQL's plan of the whole join).  NULL
+ * keys match nothing, on either side.
+ *
+ * Not yet: outer, semi and anti joins (the planner says so), LATERAL, and
+ * matching on the device (this is the host's, in column batches).
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "postgres.h"
+
+#include "catalog/pg_class.h"
+#include "common/hashfn.h"
+#include "executor/executor.h"
+#include "nodes/makefuncs.h"
+#include "nodes/nodeFuncs.h"
+#include "optimizer/cost.h"
+#include "optimizer/optimizer.h"
+#include "optimizer/paths.h"
+#include "parser/parsetree.h"
+#include "utils/datum.h"
+#include "utils/lsyscache.h"
+#include "utils/memutils.h"
+
+#include "join.h"
+#include "program.h"
+
+/*---- planner -------------------------------------------------------------*/
+
+/* custom_private's join: a List of these, then one List per dimension */
+enum
+{
+	JOIN_PRIV_COLUMNS,			/* joincols: IntLists (varno, attno) */
+	JOIN_PRIV_COLUMN_AT,		/* IntLists (dimension, column) per joincol */
+	JOIN_PRIV_FIRST_DIM
+};
+
+/*
+ * A dimension's List: Integer varno, Integer columns of its plan's rows,
+ * a List of keys (IntLists: source dimension or -1 for the fact table,
+ * source column (the table's attno, or the dimension's column from 0),
+ * this dimension's column, operator, collation, whether this dimension's
+ * column is the operator's left operand), and a List of the key conditions
+ * (for EXPLAIN).
+ */
+enum
+{
+	DIM_VARNO,
+	DIM_NATTS,
+	DIM_KEYS,
+	DIM_CLAUSES
+};
+
+/* The Var an expression is, through binary-compatible casts, or NULL. */
+static Var *
+plain_var(Node *n)
+{
+	while (n && IsA(n, RelabelType))
+		n = (Node *) ((RelabelType *) n)->arg;
+	if (n && IsA(n, Var) && ((Var *) n)->varlevelsup == 0 && ((Var *) n)->varattno > 0)
+		return (Var *) n;
+	return NULL;
+}
+
+/* Var's column in rel's output (its reltarget), from 0, or -1. */
+static int
+output_column(RelOptInfo *rel, Var *var)
+{
+	ListCell   *lc;
+
+	foreach(lc, rel->reltarget->exprs)
+	{
+		Var		   *v = lfirst(lc);
+
+		if (IsA(v, Var) && v->varno == var->varno && v->varattno == var->varattno &&
+			v->varlevelsup == 0)
+			return foreach_current_index(lc);
+	}
+	return -1;
+}
+
+/* A table's name and alias, as join_words says them. */
+static const char *
+rel_words(PlannerInfo *root, RelOptInfo *rel)
+{
+	RangeTblEntry *rte = planner_rt_fetch(rel->relid, root);
+
+	if (rte->rtekind == RTE_RELATION)
+	{
+		const char *name = get_rel_name(rte->relid);
+
+		if (rte->eref && strcmp(rte->eref->aliasname, name) != 0)
+			return psprintf("\"%s\" (%s)", name, rte->eref->aliasname);
+		return psprintf("\"%s\"", name);
+	}
+	return psprintf("\"%s\"", rte->eref ? rte->eref->aliasname : "?");
+}
+
+typedef struct DimVarsContext
+{
+	Relids		fact;
+	List	   *vars;
+} DimVarsContext;
+
+static bool
+dim_vars_walker(Node *node, DimVarsContext *cxt)
+{
+	if (node == NULL)
+		return false;
+	if (IsA(node, Var) && ((Var *) node)->varlevelsup == 0)
+	{
+		if (!bms_is_member(((Var *) node)->varno, cxt->fact))
+			cxt->vars = lappend(cxt->vars, node);
+		return false;
+	}
+	return expression_tree_walker(node, dim_vars_walker, (void *) cxt);
+}
+
+/*
+ * Of the equalities eq between dimension d and the tables in avail, the
+ * keys (IntLists: source dimension or -1, source column, d's column,
+ * operator, collation, d's column on the left) and their conditions; the
+ * others go to *rest.
+ */
+static void
+dim_keys(PlannerInfo *root, RelOptInfo *fact, List *dims, RelOptInfo *d,
+		 Relids avail, List *eq, List **keys, List **keyclauses, List **rest)
+{
+	ListCell   *lc;
+
+	*keys = *keyclauses = *rest = NIL;
+	foreach(lc, eq)
+	{
+		RestrictInfo *rinfo = lfirst_node(RestrictInfo, lc);
+		OpExpr	   *op = (OpExpr *) rinfo->clause;
+		Var		   *l,
+				   *r,
+				   *dv,
+				   *sv;
+		RegProcedure lh,
+					rh;
+		int			src_dim = -1,
+					src_col = -1,
+					col;
+		List	   *key;
+
+		if (!IsA(op, OpExpr) || list_length(op->args) != 2 ||
+			(l = plain_var(linitial(op->args))) == NULL ||
+			(r = plain_var(lsecond(op->args))) == NULL ||
+			!get_op_hash_functions(op->opno, &lh, &rh) || !op_strict(op->opno))
+		{
+			*rest = lappend(*rest, rinfo);
+			continue;
+		}
+		dv = bms_is_member(l->varno, d->relids) ? l : r;
+		sv = dv == l ? r : l;
+		if (!bms_is_member(dv->varno, d->relids) || !bms_is_member(sv->varno, avail) ||
+			(col = output_column(d, dv)) < 0)
+		{
+			*rest = lappend(*rest, rinfo);
+			continue;
+		}
+		if (bms_is_member(sv->varno, fact->relids))
+			src_col = sv->varattno;
+		else
+		{
+			/* a column of an earlier dimension's rows */
+			ListCell   *lc2;
+
+			foreach(lc2, dims)
+			{
+				if (intVal(list_nth(lfirst(lc2), DIM_VARNO)) == (int) sv->varno)
+					src_dim = foreach_current_index(lc2);
+			}
+			if (src_dim >= 0)
+				src_col = output_column(root->simple_rel_array[sv->varno], sv);
+			if (src_col < 0)
+			{
+				*rest = lappend(*rest, rinfo);
+				continue;
+			}
+		}
+		key = list_make5_int(src_dim, src_col, col, (int) op->opno, (int) op->inputcollid);
+		*keys = lappend(*keys, lappend_int(key, dv == l ? 1 : 0));
+		*keyclauses = lappend(*keyclauses, rinfo->clause);
+	}
+}
+
+const char *
+GpuaggJoinPlanFor(PlannerInfo *root, RelOptInfo *input_rel, GpuaggJoinPlan *jp)
+{
+	RelOptInfo *fact = NULL;
+	List	   *rels = NIL;
+	List	   *order = NIL;
+	List	   *dims = NIL;
+	List	   *clauses = NIL;
+	List	   *at = NIL;
+	Relids		avail;
+	DimVarsContext dvc;
+	ListCell   *lc;
+	int			i = -1;
+
+	memset(jp, 0, sizeof(GpuaggJoinPlan));
+	if (root->join_info_list != NIL)
+		return "an outer, semi or anti join (gpuagg offloads inner joins)";
+	if (root->placeholder_list != NIL)
+		return "a join with placeholder expressions";
+	if (root->hasLateralRTEs)
+		return "a LATERAL reference in the join";
+
+	/* the tables; the one scanned is the plain heap table of the most pages */
+	while ((i = bms_next_member(input_rel->relids, i)) >= 0)
+	{
+		RelOptInfo *rel = root->simple_rel_array[i];
+		RangeTblEntry *rte;
+
+		if (rel == NULL || rel->reloptkind != RELOPT_BASEREL)
+			return "a join of other than base relations";
+		rels = lappend(rels, rel);
+		rte = planner_rt_fetch(rel->relid, root);
+		if (rte->rtekind == RTE_RELATION && !rte->inh &&
+			(rte->relkind == RELKIND_RELATION || rte->relkind == RELKIND_MATVIEW) &&
+			(fact == NULL || rel->pages > fact->pages ||
+			 (rel->pages == fact->pages && rel->tuples > fact->tuples)))
+			fact = rel;
+	}
+	if (fact == NULL)
+		return "no plain heap table in the join to scan in batches (a partitioned or inherited table, or no table)";
+
+	/*
+	 * The dimensions, in an order in which each is reached from the tables
+	 * before it by a hashable equality of columns.
+	 */
+	avail = bms_copy(fact->relids);
+	rels = list_delete_ptr(rels, fact);
+	while (rels != NIL)
+	{
+		RelOptInfo *found = NULL;
+		List	   *keys = NIL,
+				   *keyclauses = NIL,
+				   *rest = NIL;
+
+		foreach(lc, rels)
+		{
+			RelOptInfo *d = lfirst(lc);
+
+			dim_keys(root, fact, dims, d, avail,
+					 generate_join_implied_equalities(root, bms_union(avail, d->relids),
+													  avail, d),
+					 &keys, &keyclauses, &rest);
+			if (keys != NIL)
+			{
+				found = d;
+				break;
+			}
+		}
+		if (found == NULL)
+			return psprintf("%s is joined to the others by no equality of columns gpuagg can hash",
+							rel_words(root, linitial(rels)));
+		if (found->cheapest_total_path == NULL ||
+			found->cheapest_total_path->param_info != NULL)
+			return psprintf("no plan of %s to run on its own", rel_words(root, found));
+		clauses = list_concat(clauses, rest);
+		dims = lappend(dims, list_make4(makeInteger((int) found->relid),
+										makeInteger(list_length(found->reltarget->exprs)),
+										keys, keyclauses));
+		order = lappend(order, found);
+		avail = bms_add_members(avail, found->relids);
+		rels = list_delete_ptr(rels, found);
+	}
+
+	/* the other join conditions: residual, or gating where without columns */
+	for (int r = 0; r <= list_length(order); r++)
+	{
+		RelOptInfo *rel = r == 0 ? fact : list_nth(order, r - 1);
+
+		foreach(lc, rel->joininfo)
+		{
+			RestrictInfo *rinfo = lfirst_node(RestrictInfo, lc);
+
+			if (bms_is_subset(rinfo->required_relids, input_rel->relids))
+				clauses = list_append_unique_ptr(clauses, rinfo);
+		}
+	}
+	foreach(lc, clauses)
+	{
+		RestrictInfo *rinfo = lfirst_node(RestrictInfo, lc);
+
+		if (rinfo->pseudoconstant)
+			jp->gating = lappend(jp->gating, rinfo);
+		else
+			jp->residual = lappend(jp->residual, rinfo);
+	}
+
+	/*
+	 * The dimensions' columns the device may read: those the join's output
+	 * holds (the group keys' and aggregates') and the residual's.
+	 */
+	dvc.fact = fact->relids;
+	dvc.vars = NIL;
+	dim_vars_walker((Node *) input_rel->reltarget->exprs, &dvc);
+	foreach(lc, jp->residual)
+		dim_vars_walker((Node *) lfirst_node(RestrictInfo, lc)->clause, &dvc);
+	foreach(lc, dvc.vars)
+	{
+		Var		   *var = lfirst_node(Var, lc);
+		int			d = -1,
+					col = -1;
+		bool		seen = false;
+		ListCell   *lc2;
+
+		foreach(lc2, jp->joincols)
+			seen |= linitial_int(lfirst(lc2)) == (int) var->varno &&
+				lsecond_int(lfirst(lc2)) == (int) var->varattno;
+		if (seen)
+			continue;
+		if (var->varattno <= 0)
+			return "a whole-row or system column of a joined table";
+		foreach(lc2, order)
+		{
+			if (((RelOptInfo *) lfirst(lc2))->relid == var->varno)
+				d = foreach_current_index(lc2);
+		}
+		if (d < 0 || (col = output_column(list_nth(order, d), var)) < 0)
+			return "a column of a joined table that its plan does not return";
+		jp->joincols = lappend(jp->joincols, list_make2_int((int) var->varno,
+															 (int) var->varattno));
+		at = lappend(at, list_make2_int(d, col));
+	}
+	jp->priv = list_concat(list_make2(jp->joincols, at), dims);
+
+	jp->fact = fact;
+	foreach(lc, order)
+	{
+		RelOptInfo *d = lfirst(lc);
+		Path	   *path = d->cheapest_total_path;
+
+		jp->dim_paths = lappend(jp->dim_paths, path);
+		jp->dim_rows += path->rows;
+		/* a row: its Datums and NULL flags, its bytes, a hash table entry */
+		jp->dim_bytes += path->rows * (MAXALIGN(path->pathtarget->width) +
+									   list_length(d->reltarget->exprs) * 9.0 + 48.0);
+		jp->dim_cost += path->total_cost;
+	}
+	return NULL;
+}
+
+List *
+GpuaggJoinColumns(List *priv)
+{
+	return priv == NIL ? NIL : list_nth(priv, JOIN_PRIV_COLUMNS);
+}
+
+int
+GpuaggJoinDims(List *priv)
+{
+	return priv == NIL ? 0 : list_length(priv) - JOIN_PRIV_FIRST_DIM;
+}
+
+List *
+GpuaggJoinKeyClauses(List *priv, int d)
+{
+	return list_nth(list_nth(priv, JOIN_PRIV_FIRST_DIM + d), DIM_CLAUSES);
+}
+/*---- executor ------------------------------------------------------------*/
+
+/* A dimension's row: its plan's columns, chained behind others of its hash */
+typedef struct JoinRow
+{
+	struct JoinRow *next;
+	Datum		values[FLEXIBLE_ARRAY_MEMBER];	/* then natts NULL flags */
+} JoinRow;
+
+#define JOINROW_ISNULL(row, natts)	((bool *) &(row)->values[(natts)])
+
+/* a simplehash entry: the rows whose keys hash to hash */
+typedef struct JoinEntry
+{
+	uint32		hash;
+	char		status;
+	JoinRow    *rows;
+} JoinEntry;
+
+#define SH_PREFIX joinhash
+#define SH_ELEMENT_TYPE JoinEntry
+#define SH_KEY_TYPE uint32
+#define SH_KEY hash
+#define SH_HASH_KEY(tb, key) murmurhash32(key)
+#define SH_EQUAL(tb, a, b) ((a) == (b))
+#define SH_SCOPE static inline
+#define SH_DECLARE
+#define SH_DEFINE
+#include "lib/simplehash.h"
+
+typedef struct JoinKey
+{
+	int			src_dim;		/* -1: the scanned table */
+	int			src_col;		/* its attno, or the dimension's column */
+	int			col;			/* this dimension's column */
+	bool		dim_left;		/* this dimension's value is the left operand */
+	Oid			collid;
+	FmgrInfo	eq;				/* the operator's function */
+	FmgrInfo	hash_probe;		/* the source side's hash function */
+	FmgrInfo	hash_build;		/* this dimension's side's */
+} JoinKey;
+
+typedef struct JoinDim
+{
+	PlanState  *ps;
+	int			natts;
+	int			nkeys;
+	JoinKey    *keys;
+	joinhash_hash *table;
+	bool		ran;			/* its plan has run (a rebuild rescans it) */
+	/* the match being looked at */
+	uint32		hash;
+	JoinRow    *cur;
+	Datum	   *probe;			/* [nkeys]: the values it matches */
+	bool	   *probe_null;		/* [nkeys] */
+} JoinDim;
+
+struct GpuaggJoin
+{
+	int			ndims;
+	JoinDim    *dims;
+	int			ncols;
+	int		   *col_dim;		/* joincol k: its dimension, */
+	int		   *col_at;			/* ... and column there */
+	MemoryContext cxt;			/* the tables */
+	MemoryContext probe_cxt;	/* what hashing and comparing a row leaves */
+	bool		built;
+	int			max_attno;
+	TupleTableSlot *slot;		/* the scanned table's row being matched */
+};
+
+GpuaggJoin *
+GpuaggJoinInit(List *priv, List *dims, MemoryContext cxt)
+{
+	GpuaggJoin *j = palloc0(sizeof(GpuaggJoin));
+	List	   *at = list_nth(priv, JOIN_PRIV_COLUMN_AT);
+	ListCell   *lc;
+
+	j->cxt = AllocSetContextCreate(cxt, "GpuAgg join", ALLOCSET_DEFAULT_SIZES);
+	j->probe_cxt = AllocSetContextCreate(cxt, "GpuAgg join probe", ALLOCSET_SMALL_SIZES);
+	j->ndims = GpuaggJoinDims(priv);
+	j->dims = palloc0(sizeof(JoinDim) * j->ndims);
+	Assert(list_length(dims) == j->ndims);
+	for (int d = 0; d < j->ndims; d++)
+	{
+		List	   *dl = list_nth(priv, JOIN_PRIV_FIRST_DIM + d);
+		List	   *keys = list_nth(dl, DIM_KEYS);
+		JoinDim    *dim = &j->dims[d];
+
+		dim->ps = list_nth(dims, d);
+		dim->natts = intVal(list_nth(dl, DIM_NATTS));
+		dim->nkeys = list_length(keys);
+		dim->keys = palloc0(sizeof(JoinKey) * dim->nkeys);
+		dim->probe = palloc0(sizeof(Datum) * dim->nkeys);
+		dim->probe_null = palloc0(sizeof(bool) * dim->nkeys);
+		foreach(lc, keys)
+		{
+			List	   *kl = lfirst(lc);
+			JoinKey    *k = &dim->keys[foreach_current_index(lc)];
+			Oid			opno = (Oid) list_nth_int(kl, 3);
+			RegProcedure lh,
+						rh;
+
+			k->src_dim = list_nth_int(kl, 0);
+			k->src_col = list_nth_int(kl, 1);
+			k->col = list_nth_int(kl, 2);
+			k->collid = (Oid) list_nth_int(kl, 4);
+			k->dim_left = list_nth_int(kl, 5) != 0;
+			if (!get_op_hash_functions(opno, &lh, &rh))
+				elog(ERROR, "gpuagg: operator %u of a join is not hashable", opno);
+			fmgr_info(get_opcode(opno), &k->eq);
+			fmgr_info(k->dim_left ? rh : lh, &k->hash_probe);
+			fmgr_info(k->dim_left ? lh : rh, &k->hash_build);
+			if (k->src_dim < 0)
+				j->max_attno = Max(j->max_attno, k->src_col);
+		}
+	}
+	j->ncols = list_length(at);
+	j->col_dim = palloc(sizeof(int) * Max(j->ncols, 1));
+	j->col_at = palloc(sizeof(int) * Max(j->ncols, 1));
+	foreach(lc, at)
+	{
+		j->col_dim[foreach_current_index(lc)] = linitial_int(lfirst(lc));
+		j->col_at[foreach_current_index(lc)] = lsecond_int(lfirst(lc));
+	}
+	return j;
+}
+
+int
+GpuaggJoinMaxAttno(GpuaggJoin *j)
+{
+	return j->max_attno;
+}
+
+/* The hash of a row's keys (values by key); false where one is NULL. */
+static inline bool
+keys_hash(JoinDim *dim, bool build, const Datum *values, const bool *isnull,
+		  uint32 *hash)
+{
+	uint32		h = 0;
+
+	for (int i = 0; i < dim->nkeys; i++)
+	{
+		JoinKey    *k = &dim->keys[i];
+
+		if (isnull[i])
+			return false;
+		h = hash_combine(h, DatumGetUInt32(FunctionCall1Coll(build ? &k->hash_build :
+															 &k->hash_probe,
+															 k->collid, values[i])));
+	}
+	*hash = h;
+	return true;
+}
+
+void
+GpuaggJoinBuild(GpuaggJoin *j)
+{
+	MemoryContext old;
+
+	if (j->built)
+		return;
+	/*
+	 * (The plans run in the caller's context, the executor's: a scan's state
+	 * lives on across the rebuilds, the rows in j->cxt do not.)
+	 */
+	MemoryContextReset(j->cxt);
+	for (int d = 0; d < j->ndims; d++)
+	{
+		JoinDim    *dim = &j->dims[d];
+		Datum	   *kv = MemoryContextAlloc(j->cxt, sizeof(Datum) * dim->nkeys);
+		bool	   *kn = MemoryContextAlloc(j->cxt, sizeof(bool) * dim->nkeys);
+
+		if (dim->ran)
+			ExecReScan(dim->ps);
+		dim->ran = true;
+		dim->table = joinhash_create(j->cxt, 1024, NULL);
+		for (;;)
+		{
+			TupleTableSlot *slot = ExecProcNode(dim->ps);
+			TupleDesc	desc;
+			JoinRow    *row;
+			JoinEntry  *e;
+			uint32		hash;
+			bool		found;
+
+			if (TupIsNull(slot))
+				break;
+			slot_getallattrs(slot);
+			desc = slot->tts_tupleDescriptor;
+			if (desc->natts != dim->natts)
+				elog(ERROR, "gpuagg: a joined table's plan returns %d columns, not %d",
+					 desc->natts, dim->natts);
+			for (int i = 0; i < dim->nkeys; i++)
+			{
+				kv[i] = slot->tts_values[dim->keys[i].col];
+				kn[i] = slot->tts_isnull[dim->keys[i].col];
+			}
+			/* a NULL key matches nothing */
+			MemoryContextReset(j->probe_cxt);
+			old = MemoryContextSwitchTo(j->probe_cxt);
+			found = keys_hash(dim, true, kv, kn, &hash);
+			MemoryContextSwitchTo(old);
+			if (!found)
+				continue;
+			old = MemoryContextSwitchTo(j->cxt);
+			row = palloc(offsetof(JoinRow, values) +
+						 (sizeof(Datum) + sizeof(bool)) * dim->natts);
+			for (int i = 0; i < dim->natts; i++)
+			{
+				Form_pg_attribute att = TupleDescAttr(desc, i);
+
+				JOINROW_ISNULL(row, dim->natts)[i] = slot->tts_isnull[i];
+				row->values[i] = slot->tts_isnull[i] ? (Datum) 0 :
+					datumCopy(slot->tts_values[i], att->attbyval, att->attlen);
+			}
+			MemoryContextSwitchTo(old);
+			e = joinhash_insert(dim->table, hash, &found);
+			row->next = found ? e->rows : NULL;
+			e->rows = row;
+		}
+	}
+	j->built = true;
+}
+
+void
+GpuaggJoinReScan(GpuaggJoin *j, Bitmapset *chgParam)
+{
+	if (chgParam == NULL)
+		return;
+	/* (only those whose plans read a parameter that changed) */
+	for (int d = 0; d < j->ndims; d++)
+	{
+		UpdateChangedParamSet(j->dims[d].ps, chgParam);
+		if (j->dims[d].ps->chgParam != NULL)
+			j->built = false;
+	}
+}
+
+/* Is row the match of dimension d's probe values? */
+static inline bool
+row_matches(JoinDim *dim, JoinRow *row)
+{
+	for (int i = 0; i < dim->nkeys; i++)
+	{
+		JoinKey    *k = &dim->keys[i];
+		Datum		v = row->values[k->col];
+
+		if (JOINROW_ISNULL(row, dim->natts)[k->col])
+			return false;
+		if (!DatumGetBool(k->dim_left ?
+						  FunctionCall2Coll(&k->eq, k->collid, v, dim->probe[i]) :
+						  FunctionCall2Coll(&k->eq, k->collid, dim->probe[i], v)))
+			return false;
+	}
+	return true;
+}
+
+/* The first row of dimension d matching the current rows before it. */
+static bool
+probe_first(GpuaggJoin *j, int d)
+{
+	JoinDim    *dim = &j->dims[d];
+	bool	   *kn = dim->probe_null;
+	JoinEntry  *e;
+
+	for (int i = 0; i < dim->nkeys; i++)
+	{
+		JoinKey    *k = &dim->keys[i];
+
+		if (k->src_dim < 0)
+		{
+			dim->probe[i] = j->slot->tts_values[k->src_col - 1];
+			kn[i] = j->slot->tts_isnull[k->src_col - 1];
+		}
+		else
+		{
+			JoinDim    *src = &j->dims[k->src_dim];
+
+			dim->probe[i] = src->cur->values[k->src_col];
+			kn[i] = JOINROW_ISNULL(src->cur, src->natts)[k->src_col];
+		}
+	}
+	dim->cur = NULL;
+	if (!keys_hash(dim, false, dim->probe, kn, &dim->hash) ||
+		(e = joinhash_lookup(dim->table, dim->hash)) == NULL)
+		return false;
+	for (JoinRow *row = e->rows; row; row = row->next)
+	{
+		if (row_matches(dim, row))
+		{
+			dim->cur = row;
+			return true;
+		}
+	}
+	return false;
+}
+
+/* The next row of dimension d matching the same values. */
+static bool
+probe_next(GpuaggJoin *j, int d)
+{
+	JoinDim    *dim = &j->dims[d];
+
+	for (JoinRow *row = dim->cur->next; row; row = row->next)
+	{
+		if (row_matches(dim, row))
+		{
+			dim->cur = row;
+			return true;
+		}
+	}
+	dim->cur = NULL;
+	return false;
+}
+
+/*
+ * Depth first over the dimensions: from dimension d on, fresh (its first
+ * match) or not (its next), backtracking where one has no match.
+ */
+static bool
+search(GpuaggJoin *j, int d, bool fresh)
+{
+	while (d >= 0)
+	{
+		if (fresh ? probe_first(j, d) : probe_next(j, d))
+		{
+			if (d == j->ndims - 1)
+				return true;
+			d++;
+			fresh = true;
+		}
+		else
+		{
+			d--;
+			fresh = false;
+		}
+	}
+	return false;
+}
+
+bool
+GpuaggJoinFirst(GpuaggJoin *j, TupleTableSlot *slot)
+{
+	MemoryContext old;
+	bool		found;
+
+	Assert(j->built);
+	j->slot = slot;
+	/* (a detoasted key's copy, per row) */
+	MemoryContextReset(j->probe_cxt);
+	old = MemoryContextSwitchTo(j->probe_cxt);
+	found = search(j, 0, true);
+	MemoryContextSwitchTo(old);
+	return found;
+}
+
+bool
+GpuaggJoinNext(GpuaggJoin *j)
+{
+	MemoryContext old = MemoryContextSwitchTo(j->probe_cxt);
+	bool		found = search(j, j->ndims - 1, false);
+
+	MemoryContextSwitchTo(old);
+	return found;
+}
+
+Datum
+GpuaggJoinValue(GpuaggJoin *j, int k, bool *isnull)
+{
+	JoinDim    *dim = &j->dims[j->col_dim[k]];
+	int			c = j->col_at[k];
+
+	*isnull = JOINROW_ISNULL(dim->cur, dim->natts)[c];
+	return dim->cur->values[c];
+}

@@ -1,0 +1,72 @@
+/*-------------------------------------------------------------------------
+ *
+ * join.h
+ *		Aggregation over a join: the large table scanned in batches, each
+ *		other table (a dimension) run first and matched per row.
+ *
+ *-------------------------------------------------------------------------
+ */
+#ifndef GPUAGG_JOIN_H
+#define GPUAGG_JOIN_H
+
+#include "nodes/execnodes.h"
+#include "nodes/pathnodes.h"
+
+/*
+ * The planner's view (GpuaggJoinPlanFor): what try_gpuagg_path needs of a
+ * join to offload its aggregation.
+ */
+typedef struct GpuaggJoinPlan
+{
+	RelOptInfo *fact;			/* the table scanned in batches */
+	List	   *dim_paths;		/* Path: each dimension's, in probe order (the
+								 * node's custom_paths after the exact path) */
+	List	   *residual;		/* RestrictInfo: join conditions the device
+								 * evaluates after the match, with the
+								 * table's WHERE */
+	List	   *gating;			/* RestrictInfo: pseudoconstant ones */
+	List	   *joincols;		/* GpuaggCompile's: IntLists (varno, attno) */
+	List	   *priv;			/* GpuaggPlanInfo.join */
+	double		dim_rows;		/* rows of the dimensions, all */
+	double		dim_bytes;		/* ... and their bytes as the node holds them */
+	Cost		dim_cost;		/* running their plans */
+} GpuaggJoinPlan;
+
+/*
+ * Can the aggregation over input_rel, a join, run as a GpuAgg?  NULL and
+ * *jp filled if so, else why not.
+ */
+extern const char *GpuaggJoinPlanFor(PlannerInfo *root, RelOptInfo *input_rel,
+									 GpuaggJoinPlan *jp);
+
+/* The joincols of a GpuaggPlanInfo.join (NIL without one). */
+extern List *GpuaggJoinColumns(List *priv);
+/* Its dimensions' count. */
+extern int	GpuaggJoinDims(List *priv);
+/* Dimension d's key conditions (Exprs, the planner's varnos), for EXPLAIN. */
+extern List *GpuaggJoinKeyClauses(List *priv, int d);
+
+/* The executor's: the dimensions' rows in hash tables, and the matching. */
+typedef struct GpuaggJoin GpuaggJoin;
+
+/* dims: each dimension's PlanState, in priv's order; tables in cxt. */
+extern GpuaggJoin *GpuaggJoinInit(List *priv, List *dims, MemoryContext cxt);
+/* Run the dimensions' plans and hash their rows, unless done already. */
+extern void GpuaggJoinBuild(GpuaggJoin *j);
+/* A rescan with chgParam changed: where it reaches a dimension's plan, the
+ * dimensions are run again at the next GpuaggJoinBuild. */
+extern void GpuaggJoinReScan(GpuaggJoin *j, Bitmapset *chgParam);
+/* The largest attribute number of the scanned table the matching reads. */
+extern int	GpuaggJoinMaxAttno(GpuaggJoin *j);
+
+/*
+ * The rows of the join for one row of the scanned table (slot, deformed up
+ * to GpuaggJoinMaxAttno): First finds the first match, Next moves on to the
+ * next; false when there is none (more).  GpuaggJoinValue is column k
+ * (attribute GPUAGG_JOIN_ATTNO + k) of the current match.
+ */
+extern bool GpuaggJoinFirst(GpuaggJoin *j, TupleTableSlot *slot);
+extern bool GpuaggJoinNext(GpuaggJoin *j);
+extern Datum GpuaggJoinValue(GpuaggJoin *j, int k, bool *isnull);
+
+#endif							/* GPUAGG_JOIN_H */

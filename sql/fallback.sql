@@ -18,7 +18,7 @@ EXPLAIN (COSTS OFF) SELECT k, string_agg(t, ',') FROM fb GROUP BY k;
 EXPLAIN (COSTS OFF) SELECT k, sum(v ORDER BY v) FROM fb GROUP BY k;
 EXPLAIN (COSTS OFF) SELECT percentile_cont(ARRAY[0.5]) WITHIN GROUP (ORDER BY v) FROM fb;
 EXPLAIN (COSTS OFF) SELECT rank(5) WITHIN GROUP (ORDER BY v) FROM fb;
-EXPLAIN (COSTS OFF) SELECT fb.k, sum(w) FROM fb LEFT JOIN fb2 ON fb.k = fb2.k GROUP BY fb.k;
+EXPLAIN (COSTS OFF) SELECT fb.k, sum(w) FROM fb FULL JOIN fb2 ON fb.k = fb2.k GROUP BY fb.k;
 EXPLAIN (COSTS OFF) SELECT a.k, count(*) FROM fb a JOIN fb b ON a.k < b.v JOIN fb2 ON b.k = fb2.w GROUP BY a.k;
 EXPLAIN (COSTS OFF) SELECT k, count(*) FROM fb WHERE random() < 2 GROUP BY k;
 EXPLAIN (COSTS OFF) SELECT k, sum(abs(v)) FROM fb GROUP BY k;

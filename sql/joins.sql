@@ -64,6 +64,8 @@ SELECT check_offload('SELECT c_nation, p_size, s_name, count(*), sum(amt) FROM j
 SELECT check_offload('SELECT r_name, n_name, count(*), sum(amt) FROM jf JOIN jc ON ck = c_id JOIN jn ON c_nation = n_id JOIN jr ON n_region = r_id GROUP BY r_name, n_name');
 -- TPC-H Q5's shape: customer and supplier of the same nation (a residual condition)
 SELECT check_offload('SELECT n_name, count(*), sum(amt) FROM jf, jc, js, jn WHERE ck = c_id AND sk = s_id AND c_nation = s_nation AND s_nation = n_id GROUP BY n_name');
+-- an equality every arm of an OR holds (TPC-H Q19): the key, the OR after
+SELECT check_offload('SELECT count(*), sum(amt) FROM jf, jp WHERE (p_id = pk AND p_size < 3 AND qty > 5) OR (p_id = pk AND p_type LIKE ''PROMO%'' AND qty < 9) OR (pk = p_id AND tag = ''t1'')');
 -- two-column keys
 SELECT check_offload('SELECT ps_s, count(*), sum(ps_cost) FROM jf JOIN jps ON pk = ps_p AND sk = ps_s GROUP BY ps_s');
 -- a non-equality between the tables: the device filters after the match
@@ -136,20 +138,51 @@ RESET parallel_tuple_cost;
 RESET min_parallel_table_scan_size;
 RESET max_parallel_workers_per_gather;
 
+-- semi joins (EXISTS, IN over values that repeat): a row once if any
+-- matches; anti joins (NOT EXISTS): once if none does, a NULL key never
+-- matching; left joins: each match, or one row of NULLs
+SELECT check_offload('SELECT tag, count(*), sum(qty) FROM jf WHERE EXISTS (SELECT 1 FROM jdup WHERE k = qty) GROUP BY tag');
+SELECT check_offload('SELECT tag, count(*) FROM jf WHERE qty IN (SELECT k FROM jdup WHERE label > ''l3'') GROUP BY tag');
+SELECT check_offload('SELECT tag, count(*), sum(amt) FROM jf WHERE NOT EXISTS (SELECT 1 FROM jdup WHERE k = qty) GROUP BY tag');
+SELECT check_offload('SELECT count(*) FROM jf WHERE NOT EXISTS (SELECT 1 FROM jc WHERE c_id = ck)');
+SELECT check_offload('SELECT count(*) FROM jf WHERE NOT EXISTS (SELECT 1 FROM jempty WHERE k = qty)');
+SELECT check_offload('SELECT c_nation, count(*), count(c_id), sum(c_bal) FROM jf LEFT JOIN jc ON ck = c_id GROUP BY c_nation');
+SELECT check_offload('SELECT label, count(*), count(k) FROM jf LEFT JOIN jdup ON qty = k GROUP BY label');
+SELECT check_offload('SELECT count(*), count(label) FROM jf LEFT JOIN jempty ON qty = k');
+-- a left join's ON condition on its inner side runs in that side's plan;
+-- a WHERE above it reads its NULLs
+SELECT check_offload('SELECT c_seg, count(*) FROM jf LEFT JOIN jc ON ck = c_id AND c_nation = 2 GROUP BY c_seg');
+SELECT check_offload('SELECT count(*) FROM jf LEFT JOIN jc ON ck = c_id WHERE c_id IS NULL OR c_nation = 3');
+-- their other conditions decide each match on the host (TPC-H Q21's
+-- l2.l_suppkey <> l1.l_suppkey)
+SELECT check_offload('SELECT tag, count(*) FROM jf WHERE EXISTS (SELECT 1 FROM jdup WHERE k = qty AND label < tag) GROUP BY tag');
+SELECT check_offload('SELECT tag, count(*) FROM jf WHERE NOT EXISTS (SELECT 1 FROM jdup WHERE k = qty AND label || tag > ''l5'') GROUP BY tag');
+SELECT check_offload('SELECT c_seg, count(*), count(c_name) FROM jf LEFT JOIN jc ON ck = c_id AND qty > 3 AND amt < c_bal GROUP BY c_seg');
+SELECT check_error('SELECT count(*) FROM jf WHERE EXISTS (SELECT 1 FROM jdup WHERE k = qty AND 1 / (k - qty) > 0)');
+-- with inner joins, and several at once (TPC-H Q4, Q13, Q22 shapes)
+SELECT check_offload('SELECT r_name, count(*) FROM jf JOIN jc ON ck = c_id JOIN jn ON c_nation = n_id JOIN jr ON n_region = r_id WHERE EXISTS (SELECT 1 FROM jdup WHERE k = qty) AND NOT EXISTS (SELECT 1 FROM jp WHERE p_id = pk AND p_size > 5) GROUP BY r_name');
+SELECT check_offload('SELECT c_name, count(*), count(p_id) FROM jf JOIN jc ON ck = c_id LEFT JOIN jp ON pk = p_id AND p_type LIKE ''PROMO%'' GROUP BY c_name');
+SELECT check_offload('SELECT c_id, count(id) FROM jc LEFT JOIN jf ON ck = c_id GROUP BY c_id');
+
 -- EXPLAIN: the dimensions' plans below the node, their keys in probe order
 SET max_parallel_workers_per_gather = 0;
 EXPLAIN (COSTS OFF)
 SELECT r_name, count(*) FROM jf JOIN jc ON ck = c_id JOIN jn ON c_nation = n_id
   JOIN jr ON n_region = r_id WHERE qty > 3 AND amt > c_bal GROUP BY r_name;
 SELECT explain_stable('SELECT c_nation, count(*) FROM jf JOIN jc ON ck = c_id JOIN jdup ON qty = k GROUP BY c_nation', true);
+EXPLAIN (COSTS OFF)
+SELECT c_nation, count(*) FROM jf LEFT JOIN jc ON ck = c_id
+ WHERE EXISTS (SELECT 1 FROM jdup WHERE k = qty) AND NOT EXISTS (SELECT 1 FROM jp WHERE p_id = pk)
+ GROUP BY c_nation;
 RESET max_parallel_workers_per_gather;
 
 -- not offloaded, and why
 RESET gpuagg.force_offload;
 SET gpuagg.log_fallback = on;
-SELECT c_nation, count(*) FROM jf LEFT JOIN jc ON ck = c_id GROUP BY c_nation ORDER BY 1;
-SELECT count(*) FROM jf WHERE EXISTS (SELECT 1 FROM jdup WHERE k = qty);
-SELECT count(*) FROM jf WHERE NOT EXISTS (SELECT 1 FROM jc WHERE c_id = ck);
+SELECT count(*) FROM jf FULL JOIN jdup ON qty = k;
+SELECT count(*) FROM jf WHERE EXISTS (SELECT 1 FROM jdup WHERE k = qty AND label < $$l5$$ || (SELECT max(tk) FROM jtag));
+SELECT count(*) FROM jf WHERE NOT EXISTS (SELECT 1 FROM jc JOIN jn ON c_nation = n_id WHERE c_id = ck);
+SELECT count(*) FROM jf WHERE qty NOT IN (SELECT k FROM jdup WHERE k IS NOT NULL);
 SELECT count(*) FROM jf, jr;
 SELECT count(*) FROM jf JOIN jc ON ck < c_id;
 SELECT count(*) FROM jf JOIN jdup ON qty + 1 = k;

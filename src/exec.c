@@ -197,7 +197,7 @@ gpuagg_begin(CustomScanState *node, EState *estate, int eflags)
 				dims = lappend(dims, ps);
 		}
 		if (st->plan->join != NIL)
-			st->join = GpuaggJoinInit(st->plan->join, dims, estate->es_query_cxt);
+			st->join = GpuaggJoinInit(st->plan->join, dims, &node->ss.ps);
 	}
 	st->run_cxt = AllocSetContextCreate(estate->es_query_cxt, "GpuAgg run",
 										ALLOCSET_DEFAULT_SIZES);

@@ -91,9 +91,13 @@ GpuaggExplain(CustomScanState *node, List *ancestors, ExplainState *es)
 	if (st->join != NULL)
 	{
 		for (int d = 0; d < GpuaggJoinDims(st->plan->join); d++)
-			items = lappend(items,
-							deparse(st, (Node *) make_ands_explicit(GpuaggJoinKeyClauses(st->plan->join, d)),
-									context, useprefix));
+		{
+			const char *kind = GpuaggJoinKindName(st->plan->join, d);
+			char	   *keys = deparse(st, (Node *) make_ands_explicit(GpuaggJoinKeyClauses(st->plan->join, d)),
+									   context, useprefix);
+
+			items = lappend(items, kind ? psprintf("%s %s", kind, keys) : keys);
+		}
 		ExplainPropertyList("Join Keys", items, es);
 		items = NIL;
 	}

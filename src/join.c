@@ -42,9 +42,11 @@
 #include "executor/executor.h"
 #include "nodes/makefuncs.h"
 #include "nodes/nodeFuncs.h"
+#include "optimizer/clauses.h"
 #include "optimizer/cost.h"
 #include "optimizer/optimizer.h"
 #include "optimizer/paths.h"
+#include "optimizer/restrictinfo.h"
 #include "parser/parsetree.h"
 #include "utils/datum.h"
 #include "utils/lsyscache.h"
@@ -68,15 +70,22 @@ enum
  * a List of keys (IntLists: source dimension or -1 for the fact table,
  * source column (the table's attno, or the dimension's column from 0),
  * this dimension's column, operator, collation, whether this dimension's
- * column is the operator's left operand), and a List of the key conditions
- * (for EXPLAIN).
+ * column is the operator's left operand), a List of the key conditions
+ * (for EXPLAIN), Integer JoinType: JOIN_INNER, or JOIN_SEMI, JOIN_ANTI,
+ * JOIN_LEFT for the one relation on the inner side of such a join, and
+ * the join's other conditions (DIM_COND).
  */
 enum
 {
 	DIM_VARNO,
 	DIM_NATTS,
 	DIM_KEYS,
-	DIM_CLAUSES
+	DIM_CLAUSES,
+	DIM_KIND,					/* JoinType: inner, semi, anti or left */
+	DIM_COND					/* a semi, anti or left join's other
+								 * conditions: the scanned table's Vars, and
+								 * the dimension's as INNER_VAR (its plan's
+								 * columns from 1), for ExecQual per match */
 };
 
 /* The Var an expression is, through binary-compatible casts, or NULL. */
@@ -214,29 +223,206 @@ dim_keys(PlannerInfo *root, RelOptInfo *fact, List *dims, RelOptInfo *d,
 	}
 }
 
+/* Is a the condition b, or b with its operands the other way round? */
+static bool
+same_condition(OpExpr *a, OpExpr *b)
+{
+	if (equal(a, b))
+		return true;
+	return IsA(b, OpExpr) && list_length(b->args) == 2 &&
+		OidIsValid(a->opno) && get_commutator(a->opno) == b->opno &&
+		equal(linitial(a->args), lsecond(b->args)) &&
+		equal(lsecond(a->args), linitial(b->args));
+}
+
+/* Is op, or op commuted, in the list? */
+static bool
+has_condition(List *list, OpExpr *op)
+{
+	ListCell   *lc;
+
+	foreach(lc, list)
+	{
+		if (same_condition(op, lfirst(lc)))
+			return true;
+	}
+	return false;
+}
+
+/*
+ * The equalities every arm of an OR among d's join conditions (over
+ * relids) holds, as conditions of their own: TPC-H Q19's
+ * (p_partkey = l_partkey AND ...) OR (p_partkey = l_partkey AND ...)
+ * matches on p_partkey = l_partkey, the OR evaluated after the match.
+ */
+static List *
+or_common_equalities(PlannerInfo *root, RelOptInfo *d, Relids relids)
+{
+	List	   *result = NIL;
+	ListCell   *lc;
+
+	foreach(lc, d->joininfo)
+	{
+		RestrictInfo *rinfo = lfirst_node(RestrictInfo, lc);
+		List	   *common = NIL;
+		ListCell   *lc2;
+
+		if (!restriction_is_or_clause(rinfo) || !rinfo->is_pushed_down ||
+			!bms_is_subset(rinfo->required_relids, relids))
+			continue;
+		foreach(lc2, ((BoolExpr *) rinfo->clause)->args)
+		{
+			Node	   *arm = lfirst(lc2);
+			List	   *conj = is_andclause(arm) ? ((BoolExpr *) arm)->args : list_make1(arm);
+			List	   *keep = NIL;
+			ListCell   *lc3;
+
+			foreach(lc3, conj)
+			{
+				OpExpr	   *op = lfirst(lc3);
+				Var		   *l,
+						   *r;
+
+				if (IsA(op, OpExpr) && list_length(op->args) == 2 &&
+					(l = plain_var(linitial(op->args))) != NULL &&
+					(r = plain_var(lsecond(op->args))) != NULL && l->varno != r->varno &&
+					(foreach_current_index(lc2) == 0 || has_condition(common, op)))
+					keep = lappend(keep, op);
+			}
+			common = keep;
+		}
+		foreach(lc2, common)
+			result = lappend(result, make_simple_restrictinfo(root, lfirst(lc2)));
+	}
+	return result;
+}
+
+/*
+ * Of the conditions of a left or anti join with dimension d on its inner
+ * side (those in d's joininfo not pushed down), the keys to the tables in
+ * avail, as dim_keys; false where another condition decides the match.
+ */
+static void
+outer_keys(PlannerInfo *root, RelOptInfo *fact, List *dims, RelOptInfo *d,
+		   Relids avail, Relids joinrelids, List **keys, List **keyclauses,
+		   List **rest)
+{
+	/* (joinrelids: the join's relations, every condition's) */
+	List	   *eq = NIL;
+	ListCell   *lc;
+
+	foreach(lc, d->joininfo)
+	{
+		RestrictInfo *rinfo = lfirst_node(RestrictInfo, lc);
+
+		if (!rinfo->is_pushed_down && bms_is_subset(rinfo->required_relids, joinrelids))
+			eq = lappend(eq, rinfo);
+	}
+	dim_keys(root, fact, dims, d, avail, eq, keys, keyclauses, rest);
+}
+
+/* Does the expression read a Param? */
+static bool
+has_param(Node *node, void *context)
+{
+	if (node == NULL)
+		return false;
+	if (IsA(node, Param))
+		return true;
+	return expression_tree_walker(node, has_param, context);
+}
+
+typedef struct InnerVarsContext
+{
+	RelOptInfo *d;
+	Relids		fact;
+	bool		other;			/* a Var of neither, or one d does not return */
+} InnerVarsContext;
+
+/* A match condition's Vars of d as INNER_VAR, its plan's columns from 1. */
+static Node *
+inner_vars_mutator(Node *node, InnerVarsContext *cxt)
+{
+	if (node == NULL)
+		return NULL;
+	if (IsA(node, Var) && ((Var *) node)->varlevelsup == 0)
+	{
+		Var		   *var = (Var *) node;
+		int			col;
+
+		if (bms_is_member(var->varno, cxt->fact) && var->varattno > 0)
+			return node;
+		if (!bms_is_member(var->varno, cxt->d->relids) || var->varattno <= 0 ||
+			(col = output_column(cxt->d, var)) < 0)
+		{
+			cxt->other = true;
+			return node;
+		}
+		var = copyObject(var);
+		var->varno = INNER_VAR;
+		var->varattno = col + 1;
+		return (Node *) var;
+	}
+	return expression_tree_mutator(node, inner_vars_mutator, (void *) cxt);
+}
+
 const char *
 GpuaggJoinPlanFor(PlannerInfo *root, RelOptInfo *input_rel, GpuaggJoinPlan *jp)
 {
 	RelOptInfo *fact = NULL;
 	List	   *rels = NIL;
+	List	   *special = NIL;	/* the inner sides of semi, anti, left joins */
+	List	   *kinds = NIL;	/* ... their JoinTypes */
+	Relids		hidden = NULL;	/* ... of semi and anti joins */
 	List	   *order = NIL;
 	List	   *dims = NIL;
 	List	   *clauses = NIL;
 	List	   *at = NIL;
 	Relids		avail;
+	Relids		nullable = NULL;
 	DimVarsContext dvc;
 	ListCell   *lc;
 	int			i = -1;
 
 	memset(jp, 0, sizeof(GpuaggJoinPlan));
-	if (root->join_info_list != NIL)
-		return "an outer, semi or anti join (gpuagg offloads inner joins)";
 	if (root->placeholder_list != NIL)
 		return "a join with placeholder expressions";
 	if (root->hasLateralRTEs)
 		return "a LATERAL reference in the join";
 
-	/* the tables; the one scanned is the plain heap table of the most pages */
+	/*
+	 * Semi, anti and left joins whose inner side is one relation, matched
+	 * after the inner joins' (whose conditions cannot read it: PostgreSQL
+	 * has made inner a left join whose nullable columns a strict condition
+	 * above reads).
+	 */
+	foreach(lc, root->join_info_list)
+	{
+		SpecialJoinInfo *sj = lfirst_node(SpecialJoinInfo, lc);
+		int			d;
+
+		if (sj->jointype != JOIN_SEMI && sj->jointype != JOIN_ANTI &&
+			sj->jointype != JOIN_LEFT)
+			return "a full join (gpuagg offloads inner, semi, anti and left joins)";
+		if (!bms_get_singleton_member(sj->syn_righthand, &d) ||
+			!bms_equal(sj->min_righthand, sj->syn_righthand))
+			return psprintf("the inner side of %s is more than one relation",
+							sj->jointype == JOIN_LEFT ? "a left join" :
+							sj->jointype == JOIN_SEMI ? "a semi join (EXISTS, IN)" :
+							"an anti join (NOT EXISTS)");
+		if (!bms_is_member(d, input_rel->relids))
+			return "a join above the aggregation's input";
+		special = lappend(special, root->simple_rel_array[d]);
+		kinds = lappend_int(kinds, (int) sj->jointype);
+		nullable = bms_add_member(nullable, d);
+		if (sj->jointype != JOIN_LEFT)
+			hidden = bms_add_member(hidden, d);
+	}
+
+	/*
+	 * The relations; the one scanned is the plain heap table of the most
+	 * pages that is on no join's inner side.
+	 */
 	while ((i = bms_next_member(input_rel->relids, i)) >= 0)
 	{
 		RelOptInfo *rel = root->simple_rel_array[i];
@@ -244,20 +430,21 @@ GpuaggJoinPlanFor(PlannerInfo *root, RelOptInfo *input_rel, GpuaggJoinPlan *jp)
 
 		if (rel == NULL || rel->reloptkind != RELOPT_BASEREL)
 			return "a join of other than base relations";
-		rels = lappend(rels, rel);
+		if (!bms_is_member(i, nullable))
+			rels = lappend(rels, rel);
 		rte = planner_rt_fetch(rel->relid, root);
-		if (rte->rtekind == RTE_RELATION && !rte->inh &&
+		if (rte->rtekind == RTE_RELATION && !rte->inh && !bms_is_member(i, nullable) &&
 			(rte->relkind == RELKIND_RELATION || rte->relkind == RELKIND_MATVIEW) &&
 			(fact == NULL || rel->pages > fact->pages ||
 			 (rel->pages == fact->pages && rel->tuples > fact->tuples)))
 			fact = rel;
 	}
 	if (fact == NULL)
-		return "no plain heap table in the join to scan in batches (a partitioned or inherited table, or no table)";
+		return "no plain heap table in the join to scan in batches (a partitioned or inherited table, or none outside the inner sides of semi, anti or left joins)";
 
 	/*
-	 * The dimensions, in an order in which each is reached from the tables
-	 * before it by a hashable equality of columns.
+	 * The inner joins' dimensions, in an order in which each is reached from
+	 * the relations before it by a hashable equality of columns.
 	 */
 	avail = bms_copy(fact->relids);
 	rels = list_delete_ptr(rels, fact);
@@ -273,8 +460,9 @@ GpuaggJoinPlanFor(PlannerInfo *root, RelOptInfo *input_rel, GpuaggJoinPlan *jp)
 			RelOptInfo *d = lfirst(lc);
 
 			dim_keys(root, fact, dims, d, avail,
-					 generate_join_implied_equalities(root, bms_union(avail, d->relids),
-													  avail, d),
+					 list_concat(generate_join_implied_equalities(root, bms_union(avail, d->relids),
+																  avail, d),
+								 or_common_equalities(root, d, bms_union(avail, d->relids))),
 					 &keys, &keyclauses, &rest);
 			if (keys != NIL)
 			{
@@ -285,17 +473,91 @@ GpuaggJoinPlanFor(PlannerInfo *root, RelOptInfo *input_rel, GpuaggJoinPlan *jp)
 		if (found == NULL)
 			return psprintf("%s is joined to the others by no equality of columns gpuagg can hash",
 							rel_words(root, linitial(rels)));
-		if (found->cheapest_total_path == NULL ||
-			found->cheapest_total_path->param_info != NULL)
-			return psprintf("no plan of %s to run on its own", rel_words(root, found));
 		clauses = list_concat(clauses, rest);
-		dims = lappend(dims, list_make4(makeInteger((int) found->relid),
-										makeInteger(list_length(found->reltarget->exprs)),
-										keys, keyclauses));
+		dims = lappend(dims, lappend(list_make5(makeInteger((int) found->relid),
+												makeInteger(list_length(found->reltarget->exprs)),
+												keys, keyclauses, makeInteger(JOIN_INNER)),
+									 NIL));
 		order = lappend(order, found);
 		avail = bms_add_members(avail, found->relids);
 		rels = list_delete_ptr(rels, found);
 	}
+
+	/*
+	 * Then the inner sides of semi, anti and left joins, each matched by
+	 * keys to the relations above alone: a semi join's equalities are the
+	 * planner's equivalence classes', an anti or left join's its ON
+	 * clauses; any other condition of the join would decide the match.
+	 */
+	foreach(lc, special)
+	{
+		RelOptInfo *d = lfirst(lc);
+		JoinType	kind = (JoinType) list_nth_int(kinds, foreach_current_index(lc));
+		Relids		joinrelids = bms_union(avail, d->relids);
+		List	   *keys = NIL,
+				   *keyclauses = NIL,
+				   *rest = NIL;
+		ListCell   *lc2;
+
+		List	   *cond = NIL;
+		const char *what = kind == JOIN_LEFT ? "a left join" :
+			kind == JOIN_SEMI ? "a semi join (EXISTS, IN)" : "an anti join (NOT EXISTS)";
+
+		if (kind == JOIN_SEMI)
+		{
+			dim_keys(root, fact, dims, d, avail,
+					 generate_join_implied_equalities(root, joinrelids, avail, d),
+					 &keys, &keyclauses, &rest);
+			foreach(lc2, d->joininfo)
+			{
+				RestrictInfo *rinfo = lfirst_node(RestrictInfo, lc2);
+
+				if (bms_is_subset(rinfo->required_relids, input_rel->relids))
+					rest = lappend(rest, rinfo);
+			}
+		}
+		else
+			outer_keys(root, fact, dims, d, avail, input_rel->relids, &keys, &keyclauses,
+					   &rest);
+
+		/*
+		 * The join's other conditions decide each match on the host: over
+		 * the scanned table's columns and d's only, without parameters or
+		 * subplans (TPC-H Q21's l2.l_suppkey <> l1.l_suppkey).
+		 */
+		foreach(lc2, rest)
+		{
+			Expr	   *clause = lfirst_node(RestrictInfo, lc2)->clause;
+			InnerVarsContext ivc = {d, fact->relids, false};
+			Node	   *conv;
+
+			if (contain_subplans((Node *) clause) || has_param((Node *) clause, NULL))
+				return psprintf("%s to %s on a condition with a parameter or a subquery",
+								what, rel_words(root, d));
+			conv = inner_vars_mutator((Node *) clause, &ivc);
+			if (ivc.other)
+				return psprintf("%s to %s on a condition that reads other relations than it and the table scanned",
+								what, rel_words(root, d));
+			cond = lappend(cond, conv);
+			keyclauses = lappend(keyclauses, clause);
+		}
+		if (keys == NIL)
+			return psprintf("%s to %s by no equality of columns gpuagg can hash",
+							kind == JOIN_LEFT ? "a left join" :
+							kind == JOIN_SEMI ? "a semi join (EXISTS, IN)" :
+							"an anti join (NOT EXISTS)",
+							rel_words(root, d));
+		if (d->cheapest_total_path == NULL || d->cheapest_total_path->param_info != NULL)
+			return psprintf("no plan of %s to run on its own", rel_words(root, d));
+		dims = lappend(dims, lappend(list_make5(makeInteger((int) d->relid),
+												makeInteger(list_length(d->reltarget->exprs)),
+												keys, keyclauses, makeInteger(kind)),
+									 cond));
+		order = lappend(order, d);
+	}
+	/* (no key reads a semi, anti or left join's inner side) */
+	foreach(lc, order)
+		avail = bms_add_members(avail, ((RelOptInfo *) lfirst(lc))->relids);
 
 	/* the other join conditions: residual, or gating where without columns */
 	for (int r = 0; r <= list_length(order); r++)
@@ -306,7 +568,13 @@ GpuaggJoinPlanFor(PlannerInfo *root, RelOptInfo *input_rel, GpuaggJoinPlan *jp)
 		{
 			RestrictInfo *rinfo = lfirst_node(RestrictInfo, lc);
 
-			if (bms_is_subset(rinfo->required_relids, input_rel->relids))
+			/*
+			 * (a special join's own conditions are its keys and match
+			 * conditions; one above a left join reads its NULLs as natively)
+			 */
+			if (bms_is_subset(rinfo->required_relids, input_rel->relids) &&
+				!bms_overlap(rinfo->required_relids, hidden) &&
+				(rinfo->is_pushed_down || !bms_overlap(rinfo->required_relids, nullable)))
 				clauses = list_append_unique_ptr(clauses, rinfo);
 		}
 	}
@@ -390,6 +658,22 @@ GpuaggJoinKeyClauses(List *priv, int d)
 {
 	return list_nth(list_nth(priv, JOIN_PRIV_FIRST_DIM + d), DIM_CLAUSES);
 }
+
+const char *
+GpuaggJoinKindName(List *priv, int d)
+{
+	switch ((JoinType) intVal(list_nth(list_nth(priv, JOIN_PRIV_FIRST_DIM + d), DIM_KIND)))
+	{
+		case JOIN_SEMI:
+			return "semi";
+		case JOIN_ANTI:
+			return "anti";
+		case JOIN_LEFT:
+			return "left";
+		default:
+			return NULL;
+	}
+}
 /*---- executor ------------------------------------------------------------*/
 
 /* A dimension's row: its plan's columns, chained behind others of its hash */
@@ -435,6 +719,7 @@ typedef struct JoinKey
 typedef struct JoinDim
 {
 	PlanState  *ps;
+	JoinType	kind;			/* JOIN_INNER, _SEMI, _ANTI or _LEFT */
 	int			natts;
 	int			nkeys;
 	JoinKey    *keys;
@@ -442,7 +727,10 @@ typedef struct JoinDim
 	bool		ran;			/* its plan has run (a rebuild rescans it) */
 	/* the match being looked at */
 	uint32		hash;
-	JoinRow    *cur;
+	JoinRow    *cur;			/* (NULL: a left join's NULLs) */
+	bool		once;			/* the one row of a semi, anti, unmatched left join */
+	ExprState  *cond;			/* the join's other conditions, or NULL */
+	TupleTableSlot *inner;		/* ... a candidate row, their INNER_VAR */
 	Datum	   *probe;			/* [nkeys]: the values it matches */
 	bool	   *probe_null;		/* [nkeys] */
 } JoinDim;
@@ -459,11 +747,27 @@ struct GpuaggJoin
 	bool		built;
 	int			max_attno;
 	TupleTableSlot *slot;		/* the scanned table's row being matched */
+	ExprContext *econtext;		/* the conditions': slot as the scan tuple */
 };
 
-GpuaggJoin *
-GpuaggJoinInit(List *priv, List *dims, MemoryContext cxt)
+/* The largest attribute of the scanned table (not INNER_VAR) node reads. */
+static bool
+scan_attnos(Node *node, int *max)
 {
+	if (node == NULL)
+		return false;
+	if (IsA(node, Var) && ((Var *) node)->varno != INNER_VAR)
+	{
+		*max = Max(*max, ((Var *) node)->varattno);
+		return false;
+	}
+	return expression_tree_walker(node, scan_attnos, (void *) max);
+}
+
+GpuaggJoin *
+GpuaggJoinInit(List *priv, List *dims, PlanState *parent)
+{
+	MemoryContext cxt = parent->state->es_query_cxt;
 	GpuaggJoin *j = palloc0(sizeof(GpuaggJoin));
 	List	   *at = list_nth(priv, JOIN_PRIV_COLUMN_AT);
 	ListCell   *lc;
@@ -480,6 +784,18 @@ GpuaggJoinInit(List *priv, List *dims, MemoryContext cxt)
 		JoinDim    *dim = &j->dims[d];
 
 		dim->ps = list_nth(dims, d);
+		dim->kind = (JoinType) intVal(list_nth(dl, DIM_KIND));
+		if (list_nth(dl, DIM_COND) != NIL)
+		{
+			List	   *cond = list_nth(dl, DIM_COND);
+
+			if (j->econtext == NULL)
+				j->econtext = CreateExprContext(parent->state);
+			dim->cond = ExecInitQual(cond, parent);
+			dim->inner = MakeSingleTupleTableSlot(ExecGetResultType(dim->ps), &TTSOpsVirtual);
+			/* the scanned table's columns they read, deformed before */
+			scan_attnos((Node *) cond, &j->max_attno);
+		}
 		dim->natts = intVal(list_nth(dl, DIM_NATTS));
 		dim->nkeys = list_length(keys);
 		dim->keys = palloc0(sizeof(JoinKey) * dim->nkeys);
@@ -629,9 +945,9 @@ GpuaggJoinReScan(GpuaggJoin *j, Bitmapset *chgParam)
 	}
 }
 
-/* Is row the match of dimension d's probe values? */
+/* Is row the match of dimension d's probe values (and conditions)? */
 static inline bool
-row_matches(JoinDim *dim, JoinRow *row)
+row_matches(GpuaggJoin *j, JoinDim *dim, JoinRow *row)
 {
 	for (int i = 0; i < dim->nkeys; i++)
 	{
@@ -644,6 +960,18 @@ row_matches(JoinDim *dim, JoinRow *row)
 						  FunctionCall2Coll(&k->eq, k->collid, v, dim->probe[i]) :
 						  FunctionCall2Coll(&k->eq, k->collid, dim->probe[i], v)))
 			return false;
+	}
+	if (dim->cond)
+	{
+		TupleTableSlot *in = dim->inner;
+
+		ExecClearTuple(in);
+		memcpy(in->tts_values, row->values, sizeof(Datum) * dim->natts);
+		memcpy(in->tts_isnull, JOINROW_ISNULL(row, dim->natts), sizeof(bool) * dim->natts);
+		ExecStoreVirtualTuple(in);
+		j->econtext->ecxt_scantuple = j->slot;
+		j->econtext->ecxt_innertuple = in;
+		return ExecQual(dim->cond, j->econtext);
 	}
 	return true;
 }
@@ -679,7 +1007,7 @@ probe_first(GpuaggJoin *j, int d)
 		return false;
 	for (JoinRow *row = e->rows; row; row = row->next)
 	{
-		if (row_matches(dim, row))
+		if (row_matches(j, dim, row))
 		{
 			dim->cur = row;
 			return true;
@@ -696,7 +1024,7 @@ probe_next(GpuaggJoin *j, int d)
 
 	for (JoinRow *row = dim->cur->next; row; row = row->next)
 	{
-		if (row_matches(dim, row))
+		if (row_matches(j, dim, row))
 		{
 			dim->cur = row;
 			return true;
@@ -704,6 +1032,40 @@ probe_next(GpuaggJoin *j, int d)
 	}
 	dim->cur = NULL;
 	return false;
+}
+
+/*
+ * Dimension d's first (fresh) or next row for the current rows before it:
+ * an inner join's matches; a semi join's first match only; an anti join's
+ * one row without columns where nothing matches; a left join's matches,
+ * or one row of NULLs.
+ */
+static bool
+step(GpuaggJoin *j, int d, bool fresh)
+{
+	JoinDim    *dim = &j->dims[d];
+	bool		found;
+
+	switch (dim->kind)
+	{
+		case JOIN_SEMI:
+			return fresh && probe_first(j, d);
+		case JOIN_ANTI:
+			if (!fresh)
+				return false;
+			found = probe_first(j, d);
+			dim->cur = NULL;
+			return !found;
+		case JOIN_LEFT:
+			if (fresh)
+			{
+				dim->once = !probe_first(j, d);
+				return true;
+			}
+			return !dim->once && probe_next(j, d);
+		default:
+			return fresh ? probe_first(j, d) : probe_next(j, d);
+	}
 }
 
 /*
@@ -715,7 +1077,7 @@ search(GpuaggJoin *j, int d, bool fresh)
 {
 	while (d >= 0)
 	{
-		if (fresh ? probe_first(j, d) : probe_next(j, d))
+		if (step(j, d, fresh))
 		{
 			if (d == j->ndims - 1)
 				return true;
@@ -741,6 +1103,8 @@ GpuaggJoinFirst(GpuaggJoin *j, TupleTableSlot *slot)
 	j->slot = slot;
 	/* (a detoasted key's copy, per row) */
 	MemoryContextReset(j->probe_cxt);
+	if (j->econtext)
+		ResetExprContext(j->econtext);
 	old = MemoryContextSwitchTo(j->probe_cxt);
 	found = search(j, 0, true);
 	MemoryContextSwitchTo(old);
@@ -763,6 +1127,12 @@ GpuaggJoinValue(GpuaggJoin *j, int k, bool *isnull)
 	JoinDim    *dim = &j->dims[j->col_dim[k]];
 	int			c = j->col_at[k];
 
+	if (dim->cur == NULL)
+	{
+		/* a left join's row of NULLs */
+		*isnull = true;
+		return (Datum) 0;
+	}
 	*isnull = JOINROW_ISNULL(dim->cur, dim->natts)[c];
 	return dim->cur->values[c];
 }

@@ -45,12 +45,17 @@ extern List *GpuaggJoinColumns(List *priv);
 extern int	GpuaggJoinDims(List *priv);
 /* Dimension d's key conditions (Exprs, the planner's varnos), for EXPLAIN. */
 extern List *GpuaggJoinKeyClauses(List *priv, int d);
+/* ... and its join's kind: "semi", "anti", "left", or NULL (inner). */
+extern const char *GpuaggJoinKindName(List *priv, int d);
 
 /* The executor's: the dimensions' rows in hash tables, and the matching. */
 typedef struct GpuaggJoin GpuaggJoin;
 
-/* dims: each dimension's PlanState, in priv's order; tables in cxt. */
-extern GpuaggJoin *GpuaggJoinInit(List *priv, List *dims, MemoryContext cxt);
+/*
+ * dims: each dimension's PlanState, in priv's order; parent: the node (its
+ * query's memory and parameters).
+ */
+extern GpuaggJoin *GpuaggJoinInit(List *priv, List *dims, PlanState *parent);
 /* Run the dimensions' plans and hash their rows, unless done already. */
 extern void GpuaggJoinBuild(GpuaggJoin *j);
 /* A rescan with chgParam changed: where it reaches a dimension's plan, the

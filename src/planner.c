@@ -270,7 +270,7 @@ typedef struct CollectContext
 	List	   *aggrefs;
 	List	   *groupfuncs;
 	List	   *keys;
-	bool		uncovered_var;
+	List	   *uncovered;		/* Vars outside them */
 } CollectContext;
 
 /*
@@ -297,7 +297,7 @@ collect_walker(Node *node, CollectContext *cxt)
 		return false;
 	if (IsA(node, Var))
 	{
-		cxt->uncovered_var = true;
+		cxt->uncovered = list_append_unique(cxt->uncovered, node);
 		return false;
 	}
 	return expression_tree_walker(node, collect_walker, (void *) cxt);
@@ -711,6 +711,8 @@ typedef struct GpuaggCandidate
 	List	   *gating;			/* one-time quals */
 	List	   *keys;			/* group keys */
 	List	   *keyrefs;		/* ... their ressortgrouprefs */
+	List	   *named_keys;		/* ... those GROUP BY names (the others each
+								 * a column one of these determines) */
 	List	   *aggrefs;
 	List	   *groupfuncs;		/* GROUPING() in the target list and HAVING */
 	List	   *sets;			/* grouping sets (GpuaggPlanInfo.sets), or NIL */
@@ -981,8 +983,6 @@ query_eligible(GpuaggCandidate *c)
 		return "not a SELECT";
 	if (parse->hasTargetSRFs)
 		return "set-returning functions in the target list";
-	if (parse->constraintDeps != NIL)
-		return "target list relies on a functional dependency on the group keys";
 	if (input_rel->reloptkind == RELOPT_JOINREL)
 	{
 		/* the largest table streamed past the others (join.c) */
@@ -1064,13 +1064,21 @@ compile_query(GpuaggCandidate *c)
 	cxt.aggrefs = NIL;
 	cxt.groupfuncs = NIL;
 	cxt.keys = c->keys;
-	cxt.uncovered_var = false;
+	cxt.uncovered = NIL;
 	collect_walker((Node *) c->output_rel->reltarget->exprs, &cxt);
 	/* a partial target already holds the aggregates HAVING needs */
 	if (!c->partial)
 		collect_walker(c->extra->havingQual, &cxt);
-	if (cxt.uncovered_var)
+	/*
+	 * A column the grouping does not name, which a group key determines (a
+	 * primary key's table's: the parser allowed it, or the planner removed
+	 * it from GROUP BY, as in TPC-H Q10): one more key, which splits no
+	 * group, so that the node returns it.
+	 */
+	if (cxt.uncovered != NIL && parse->groupingSets != NIL)
 		return "a column outside the group keys is used above the aggregation";
+	c->named_keys = list_copy(c->keys);
+	c->keys = list_concat(c->keys, cxt.uncovered);
 	if (cxt.aggrefs == NIL && c->keys == NIL)
 		return "nothing to aggregate";
 	c->aggrefs = cxt.aggrefs;
@@ -1290,7 +1298,7 @@ estimate(GpuaggCandidate *c)
 	if (root->parse->groupClause == NIL)
 		c->groups = 1;
 	else
-		c->groups = estimate_num_groups(root, c->keys, input_rel->rows, NULL, NULL);
+		c->groups = estimate_num_groups(root, c->named_keys, input_rel->rows, NULL, NULL);
 	c->batch_rows = batch_rows_for(&c->prog->ga);
 	/* a small table fits one smaller batch */
 	c->batch_rows = Min(c->batch_rows,
@@ -1305,7 +1313,7 @@ estimate(GpuaggCandidate *c)
 		if (ag->distinct < 0)
 			continue;
 		c->pairs[ag->distinct] =
-			Min(estimate_num_groups(root, lappend(list_copy(c->keys), arg),
+			Min(estimate_num_groups(root, lappend(list_copy(c->named_keys), arg),
 									input_rel->rows, NULL, NULL), Max(c->rows, 1.0));
 	}
 	/*
@@ -1319,7 +1327,7 @@ estimate(GpuaggCandidate *c)
 	 */
 	if ((c->partial || (c->feed && partial_possible(c->extra) && !c->exact)) &&
 		!c->no_pages &&
-		(estimate_num_groups(root, c->keys, input_rel->rows / c->divisor, NULL, NULL) >
+		(estimate_num_groups(root, c->named_keys, input_rel->rows / c->divisor, NULL, NULL) >
 		 fed_groups(c->device)) != c->feed)
 		return c->feed ? "no parallel plan with one GPU session: few groups (gpuagg.fed_groups), so each process aggregates its share instead" :
 			"no parallel plan where each process aggregates: many groups (gpuagg.fed_groups), so one GPU session takes every page instead";
@@ -1498,7 +1506,7 @@ add_gpuagg_path(GpuaggCandidate *c)
 	cpath->path.rows = groups;
 	/* each process returns the groups of its share */
 	if (c->partial && parse->groupClause != NIL)
-		cpath->path.rows = estimate_num_groups(root, c->keys, c->input_rel->rows / c->divisor,
+		cpath->path.rows = estimate_num_groups(root, c->named_keys, c->input_rel->rows / c->divisor,
 											   NULL, NULL);
 	cpath->path.startup_cost = cost;
 	cpath->path.total_cost = cost;

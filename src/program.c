@@ -911,8 +911,9 @@ string_func_arg_ok(Expr *e, Var **var)
 	{
 		Var		   *v = (Var *) e;
 
+		/* (a bpchar only as the text it casts to, below) */
 		if (v->varlevelsup != 0 || v->varattno <= 0 ||
-			(v->vartype != TEXTOID && v->vartype != VARCHAROID) ||
+			(v->vartype != TEXTOID && v->vartype != VARCHAROID && v->vartype != BPCHAROID) ||
 			(*var != NULL && (*var)->varattno != v->varattno))
 			return false;
 		*var = v;
@@ -938,8 +939,22 @@ string_func_arg_ok(Expr *e, Var **var)
 			args = ((OpExpr *) e)->args;
 			collid = ((OpExpr *) e)->inputcollid;
 		}
+		/* a bpchar column is read through its cast to text only */
+		if (fn != F_TEXT_BPCHAR)
+		{
+			foreach(lc, args)
+			{
+				Expr	   *a = lfirst(lc);
+
+				while (IsA(a, RelabelType))
+					a = ((RelabelType *) a)->arg;
+				if (IsA(a, Var) && ((Var *) a)->vartype == BPCHAROID)
+					return false;
+			}
+		}
 		switch (fn)
 		{
+			case F_TEXT_BPCHAR:	/* char(n)::text, without trailing spaces */
 			case F_LOWER_TEXT:
 			case F_UPPER_TEXT:
 			case F_INITCAP:

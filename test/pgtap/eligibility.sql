@@ -1,7 +1,7 @@
 -- eligibility: which queries become a Custom Scan (GpuAgg), and which keep
 -- their native plan.
 BEGIN;
-SELECT plan(108);
+SELECT plan(110);
 
 \ir common.psql
 SET LOCAL gpuagg.log_fallback = off;
@@ -150,7 +150,8 @@ CREATE TABLE el_u (k int4, w int4);
 INSERT INTO el_u SELECT g, g FROM generate_series(0, 6) g;
 SELECT ok(pg_temp.offloaded('SELECT el_u.w, count(*), sum(i4) FROM el_t JOIN el_u ON el_t.k = el_u.k GROUP BY el_u.w'),
 	'inner join on an equality: the other table matched per row');
-SELECT ok(NOT pg_temp.offloaded('SELECT el_u.w, count(*) FROM el_t LEFT JOIN el_u ON el_t.k = el_u.k GROUP BY el_u.w'), 'outer join');
+SELECT ok(pg_temp.offloaded('SELECT el_u.w, count(*) FROM el_t LEFT JOIN el_u ON el_t.k = el_u.k GROUP BY el_u.w'), 'left join');
+SELECT ok(NOT pg_temp.offloaded('SELECT el_u.w, count(*) FROM el_t FULL JOIN el_u ON el_t.k = el_u.k GROUP BY el_u.w'), 'full join');
 SELECT ok(NOT pg_temp.offloaded('SELECT count(*) FROM el_t, el_u'), 'cross join');
 SELECT ok(pg_temp.offloaded('SELECT k, count(DISTINCT i4) FROM el_t GROUP BY k'), 'count(DISTINCT)');
 SELECT ok(pg_temp.offloaded('SELECT k, sum(DISTINCT i4), avg(DISTINCT f8) FROM el_t GROUP BY k'), 'sum(DISTINCT), avg(DISTINCT)');
@@ -193,7 +194,8 @@ SELECT ok(pg_temp.offloaded('SELECT max(ts + interval ''1 day'') FROM el_t'), 't
 SELECT ok(NOT pg_temp.offloaded('SELECT max(ts + interval ''1 day'' * i4) FROM el_t'), 'timestamp + an interval that is not a constant');
 SELECT ok(pg_temp.offloaded('SELECT extract(year FROM ts), count(*) FROM el_t GROUP BY 1'), 'extract of a timestamp');
 SELECT ok(pg_temp.offloaded('SELECT count(extract(timezone FROM tz)) FROM el_t'), 'extract(timezone) of a timestamptz (its UTC offset)');
-SELECT ok(NOT pg_temp.offloaded('SELECT count(*) FROM el_t WHERE i4 IN (SELECT w FROM el_u)'), 'IN (subquery)');
+SELECT ok(pg_temp.offloaded('SELECT count(*) FROM el_t WHERE i4 IN (SELECT w FROM el_u)'), 'IN (subquery): a semi join');
+SELECT ok(NOT pg_temp.offloaded('SELECT count(*) FROM el_t WHERE i4 NOT IN (SELECT w FROM el_u)'), 'NOT IN (subquery): a subplan');
 SELECT ok(NOT pg_temp.offloaded('SELECT string_agg(t, '','') FROM el_t'), 'unsupported aggregate string_agg');
 SELECT ok(NOT pg_temp.offloaded('SELECT array_agg(i4) FROM el_t'), 'unsupported aggregate array_agg');
 SELECT ok(NOT pg_temp.offloaded('SELECT count(*) FROM el_t TABLESAMPLE SYSTEM (50) REPEATABLE (1)'), 'TABLESAMPLE');

@@ -618,8 +618,10 @@ BEGIN
 		sel[i] := sel[i] || ' AS c' || i;
 	END LOOP;
 	q := 'SELECT ' || array_to_string(sel, ', ') || ' FROM ' ||
-		CASE WHEN current_setting('diff.joins', true) = 'on'
-			THEN 'diff_jf JOIN diff_jd USING (id)' ELSE 'diff_t' END;
+		CASE current_setting('diff.joins', true)
+			WHEN 'on' THEN 'diff_jf JOIN diff_jd USING (id)'
+			WHEN 'left' THEN 'diff_jf LEFT JOIN diff_jd USING (id)'
+			ELSE 'diff_t' END;
 	IF random() < 0.6 THEN
 		q := q || ' WHERE ' || diff_pred(2);
 	END IF;
@@ -896,6 +898,10 @@ ANALYZE diff_jf, diff_jd;
 SET diff.joins = on;
 SELECT queries, offloaded, errors_both >= 20 AS many_errors_compared, mismatches
   FROM diff_run(200, 0.4343, false);
+-- ... and a left join: the missing ids' rows with NULLs for diff_jd's columns
+SET diff.joins = left;
+SELECT queries, offloaded, errors_both >= 10 AS many_errors_compared, mismatches
+  FROM diff_run(100, 0.4242, false);
 RESET diff.joins;
 DROP TABLE diff_jf, diff_jd;
 

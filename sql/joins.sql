@@ -153,6 +153,10 @@ SELECT check_offload('SELECT count(*), count(label) FROM jf LEFT JOIN jempty ON 
 -- a WHERE above it reads its NULLs
 SELECT check_offload('SELECT c_seg, count(*) FROM jf LEFT JOIN jc ON ck = c_id AND c_nation = 2 GROUP BY c_seg');
 SELECT check_offload('SELECT count(*) FROM jf LEFT JOIN jc ON ck = c_id WHERE c_id IS NULL OR c_nation = 3');
+-- an inner side of several relations: their join's plan is the dimension
+SELECT check_offload('SELECT tag, count(*) FROM jf WHERE NOT EXISTS (SELECT 1 FROM jc JOIN jn ON c_nation = n_id WHERE c_id = ck AND n_name = ''nation3'') GROUP BY tag');
+SELECT check_offload('SELECT n_name, count(*), count(c_id) FROM jf LEFT JOIN (jc JOIN jn ON c_nation = n_id) ON ck = c_id GROUP BY n_name');
+SELECT check_offload('SELECT count(*) FROM jf WHERE EXISTS (SELECT 1 FROM jc WHERE c_id = ck AND NOT EXISTS (SELECT 1 FROM jn WHERE n_id = c_nation AND n_region = 1))');
 -- their other conditions decide each match on the host (TPC-H Q21's
 -- l2.l_suppkey <> l1.l_suppkey)
 SELECT check_offload('SELECT tag, count(*) FROM jf WHERE EXISTS (SELECT 1 FROM jdup WHERE k = qty AND label < tag) GROUP BY tag');
@@ -180,8 +184,8 @@ RESET max_parallel_workers_per_gather;
 RESET gpuagg.force_offload;
 SET gpuagg.log_fallback = on;
 SELECT count(*) FROM jf FULL JOIN jdup ON qty = k;
-SELECT count(*) FROM jf WHERE EXISTS (SELECT 1 FROM jdup WHERE k = qty AND label < $$l5$$ || (SELECT max(tk) FROM jtag));
-SELECT count(*) FROM jf WHERE NOT EXISTS (SELECT 1 FROM jc JOIN jn ON c_nation = n_id WHERE c_id = ck);
+SELECT count(*) FROM jf WHERE EXISTS (SELECT 1 FROM jdup WHERE k = qty AND label < tag || (SELECT max(tk) FROM jtag));
+SELECT count(*) FROM jf LEFT JOIN jc ON ck = c_id LEFT JOIN jn ON c_nation = n_id;
 SELECT count(*) FROM jf WHERE qty NOT IN (SELECT k FROM jdup WHERE k IS NOT NULL);
 SELECT count(*) FROM jf, jr;
 SELECT count(*) FROM jf JOIN jc ON ck < c_id;

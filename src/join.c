@@ -45,10 +45,12 @@
 #include "optimizer/clauses.h"
 #include "optimizer/cost.h"
 #include "optimizer/optimizer.h"
+#include "optimizer/pathnode.h"
 #include "optimizer/paths.h"
 #include "optimizer/restrictinfo.h"
 #include "parser/parsetree.h"
 #include "utils/datum.h"
+#include "utils/fmgroids.h"
 #include "utils/lsyscache.h"
 #include "utils/memutils.h"
 
@@ -120,7 +122,21 @@ output_column(RelOptInfo *rel, Var *var)
 static const char *
 rel_words(PlannerInfo *root, RelOptInfo *rel)
 {
-	RangeTblEntry *rte = planner_rt_fetch(rel->relid, root);
+	RangeTblEntry *rte;
+
+	/* a join: its relations' */
+	if (rel->reloptkind == RELOPT_JOINREL)
+	{
+		StringInfoData buf;
+		int			i = -1;
+
+		initStringInfo(&buf);
+		while ((i = bms_next_member(rel->relids, i)) >= 0)
+			appendStringInfo(&buf, "%s%s", buf.len > 0 ? " ⋈ " : "",
+							 rel_words(root, root->simple_rel_array[i]));
+		return buf.data;
+	}
+	rte = planner_rt_fetch(rel->relid, root);
 
 	if (rte->rtekind == RTE_RELATION)
 	{
@@ -399,24 +415,40 @@ GpuaggJoinPlanFor(PlannerInfo *root, RelOptInfo *input_rel, GpuaggJoinPlan *jp)
 	foreach(lc, root->join_info_list)
 	{
 		SpecialJoinInfo *sj = lfirst_node(SpecialJoinInfo, lc);
+		RelOptInfo *rhs;
+		bool		inside = false;
 		int			d;
+		ListCell   *lc2;
 
 		if (sj->jointype != JOIN_SEMI && sj->jointype != JOIN_ANTI &&
 			sj->jointype != JOIN_LEFT)
 			return "a full join (gpuagg offloads inner, semi, anti and left joins)";
-		if (!bms_get_singleton_member(sj->syn_righthand, &d) ||
-			!bms_equal(sj->min_righthand, sj->syn_righthand))
-			return psprintf("the inner side of %s is more than one relation",
+		if (!bms_is_subset(sj->syn_righthand, input_rel->relids))
+			return "a join above the aggregation's input";
+		/* a join within another's inner side is part of that one's plan */
+		foreach(lc2, root->join_info_list)
+		{
+			SpecialJoinInfo *other = lfirst_node(SpecialJoinInfo, lc2);
+
+			if (other != sj && bms_is_subset(sj->syn_righthand, other->syn_righthand) &&
+				!bms_equal(sj->syn_righthand, other->syn_righthand))
+				inside = true;
+		}
+		if (inside)
+			continue;
+		/* its inner side as written: one relation, or a join of several */
+		rhs = bms_get_singleton_member(sj->syn_righthand, &d) ? root->simple_rel_array[d] :
+			find_join_rel(root, sj->syn_righthand);
+		if (rhs == NULL)
+			return psprintf("no plan of the inner side of %s",
 							sj->jointype == JOIN_LEFT ? "a left join" :
 							sj->jointype == JOIN_SEMI ? "a semi join (EXISTS, IN)" :
 							"an anti join (NOT EXISTS)");
-		if (!bms_is_member(d, input_rel->relids))
-			return "a join above the aggregation's input";
-		special = lappend(special, root->simple_rel_array[d]);
+		special = lappend(special, rhs);
 		kinds = lappend_int(kinds, (int) sj->jointype);
-		nullable = bms_add_member(nullable, d);
+		nullable = bms_add_members(nullable, sj->syn_righthand);
 		if (sj->jointype != JOIN_LEFT)
-			hidden = bms_add_member(hidden, d);
+			hidden = bms_add_members(hidden, sj->syn_righthand);
 	}
 
 	/*
@@ -519,6 +551,18 @@ GpuaggJoinPlanFor(PlannerInfo *root, RelOptInfo *input_rel, GpuaggJoinPlan *jp)
 		else
 			outer_keys(root, fact, dims, d, avail, input_rel->relids, &keys, &keyclauses,
 					   &rest);
+		/* (nested: A LEFT JOIN B ... LEFT JOIN C ON c.x = b.y) */
+		foreach(lc2, list_concat(list_copy(rest), keyclauses))
+		{
+			Node	   *n = lfirst(lc2);
+			Relids		other = bms_difference(nullable, d->relids);
+
+			if (bms_overlap(pull_varnos(root, IsA(n, RestrictInfo) ?
+										(Node *) ((RestrictInfo *) n)->clause : n),
+							other))
+				return psprintf("%s to %s on a condition that reads the inner side of another outer, semi or anti join",
+								what, rel_words(root, d));
+		}
 
 		/*
 		 * The join's other conditions decide each match on the host: over
@@ -614,7 +658,7 @@ GpuaggJoinPlanFor(PlannerInfo *root, RelOptInfo *input_rel, GpuaggJoinPlan *jp)
 			return "a whole-row or system column of a joined table";
 		foreach(lc2, order)
 		{
-			if (((RelOptInfo *) lfirst(lc2))->relid == var->varno)
+			if (bms_is_member(var->varno, ((RelOptInfo *) lfirst(lc2))->relids))
 				d = foreach_current_index(lc2);
 		}
 		if (d < 0 || (col = output_column(list_nth(order, d), var)) < 0)
@@ -714,7 +758,63 @@ typedef struct JoinKey
 	FmgrInfo	eq;				/* the operator's function */
 	FmgrInfo	hash_probe;		/* the source side's hash function */
 	FmgrInfo	hash_build;		/* this dimension's side's */
+	/*
+	 * Integers (int2, int4, int8, date, timestamp, of any two widths) are
+	 * hashed and compared as int64 here, not through fmgr: each side's
+	 * width in bytes, 0 for other types.  (A table is built and probed
+	 * the same way, so its hash need not be the type's.)
+	 */
+	int			probe_w;
+	int			build_w;
 } JoinKey;
+
+/* The widths of an integer equality's left and right operands, or false. */
+static bool
+integer_equality(Oid fn, int *l, int *r)
+{
+	switch (fn)
+	{
+		case F_INT2EQ:
+			*l = 2, *r = 2;
+			return true;
+		case F_INT4EQ:
+		case F_DATE_EQ:
+			*l = 4, *r = 4;
+			return true;
+		case F_INT8EQ:
+		case F_TIMESTAMP_EQ:
+			*l = 8, *r = 8;
+			return true;
+		case F_INT24EQ:
+			*l = 2, *r = 4;
+			return true;
+		case F_INT42EQ:
+			*l = 4, *r = 2;
+			return true;
+		case F_INT28EQ:
+			*l = 2, *r = 8;
+			return true;
+		case F_INT82EQ:
+			*l = 8, *r = 2;
+			return true;
+		case F_INT48EQ:
+			*l = 4, *r = 8;
+			return true;
+		case F_INT84EQ:
+			*l = 8, *r = 4;
+			return true;
+		default:
+			return false;
+	}
+}
+
+/* An integer Datum of w bytes as int64. */
+static inline int64
+integer_value(Datum d, int w)
+{
+	return w == 2 ? (int64) DatumGetInt16(d) : w == 4 ? (int64) DatumGetInt32(d) :
+		DatumGetInt64(d);
+}
 
 typedef struct JoinDim
 {
@@ -819,6 +919,16 @@ GpuaggJoinInit(List *priv, List *dims, PlanState *parent)
 			fmgr_info(get_opcode(opno), &k->eq);
 			fmgr_info(k->dim_left ? rh : lh, &k->hash_probe);
 			fmgr_info(k->dim_left ? lh : rh, &k->hash_build);
+			{
+				int			lw,
+							rw;
+
+				if (integer_equality(get_opcode(opno), &lw, &rw))
+				{
+					k->probe_w = k->dim_left ? rw : lw;
+					k->build_w = k->dim_left ? lw : rw;
+				}
+			}
 			if (k->src_dim < 0)
 				j->max_attno = Max(j->max_attno, k->src_col);
 		}
@@ -853,6 +963,13 @@ keys_hash(JoinDim *dim, bool build, const Datum *values, const bool *isnull,
 
 		if (isnull[i])
 			return false;
+		if (k->probe_w > 0)
+		{
+			uint64		v = (uint64) integer_value(values[i], build ? k->build_w : k->probe_w);
+
+			h = hash_combine(h, murmurhash32((uint32) v ^ murmurhash32((uint32) (v >> 32))));
+			continue;
+		}
 		h = hash_combine(h, DatumGetUInt32(FunctionCall1Coll(build ? &k->hash_build :
 															 &k->hash_probe,
 															 k->collid, values[i])));
@@ -956,6 +1073,12 @@ row_matches(GpuaggJoin *j, JoinDim *dim, JoinRow *row)
 
 		if (JOINROW_ISNULL(row, dim->natts)[k->col])
 			return false;
+		if (k->probe_w > 0)
+		{
+			if (integer_value(v, k->build_w) != integer_value(dim->probe[i], k->probe_w))
+				return false;
+			continue;
+		}
 		if (!DatumGetBool(k->dim_left ?
 						  FunctionCall2Coll(&k->eq, k->collid, v, dim->probe[i]) :
 						  FunctionCall2Coll(&k->eq, k->collid, dim->probe[i], v)))

@@ -44,7 +44,7 @@
 #define GA_HD static inline
 #endif
 
-#define GA_ABI_VERSION		17
+#define GA_ABI_VERSION		18
 
 /*
  * Words of a page's visibility bitmap in a page-form batch: room for
@@ -359,7 +359,15 @@ typedef enum GaAggKind
 	 */
 	GA_AGG_PCT_DISC,
 	GA_AGG_PCT_CONT,
-	GA_AGG_MODE
+	GA_AGG_MODE,
+	/*
+	 * sum/avg of a numeric CASE whose branches differ in scale (TPC-H Q8's
+	 * CASE WHEN ... THEN volume ELSE 0 END): each value at the largest,
+	 * its own display scale the second argument (arg2, GaAgg.pair); n, sum
+	 * lo, sum hi, the largest display scale summed (numeric.c's maxScale,
+	 * which is the sum's)
+	 */
+	GA_AGG_SUM_I128_DS
 } GaAggKind;
 
 GA_HD int
@@ -380,6 +388,7 @@ ga_agg_nslots(int kind)
 		case GA_AGG_SUM_F8:
 			return 3;
 		case GA_AGG_ACCUM_F8:
+		case GA_AGG_SUM_I128_DS:
 			return 4;
 		case GA_AGG_VAR_I128:
 			return 5;

@@ -1829,6 +1829,15 @@ ga_agg_update_xy(const GaAgg *ag, GA_STATE uint64_t *st, size_t stride, GaDatum 
 	uint64_t	flags;
 	int			err;
 
+	if (ag->kind == GA_AGG_SUM_I128_DS)
+	{
+		/* the value at the largest scale, and its own display scale */
+		GA_ST(st, 0, stride)++;
+		ga_add128(st + stride, stride, (uint64_t) y.i, y.i < 0 ? ~(uint64_t) 0 : 0);
+		if ((uint64_t) x > GA_ST(st, 3, stride))
+			GA_ST(st, 3, stride) = (uint64_t) x;
+		return GA_OK;
+	}
 	if (ag->kind != GA_AGG_REGR_F8)
 		return ga_agg_update(ag, st, stride, y);
 	flags = GA_ST(st, 6, stride);
@@ -1857,6 +1866,12 @@ ga_agg_combine(const GaAgg *ag, GA_STATE uint64_t *dst, size_t ds, GA_STATE cons
 		case GA_AGG_SUM_I64:
 			GA_ST(dst, 0, ds) += n;
 			GA_ST(dst, 1, ds) += GA_ST(src, 1, ss);
+			return GA_OK;
+		case GA_AGG_SUM_I128_DS:
+			GA_ST(dst, 0, ds) += n;
+			ga_add128(dst + ds, ds, GA_ST(src, 1, ss), GA_ST(src, 2, ss));
+			if (GA_ST(src, 3, ss) > GA_ST(dst, 3, ds))
+				GA_ST(dst, 3, ds) = GA_ST(src, 3, ss);
 			return GA_OK;
 		case GA_AGG_SUM_I128:
 		case GA_AGG_VAR_I128:

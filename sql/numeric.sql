@@ -65,6 +65,14 @@ SELECT check_offload('SELECT g, count(*) FROM nm WHERE price > 100 AND qty = 7 G
 SELECT check_offload('SELECT g, sum(CASE WHEN flag = ''A'' THEN price END), sum(CASE WHEN g > 3 THEN price ELSE 0.00 END), max(COALESCE(rate, 0.0000)) FROM nm GROUP BY g');
 SELECT check_offload('SELECT CASE k WHEN 1.5 THEN 100.0 WHEN -2.5 THEN -100.0 ELSE k END AS kk, count(*), sum(CASE WHEN disc > 0.05 THEN price * disc END) FROM nm GROUP BY 1');
 SELECT check_offload('SELECT flag, count(*) FILTER (WHERE COALESCE(price, disc, 0.00) > 100) FROM nm GROUP BY flag');
+-- sum and avg of a CASE whose branches differ in scale (TPC-H Q8, Q14):
+-- each value at the largest scale, the sum shown at the largest display
+-- scale of the values summed (0 where every row took ELSE 0), as natively
+SELECT check_offload('SELECT g, sum(CASE WHEN flag = ''A'' THEN price ELSE 0 END), avg(CASE WHEN g = 3 THEN rate WHEN g = 4 THEN k ELSE 0 END) FROM nm GROUP BY g');
+SELECT check_offload('SELECT g, flag, sum(CASE WHEN g > 4 THEN price * disc ELSE 0 END) AS s, sum(CASE WHEN g > 4 THEN price * disc ELSE 0 END) / nullif(sum(price), 0) FROM nm GROUP BY g, flag');
+SELECT check_offload('SELECT 100.00 * sum(CASE WHEN flag = ''R'' THEN price * (1 - disc) ELSE 0 END) / sum(price * (1 - disc)) FROM nm');
+SELECT check_offload('SELECT g, sum(CASE WHEN g = 1 THEN qty WHEN g = 2 THEN k WHEN g = 3 THEN NULL ELSE rate END) FROM nm GROUP BY ROLLUP (g)');
+SELECT check_offload('SELECT g, sum(CASE flag WHEN ''A'' THEN 1.5 WHEN ''N'' THEN 2 ELSE NULL END) FILTER (WHERE g < 5) FROM nm GROUP BY g');
 -- GREATEST, LEAST and NULLIF over one scale; IN lists at any scales
 SELECT check_offload('SELECT g, max(GREATEST(price, disc)), min(LEAST(k, 0.0, NULL)), sum(NULLIF(k, 1)), sum(NULLIF(price, 1.25)), count(NULLIF(k, 2.50)) FROM nm GROUP BY g');
 SELECT check_offload('SELECT LEAST(k, 2.0) AS kk, count(*) FROM nm GROUP BY 1');
@@ -190,7 +198,7 @@ SELECT sum(price / disc) FROM nm WHERE disc > 0;
 SELECT sum(rate * rate * rate * rate * rate) FROM nm;
 SELECT count(*) FROM nm WHERE price = 1e30;
 SELECT sum(round(price, -17)) FROM nm;
-SELECT sum(CASE WHEN g > 3 THEN price ELSE rate END) FROM nm;
+SELECT max(CASE WHEN g > 3 THEN price ELSE rate END) FROM nm;
 SELECT sum(GREATEST(price, k)) FROM nm;
 RESET gpuagg.log_fallback;
 -- in parallel, fed: the workers pin pages for the leader, whose exact path

@@ -67,6 +67,14 @@ typedef struct Compiler
 										 * when the register is written */
 	List	   *numeric_scales; /* GpuaggCompile's */
 	int			npairs;			/* two-argument aggregates so far */
+	/*
+	 * sum/avg of a numeric CASE (mixed_case, the argument itself) may have
+	 * branches of different scales: compile_case gives each value at the
+	 * largest, and its own display scale in mixed_ds_reg (a float8
+	 * register), or leaves that -1 where all share one
+	 */
+	Expr	   *mixed_case;
+	int			mixed_ds_reg;
 } Compiler;
 
 static int	compile_expr(Compiler *c, Expr *expr, int *type);
@@ -2339,6 +2347,35 @@ compile_branch(Compiler *c, Expr *expr, int t, int r, const char *what, int *sca
 	return emit(c, GA_OP_MOVE, t, r, v, 0, 0) >= 0;
 }
 
+/*
+ * A branch of a mixed-scale CASE (Compiler.mixed_case) into register r: a
+ * NULL constant as it is; else the value, a rescale to the largest scale
+ * (*at: the instruction, whose imm the caller sets once every branch's
+ * scale is known; *from: this one's), and its display scale into ds.
+ */
+static bool
+compile_mixed_branch(Compiler *c, Expr *expr, int r, int ds, int *at, int *from)
+{
+	int			vt,
+				k,
+				v = compile_expr(c, expr, &vt);
+
+	*at = *from = -1;
+	if (v < 0)
+		return false;
+	if (vt != GA_T_NUMERIC)
+		return fail(c, "CASE whose branches differ in type");
+	if (emit(c, GA_OP_MOVE, GA_T_NUMERIC, r, v, 0, 0) < 0)
+		return false;
+	if (IsA(expr, Const) && ((Const *) expr)->constisnull)
+		return true;
+	*from = c->regscale[v];
+	if ((*at = emit(c, GA_OP_NUM_SCALE, GA_T_NUMERIC, r, r, 0, 0)) < 0)
+		return false;
+	k = emit_const(c, Float8GetDatum((double) *from), false, GA_T_FLOAT8);
+	return k >= 0 && emit(c, GA_OP_MOVE, GA_T_FLOAT8, ds, k, 0, 0) >= 0;
+}
+
 static int
 compile_case(Compiler *c, CaseExpr *ce, int *type)
 {
@@ -2351,10 +2388,21 @@ compile_case(Compiler *c, CaseExpr *ce, int *type)
 				saved_reg = c->casetest_reg,
 				saved_type = c->casetest_type;
 	int		   *ends = palloc(sizeof(int) * (list_length(ce->args) + 1));
+	/* sum/avg's own argument: branches of different scales allowed */
+	bool		mixed = (Expr *) ce == c->mixed_case && t == GA_T_NUMERIC;
+	int			ds = -1,
+				nb = 0,
+				smax = -1,
+				nscales = 0;
+	int		   *at = palloc(sizeof(int) * (list_length(ce->args) + 1));
+	int		   *from = palloc(sizeof(int) * (list_length(ce->args) + 1));
 	ListCell   *lc;
 
+	c->mixed_case = NULL;
 	if (t == GA_T_INVALID || t == GA_T_NULLONLY)
 		return fail(c, "CASE of type %s", format_type_be(ce->casetype)), -1;
+	if (mixed && (ds = alloc_reg(c)) < 0)
+		return -1;
 	r = alloc_reg(c);
 	f = emit_const(c, BoolGetDatum(false), false, GA_T_BOOL);
 	if (r < 0 || f < 0)
@@ -2377,15 +2425,36 @@ compile_case(Compiler *c, CaseExpr *ce, int *type)
 		if ((skip = emit_jump_unless(c, cond, ct, "CASE")) < 0)
 			return -1;
 		c->nextreg = base;
-		if (!compile_branch(c, w->result, t, r, "CASE", &scale) ||
-			(ends[nends++] = emit_jump(c, f)) < 0)
+		if (mixed ? !compile_mixed_branch(c, w->result, r, ds, &at[nb], &from[nb]) :
+			!compile_branch(c, w->result, t, r, "CASE", &scale))
+			return -1;
+		nb++;
+		if ((ends[nends++] = emit_jump(c, f)) < 0)
 			return -1;
 		emit_patch(c, &skip, 1);
 		c->nextreg = base;
 	}
-	if (!compile_branch(c, ce->defresult, t, r, "CASE", &scale))
+	if (mixed ? !compile_mixed_branch(c, ce->defresult, r, ds, &at[nb], &from[nb]) :
+		!compile_branch(c, ce->defresult, t, r, "CASE", &scale))
 		return -1;
+	nb++;
 	emit_patch(c, ends, nends);
+	if (mixed)
+	{
+		/* each value up to the largest scale; the display scales apart */
+		for (int i = 0; i < nb; i++)
+			if (from[i] >= 0 && from[i] != smax)
+			{
+				nscales++;
+				smax = Max(smax, from[i]);
+			}
+		for (int i = 0; i < nb; i++)
+			if (at[i] >= 0)
+				c->prog->ga.code[at[i]].imm = smax - from[i];
+		scale = smax;
+		if (nscales > 1)
+			c->mixed_ds_reg = ds;
+	}
 	c->casetest_reg = saved_reg;
 	c->casetest_type = saved_type;
 	c->nextreg = r + 1;
@@ -3035,11 +3104,28 @@ compile_aggref(Compiler *c, Aggref *aggref, GaAgg *ag)
 		}
 		else
 		{
+			/*
+			 * sum/avg of a numeric CASE: its branches may differ in scale,
+			 * the largest display scale going along (GA_AGG_SUM_I128_DS)
+			 */
+			c->mixed_case = ag->kind == GA_AGG_SUM_I128 && ag->distinct < 0 &&
+				IsA(arg, CaseExpr) && exprType((Node *) arg) == NUMERICOID ? arg : NULL;
+			c->mixed_ds_reg = -1;
 			if (!compile_segment(c, arg, &ag->arg, &t))
 				return false;
+			c->mixed_case = NULL;
 			ag->argtype = t;
 			if (t == GA_T_NUMERIC)
 				ag->argscale = c->regscale[ag->arg.reg];
+			if (c->mixed_ds_reg >= 0)
+			{
+				if (c->npairs >= GA_MAX_PAIRS)
+					return fail(c, "more than %d two-argument aggregates and sums of CASEs of numerics of different scales",
+								GA_MAX_PAIRS);
+				ag->kind = GA_AGG_SUM_I128_DS;
+				ag->arg2 = c->mixed_ds_reg;
+				ag->pair = c->npairs++;
+			}
 		}
 	}
 	return compile_filter(c, aggref, ag);

@@ -208,6 +208,28 @@ numeric_from_i128(const uint64 *st, int scale)
 }
 
 /*
+ * numeric from a 128-bit value at scale, shown at display scale dscale
+ * (at most scale): the digits below it are zeros, every value summed
+ * having had at most dscale digits after the point.
+ */
+static Datum
+numeric_from_i128_dscale(const uint64 *st, int scale, int dscale)
+{
+	int128		v = (int128) (((uint128) st[1] << 64) | st[0]);
+	int128		p = 1;
+	uint64		w[2];
+
+	for (int i = dscale; i < scale; i++)
+		p *= 10;
+	if (v % p != 0)
+		elog(ERROR, "gpuagg: a sum has digits past the display scale of every value summed");
+	v /= p;
+	w[0] = (uint64) v;
+	w[1] = (uint64) ((uint128) v >> 64);
+	return numeric_from_i128(w, dscale);
+}
+
+/*
  * Append a numeric in the serialized-state form numeric.c uses for its
  * aggregate states (numericvar_serialize): int32 ndigits, weight, sign and
  * dscale, then int16 digits.  numeric_send writes the same fields with
@@ -314,6 +336,19 @@ transition_value(GpuaggFinal *fin, const uint64 *st, bool *isnull)
 			/* sum/avg of numeric: numeric_avg_serialize goes on */
 			if (agg->argtype == GA_T_NUMERIC)
 				send_numeric_counts(&buf, agg->argscale, st[0]);
+			return PointerGetDatum(pq_endtypsend(&buf));
+		case GA_AGG_SUM_I128_DS:
+			/*
+			 * numeric_avg_serialize: N, sumX, and maxScale, the largest
+			 * display scale summed, which is the sum's own
+			 */
+			if (st[0] == 0)
+				break;
+			pq_begintypsend(&buf);
+			pq_sendint64(&buf, st[0]);
+			send_numeric(&buf, numeric_from_i128_dscale(st + 1, agg->argscale,
+														 (int) Min(st[3], (uint64) agg->argscale)));
+			send_numeric_counts(&buf, (int) Min(st[3], (uint64) agg->argscale), st[0]);
 			return PointerGetDatum(pq_endtypsend(&buf));
 		case GA_AGG_VAR_I128:
 			/* numeric_poly_serialize: N, sumX, sumX2 */

@@ -605,9 +605,6 @@ run_aggregation(GpuAggState *st)
 	char	   *why = NULL;
 	GpuaggCounters before = st->counters;
 
-	/* a join's other tables: their rows hashed, once a (re)scan */
-	if (st->join)
-		GpuaggJoinBuild(st->join);
 	old = MemoryContextSwitchTo(st->run_cxt);
 	/* this execution's share of a parallel scan starts empty */
 	for (int i = 0; i < st->nrels; i++)

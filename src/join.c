@@ -40,6 +40,7 @@
 #include "catalog/pg_class.h"
 #include "common/hashfn.h"
 #include "executor/executor.h"
+#include "miscadmin.h"
 #include "nodes/makefuncs.h"
 #include "nodes/nodeFuncs.h"
 #include "optimizer/clauses.h"
@@ -389,7 +390,8 @@ GpuaggJoinPlanFor(PlannerInfo *root, RelOptInfo *input_rel, GpuaggJoinPlan *jp)
 	List	   *rels = NIL;
 	List	   *special = NIL;	/* the inner sides of semi, anti, left joins */
 	List	   *kinds = NIL;	/* ... their JoinTypes */
-	Relids		hidden = NULL;	/* ... of semi and anti joins */
+	Relids		hidden = NULL;	/* ... of semi joins (whose columns nothing
+								 * above reads; an anti join's read NULL) */
 	List	   *order = NIL;
 	List	   *dims = NIL;
 	List	   *clauses = NIL;
@@ -447,7 +449,7 @@ GpuaggJoinPlanFor(PlannerInfo *root, RelOptInfo *input_rel, GpuaggJoinPlan *jp)
 		special = lappend(special, rhs);
 		kinds = lappend_int(kinds, (int) sj->jointype);
 		nullable = bms_add_members(nullable, sj->syn_righthand);
-		if (sj->jointype != JOIN_LEFT)
+		if (sj->jointype == JOIN_SEMI)
 			hidden = bms_add_members(hidden, sj->syn_righthand);
 	}
 
@@ -544,7 +546,9 @@ GpuaggJoinPlanFor(PlannerInfo *root, RelOptInfo *input_rel, GpuaggJoinPlan *jp)
 			{
 				RestrictInfo *rinfo = lfirst_node(RestrictInfo, lc2);
 
-				if (bms_is_subset(rinfo->required_relids, input_rel->relids))
+				/* (a WHERE without columns gates the whole scan, below) */
+				if (bms_is_subset(rinfo->required_relids, input_rel->relids) &&
+					!(rinfo->pseudoconstant && rinfo->is_pushed_down))
 					rest = lappend(rest, rinfo);
 			}
 		}
@@ -577,6 +581,14 @@ GpuaggJoinPlanFor(PlannerInfo *root, RelOptInfo *input_rel, GpuaggJoinPlan *jp)
 
 			if (contain_subplans((Node *) clause) || has_param((Node *) clause, NULL))
 				return psprintf("%s to %s on a condition with a parameter or a subquery",
+								what, rel_words(root, d));
+			/*
+			 * (it runs for every row of the table, before the table's own
+			 * WHERE, which natively comes first: only what cannot fail)
+			 */
+			if (contain_volatile_functions((Node *) clause) ||
+				contain_leaked_vars((Node *) clause))
+				return psprintf("%s to %s on a condition that may raise an error (only leakproof operators and functions are matched on the host)",
 								what, rel_words(root, d));
 			conv = inner_vars_mutator((Node *) clause, &ivc);
 			if (ivc.other)
@@ -616,9 +628,13 @@ GpuaggJoinPlanFor(PlannerInfo *root, RelOptInfo *input_rel, GpuaggJoinPlan *jp)
 			 * (a special join's own conditions are its keys and match
 			 * conditions; one above a left join reads its NULLs as natively)
 			 */
-			if (bms_is_subset(rinfo->required_relids, input_rel->relids) &&
-				!bms_overlap(rinfo->required_relids, hidden) &&
-				(rinfo->is_pushed_down || !bms_overlap(rinfo->required_relids, nullable)))
+			if (!bms_is_subset(rinfo->required_relids, input_rel->relids))
+				continue;
+			/* a WHERE without columns: the scan's one-time filter */
+			if (rinfo->pseudoconstant && rinfo->is_pushed_down)
+				clauses = list_append_unique_ptr(clauses, rinfo);
+			else if (!bms_overlap(rinfo->required_relids, hidden) &&
+					 (rinfo->is_pushed_down || !bms_overlap(rinfo->required_relids, nullable)))
 				clauses = list_append_unique_ptr(clauses, rinfo);
 		}
 	}
@@ -674,8 +690,19 @@ GpuaggJoinPlanFor(PlannerInfo *root, RelOptInfo *input_rel, GpuaggJoinPlan *jp)
 	{
 		RelOptInfo *d = lfirst(lc);
 		Path	   *path = d->cheapest_total_path;
+		Path	   *safe = NULL;
+		ListCell   *lc2;
 
 		jp->dim_paths = lappend(jp->dim_paths, path);
+		foreach(lc2, d->pathlist)
+		{
+			Path	   *p = lfirst(lc2);
+
+			if (p->parallel_safe && p->param_info == NULL &&
+				(safe == NULL || p->total_cost < safe->total_cost))
+				safe = p;
+		}
+		jp->dim_safe_paths = lappend(jp->dim_safe_paths, safe);
 		jp->dim_rows += path->rows;
 		/* a row: its Datums and NULL flags, its bytes, a hash table entry */
 		jp->dim_bytes += path->rows * (MAXALIGN(path->pathtarget->width) +
@@ -844,10 +871,12 @@ struct GpuaggJoin
 	int		   *col_at;			/* ... and column there */
 	MemoryContext cxt;			/* the tables */
 	MemoryContext probe_cxt;	/* what hashing and comparing a row leaves */
+	MemoryContext query_cxt;	/* the executor's, where the plans run */
 	bool		built;
 	int			max_attno;
 	TupleTableSlot *slot;		/* the scanned table's row being matched */
 	ExprContext *econtext;		/* the conditions': slot as the scan tuple */
+	uint64		candidates;		/* rows they were evaluated for */
 };
 
 /* The largest attribute of the scanned table (not INNER_VAR) node reads. */
@@ -864,6 +893,8 @@ scan_attnos(Node *node, int *max)
 	return expression_tree_walker(node, scan_attnos, (void *) max);
 }
 
+static void GpuaggJoinBuild(GpuaggJoin *j);
+
 GpuaggJoin *
 GpuaggJoinInit(List *priv, List *dims, PlanState *parent)
 {
@@ -874,6 +905,7 @@ GpuaggJoinInit(List *priv, List *dims, PlanState *parent)
 
 	j->cxt = AllocSetContextCreate(cxt, "GpuAgg join", ALLOCSET_DEFAULT_SIZES);
 	j->probe_cxt = AllocSetContextCreate(cxt, "GpuAgg join probe", ALLOCSET_SMALL_SIZES);
+	j->query_cxt = cxt;
 	j->ndims = GpuaggJoinDims(priv);
 	j->dims = palloc0(sizeof(JoinDim) * j->ndims);
 	Assert(list_length(dims) == j->ndims);
@@ -978,17 +1010,20 @@ keys_hash(JoinDim *dim, bool build, const Datum *values, const bool *isnull,
 	return true;
 }
 
-void
+/* Run the dimensions' plans and hash their rows, unless done already. */
+static void
 GpuaggJoinBuild(GpuaggJoin *j)
 {
-	MemoryContext old;
+	MemoryContext caller,
+				old;
 
 	if (j->built)
 		return;
 	/*
-	 * (The plans run in the caller's context, the executor's: a scan's state
-	 * lives on across the rebuilds, the rows in j->cxt do not.)
+	 * (The plans run in the executor's context: a scan's state lives on
+	 * across the rebuilds, the rows in j->cxt do not.)
 	 */
+	caller = MemoryContextSwitchTo(j->query_cxt);
 	MemoryContextReset(j->cxt);
 	for (int d = 0; d < j->ndims; d++)
 	{
@@ -1039,13 +1074,14 @@ GpuaggJoinBuild(GpuaggJoin *j)
 				row->values[i] = slot->tts_isnull[i] ? (Datum) 0 :
 					datumCopy(slot->tts_values[i], att->attbyval, att->attlen);
 			}
-			MemoryContextSwitchTo(old);
+			MemoryContextSwitchTo(j->query_cxt);
 			e = joinhash_insert(dim->table, hash, &found);
 			row->next = found ? e->rows : NULL;
 			e->rows = row;
 		}
 	}
 	j->built = true;
+	MemoryContextSwitchTo(caller);
 }
 
 void
@@ -1092,6 +1128,10 @@ row_matches(GpuaggJoin *j, JoinDim *dim, JoinRow *row)
 		memcpy(in->tts_values, row->values, sizeof(Datum) * dim->natts);
 		memcpy(in->tts_isnull, JOINROW_ISNULL(row, dim->natts), sizeof(bool) * dim->natts);
 		ExecStoreVirtualTuple(in);
+		/* (a long chain of candidates: cancellable, in bounded memory) */
+		if ((++j->candidates & 1023) == 0)
+			CHECK_FOR_INTERRUPTS();
+		ResetExprContext(j->econtext);
 		j->econtext->ecxt_scantuple = j->slot;
 		j->econtext->ecxt_innertuple = in;
 		return ExecQual(dim->cond, j->econtext);
@@ -1222,7 +1262,13 @@ GpuaggJoinFirst(GpuaggJoin *j, TupleTableSlot *slot)
 	MemoryContext old;
 	bool		found;
 
-	Assert(j->built);
+	/*
+	 * The other relations' plans run at the table's first row, once the
+	 * scan's one-time filter passed and the exact path is not taken, as
+	 * a native hash join builds its table
+	 */
+	if (!j->built)
+		GpuaggJoinBuild(j);
 	j->slot = slot;
 	/* (a detoasted key's copy, per row) */
 	MemoryContextReset(j->probe_cxt);

@@ -21,6 +21,9 @@ typedef struct GpuaggJoinPlan
 	RelOptInfo *fact;			/* the table scanned in batches */
 	List	   *dim_paths;		/* Path: each dimension's, in probe order (the
 								 * node's custom_paths after the exact path) */
+	List	   *dim_safe_paths; /* ... each one's cheapest parallel-safe one
+								 * (no Gather: each process of a parallel
+								 * GpuAgg runs it), or NULL */
 	List	   *residual;		/* RestrictInfo: join conditions the device
 								 * evaluates after the match, with the
 								 * table's WHERE */
@@ -56,18 +59,18 @@ typedef struct GpuaggJoin GpuaggJoin;
  * query's memory and parameters).
  */
 extern GpuaggJoin *GpuaggJoinInit(List *priv, List *dims, PlanState *parent);
-/* Run the dimensions' plans and hash their rows, unless done already. */
-extern void GpuaggJoinBuild(GpuaggJoin *j);
 /* A rescan with chgParam changed: where it reaches a dimension's plan, the
- * dimensions are run again at the next GpuaggJoinBuild. */
+ * dimensions are run again at the next run's first row. */
 extern void GpuaggJoinReScan(GpuaggJoin *j, Bitmapset *chgParam);
 /* The largest attribute number of the scanned table the matching reads. */
 extern int	GpuaggJoinMaxAttno(GpuaggJoin *j);
 
 /*
  * The rows of the join for one row of the scanned table (slot, deformed up
- * to GpuaggJoinMaxAttno): First finds the first match, Next moves on to the
- * next; false when there is none (more).  GpuaggJoinValue is column k
+ * to GpuaggJoinMaxAttno): First finds the first match (at a run's first
+ * row, it runs the dimensions' plans and hashes their rows, as a native
+ * hash join builds its table once it has an outer row), Next moves on to
+ * the next; false when there is none (more).  GpuaggJoinValue is column k
  * (attribute GPUAGG_JOIN_ATTNO + k) of the current match.
  */
 extern bool GpuaggJoinFirst(GpuaggJoin *j, TupleTableSlot *slot);

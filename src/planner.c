@@ -1077,6 +1077,15 @@ compile_query(GpuaggCandidate *c)
 	 */
 	if (cxt.uncovered != NIL && parse->groupingSets != NIL)
 		return "a column outside the group keys is used above the aggregation";
+	/* (an inheritance parent's primary key holds for the parent's rows only) */
+	foreach(lc, cxt.uncovered)
+	{
+		RangeTblEntry *rte = planner_rt_fetch(((Var *) lfirst(lc))->varno, c->root);
+
+		if (rte->rtekind != RTE_RELATION ||
+			(rte->inh && rte->relkind != RELKIND_PARTITIONED_TABLE))
+			return "a column outside the group keys is used above the aggregation (a primary key of an inheritance parent)";
+	}
 	c->named_keys = list_copy(c->keys);
 	c->keys = list_concat(c->keys, cxt.uncovered);
 	if (cxt.aggrefs == NIL && c->keys == NIL)
@@ -1130,6 +1139,27 @@ compile_query(GpuaggCandidate *c)
 		page_form_missing(c);
 	/* a timestamptz outside the zone's table takes the exact path */
 	c->exact = GpuaggProgramNeedsExact(&c->prog->ga) || c->prog->uses_zone;
+	/*
+	 * A joined subquery's plan would be made twice, the exact path's join
+	 * making it too, and set_plan_references moves a subquery's
+	 * append_rel_list in place: not with one there.
+	 */
+	if (c->exact)
+	{
+		foreach(lc, c->join.dim_paths)
+		{
+			int			i = -1;
+
+			while ((i = bms_next_member(((Path *) lfirst(lc))->parent->relids, i)) >= 0)
+			{
+				RelOptInfo *rel = c->root->simple_rel_array[i];
+
+				if (rel && rel->subroot && rel->subroot->append_rel_list != NIL)
+					return join_words(c->root, c->input_rel->relids,
+									  "a joined subquery with UNION ALL or inheritance, beside numerics that may need the exact path");
+			}
+		}
+	}
 	return NULL;
 }
 
@@ -1258,12 +1288,17 @@ parallel_plan(GpuaggCandidate *c)
 	if (!input_rel->consider_parallel || input_rel->partial_pathlist == NIL ||
 		!c->grouped_rel->consider_parallel)
 		return "no parallel plan: PostgreSQL planned no parallel scan of the table";
-	/* each process runs the other tables' plans of a join */
-	foreach(lc, c->join.dim_paths)
+	/*
+	 * Each process runs the other tables' plans of a join: their cheapest
+	 * parallel-safe ones (a Gather cannot nest).
+	 */
+	foreach(lc, c->join.dim_safe_paths)
 	{
-		if (!((Path *) lfirst(lc))->parallel_safe)
-			return "no parallel plan: the plan of a joined table is not parallel-safe";
+		if (lfirst(lc) == NULL)
+			return "no parallel plan: a joined table has no parallel-safe plan";
 	}
+	if (c->is_join)
+		c->join.dim_paths = list_copy(c->join.dim_safe_paths);
 	if (c->partial && parse->groupClause != NIL && !(c->extra->flags & GROUPING_CAN_USE_HASH))
 		return "no parallel plan: the group keys cannot be hashed";
 	workers = ((Path *) linitial(input_rel->partial_pathlist))->parallel_workers;

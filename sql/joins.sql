@@ -187,13 +187,22 @@ SELECT c_nation, count(*) FROM jf LEFT JOIN jc ON ck = c_id
  GROUP BY c_nation;
 RESET max_parallel_workers_per_gather;
 
+-- x [NOT] IN (a hashed subquery), TPC-H Q16's form: PostgreSQL's executor
+-- evaluates it per row on the host, NULL rules and all
+SELECT check_offload('SELECT tag, count(*) FROM jf WHERE qty NOT IN (SELECT k FROM jdup WHERE k IS NOT NULL) GROUP BY tag');
+SELECT check_offload('SELECT tag, count(*) FROM jf WHERE qty NOT IN (SELECT k FROM jdup) GROUP BY tag');
+SELECT check_offload('SELECT tag, count(*) FROM jf WHERE ck NOT IN (SELECT k FROM jdup WHERE k IS NOT NULL) GROUP BY tag');
+SELECT check_offload('SELECT tag, count(*) FROM jf WHERE ck NOT IN (SELECT k FROM jempty) GROUP BY tag');
+SELECT check_offload('SELECT c_nation, count(*) FROM jf JOIN jc ON ck = c_id WHERE pk NOT IN (SELECT p_id FROM jp WHERE p_size > 5) AND qty > 2 GROUP BY c_nation');
+SELECT check_offload('SELECT count(*), sum(big) FROM jbig WHERE k NOT IN (SELECT qty FROM jf WHERE qty > 1)');
+EXPLAIN (COSTS OFF) SELECT tag, count(*) FROM jf WHERE qty NOT IN (SELECT k FROM jdup WHERE k IS NOT NULL) GROUP BY tag;
+
 -- not offloaded, and why
 RESET gpuagg.force_offload;
 SET gpuagg.log_fallback = on;
 SELECT count(*) FROM jf FULL JOIN jdup ON qty = k;
 SELECT count(*) FROM jf WHERE EXISTS (SELECT 1 FROM jdup WHERE k = qty AND label < tag || (SELECT max(tk) FROM jtag));
 SELECT count(*) FROM jf LEFT JOIN jc ON ck = c_id LEFT JOIN jn ON c_nation = n_id;
-SELECT count(*) FROM jf WHERE qty NOT IN (SELECT k FROM jdup WHERE k IS NOT NULL);
 -- a match condition that may fail runs natively only for the rows the
 -- table's WHERE keeps
 SELECT count(*) FROM jf WHERE qty <> 5 AND EXISTS (SELECT 1 FROM jdup WHERE k = qty AND 100 / (k + qty - 10) > 0);

@@ -166,6 +166,7 @@ gpuagg_begin(CustomScanState *node, EState *estate, int eflags)
 	st->param_states = ExecInitExprList(list_copy_head(cscan->custom_exprs, nparams),
 										&node->ss.ps);
 	st->gating = list_copy_tail(cscan->custom_exprs, nparams);
+	st->host = st->plan->host;
 	st->gating_state = ExecInitQual(st->gating, &node->ss.ps);
 	st->finals = palloc0(sizeof(GpuaggFinal) * Max(st->prog->ga.naggs, 1));
 	i = 0;
@@ -198,6 +199,8 @@ gpuagg_begin(CustomScanState *node, EState *estate, int eflags)
 		}
 		if (st->plan->join != NIL)
 			st->join = GpuaggJoinInit(st->plan->join, dims, &node->ss.ps);
+		if (st->host != NIL)
+			st->join = GpuaggJoinWithFilter(st->join, st->host, &node->ss.ps);
 	}
 	st->run_cxt = AllocSetContextCreate(estate->es_query_cxt, "GpuAgg run",
 										ALLOCSET_DEFAULT_SIZES);

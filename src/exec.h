@@ -94,6 +94,7 @@ typedef struct GpuAggState
 	GpuaggProgram *prog;
 	List	   *param_states;	/* ExprState per parameter of the program */
 	List	   *gating;			/* one-time quals, checked before the scan */
+	List	   *host;			/* quals the host evaluates per row */
 	ExprState  *gating_state;
 	GpuaggFinal *finals;
 	Node	   *aggcontext;		/* stand-in AggState for final functions */

@@ -65,7 +65,7 @@ GpuaggExplain(CustomScanState *node, List *ancestors, ExplainState *es)
 	GpuAggState *st = (GpuAggState *) node;
 	List	   *context;
 	List	   *items = NIL;
-	bool		useprefix = es->verbose || st->join != NULL;
+	bool		useprefix = es->verbose || st->plan->join != NIL;
 	ListCell   *lc;
 
 	context = set_deparse_context_plan(es->deparse_cxt, node->ss.ps.plan,
@@ -88,7 +88,7 @@ GpuaggExplain(CustomScanState *node, List *ancestors, ExplainState *es)
 	 * A join: each other table's key conditions, in the order its plan
 	 * below is matched (after the exact path's).
 	 */
-	if (st->join != NULL)
+	if (st->plan->join != NIL)
 	{
 		for (int d = 0; d < GpuaggJoinDims(st->plan->join); d++)
 		{
@@ -113,6 +113,10 @@ GpuaggExplain(CustomScanState *node, List *ancestors, ExplainState *es)
 	if (st->gating != NIL)
 		ExplainPropertyText("One-Time Filter",
 							deparse(st, (Node *) make_ands_explicit(st->gating),
+									context, useprefix), es);
+	if (st->host != NIL)
+		ExplainPropertyText("Host Filter",
+							deparse(st, (Node *) make_ands_explicit(st->host),
 									context, useprefix), es);
 	if (st->plan->quals != NIL)
 		ExplainPropertyText("Device Filter",
@@ -181,7 +185,7 @@ GpuaggExplain(CustomScanState *node, List *ancestors, ExplainState *es)
 
 		ExplainPropertyText("Exact Path",
 							psprintf("the %s below, if %s%s%s",
-									 st->join != NULL ? "first plan" : "plan",
+									 st->plan->join != NIL ? "first plan" : "plan",
 									 numerics ? "a numeric value does not fit the device" : "",
 									 numerics && st->prog->uses_zone ? " or " : "",
 									 st->prog->uses_zone ? "a timestamptz lies outside the time zone's table" : ""),

@@ -98,6 +98,10 @@ typedef struct GpuaggPlanInfo
 	List	   *join;			/* NIL, or the join's other tables (join.c):
 								 * their plans are the node's custom_plans
 								 * after the exact path, in this order */
+	List	   *host;			/* Expr: WHERE quals the host evaluates per
+								 * row (x [NOT] IN (hashed subquery)); here,
+								 * not in custom_exprs, whose Vars setrefs.c
+								 * would look for in custom_scan_tlist */
 } GpuaggPlanInfo;
 
 extern List *GpuaggFormPlanInfo(const GpuaggPlanInfo *info);

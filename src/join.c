@@ -876,6 +876,7 @@ struct GpuaggJoin
 	int			max_attno;
 	TupleTableSlot *slot;		/* the scanned table's row being matched */
 	ExprContext *econtext;		/* the conditions': slot as the scan tuple */
+	ExprState  *filter;			/* WHERE quals the host evaluates first */
 	uint64		candidates;		/* rows they were evaluated for */
 };
 
@@ -894,6 +895,28 @@ scan_attnos(Node *node, int *max)
 }
 
 static void GpuaggJoinBuild(GpuaggJoin *j);
+
+/* (join.h) */
+GpuaggJoin *
+GpuaggJoinWithFilter(GpuaggJoin *j, List *quals, PlanState *parent)
+{
+	if (j == NULL)
+	{
+		/* no other table: the filter alone */
+		j = palloc0(sizeof(GpuaggJoin));
+		j->cxt = AllocSetContextCreate(parent->state->es_query_cxt, "GpuAgg join",
+									   ALLOCSET_SMALL_SIZES);
+		j->probe_cxt = AllocSetContextCreate(parent->state->es_query_cxt,
+											 "GpuAgg join probe", ALLOCSET_SMALL_SIZES);
+		j->query_cxt = parent->state->es_query_cxt;
+		j->built = true;
+	}
+	if (j->econtext == NULL)
+		j->econtext = CreateExprContext(parent->state);
+	j->filter = ExecInitQual(quals, parent);
+	scan_attnos((Node *) quals, &j->max_attno);
+	return j;
+}
 
 GpuaggJoin *
 GpuaggJoinInit(List *priv, List *dims, PlanState *parent)
@@ -1267,13 +1290,22 @@ GpuaggJoinFirst(GpuaggJoin *j, TupleTableSlot *slot)
 	 * scan's one-time filter passed and the exact path is not taken, as
 	 * a native hash join builds its table
 	 */
-	if (!j->built)
-		GpuaggJoinBuild(j);
 	j->slot = slot;
-	/* (a detoasted key's copy, per row) */
-	MemoryContextReset(j->probe_cxt);
 	if (j->econtext)
 		ResetExprContext(j->econtext);
+	/* the host's quals (a hashed subquery's lookup) before any match */
+	if (j->filter)
+	{
+		j->econtext->ecxt_scantuple = slot;
+		if (!ExecQual(j->filter, j->econtext))
+			return false;
+		if (j->ndims == 0)
+			return true;
+	}
+	if (!j->built)
+		GpuaggJoinBuild(j);
+	/* (a detoasted key's copy, per row) */
+	MemoryContextReset(j->probe_cxt);
 	old = MemoryContextSwitchTo(j->probe_cxt);
 	found = search(j, 0, true);
 	MemoryContextSwitchTo(old);
@@ -1283,9 +1315,13 @@ GpuaggJoinFirst(GpuaggJoin *j, TupleTableSlot *slot)
 bool
 GpuaggJoinNext(GpuaggJoin *j)
 {
-	MemoryContext old = MemoryContextSwitchTo(j->probe_cxt);
-	bool		found = search(j, j->ndims - 1, false);
+	MemoryContext old;
+	bool		found;
 
+	if (j->ndims == 0)
+		return false;			/* (the filter alone: one row) */
+	old = MemoryContextSwitchTo(j->probe_cxt);
+	found = search(j, j->ndims - 1, false);
 	MemoryContextSwitchTo(old);
 	return found;
 }

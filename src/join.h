@@ -59,6 +59,13 @@ typedef struct GpuaggJoin GpuaggJoin;
  * query's memory and parameters).
  */
 extern GpuaggJoin *GpuaggJoinInit(List *priv, List *dims, PlanState *parent);
+/*
+ * WHERE quals (x [NOT] IN (hashed subquery)) the host evaluates per row of
+ * the table, before any match: added to j, or, for a table without a
+ * join (j NULL), a GpuaggJoin of no other table, whose one row per row
+ * of the table is the row itself where the quals hold.
+ */
+extern GpuaggJoin *GpuaggJoinWithFilter(GpuaggJoin *j, List *quals, PlanState *parent);
 /* A rescan with chgParam changed: where it reaches a dimension's plan, the
  * dimensions are run again at the next run's first row. */
 extern void GpuaggJoinReScan(GpuaggJoin *j, Bitmapset *chgParam);

@@ -50,7 +50,8 @@ enum GpuaggPrivateIndex
 	PRIV_SETS,
 	PRIV_GROUPFUNCS,
 	PRIV_GROUPING_VALUES,
-	PRIV_JOIN
+	PRIV_JOIN,
+	PRIV_HOST
 };
 
 List *
@@ -80,7 +81,8 @@ GpuaggFormPlanInfo(const GpuaggPlanInfo *info)
 	priv = lappend(priv, info->groupfuncs);
 	priv = lappend(priv, info->grouping_values);
 	priv = lappend(priv, info->join);
-	Assert(list_length(priv) == PRIV_JOIN + 1);
+	priv = lappend(priv, info->host);
+	Assert(list_length(priv) == PRIV_HOST + 1);
 	return priv;
 }
 
@@ -115,6 +117,7 @@ GpuaggDeformPlanInfo(List *priv, GpuaggPlanInfo *info)
 	info->groupfuncs = list_nth(priv, PRIV_GROUPFUNCS);
 	info->grouping_values = list_nth(priv, PRIV_GROUPING_VALUES);
 	info->join = list_nth(priv, PRIV_JOIN);
+	info->host = list_nth(priv, PRIV_HOST);
 }
 
 static Plan *

@@ -709,6 +709,7 @@ typedef struct GpuaggCandidate
 
 	List	   *quals;			/* WHERE on the scan, in evaluation order */
 	List	   *gating;			/* one-time quals */
+	List	   *host;			/* quals the host evaluates per row */
 	List	   *keys;			/* group keys */
 	List	   *keyrefs;		/* ... their ressortgrouprefs */
 	List	   *named_keys;		/* ... those GROUP BY names (the others each
@@ -1029,6 +1030,36 @@ query_eligible(GpuaggCandidate *c)
 }
 
 /*
+ * A qual the host evaluates per row of the table with PostgreSQL's
+ * executor: [NOT] (x op ANY (hashed subquery)), uncorrelated, x a column
+ * of the table, op leakproof (the lookup cannot fail, so evaluating it
+ * before the other quals changes no error).
+ */
+static bool
+host_qual(GpuaggCandidate *c, Expr *clause)
+{
+	SubPlan    *sp;
+	OpExpr	   *op;
+
+	if (is_notclause(clause))
+		clause = get_notclausearg(clause);
+	if (!IsA(clause, SubPlan))
+		return false;
+	sp = (SubPlan *) clause;
+	if (sp->subLinkType != ANY_SUBLINK || !sp->useHashTable || sp->parParam != NIL ||
+		sp->args != NIL || sp->testexpr == NULL || !IsA(sp->testexpr, OpExpr))
+		return false;
+	op = (OpExpr *) sp->testexpr;
+	if (list_length(op->args) != 2 || !IsA(linitial(op->args), Var) ||
+		((Var *) linitial(op->args))->varno != c->scan_rel->relid ||
+		((Var *) linitial(op->args))->varattno <= 0 ||
+		!IsA(lsecond(op->args), Param))
+		return false;
+	set_opfuncid(op);
+	return get_func_leakproof(op->opfuncid);
+}
+
+/*
  * The group keys, aggregates and quals, compiled into a program, and the
  * device that is to run it.
  */
@@ -1108,6 +1139,22 @@ compile_query(GpuaggCandidate *c)
 		else
 			scan_rinfos = lappend(scan_rinfos, rinfo);
 	}
+	/*
+	 * x [NOT] IN (a hashed subquery) on the table (TPC-H Q16's NOT IN):
+	 * PostgreSQL's executor evaluates it per row on the host, NULL rules
+	 * and all, before the device's quals, a bool that cannot fail.
+	 */
+	c->host = NIL;
+	foreach(lc, scan_rinfos)
+	{
+		RestrictInfo *rinfo = lfirst_node(RestrictInfo, lc);
+
+		if (host_qual(c, rinfo->clause))
+		{
+			c->host = lappend(c->host, rinfo->clause);
+			scan_rinfos = foreach_delete_current(scan_rinfos, lc);
+		}
+	}
 	c->quals = strings_last(ordered_quals(c->root, scan_rinfos));
 	/* a join's other conditions, after the table's own, as at a join */
 	if (c->is_join)
@@ -1136,6 +1183,7 @@ compile_query(GpuaggCandidate *c)
 	c->remap = c->children != NIL && (reason = children_alike(c)) != NULL;
 	c->no_pages = c->remap ? psprintf("%s, so the scan reads column batches", reason) :
 		c->is_join ? "a join: the host matches each row of the table with the other tables' rows" :
+		c->host != NIL ? "a subquery condition the host evaluates per row" :
 		page_form_missing(c);
 	/* a timestamptz outside the zone's table takes the exact path */
 	c->exact = GpuaggProgramNeedsExact(&c->prog->ga) || c->prog->uses_zone;
@@ -1285,6 +1333,8 @@ parallel_plan(GpuaggCandidate *c)
 		return "no parallel plan: gpuagg.parallel is off";
 	if (has_params(c->prog->params) || c->gating != NIL)
 		return "no parallel plan: the query has parameters";
+	if (c->host != NIL)
+		return "no parallel plan: a subquery condition the host evaluates";
 	if (!input_rel->consider_parallel || input_rel->partial_pathlist == NIL ||
 		!c->grouped_rel->consider_parallel)
 		return "no parallel plan: PostgreSQL planned no parallel scan of the table";
@@ -1401,6 +1451,10 @@ gpuagg_cost(const GpuaggCandidate *c)
 		join = c->join.dim_cost + c->join.dim_rows * cpu_tuple_cost +
 			c->scan_rel->tuples / c->divisor *
 			(cpu_tuple_cost + 2 * cpu_operator_cost * list_length(c->join.dim_paths));
+	/* ... and the host's quals (a hash lookup each) */
+	if (c->host != NIL)
+		join += c->scan_rel->tuples / c->divisor *
+			(cpu_tuple_cost + 2 * cpu_operator_cost * list_length(c->host));
 	return gpuagg_startup_cost + join + seq_page_cost * c->pages / c->divisor +
 		(c->rows * gpuagg_tuple_cost + ceil(c->rows / c->batch_rows) * gpuagg_batch_cost) /
 		(c->feed ? 1.0 : c->divisor) +
@@ -1567,6 +1621,7 @@ add_gpuagg_path(GpuaggCandidate *c)
 	info.batch_rows = c->batch_rows;
 	info.device = c->device;
 	info.gating = c->gating;
+	info.host = c->host;
 	info.params = c->prog->params;
 	info.feed = c->feed;
 	/* (not in a partition's grouping: the Append above gathers the groups) */

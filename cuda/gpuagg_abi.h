@@ -44,7 +44,7 @@
 #define GA_HD static inline
 #endif
 
-#define GA_ABI_VERSION		18
+#define GA_ABI_VERSION		19
 
 /*
  * Words of a page's visibility bitmap in a page-form batch: room for
@@ -67,6 +67,9 @@
 #define GA_MAX_DISTINCT		8	/* count(DISTINCT) aggregates */
 #define GA_SEED_MAX			(64 * 1024)	/* page form: bytes of the host's strings
 										 * a device's dictionary starts with */
+#define GA_MAX_DIMS			8	/* a join's tables a device probes */
+#define GA_MAX_DIM_KEYS		4	/* ... the columns of one's key */
+#define GA_MAX_DIM_COLS		16	/* ... the columns of one the rows read */
 
 /* Value types a column, register, key or aggregate argument can have. */
 typedef enum GaType
@@ -489,7 +492,71 @@ typedef struct GaColumn
 								 * pattern lies in likes[] when a device
 								 * matches it itself (page form,
 								 * gpuagg_page.h's ga_like), else 0 */
+	int32_t		dim;			/* d + 1 where the device joins (GaDimDesc):
+								 * column dimcol of dimension d's row the
+								 * table's row matches (gpuagg_join.h), not
+								 * one of the table's; else 0 */
+	int32_t		dimcol;
 } GaColumn;
+
+/*
+ * A join a device runs (gpuagg_join.h): before its WHERE, each row of the
+ * table scanned probes each dimension's hash table in turn (ndims of
+ * them) with its key, the values of columns of the table or of an earlier
+ * dimension's matching row, as int64 (integers of any width, dates,
+ * timestamps: join.c takes only those).  A dimension's rows have unique
+ * keys where it is inner or left (join.c checks; a semi or anti join's
+ * duplicates do no harm), so a row matches at most one row of each: an
+ * inner or semi join's unmatched row goes, an anti join's matched one
+ * goes, a left join's unmatched one reads NULLs.  The columns the program
+ * reads of a dimension (GaColumn.dim) are gathered from the matching row
+ * into the batch's columns.
+ */
+typedef enum GaJoinKind
+{
+	GA_JOIN_INNER = 0,
+	GA_JOIN_SEMI,
+	GA_JOIN_ANTI,
+	GA_JOIN_LEFT
+} GaJoinKind;
+
+typedef struct GaDimDesc
+{
+	int32_t		kind;			/* GaJoinKind */
+	int32_t		nkeys;
+	int32_t		ncols;			/* columns of its rows a device holds */
+	int32_t		keydim[GA_MAX_DIM_KEYS];	/* key i's value: -1, column
+											 * keysrc[i] of the batch; else
+											 * column keysrc[i] of dimension
+											 * keydim[i]'s row (an earlier
+											 * one) */
+	int32_t		keysrc[GA_MAX_DIM_KEYS];
+	int32_t		coltype[GA_MAX_DIM_COLS];	/* GaType of each column */
+} GaDimDesc;
+
+/*
+ * A dimension's rows on a device: keys as int64, columns at their type's
+ * width, and the hash table: cap (a power of two) slots of row + 1, or 0
+ * where empty (ga_dim_hash, linear probing).  A row whose key has a NULL
+ * is not sent (it matches nothing).  A device reports an inner or left
+ * join's duplicate keys (GA_ERR_JOIN_DUPLICATE).
+ */
+typedef struct GaDimData
+{
+	uint64_t	nrows;
+	uint64_t	cap;
+	uint32_t   *slots;
+	int64_t    *keys[GA_MAX_DIM_KEYS];
+	void	   *cols[GA_MAX_DIM_COLS];
+	uint8_t    *nulls[GA_MAX_DIM_COLS];	/* NULL: none */
+	uint32_t   *dup;			/* set where two rows' keys are equal (the
+								 * second is not in the table) */
+} GaDimData;
+
+typedef struct GaDims
+{
+	GaDimData	dim[GA_MAX_DIMS];
+} GaDims;
 
 /*
  * ORDER BY a count [, group keys] LIMIT n straight over the grouping (GPU
@@ -574,6 +641,8 @@ typedef struct GaProgram
 	GaTopN		topn;
 	uint8_t		likes[GA_LIKE_BYTES];	/* compiled LIKE patterns (ga_like) */
 	GaZone		zone;			/* the time zone it reads, if any */
+	uint32_t	ndims;			/* a join the device runs: its dimensions */
+	GaDimDesc	dims[GA_MAX_DIMS];
 } GaProgram;
 
 /*
@@ -612,9 +681,11 @@ typedef enum GaError
 	GA_ERR_NUMERIC_EXACT,		/* a numeric the device cannot hold exactly:
 								 * run the query's exact path */
 	GA_ERR_DATE_TS_RANGE,		/* date out of range for timestamp */
-	GA_ERR_TZ_WINDOW			/* a timestamptz (or local time) outside
+	GA_ERR_TZ_WINDOW,			/* a timestamptz (or local time) outside
 								 * what GaZone answers: run the query's
 								 * exact path */
+	GA_ERR_JOIN_DUPLICATE		/* a join's inner or left dimension has
+								 * rows of equal keys: the host matches */
 } GaError;
 
 /* One batch of rows: column vectors and validity bitmaps. */
@@ -640,6 +711,16 @@ typedef struct GaBatch
 	uint32_t	npages;
 	const void *pages;
 	const void *layout;
+
+	/*
+	 * Not rows of the table: rows dim_first .. dim_first + nrows - 1 of
+	 * dimension dim - 1's dim_rows (a join the device runs), keys as int64
+	 * in values[0 .. nkeys - 1], its columns after them, with their null
+	 * bitmaps (dim_first is a multiple of 8).
+	 */
+	uint32_t	dim;
+	uint64_t	dim_first;
+	uint64_t	dim_rows;
 } GaBatch;
 
 /* The groups a device returns, struct-of-arrays over ngroups rows. */

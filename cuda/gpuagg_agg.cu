@@ -38,6 +38,7 @@
 /* float aggregates note overflow in their state; the host decides at the end */
 #define GA_DEFER_FLOAT_OVERFLOW 1
 #include "gpuagg_eval.h"
+#include "gpuagg_join.h"
 #include "gpuagg_page.h"
 #include "gpuagg_topn.h"
 
@@ -338,6 +339,7 @@ typedef struct GaRowCtx
 	uint64_t   *priv;			/* the one group's state, without keys */
 	bool		have_priv;
 	unsigned long long passed;
+	const GaDims *dims;			/* a join the device runs (gpuagg_join.h) */
 } GaRowCtx;
 
 /*
@@ -393,6 +395,8 @@ fold_row(GaRowCtx *c, uint32_t row, uint64_t grow)
 	int			err;
 	int64_t		slot = -1;
 
+	if (p->ndims > 0 && !ga_join_row(p, c->dims, c->batch, row))
+		return;
 	if (p->where.reg >= 0)
 	{
 		err = ga_eval(p, &p->where, c->batch, row, regs, nulls);
@@ -551,7 +555,8 @@ fold_row(GaRowCtx *c, uint32_t row, uint64_t grow)
 extern "C" __global__ void __launch_bounds__(GA_BLOCK, 3)
 gpuagg_aggregate(const __grid_constant__ GaBatch batch, const __grid_constant__ GaTable t,
 				 uint32_t shared_cap, uint64_t row_base,
-				 const __grid_constant__ GaDistinctSets sets, unsigned char *blocks)
+				 const __grid_constant__ GaDistinctSets sets, unsigned char *blocks,
+				 const GaDims *dims)
 {
 	extern __shared__ __align__(16) unsigned char smem[];
 	__shared__ unsigned long long block_passed;
@@ -574,6 +579,7 @@ gpuagg_aggregate(const __grid_constant__ GaBatch batch, const __grid_constant__ 
 	c.priv = priv;
 	c.have_priv = false;
 	c.passed = 0;
+	c.dims = dims;
 	if (threadIdx.x == 0)
 		block_passed = 0;
 	if (nkeys == 0)
@@ -658,6 +664,17 @@ gpuagg_aggregate(const __grid_constant__ GaBatch batch, const __grid_constant__ 
 		else
 			merge_states(p, t, c.g, gi, c.s.states + i, shared_cap, locked);
 	}
+}
+
+/* Dimension d's rows into its hash table (its slots zeroed). */
+extern "C" __global__ void
+gpuagg_dim_build(const GaDims *dims, uint32_t d)
+{
+	const GaDimData *dm = &dims->dim[d];
+
+	for (uint64_t row = blockIdx.x * (uint64_t) blockDim.x + threadIdx.x; row < dm->nrows;
+		 row += (uint64_t) gridDim.x * blockDim.x)
+		ga_dim_insert(&gpuagg_prog.dims[d], dm, row);
 }
 
 /*

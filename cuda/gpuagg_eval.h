@@ -37,18 +37,16 @@ ga_isnull(const uint8_t *nulls, uint32_t row)
 	return nulls != 0 && (nulls[row >> 3] & (1u << (row & 7))) != 0;
 }
 
-/* Load column c of row into *v; returns nonzero for NULL. */
+/* Load row of a column of type type into *v; returns nonzero for NULL. */
 GA_DEVFN int
-ga_load(const GaProgram *p, const GaBatch *b, int c, uint32_t row, GaDatum *v)
+ga_load_typed(int type, const void *vals, const uint8_t *nullmap, uint64_t row, GaDatum *v)
 {
-	const void *vals = b->values[c];
-
-	if (ga_isnull(b->nulls[c], row))
+	if (nullmap != 0 && (nullmap[row >> 3] & (1u << (row & 7))) != 0)
 	{
 		v->i = 0;
 		return 1;
 	}
-	switch (p->cols[c].type)
+	switch (type)
 	{
 		case GA_T_BOOL:
 			v->i = ((const uint8_t *) vals)[row] != 0;
@@ -85,6 +83,13 @@ ga_load(const GaProgram *p, const GaBatch *b, int c, uint32_t row, GaDatum *v)
 			break;
 	}
 	return 0;
+}
+
+/* Load column c of row into *v; returns nonzero for NULL. */
+GA_DEVFN int
+ga_load(const GaProgram *p, const GaBatch *b, int c, uint32_t row, GaDatum *v)
+{
+	return ga_load_typed(p->cols[c].type, b->values[c], b->nulls[c], row, v);
 }
 
 /* Range check of an exact integer result for the result type. */

@@ -621,6 +621,8 @@ BEGIN
 		CASE current_setting('diff.joins', true)
 			WHEN 'on' THEN 'diff_jf JOIN diff_jd USING (id)'
 			WHEN 'left' THEN 'diff_jf LEFT JOIN diff_jd USING (id)'
+			WHEN 'once' THEN 'diff_jf JOIN diff_ju USING (id)'
+			WHEN 'once_left' THEN 'diff_jf LEFT JOIN diff_ju USING (id)'
 			ELSE 'diff_t' END;
 	IF random() < 0.6 THEN
 		q := q || ' WHERE ' || diff_pred(2);
@@ -904,8 +906,19 @@ SELECT queries, offloaded, errors_both >= 20 AS many_errors_compared, mismatches
 SET diff.joins = left;
 SELECT queries, offloaded, errors_both >= 10 AS many_errors_compared, mismatches
   FROM diff_run(100, 0.4242, false);
+-- ... and with each id once on both sides, the device probes the other
+-- table's hash table (gpuagg_join.h): inner and left
+CREATE TABLE diff_ju AS SELECT DISTINCT ON (id) * FROM diff_jd;
+ANALYZE diff_ju;
+EXPLAIN (COSTS OFF) SELECT d, count(*), max(s) FROM diff_jf LEFT JOIN diff_ju USING (id) GROUP BY d;
+SET diff.joins = once;
+SELECT queries, offloaded, errors_both >= 20 AS many_errors_compared, mismatches
+  FROM diff_run(200, 0.4141, false);
+SET diff.joins = once_left;
+SELECT queries, offloaded, errors_both >= 10 AS many_errors_compared, mismatches
+  FROM diff_run(100, 0.4040, false);
 RESET diff.joins;
-DROP TABLE diff_jf, diff_jd;
+DROP TABLE diff_jf, diff_jd, diff_ju;
 
 -- timestamptz in a zone with daylight saving (New York): date_trunc,
 -- date_part, casts from and to timestamptz, comparisons with date and

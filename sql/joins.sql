@@ -197,6 +197,25 @@ SELECT check_offload('SELECT c_nation, count(*) FROM jf JOIN jc ON ck = c_id WHE
 SELECT check_offload('SELECT count(*), sum(big) FROM jbig WHERE k NOT IN (SELECT qty FROM jf WHERE qty > 1)');
 EXPLAIN (COSTS OFF) SELECT tag, count(*) FROM jf WHERE qty NOT IN (SELECT k FROM jdup WHERE k IS NOT NULL) GROUP BY tag;
 
+-- the device's join (unique integer keys): a NULL key on either side
+-- matches nothing, an anti join keeps the table's NULL keys, a left join's
+-- unmatched rows read NULLs; a dimension reached through another's column
+CREATE TABLE jnull (k int4, label text, nk int4);
+INSERT INTO jnull SELECT i, 'n' || i, CASE WHEN i % 4 = 0 THEN NULL ELSE i % 7 END FROM generate_series(0, 9) i;
+INSERT INTO jnull VALUES (NULL, 'null', 1);
+ANALYZE jnull;
+SELECT check_offload('SELECT label, count(*), sum(amt) FROM jf JOIN jnull ON qty = k GROUP BY label');
+SELECT check_offload('SELECT label, count(*) FROM jf LEFT JOIN jnull ON ck = k GROUP BY label');
+SELECT check_offload('SELECT count(*), sum(qty) FROM jf WHERE NOT EXISTS (SELECT 1 FROM jnull WHERE k = ck)');
+SELECT check_offload('SELECT n_name, count(*) FROM jf JOIN jnull ON qty = k JOIN jn ON nk = n_id WHERE EXISTS (SELECT 1 FROM jdup WHERE jdup.k = jf.sk) GROUP BY n_name');
+-- ... and the host's matching (gpuagg.device_joins off) the same
+SET gpuagg.device_joins = off;
+SELECT check_offload('SELECT r_name, n_name, count(*), sum(amt) FROM jf JOIN jc ON ck = c_id JOIN jn ON c_nation = n_id JOIN jr ON n_region = r_id GROUP BY r_name, n_name');
+SELECT check_offload('SELECT label, count(*) FROM jf LEFT JOIN jnull ON ck = k GROUP BY label');
+EXPLAIN (COSTS OFF) SELECT label, count(*) FROM jf JOIN jnull ON qty = k GROUP BY label;
+RESET gpuagg.device_joins;
+DROP TABLE jnull;
+
 -- not offloaded, and why
 RESET gpuagg.force_offload;
 SET gpuagg.log_fallback = on;

@@ -473,7 +473,7 @@ host_bpchar_codes(void *arg, const uint8_t *p, uint64_t *codes)
 
 /* Store a non-NULL Datum at its native width. */
 static inline void
-store_value(GpuaggBatchReader *r, const GaColumn *col, void *vals, int row,
+store_value(GpuaggBatchReader *r, const GaColumn *col, void *vals, int64 row,
 			Datum d)
 {
 	/* a function of the string: its value for the string */
@@ -529,6 +529,13 @@ store_value(GpuaggBatchReader *r, const GaColumn *col, void *vals, int row,
 		default:
 			break;
 	}
+}
+
+/* (batch.h) */
+void
+GpuaggBatchStoreValue(GpuaggBatchReader *r, int c, void *vals, int64 row, Datum d)
+{
+	store_value(r, &r->prog->cols[c], vals, row, d);
 }
 
 /* (batch.h) */
@@ -688,6 +695,8 @@ deform_tuple(GpuaggBatchReader *r, HeapTupleHeader tup, int row, void **values,
 		{
 			int			i = r->prog->cols[c].attno - 1;
 
+			if (r->prog->cols[c].dim)
+				continue;		/* (the device's join fills it) */
 			put_value(r, c, values, nulls, anynull, row,
 					  fetchatt(TupleDescAttr(desc, i), tp + r->fixoff[i]), false);
 		}
@@ -792,6 +801,13 @@ shared_deform_possible(GpuaggBatchReader *r)
 	{
 		int			t = p->cols[c].type;
 
+		if (p->cols[c].dim)
+		{
+			/* a dimension's: no attribute, the device's join fills it */
+			r->layout.width[c] = ga_type_width(t);
+			r->layout.next_same[c] = -1;
+			continue;
+		}
 		if (!column_deformable(&p->cols[c], TupleDescAttr(r->desc, p->cols[c].attno - 1)))
 			return false;
 		if (t == GA_T_TEXT || t == GA_T_BPCHAR)
@@ -808,7 +824,12 @@ shared_deform_possible(GpuaggBatchReader *r)
 		r->layout.like[c] = p->cols[c].like;
 	}
 	memcpy(r->layout.likes, p->likes, sizeof(r->layout.likes));
-	r->layout.deferred = deferred_strings(p, r->layout.strings, &r->layout.defer_end);
+	/*
+	 * (a join the device runs comes before the WHERE, after the deformer:
+	 * no string waits for the WHERE)
+	 */
+	r->layout.deferred = p->ndims > 0 ? 0 :
+		deferred_strings(p, r->layout.strings, &r->layout.defer_end);
 	r->hooks.code = host_string_code;
 	r->hooks.bpcodes = host_bpchar_codes;
 	r->hooks.like = host_like;
@@ -894,10 +915,11 @@ GpuaggPageFormMissing(const GaProgram *prog, Relation rel, int batch_rows)
 		return "this server lays pages out otherwise than the device reads them";
 
 	for (uint32 c = 0; c < prog->ncols; c++)
-		if (GpuaggJoinAttno(prog->cols[c].attno))
+		if (GpuaggJoinAttno(prog->cols[c].attno) && !prog->cols[c].dim)
 			return "a join: the host matches each row with the joined tables' rows";
 	for (uint32 c = 0; c < prog->ncols; c++)
-		if (!column_deformable(&prog->cols[c], TupleDescAttr(desc, prog->cols[c].attno - 1)))
+		if (!prog->cols[c].dim &&
+			!column_deformable(&prog->cols[c], TupleDescAttr(desc, prog->cols[c].attno - 1)))
 			return "a string predicate or function only the host computes (ILIKE, a LIKE with _, <, lower(), length(), ...)";
 	return NULL;
 }
@@ -1312,6 +1334,9 @@ GpuaggBatchNext(GpuaggBatchReader *r, char *buf, uint64 *bytes)
 		{
 			int			i = (r->remap_from ? r->attmap[c] : p->cols[c].attno) - 1;
 
+			if (p->cols[c].dim)
+				continue;		/* (the device's join fills it) */
+
 			put_value(r, c, values, nulls, anynull, n, r->slot->tts_values[i],
 					  r->slot->tts_isnull[i]);
 		}
@@ -1325,7 +1350,8 @@ GpuaggBatchNext(GpuaggBatchReader *r, char *buf, uint64 *bytes)
 	for (uint32 c = 0; c < p->ncols; c++)
 	{
 		r->batch.values[c] = values[c];
-		r->batch.nulls[c] = anynull[c] ? nulls[c] : NULL;
+		/* (a dimension's column: the device's join writes its bitmap) */
+		r->batch.nulls[c] = anynull[c] || p->cols[c].dim ? nulls[c] : NULL;
 		*bytes += (uint64) n * ga_type_width(p->cols[c].type) +
 			(anynull[c] ? (n + 7) / 8 : 0);
 	}

@@ -104,6 +104,14 @@ extern const GaBatch *GpuaggBatchFromFeed(GpuaggBatchReader *reader, char *buf,
  * gpuagg_abi.h's GA_T_NUMERIC)?  The query then takes its exact path.
  */
 extern bool GpuaggBatchNumericUnfit(GpuaggBatchReader *reader);
+/*
+ * Row row of vals, an array of column c's values, the value d (not NULL)
+ * as the reader stores it: a join's dimension rows, which the device
+ * joins (join.c).  A numeric it cannot hold makes GpuaggBatchNumericUnfit
+ * true.
+ */
+extern void GpuaggBatchStoreValue(GpuaggBatchReader *r, int c, void *vals, int64 row,
+								  Datum d);
 /* A join: the rows of the table read and matched so far. */
 extern uint64 GpuaggBatchTuplesRead(GpuaggBatchReader *reader);
 /* Page form: does the device code strings read from the pages? */

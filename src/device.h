@@ -8,6 +8,8 @@
  *
  *		open(program, estimates) -> session		NULL: the device is unusable
  *		batch_buffer(session, bytes) -> host memory the next batch is laid out in
+ *		add_dim(session, d, rows)				a join the device runs: each
+ *												dimension's rows, first
  *		add_batch(session, batch)				many times, may run asynchronously
  *												(a device with `pages' is done
  *												with a page-form batch's pages
@@ -88,6 +90,14 @@ typedef struct GpuaggDevice
 	/* these return GA_OK or a GaError */
 	int			(*add_batch) (void *session, const GaBatch *batch,
 							  GpuaggDeviceStats *stats);
+	/*
+	 * A join the device runs (prog->ndims > 0): dimension d's rows (keys,
+	 * columns and their null bitmaps, nrows; the caller's memory, which
+	 * the device copies or keeps until close), each dimension in order,
+	 * before the first batch.
+	 */
+	int			(*add_dim) (void *session, int d, const GaDimData *rows,
+							GpuaggDeviceStats *stats);
 	int			(*finish) (void *session, GaResult *result,
 						   GpuaggDeviceStats *stats);
 	void		(*close) (void *session);

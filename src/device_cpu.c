@@ -23,6 +23,7 @@
 #include "device.h"
 #include "dict.h"
 #include "../cuda/gpuagg_eval.h"
+#include "../cuda/gpuagg_join.h"
 #include "../cuda/gpuagg_page.h"
 #include "../cuda/gpuagg_topn.h"
 
@@ -110,6 +111,9 @@ typedef struct CpuSession
 	GpuaggDict *strings;
 	uint32		nseed;			/* of them, the host's */
 	GaHostStrings hooks;
+	GaDims		dims;			/* a join it runs: the caller's rows, its tables */
+	uint32		dims_ready;
+	uint32		dim_dup;		/* the last one's duplicate keys */
 } CpuSession;
 
 static inline const GaDatum *
@@ -318,7 +322,8 @@ deform_pages(CpuSession *s, const GaBatch *batch, GaBatch *out)
 	for (uint32 c = 0; c < p->ncols; c++)
 	{
 		out->values[c] = values[c];
-		out->nulls[c] = anynull[c] ? nulls[c] : NULL;
+		/* (a dimension's column: the join writes its bitmap, zeroed) */
+		out->nulls[c] = anynull[c] || p->cols[c].dim ? nulls[c] : NULL;
 	}
 	return GA_OK;
 }
@@ -397,11 +402,15 @@ cpu_add_batch(void *session, const GaBatch *batch, GpuaggDeviceStats *stats)
 	}
 	memset(regs, 0, sizeof(regs));
 	memset(nulls, 0, sizeof(nulls));
+	if (s->dims_ready != p->ndims)
+		elog(ERROR, "gpuagg: rows came before the joined tables'");
 	for (uint32 row = 0; row < batch->nrows; row++)
 	{
 		uint32		g;
 		uint64	   *st;
 
+		if (p->ndims > 0 && !ga_join_row(p, &s->dims, batch, row))
+			continue;
 		if (p->where.reg >= 0)
 		{
 			err = ga_eval(p, &p->where, batch, row, regs, nulls);
@@ -494,6 +503,41 @@ cpu_add_batch(void *session, const GaBatch *batch, GpuaggDeviceStats *stats)
 	stats->rows_passed += passed;
 	stats->device_ms += INSTR_TIME_GET_MILLISEC(end);
 	return err;
+}
+
+/* A dimension's rows: kept where they lie, and its hash table made. */
+static int
+cpu_add_dim(void *session, int d, const GaDimData *rows, GpuaggDeviceStats *stats)
+{
+	CpuSession *s = (CpuSession *) session;
+	GaDimData  *dm = &s->dims.dim[d];
+	instr_time	start,
+				end;
+
+	if (d != (int) s->dims_ready || d >= (int) s->prog.ndims)
+		elog(ERROR, "gpuagg: a joined table's rows came out of order");
+	INSTR_TIME_SET_CURRENT(start);
+	*dm = *rows;
+	dm->dup = &s->dim_dup;
+	s->dim_dup = 0;
+	dm->cap = ga_dim_cap(rows->nrows);
+	dm->slots = MemoryContextAllocHuge(s->cxt, sizeof(uint32) * dm->cap);
+	memset(dm->slots, 0, sizeof(uint32) * dm->cap);
+	for (uint64 row = 0; row < rows->nrows; row++)
+	{
+		ga_dim_insert(&s->prog.dims[d], dm, row);
+		if ((row & 65535) == 65535)
+			CHECK_FOR_INTERRUPTS();
+	}
+	s->dims_ready++;
+	INSTR_TIME_SET_CURRENT(end);
+	INSTR_TIME_SUBTRACT(end, start);
+	stats->device_ms += INSTR_TIME_GET_MILLISEC(end);
+	/* an inner or left join's duplicates multiply rows: the host's matching */
+	if (s->dim_dup && (s->prog.dims[d].kind == GA_JOIN_INNER ||
+					   s->prog.dims[d].kind == GA_JOIN_LEFT))
+		return GA_ERR_JOIN_DUPLICATE;
+	return GA_OK;
 }
 
 /*
@@ -768,6 +812,7 @@ const GpuaggDevice GpuaggCpuDevice = {
 	.open = cpu_open,
 	.batch_buffer = cpu_batch_buffer,
 	.add_batch = cpu_add_batch,
+	.add_dim = cpu_add_dim,
 	.finish = cpu_finish,
 	.close = cpu_close,
 	.error_detail = NULL,

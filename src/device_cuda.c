@@ -331,7 +331,10 @@ cuda_open(const GaProgram *prog, const GpuaggEstimate *est, MemoryContext cxt,
 	 * them.
 	 */
 	uint64		host_batch = TYPEALIGN(4096, Max(est->batch_host_bytes,
-												 Min(est->batch_bytes, 1024 * 1024)));
+												 Min(est->batch_bytes,
+													 /* (a join's tables' rows too) */
+													 prog->ndims > 0 ? 8 * 1024 * 1024 :
+													 1024 * 1024)));
 	double		waited = 0;
 	const char *why;
 	int			gpu;
@@ -461,6 +464,79 @@ cuda_add_batch(void *session, const GaBatch *batch, GpuaggDeviceStats *stats)
 		stats->rows_in += batch->nrows;
 	}
 	return err;
+}
+
+/*
+ * A dimension's rows, a buffer-full at a time (a multiple of 8 rows, so
+ * that each part's null bitmaps start at a byte), laid out as a batch of
+ * its keys and columns (GaBatch.dim).
+ */
+static int
+cuda_add_dim(void *session, int d, const GaDimData *rows, GpuaggDeviceStats *stats)
+{
+	CudaClient *c = (CudaClient *) session;
+	const GaDimDesc *dd = &c->prog.dims[d];
+	int			narrays = dd->nkeys + dd->ncols;
+	Size		per_row = 0;
+	uint64		chunk;
+	uint64		first = 0;
+
+	for (int k = 0; k < dd->nkeys; k++)
+		per_row += 8 * 8;
+	for (int j = 0; j < dd->ncols; j++)
+		per_row += 8 * ga_type_width(dd->coltype[j]) + 1;
+	/* (in bits a row: 8 rows a byte of bitmap; 32 bytes of alignment an array) */
+	chunk = (c->host_batch - 32 * (Size) (2 * narrays)) * 8 / Max(per_row, 1);
+	chunk = chunk / 8 * 8;
+	if (chunk < 8)
+	{
+		snprintf(c->call->err, sizeof(c->call->err), "the batch buffers are too small for a joined table's rows");
+		return GA_ERR_DEVICE;
+	}
+	do
+	{
+		uint64		n = Min(chunk, rows->nrows - first);
+		char	   *buf = cuda_batch_buffer(session, c->host_batch);
+		GaBatch    *k = &c->call->batch;
+		Size		at = 0;
+		int			err;
+
+		if (buf == NULL)
+			return GA_ERR_DEVICE;
+		memset(k, 0, sizeof(GaBatch));
+		for (int i = 0; i < narrays; i++)
+		{
+			int			w = i < dd->nkeys ? 8 : ga_type_width(dd->coltype[i - dd->nkeys]);
+			const char *src = i < dd->nkeys ? (const char *) rows->keys[i] :
+				(const char *) rows->cols[i - dd->nkeys];
+			const uint8 *nulls = i < dd->nkeys ? NULL : rows->nulls[i - dd->nkeys];
+
+			if (w > 0 && n > 0)
+			{
+				memcpy(buf + at, src + w * first, w * n);
+				k->values[i] = (const void *) (at + 1);
+				at = TYPEALIGN(16, at + w * n);
+			}
+			if (nulls && n > 0)
+			{
+				memcpy(buf + at, nulls + first / 8, (n + 7) / 8);
+				k->nulls[i] = (const uint8_t *) (at + 1);
+				at = TYPEALIGN(16, at + (n + 7) / 8);
+			}
+		}
+		Assert(at <= c->host_batch);
+		k->nrows = (uint32) n;
+		k->dim = d + 1;
+		k->dim_first = first;
+		k->dim_rows = rows->nrows;
+		c->call->b = c->next;
+		err = call_growing(c, OP_ADD, -1, true);
+		if (err != GA_OK)
+			return err;
+		c->next = 1 - c->next;
+		first += n;
+	} while (first < rows->nrows);
+	return GA_OK;
 }
 
 /* Bring part of the result back, a buffer-full at a time. */
@@ -609,6 +685,7 @@ const GpuaggDevice GpuaggCudaDevice = {
 	.open = cuda_open,
 	.batch_buffer = cuda_batch_buffer,
 	.add_batch = cuda_add_batch,
+	.add_dim = cuda_add_dim,
 	.finish = cuda_finish,
 	.close = cuda_close,
 	.error_detail = cuda_error_detail,

@@ -38,6 +38,7 @@
 #include <time.h>
 
 #include "engine_int.h"
+#include "../cuda/gpuagg_join.h"
 #include "../cuda/gpuagg_topn.h"
 
 /* Record a CUDA failure of the session; a sticky one breaks the engine. */
@@ -467,16 +468,132 @@ page_batch(GaEngineSession *s, int b, const GaBatch *batch, GaBatch *dbatch)
 	return GA_OK;
 }
 
+/*
+ * Rows of a dimension (batch->dim - 1) from host buffer b into its arrays;
+ * after its last rows, its hash table (gpuagg_dim_build).  The arrays are
+ * one allocation, made with the first rows: keys, then each column and its
+ * null bitmap (whole words), then the slots.
+ */
+static int
+add_dim(GaEngineSession *s, int b, const GaBatch *batch)
+{
+	uint32_t	d = batch->dim - 1;
+	const GaDimDesc *dd = &s->prog.dims[d];
+	GaDimData  *dm = &s->dims.dim[d];
+	uint64_t	n = batch->dim_rows;
+	uint64_t	first = batch->dim_first;
+	int			err;
+
+	if (d >= s->prog.ndims || first % 8 != 0 || first + batch->nrows > n ||
+		(first > 0 && !s->d_dim[d]) || d != s->dims_ready)
+	{
+		snprintf(s->errbuf, sizeof(s->errbuf), "a joined table's rows came out of order");
+		return GA_ERR_DEVICE;
+	}
+	if (!s->d_dims &&
+		(err = engine_device_alloc(s, &s->d_dims, sizeof(GaDims))) != GA_OK)
+		return err;
+	if (!s->d_dim[d])
+	{
+		uint64_t	bytes = 0;
+		uint64_t	cap = ga_dim_cap(n);
+		CUdeviceptr at;
+
+		bytes += ALIGN16(8 * n) * dd->nkeys;
+		for (int j = 0; j < dd->ncols; j++)
+			bytes += ALIGN16((uint64_t) ga_type_width(dd->coltype[j]) * n) +
+				ALIGN16(4 * ((n + 31) / 32));
+		bytes += 4 * cap + 16;
+		if ((err = engine_device_alloc(s, &s->d_dim[d], bytes)) != GA_OK)
+			return err;
+		s->dim_bytes[d] = bytes;
+		/* (null bitmaps and slots zero; the rows' copies come after) */
+		CU_CHECK(s, cu.MemsetD8Async(s->d_dim[d], 0, bytes, s->s_exec));
+		CU_CHECK(s, cu.StreamSynchronize(s->s_exec));
+		at = s->d_dim[d];
+		memset(dm, 0, sizeof(GaDimData));
+		dm->nrows = n;
+		dm->cap = cap;
+		for (int k = 0; k < dd->nkeys; k++)
+		{
+			dm->keys[k] = (int64_t *) at;
+			at += ALIGN16(8 * n);
+		}
+		for (int j = 0; j < dd->ncols; j++)
+		{
+			dm->cols[j] = (void *) at;
+			at += ALIGN16((uint64_t) ga_type_width(dd->coltype[j]) * n);
+			dm->nulls[j] = (uint8_t *) at;
+			at += ALIGN16(4 * ((n + 31) / 32));
+		}
+		dm->slots = (uint32_t *) at;
+		dm->dup = (uint32_t *) (at + 4 * cap);
+	}
+	CU_CHECK(s, cu.EventRecord(s->ev_copystart[b], s->s_copy[b]));
+	for (int k = 0; k < dd->nkeys && batch->nrows > 0; k++)
+		CU_CHECK(s, cu.MemcpyHtoDAsync((CUdeviceptr) (dm->keys[k] + first), batch->values[k],
+									   8 * (size_t) batch->nrows, s->s_copy[b]));
+	for (int j = 0; j < dd->ncols && batch->nrows > 0; j++)
+	{
+		int			w = ga_type_width(dd->coltype[j]);
+
+		if (w > 0)
+			CU_CHECK(s, cu.MemcpyHtoDAsync((CUdeviceptr) dm->cols[j] + w * first,
+										   batch->values[dd->nkeys + j],
+										   (size_t) w * batch->nrows, s->s_copy[b]));
+		if (batch->nulls[dd->nkeys + j])
+			CU_CHECK(s, cu.MemcpyHtoDAsync((CUdeviceptr) dm->nulls[j] + first / 8,
+										   batch->nulls[dd->nkeys + j],
+										   ((size_t) batch->nrows + 7) / 8, s->s_copy[b]));
+	}
+	CU_CHECK(s, cu.EventRecord(s->ev_copied[b], s->s_copy[b]));
+	s->copy_pending[b] = true;
+	if (first + batch->nrows < n)
+		return GA_OK;
+
+	/* all its rows copied (both buffers' copies so far): its table */
+	for (int i = 0; i < 2; i++)
+		CU_CHECK(s, cu.StreamWaitEvent(s->s_exec, s->ev_copied[i], 0));
+	CU_CHECK(s, cu.MemcpyHtoDAsync(s->d_dims, &s->dims, sizeof(GaDims), s->s_exec));
+	if (n > 0)
+	{
+		void	   *params[2] = {&s->d_dims, &d};
+
+		CU_CHECK(s, cu.LaunchKernel(s->mod->fn_dim_build,
+									stride_grid(s, n, GPUAGG_BLOCK, BLOCKS_PER_SM), 1, 1,
+									GPUAGG_BLOCK, 1, 1, 0, s->s_exec, params, NULL));
+	}
+	{
+		uint32_t	dup = 0;
+
+		CU_CHECK(s, cu.MemcpyDtoHAsync(&dup, (CUdeviceptr) dm->dup, sizeof(dup), s->s_exec));
+		/* (the host's copy of dims changes with the next dimension) */
+		CU_CHECK(s, cu.StreamSynchronize(s->s_exec));
+		s->dims_ready++;
+		/* an inner or left join's duplicates multiply rows: the host's matching */
+		if (dup && (dd->kind == GA_JOIN_INNER || dd->kind == GA_JOIN_LEFT))
+			return GA_ERR_JOIN_DUPLICATE;
+	}
+	return GA_OK;
+}
+
 int
 ga_engine_add_batch(GaEngineSession *s, int b, const GaBatch *batch)
 {
 	GaBatch		dbatch = *batch;
 	GaTable		table;
-	void	   *params[7];
+	void	   *params[8];
 	unsigned int grid;
 	int			err;
 
 	CU_CURRENT(s);
+	if (batch->dim)
+		return add_dim(s, b, batch);
+	if (s->dims_ready != s->prog.ndims)
+	{
+		snprintf(s->errbuf, sizeof(s->errbuf), "rows came before the joined tables'");
+		return GA_ERR_DEVICE;
+	}
 	/* page form: shared buffers mapped, and no more pages than announced */
 	if (batch->pagelist && (!s->gpu->pages_dev || batch->npages > s->args.max_pages))
 	{
@@ -519,6 +636,24 @@ ga_engine_add_batch(GaEngineSession *s, int b, const GaBatch *batch)
 	{
 		int			w = ga_type_width(s->prog.cols[c].type);
 
+		if (s->prog.cols[c].dim)
+		{
+			/* a dimension's: the join fills it (its bitmap zeroed first) */
+			uint64_t	off = (const char *) batch->values[c] - s->buf[b];
+			uint64_t	noff = (const char *) batch->nulls[c] - s->buf[b];
+
+			if (!batch->values[c] || !batch->nulls[c])
+			{
+				snprintf(s->errbuf, sizeof(s->errbuf), "a joined column has no room");
+				return GA_ERR_DEVICE;
+			}
+			dbatch.values[c] = (const void *) (s->d_buf[b] + off);
+			dbatch.nulls[c] = (const uint8_t *) (s->d_buf[b] + noff);
+			CU_CHECK(s, cu.MemsetD8Async(s->d_buf[b] + noff, 0,
+										 4 * (((uint64_t) batch->nrows + 31) / 32),
+										 s->s_copy[b]));
+			continue;
+		}
 		if (batch->values[c] && w > 0)
 		{
 			uint64_t	off = (const char *) batch->values[c] - s->buf[b];
@@ -561,6 +696,7 @@ ga_engine_add_batch(GaEngineSession *s, int b, const GaBatch *batch)
 	params[3] = &s->rows_seen;
 	params[4] = &s->sets;
 	params[5] = &s->d_blocks;
+	params[6] = &s->d_dims;
 	/* (no more blocks than block tables) */
 	grid = stride_grid(s, batch->nrows, GPUAGG_BLOCK,
 					   s->shared_cap ? SHARED_BLOCKS_PER_SM : BLOCKS_PER_SM);
@@ -954,6 +1090,9 @@ ga_engine_close(GaEngineSession *s)
 	engine_device_free(s, &s->d_dict, s->dict_bytes);
 	engine_device_free(s, &s->d_arena, s->dict.arena_cap);
 	engine_device_free(s, &s->d_counters, sizeof(unsigned long long) * GA_NCOUNTERS);
+	for (int d = 0; d < GA_MAX_DIMS; d++)
+		engine_device_free(s, &s->d_dim[d], s->dim_bytes[d]);
+	engine_device_free(s, &s->d_dims, sizeof(GaDims));
 	if (s->ev_sync)
 		cu.EventDestroy(s->ev_sync);
 	if (s->s_exec)

@@ -144,6 +144,7 @@ typedef struct EngineModule
 	CUfunction	fn_deform;
 	CUfunction	fn_dict_seed;
 	CUfunction	fn_dict_rehash;
+	CUfunction	fn_dim_build;
 	CUdeviceptr d_prog;
 	bool		busy;
 } EngineModule;
@@ -241,6 +242,12 @@ struct GaEngineSession
 	uint64_t	blocks_bytes;	/* kept across batches (or none) */
 	uint32_t	nblocks;
 	uint32_t	smem_bytes;
+	/* a join the device runs: its dimensions (gpuagg_join.h) */
+	GaDims		dims;			/* device addresses */
+	CUdeviceptr d_dim[GA_MAX_DIMS];	/* dimension d's arrays, one allocation */
+	uint64_t	dim_bytes[GA_MAX_DIMS];
+	CUdeviceptr d_dims;			/* dims, for the kernels */
+	uint32_t	dims_ready;		/* dimensions built */
 	uint64_t	vram_used;
 	uint64_t	need;
 	double		kernel_ms;

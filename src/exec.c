@@ -201,6 +201,9 @@ gpuagg_begin(CustomScanState *node, EState *estate, int eflags)
 			st->join = GpuaggJoinInit(st->plan->join, dims, &node->ss.ps);
 		if (st->host != NIL)
 			st->join = GpuaggJoinWithFilter(st->join, st->host, &node->ss.ps);
+		/* (a join of integer keys alone: the device probes its tables) */
+		if (st->plan->join != NIL)
+			(void) GpuaggJoinToDevice(st->join, st->prog, node->ss.ss_currentRelation);
 	}
 	st->run_cxt = AllocSetContextCreate(estate->es_query_cxt, "GpuAgg run",
 										ALLOCSET_DEFAULT_SIZES);
@@ -379,6 +382,7 @@ run_on_device(GpuAggState *st, char **why)
 	bool		reader_skip = false;
 	bool		replayable;
 	bool		pages_ok = !st->no_pages && dev->takes_pages();
+	GaDimData  *dims = NULL;	/* a join the device runs: its tables' rows */
 
 	/*
 	 * A fed GpuAgg's leader takes its workers' batches (its own reader only
@@ -406,12 +410,27 @@ run_on_device(GpuAggState *st, char **why)
 		while ((x = bms_next_member(valid, x)) >= 0)
 			rels[nrels++] = st->rels[x];
 	}
+	/*
+	 * A join the device runs: its tables' plans run now, before the table's
+	 * scan (where the one-time filter lets it), their strings coded before
+	 * the device's dictionary starts with ours.  Duplicate keys where they
+	 * would multiply rows leave the matching to the host from now on.
+	 */
+	if (st->prog->ga.ndims > 0 &&
+		!(st->gating_state && !ExecQual(st->gating_state, st->css.ss.ps.ps_ExprContext)))
+		dims = palloc0(sizeof(GaDimData) * st->prog->ga.ndims);
 	reader = GpuaggBatchBegin(rels, nrels,
 							  st->remap_from,
 							  estate->es_snapshot,
 							  fed || st->feed_failed ? NULL : st->pscans, st->blocklogs,
 							  st->prog, st->plan->batch_rows, st->dict, pages_ok,
-							  st->join);
+							  st->prog->ga.ndims > 0 ? NULL : st->join);
+	if (dims)
+	{
+		INSTR_TIME_SET_CURRENT(t0);
+		GpuaggJoinCollect(st->join, &st->prog->ga, reader, st->run_cxt, dims);
+		st->counters.dims_ms += GpuaggMsSince(t0);
+	}
 	if (fed && GpuaggBatchMaxPages(reader) == 0)
 	{
 		/* no page form after all */
@@ -461,6 +480,20 @@ run_on_device(GpuAggState *st, char **why)
 	if (st->gating_state &&
 		!ExecQual(st->gating_state, st->css.ss.ps.ps_ExprContext))
 		reader_skip = true;
+	/* a join's dimension numeric no scaled int64 holds: the exact path */
+	if (!reader_skip && dims && GpuaggBatchNumericUnfit(reader))
+	{
+		reader_skip = true;
+		err = GA_ERR_NUMERIC_EXACT;
+	}
+	for (int d = 0; !reader_skip && dims && d < (int) st->prog->ga.ndims; d++)
+	{
+		INSTR_TIME_SET_CURRENT(t0);
+		err = dev->add_dim(st->session, d, &dims[d], &st->counters.stats);
+		st->counters.wait_ms += GpuaggMsSince(t0);
+		if (err != GA_OK)
+			reader_skip = true;
+	}
 	while (!reader_skip && (fed || !GpuaggBatchDone(reader)))
 	{
 		char	   *buf;
@@ -481,6 +514,8 @@ run_on_device(GpuAggState *st, char **why)
 		if (batch == NULL)
 			break;
 		st->counters.nbatches++;
+		if (dims)
+			st->counters.rows_read += batch->nrows;	/* (the device matches them) */
 		/* a numeric value no scaled int64 holds: the exact path runs */
 		if (GpuaggBatchNumericUnfit(reader))
 		{
@@ -559,6 +594,14 @@ run_on_device(GpuAggState *st, char **why)
 				 errdetail("%s", *why)));
 	if (err == GA_ERR_DEVICE)
 		return false;
+	if (err == GA_ERR_JOIN_DUPLICATE)
+	{
+		/* an inner or left join's duplicate keys: the host matches, for good */
+		*why = pstrdup("a joined table's keys repeat");
+		GpuaggJoinDeviceOff(st->join, st->prog);
+		st->join_rerun = true;
+		return false;
+	}
 	if (err == GA_ERR_STRING_BACK)
 	{
 		*why = pstrdup("a string value the device could not read from the page");
@@ -667,6 +710,13 @@ run_aggregation(GpuAggState *st)
 			end_run(st);
 			MemoryContextSwitchTo(old);
 			return;
+		}
+		if (st->join_rerun)
+		{
+			/* the host matches the join's rows now (GA_ERR_JOIN_DUPLICATE) */
+			st->join_rerun = false;
+			discard_run(st, &before);
+			continue;
 		}
 		if (had_pages && st->no_pages)
 		{

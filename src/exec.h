@@ -34,6 +34,8 @@ typedef struct GpuaggCounters
 	uint64		bytes_in;
 	double		open_ms;		/* opening the device session, queue included */
 	double		scan_ms;
+	double		dims_ms;		/* the device's join: the joined tables' plans
+								 * run, their rows laid out */
 	double		wait_ms;		/* blocked in calls to the device while scanning */
 	double		finish_ms;		/* the device's last work, the groups back and
 								 * the strings it coded (page form) taken in */
@@ -112,6 +114,7 @@ typedef struct GpuAggState
 	ParallelTableScanDesc *pscans;
 	GpuaggBlockLog *blocklogs;	/* [nrels]: the blocks this process took */
 	bool		injected;		/* this run failed by gpuagg.debug_fail_batch */
+	bool		join_rerun;		/* the run ended: the host matches the join */
 	struct GpuaggSharedCounters *shared;	/* the processes' counters (DSM) */
 	struct GpuaggSharedCounters *collected; /* the leader's copy, after */
 

@@ -29,6 +29,7 @@ counters_add(GpuaggCounters *all, const GpuaggCounters *c)
 	all->bytes_in += c->bytes_in;
 	all->open_ms += c->open_ms;
 	all->scan_ms += c->scan_ms;
+	all->dims_ms += c->dims_ms;
 	all->wait_ms += c->wait_ms;
 	all->finish_ms += c->finish_ms;
 	all->result_ms += c->result_ms;
@@ -100,6 +101,8 @@ GpuaggExplain(CustomScanState *node, List *ancestors, ExplainState *es)
 		}
 		ExplainPropertyList("Join Keys", items, es);
 		items = NIL;
+		/* who matches the rows: the device probes hash tables of the others */
+		ExplainPropertyText("Join Matched By", st->prog->ga.ndims > 0 ? "device" : "host", es);
 	}
 	/* pruned at the start, as an Append says "Subplans Removed" */
 	if (st->nremoved > 0)
@@ -248,6 +251,9 @@ GpuaggExplain(CustomScanState *node, List *ancestors, ExplainState *es)
 			/* the session's set-up past the queue: segment, thread, buffers */
 			ExplainPropertyFloat("Open Time", "ms",
 								 Max(all.open_ms - all.stats.admission_ms, 0.0), 3, es);
+			/* the device's join: the other tables' rows, before the scan */
+			if (all.dims_ms > 0)
+				ExplainPropertyFloat("Joined Tables Time", "ms", all.dims_ms, 3, es);
 			ExplainPropertyFloat("Scan Time", "ms", all.scan_ms, 3, es);
 			if (st->device->gpu)
 			{

@@ -43,6 +43,7 @@ int			gpuagg_batch_size = 16384;
 bool		gpuagg_debug_inject_fault = false;
 int			gpuagg_debug_fail_batch = 0;
 bool		gpuagg_page_batches = true;
+bool		gpuagg_device_joins = true;
 double		gpuagg_startup_cost = 2000.0;
 double		gpuagg_tuple_cost = 0.002;
 double		gpuagg_batch_cost = 10.0;
@@ -238,6 +239,19 @@ _PG_init(void)
 							 "shared buffers, which it does at its start when this is on in the "
 							 "server's configuration (the default); otherwise column batches.",
 							 &gpuagg_page_batches,
+							 true,
+							 PGC_USERSET,
+							 0,
+							 NULL, NULL, NULL);
+
+	DefineCustomBoolVariable("gpuagg.device_joins",
+							 "Joins the tables of an offloaded join on the device.",
+							 "Where every joined table is matched on integer keys alone, its "
+							 "rows go to the device as a hash table, which each row of the "
+							 "scanned table probes; an inner or left join's table with "
+							 "duplicate keys is matched by the host all the same.  Off: the "
+							 "host matches every row.",
+							 &gpuagg_device_joins,
 							 true,
 							 PGC_USERSET,
 							 0,

@@ -33,6 +33,7 @@ extern int	gpuagg_batch_size;		/* kB */
 extern bool gpuagg_debug_inject_fault;
 extern int	gpuagg_debug_fail_batch;
 extern bool gpuagg_page_batches;
+extern bool gpuagg_device_joins;
 extern double gpuagg_startup_cost;
 extern double gpuagg_tuple_cost;
 extern double gpuagg_batch_cost;

@@ -54,11 +54,16 @@
 #include "utils/fmgroids.h"
 #include "utils/lsyscache.h"
 #include "utils/memutils.h"
+#include "utils/rel.h"
 
+#include "batch.h"
+#include "gpuagg.h"
 #include "join.h"
 #include "program.h"
 
 /*---- planner -------------------------------------------------------------*/
+
+static bool integer_equality(Oid fn, int *l, int *r);
 
 /* custom_private's join: a List of these, then one List per dimension */
 enum
@@ -745,6 +750,40 @@ GpuaggJoinKindName(List *priv, int d)
 			return NULL;
 	}
 }
+/* (join.h) */
+bool
+GpuaggJoinDevicePlanned(List *priv, GaProgram *p)
+{
+	int			ndims = GpuaggJoinDims(priv);
+	List	   *at = list_nth(priv, JOIN_PRIV_COLUMN_AT);
+
+	if (!gpuagg_device_joins || ndims == 0 || ndims > GA_MAX_DIMS)
+		return false;
+	for (int d = 0; d < ndims; d++)
+	{
+		List	   *dl = list_nth(priv, JOIN_PRIV_FIRST_DIM + d);
+		List	   *keys = list_nth(dl, DIM_KEYS);
+		ListCell   *lc;
+
+		if (list_nth(dl, DIM_COND) != NIL || list_length(keys) > GA_MAX_DIM_KEYS)
+			return false;
+		foreach(lc, keys)
+		{
+			int			lw,
+						rw;
+
+			if (!integer_equality(get_opcode((Oid) list_nth_int(lfirst(lc), 3)), &lw, &rw))
+				return false;
+		}
+	}
+	/* (the executor's GpuaggJoinToDevice says where the columns lie) */
+	for (uint32 c = 0; c < p->ncols; c++)
+		if (GpuaggJoinAttno(p->cols[c].attno))
+			p->cols[c].dim = linitial_int(list_nth(at, p->cols[c].attno - GPUAGG_JOIN_ATTNO)) + 1;
+	p->ndims = ndims;
+	return true;
+}
+
 /*---- executor ------------------------------------------------------------*/
 
 /* A dimension's row: its plan's columns, chained behind others of its hash */
@@ -860,6 +899,13 @@ typedef struct JoinDim
 	TupleTableSlot *inner;		/* ... a candidate row, their INNER_VAR */
 	Datum	   *probe;			/* [nkeys]: the values it matches */
 	bool	   *probe_null;		/* [nkeys] */
+	/* a join the device runs (GpuaggJoinToDevice) */
+	uint64		nrows;			/* rows hashed (no NULL key) */
+	int			npay;			/* the columns of its rows the device holds: */
+	int			pay_at[GA_MAX_DIM_COLS];	/* the plan's column, */
+	int			pay_prog[GA_MAX_DIM_COLS];	/* the program's column it fills,
+											 * or -1: a later key's source, */
+	int			pay_w[GA_MAX_DIM_COLS]; /* ... an integer of this width */
 } JoinDim;
 
 struct GpuaggJoin
@@ -878,6 +924,7 @@ struct GpuaggJoin
 	ExprContext *econtext;		/* the conditions': slot as the scan tuple */
 	ExprState  *filter;			/* WHERE quals the host evaluates first */
 	uint64		candidates;		/* rows they were evaluated for */
+	bool		device;			/* the program's join (GaProgram.ndims) */
 };
 
 /* The largest attribute of the scanned table (not INNER_VAR) node reads. */
@@ -1057,6 +1104,7 @@ GpuaggJoinBuild(GpuaggJoin *j)
 		if (dim->ran)
 			ExecReScan(dim->ps);
 		dim->ran = true;
+		dim->nrows = 0;
 		dim->table = joinhash_create(j->cxt, 1024, NULL);
 		for (;;)
 		{
@@ -1101,6 +1149,8 @@ GpuaggJoinBuild(GpuaggJoin *j)
 			e = joinhash_insert(dim->table, hash, &found);
 			row->next = found ? e->rows : NULL;
 			e->rows = row;
+			if ((++dim->nrows & 65535) == 0)
+				CHECK_FOR_INTERRUPTS();
 		}
 	}
 	j->built = true;
@@ -1340,4 +1390,250 @@ GpuaggJoinValue(GpuaggJoin *j, int k, bool *isnull)
 	}
 	*isnull = JOINROW_ISNULL(dim->cur, dim->natts)[c];
 	return dim->cur->values[c];
+}
+
+/*---- a join the device runs ----------------------------------------------*/
+
+/* The integer type of w bytes. */
+static int
+integer_type(int w)
+{
+	return w == 2 ? GA_T_INT2 : w == 4 ? GA_T_INT4 : GA_T_INT8;
+}
+
+/* Dimension d's column that holds plan column at for prog column c (-1: a key's source of w bytes). */
+static int
+payload(JoinDim *dim, int at, int c, int w)
+{
+	for (int i = 0; i < dim->npay; i++)
+		if (dim->pay_at[i] == at && dim->pay_prog[i] == c && (c >= 0 || dim->pay_w[i] == w))
+			return i;
+	if (dim->npay == GA_MAX_DIM_COLS)
+		return -1;
+	dim->pay_at[dim->npay] = at;
+	dim->pay_prog[dim->npay] = c;
+	dim->pay_w[dim->npay] = w;
+	return dim->npay++;
+}
+
+/*
+ * The program's column of attribute attno of the scanned table as an
+ * integer of w bytes (a key's source), added where it reads none; -1 where
+ * it cannot.
+ */
+static int
+key_column(GaProgram *p, Relation rel, int attno, int w)
+{
+	int			t;
+
+	if (attno < 1 || attno > RelationGetDescr(rel)->natts)
+		return -1;
+	t = GpuaggTypeOf(TupleDescAttr(RelationGetDescr(rel), attno - 1)->atttypid);
+	if (!(t == GA_T_INT2 || t == GA_T_INT4 || t == GA_T_INT8 || t == GA_T_DATE ||
+		  t == GA_T_TIMESTAMP || t == GA_T_TIMESTAMPTZ) || ga_type_width(t) != w)
+		return -1;
+	for (uint32 c = 0; c < p->ncols; c++)
+		if (p->cols[c].attno == attno && p->cols[c].type == t && !p->cols[c].pred &&
+			!p->cols[c].dim)
+			return c;
+	if (p->ncols == GA_MAX_COLS)
+		return -1;
+	memset(&p->cols[p->ncols], 0, sizeof(GaColumn));
+	p->cols[p->ncols].type = t;
+	p->cols[p->ncols].attno = attno;
+	return p->ncols++;
+}
+
+/* (join.h) */
+bool
+GpuaggJoinToDevice(GpuaggJoin *j, GpuaggProgram *prog, Relation rel)
+{
+	GaProgram  *p = &prog->ga;
+	GaProgram  *saved;
+	bool		ok = true;
+
+	if (j->filter || j->ndims == 0 || j->ndims > GA_MAX_DIMS || !gpuagg_device_joins)
+		return false;
+	for (int d = 0; d < j->ndims; d++)
+	{
+		JoinDim    *dim = &j->dims[d];
+
+		if (dim->cond || dim->nkeys > GA_MAX_DIM_KEYS)
+			return false;
+		for (int i = 0; i < dim->nkeys; i++)
+			if (dim->keys[i].probe_w == 0)
+				return false;
+		dim->npay = 0;
+	}
+	saved = palloc(sizeof(GaProgram));
+	memcpy(saved, p, sizeof(GaProgram));
+
+	/* the columns the program reads of each dimension */
+	for (uint32 c = 0; c < p->ncols && ok; c++)
+	{
+		int			k = p->cols[c].attno - GPUAGG_JOIN_ATTNO;
+		int			at;
+
+		if (!GpuaggJoinAttno(p->cols[c].attno))
+			continue;
+		Assert(k < j->ncols);
+		at = payload(&j->dims[j->col_dim[k]], j->col_at[k], (int) c, 0);
+		ok = at >= 0;
+		p->cols[c].dim = j->col_dim[k] + 1;
+		p->cols[c].dimcol = at;
+	}
+	/* each key's source: a column of the table, or of an earlier dimension */
+	for (int d = 0; d < j->ndims && ok; d++)
+	{
+		JoinDim    *dim = &j->dims[d];
+		GaDimDesc  *dd = &p->dims[d];
+
+		memset(dd, 0, sizeof(GaDimDesc));
+		dd->kind = dim->kind == JOIN_SEMI ? GA_JOIN_SEMI : dim->kind == JOIN_ANTI ?
+			GA_JOIN_ANTI : dim->kind == JOIN_LEFT ? GA_JOIN_LEFT : GA_JOIN_INNER;
+		dd->nkeys = dim->nkeys;
+		for (int i = 0; i < dim->nkeys && ok; i++)
+		{
+			JoinKey    *k = &dim->keys[i];
+
+			dd->keydim[i] = k->src_dim;
+			dd->keysrc[i] = k->src_dim < 0 ? key_column(p, rel, k->src_col, k->probe_w) :
+				payload(&j->dims[k->src_dim], k->src_col, -1, k->probe_w);
+			ok = dd->keysrc[i] >= 0;
+		}
+	}
+	for (int d = 0; d < j->ndims && ok; d++)
+	{
+		JoinDim    *dim = &j->dims[d];
+		GaDimDesc  *dd = &p->dims[d];
+
+		dd->ncols = dim->npay;
+		for (int i = 0; i < dim->npay; i++)
+			dd->coltype[i] = dim->pay_prog[i] >= 0 ? p->cols[dim->pay_prog[i]].type :
+				integer_type(dim->pay_w[i]);
+	}
+	if (!ok)
+	{
+		memcpy(p, saved, sizeof(GaProgram));
+		pfree(saved);
+		return false;
+	}
+	pfree(saved);
+	p->ndims = j->ndims;
+	j->device = true;
+	return true;
+}
+
+/* (join.h) */
+void
+GpuaggJoinDeviceOff(GpuaggJoin *j, GpuaggProgram *prog)
+{
+	prog->ga.ndims = 0;
+	for (uint32 c = 0; c < prog->ga.ncols; c++)
+		prog->ga.cols[c].dim = 0;
+	j->device = false;
+}
+
+/* Room for n rows in a dimension's arrays (cap of them now, doubled). */
+static void
+grow_arrays(JoinDim *dim, const GaProgram *p, GaDimData *dm, uint64 *cap, uint64 n,
+			MemoryContext cxt)
+{
+	uint64		old = *cap;
+	uint64		want = Max(old, 1024);
+
+	while (want < n)
+		want *= 2;
+	if (want == old)
+		return;
+	for (int k = 0; k < dim->nkeys; k++)
+		dm->keys[k] = old ? repalloc_huge(dm->keys[k], sizeof(int64) * want) :
+			MemoryContextAllocHuge(cxt, sizeof(int64) * want);
+	for (int c = 0; c < dim->npay; c++)
+	{
+		int			w = dim->pay_prog[c] >= 0 ? ga_type_width(p->cols[dim->pay_prog[c]].type) :
+			dim->pay_w[c];
+
+		dm->cols[c] = old ? repalloc_huge(dm->cols[c], Max((Size) w * want, 1)) :
+			MemoryContextAllocHuge(cxt, Max((Size) w * want, 1));
+		dm->nulls[c] = old ? repalloc_huge(dm->nulls[c], want / 8) :
+			MemoryContextAllocHuge(cxt, want / 8);
+		memset(dm->nulls[c] + old / 8, 0, (want - old) / 8);
+	}
+	*cap = want;
+}
+
+/* (join.h) */
+void
+GpuaggJoinCollect(GpuaggJoin *j, const GaProgram *p, GpuaggBatchReader *reader,
+				  MemoryContext cxt, GaDimData *out)
+{
+	MemoryContext caller = MemoryContextSwitchTo(j->query_cxt);
+
+	Assert(j->device);
+	for (int d = 0; d < j->ndims; d++)
+	{
+		JoinDim    *dim = &j->dims[d];
+		GaDimData  *dm = &out[d];
+		uint64		cap = 0;
+		uint64		n = 0;
+		bool		anynull[GA_MAX_DIM_COLS] = {0};
+
+		/* (a later host build runs the plan again) */
+		if (dim->ran)
+			ExecReScan(dim->ps);
+		dim->ran = true;
+		j->built = false;
+		memset(dm, 0, sizeof(GaDimData));
+		grow_arrays(dim, p, dm, &cap, Max(dim->ps->plan->plan_rows, 1024), cxt);
+		for (;;)
+		{
+			TupleTableSlot *slot = ExecProcNode(dim->ps);
+			bool		null = false;
+
+			if (TupIsNull(slot))
+				break;
+			slot_getallattrs(slot);
+			if (slot->tts_tupleDescriptor->natts != dim->natts)
+				elog(ERROR, "gpuagg: a joined table's plan returns %d columns, not %d",
+					 slot->tts_tupleDescriptor->natts, dim->natts);
+			/* a NULL key matches nothing: not sent */
+			for (int k = 0; k < dim->nkeys && !null; k++)
+				null = slot->tts_isnull[dim->keys[k].col];
+			if (null)
+				continue;
+			if (n == cap)
+				grow_arrays(dim, p, dm, &cap, n + 1, cxt);
+			for (int k = 0; k < dim->nkeys; k++)
+				dm->keys[k][n] = integer_value(slot->tts_values[dim->keys[k].col],
+											   dim->keys[k].build_w);
+			for (int c = 0; c < dim->npay; c++)
+			{
+				Datum		v = slot->tts_values[dim->pay_at[c]];
+				int			w = dim->pay_w[c];
+
+				if (slot->tts_isnull[dim->pay_at[c]])
+				{
+					dm->nulls[c][n >> 3] |= (uint8) (1 << (n & 7));
+					anynull[c] = true;
+				}
+				else if (dim->pay_prog[c] >= 0)
+					GpuaggBatchStoreValue(reader, dim->pay_prog[c], dm->cols[c], (int64) n, v);
+				else if (w == 2)
+					((int16 *) dm->cols[c])[n] = (int16) integer_value(v, 2);
+				else if (w == 4)
+					((int32 *) dm->cols[c])[n] = (int32) integer_value(v, 4);
+				else
+					((int64 *) dm->cols[c])[n] = integer_value(v, 8);
+			}
+			n++;
+			if ((n & 65535) == 0)
+				CHECK_FOR_INTERRUPTS();
+		}
+		dm->nrows = n;
+		for (int c = 0; c < dim->npay; c++)
+			if (!anynull[c])
+				dm->nulls[c] = NULL;
+	}
+	MemoryContextSwitchTo(caller);
 }

@@ -11,6 +11,9 @@
 
 #include "nodes/execnodes.h"
 #include "nodes/pathnodes.h"
+#include "utils/relcache.h"
+
+#include "../cuda/gpuagg_abi.h"
 
 /*
  * The planner's view (GpuaggJoinPlanFor): what try_gpuagg_path needs of a
@@ -42,6 +45,14 @@ typedef struct GpuaggJoinPlan
 extern const char *GpuaggJoinPlanFor(PlannerInfo *root, RelOptInfo *input_rel,
 									 GpuaggJoinPlan *jp);
 
+/*
+ * Will the device run the join (GpuaggJoinToDevice, below)?  Where every
+ * dimension is matched on integer keys alone, and gpuagg.device_joins is
+ * on, mark p's columns of the dimensions as a device's (page form is
+ * possible) and say so.  (Duplicate keys of an inner or left join's
+ * dimension, which only a run finds, leave it to the host after all.)
+ */
+extern bool GpuaggJoinDevicePlanned(List *priv, GaProgram *p);
 /* The joincols of a GpuaggPlanInfo.join (NIL without one). */
 extern List *GpuaggJoinColumns(List *priv);
 /* Its dimensions' count. */
@@ -83,5 +94,27 @@ extern int	GpuaggJoinMaxAttno(GpuaggJoin *j);
 extern bool GpuaggJoinFirst(GpuaggJoin *j, TupleTableSlot *slot);
 extern bool GpuaggJoinNext(GpuaggJoin *j);
 extern Datum GpuaggJoinValue(GpuaggJoin *j, int k, bool *isnull);
+
+/*
+ * A join the device runs (cuda/gpuagg_join.h): where every dimension is
+ * matched on integer keys alone (no other condition, no host filter) and
+ * gpuagg.device_joins is on, describe it in prog (GaProgram.ndims: the
+ * columns it reads of the dimensions, the table's key columns, added where
+ * it reads none) and return true; else leave prog as it is.
+ */
+struct GpuaggProgram;
+extern bool GpuaggJoinToDevice(GpuaggJoin *j, struct GpuaggProgram *prog, Relation rel);
+/* Back to the host's matching, for good (an inner or left join's duplicates). */
+extern void GpuaggJoinDeviceOff(GpuaggJoin *j, struct GpuaggProgram *prog);
+/*
+ * A run's start (the device's join): the dimensions' plans run, their rows
+ * with no NULL key into out[d] (in cxt), their values as reader stores
+ * the program's columns (strings: codes in its dictionary).  A device
+ * finds duplicate keys (GA_ERR_JOIN_DUPLICATE); the host then matches.
+ */
+struct GpuaggBatchReader;
+extern void GpuaggJoinCollect(GpuaggJoin *j, const GaProgram *p,
+							  struct GpuaggBatchReader *reader, MemoryContext cxt,
+							  GaDimData *out);
 
 #endif							/* GPUAGG_JOIN_H */

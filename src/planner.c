@@ -701,6 +701,7 @@ typedef struct GpuaggCandidate
 								 * the one streamed past the others */
 	GpuaggJoinPlan join;		/* a join's other tables (join.c) */
 	bool		is_join;
+	bool		device_join;	/* ... which the device runs (join.h) */
 	RelOptInfo *output_rel;		/* where the path goes */
 	RelOptInfo *grouped_rel;	/* ... and Finalize Aggregate, when partial */
 	GroupPathExtraData *extra;
@@ -1181,8 +1182,12 @@ compile_query(GpuaggCandidate *c)
 	 * again after a device failure needs page mode's block log).
 	 */
 	c->remap = c->children != NIL && (reason = children_alike(c)) != NULL;
+	/* a join of integer keys alone: the device probes its tables */
+	c->device_join = c->is_join && c->host == NIL &&
+		GpuaggJoinDevicePlanned(c->join.priv, &c->prog->ga);
 	c->no_pages = c->remap ? psprintf("%s, so the scan reads column batches", reason) :
-		c->is_join ? "a join: the host matches each row of the table with the other tables' rows" :
+		c->is_join && !c->device_join ?
+		"a join: the host matches each row of the table with the other tables' rows" :
 		c->host != NIL ? "a subquery condition the host evaluates per row" :
 		page_form_missing(c);
 	/* a timestamptz outside the zone's table takes the exact path */
@@ -1417,6 +1422,9 @@ estimate(GpuaggCandidate *c)
 		return c->feed ? "no parallel plan with one GPU session: few groups (gpuagg.fed_groups), so each process aggregates its share instead" :
 			"no parallel plan where each process aggregates: many groups (gpuagg.fed_groups), so one GPU session takes every page instead";
 	c->vram = vram_estimate(&c->prog->ga, c->groups, c->pairs, c->batch_rows);
+	/* (a join the device runs: its tables' rows and hash tables too) */
+	if (c->device_join)
+		c->vram += c->join.dim_bytes;
 	budget = GpuaggVramBudget();
 	/* in parallel, every process holds its own tables (fed: the leader only) */
 	sessions = c->partial ? c->workers + 1 : 1;
@@ -1455,7 +1463,13 @@ gpuagg_cost(const GpuaggCandidate *c)
 	 * tuples' CPU besides its matches, and the native plan wins where it
 	 * can run in parallel.)
 	 */
-	if (c->is_join)
+	/*
+	 * Where the device probes the other tables (gpuagg_join.h), their rows
+	 * are hashed once, and a row of the table costs what any row does.
+	 */
+	if (c->device_join)
+		join = c->join.dim_cost + 2 * c->join.dim_rows * cpu_tuple_cost;
+	else if (c->is_join)
 		join = c->join.dim_cost + c->join.dim_rows * cpu_tuple_cost +
 			c->scan_rel->tuples / c->divisor *
 			(4 * cpu_tuple_cost + 2 * cpu_operator_cost * list_length(c->join.dim_paths));

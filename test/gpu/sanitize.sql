@@ -54,3 +54,14 @@ SELECT percentile_cont(0.25) WITHIN GROUP (ORDER BY f), mode() WITHIN GROUP (ORD
 SET TimeZone = '<+0530>-05:30';
 SELECT date_trunc('day', ts::timestamptz) AS d, extract(hour FROM ts::timestamptz) AS h, count(*), max(ts::timestamptz::date) FROM san GROUP BY 1, 2 ORDER BY 1, 2 LIMIT 3;
 RESET TimeZone;
+-- joins the device runs: dimension tables as hash tables probed per row
+-- (inner through an earlier dimension, left with NULLs, semi with
+-- duplicates, anti), their strings, numerics and NULLs gathered
+DROP TABLE IF EXISTS sand, sane, sanx;
+CREATE TABLE sand AS SELECT i AS dk, 'dim' || (i % 37) AS dn, ((i % 500) / 4.0)::numeric(10,2) AS dm, CASE WHEN i % 7 = 0 THEN NULL ELSE i % 11 END AS de FROM generate_series(0, 96) i;
+CREATE TABLE sane AS SELECT i AS ek, (i % 3)::int2 AS eg FROM generate_series(0, 10) i;
+CREATE TABLE sanx AS SELECT i % 5 AS xk FROM generate_series(1, 40) i;
+ANALYZE sand, sane, sanx;
+SELECT dn, eg, count(*), sum(v), sum(dm), max(m) FROM san JOIN sand ON k = dk JOIN sane ON de = ek GROUP BY dn, eg ORDER BY dn, eg LIMIT 3;
+SELECT dn IS NULL AS unmatched, count(*), sum(dm) FROM san LEFT JOIN sand ON s = dk AND dk < 5 GROUP BY 1 ORDER BY 1;
+SELECT count(*), sum(v) FROM san WHERE EXISTS (SELECT 1 FROM sanx WHERE xk = s) AND NOT EXISTS (SELECT 1 FROM sane WHERE ek = k);

@@ -642,12 +642,13 @@ ga_engine_add_batch(GaEngineSession *s, int b, const GaBatch *batch)
 			uint64_t	off = (const char *) batch->values[c] - s->buf[b];
 			uint64_t	noff = (const char *) batch->nulls[c] - s->buf[b];
 
-			if (!batch->values[c] || !batch->nulls[c])
+			if ((w > 0 && !batch->values[c]) || !batch->nulls[c])
 			{
 				snprintf(s->errbuf, sizeof(s->errbuf), "a joined column has no room");
 				return GA_ERR_DEVICE;
 			}
-			dbatch.values[c] = (const void *) (s->d_buf[b] + off);
+			/* (a column only NULL-ness is read of has no values) */
+			dbatch.values[c] = w > 0 ? (const void *) (s->d_buf[b] + off) : NULL;
 			dbatch.nulls[c] = (const uint8_t *) (s->d_buf[b] + noff);
 			CU_CHECK(s, cu.MemsetD8Async(s->d_buf[b] + noff, 0,
 										 4 * (((uint64_t) batch->nrows + 31) / 32),

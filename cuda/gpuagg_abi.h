@@ -532,6 +532,17 @@ typedef struct GaDimDesc
 											 * one) */
 	int32_t		keysrc[GA_MAX_DIM_KEYS];
 	int32_t		coltype[GA_MAX_DIM_COLS];	/* GaType of each column */
+
+	/*
+	 * scan: the device reads the dimension's table itself, page batches
+	 * of it (GaBatch.dim_scan), with a program of its own (its WHERE;
+	 * GaProgram.dimscan) whose columns scan_key[i] and scan_col[j] are
+	 * key i and column j; a row its WHERE keeps, of no NULL key, is the
+	 * dimension's (ga_dim_keeps, ga_dim_store).
+	 */
+	int32_t		scan;
+	int32_t		scan_key[GA_MAX_DIM_KEYS];
+	int32_t		scan_col[GA_MAX_DIM_COLS];
 } GaDimDesc;
 
 /*
@@ -643,6 +654,11 @@ typedef struct GaProgram
 	GaZone		zone;			/* the time zone it reads, if any */
 	uint32_t	ndims;			/* a join the device runs: its dimensions */
 	GaDimDesc	dims[GA_MAX_DIMS];
+	uint32_t	dim_strcodes;	/* ... codes a row the scanned ones' strings
+								 * make at most (a page form's dictionary) */
+	uint32_t	dim_bpchar;		/* ... and do they read a bpchar */
+	uint32_t	dimscan;		/* this is a dimension's scan program: no
+								 * aggregates, no strings deferred */
 } GaProgram;
 
 /*
@@ -721,6 +737,13 @@ typedef struct GaBatch
 	uint32_t	dim;
 	uint64_t	dim_first;
 	uint64_t	dim_rows;
+
+	/*
+	 * A dimension the device scans (GaDimDesc.scan): 3, its program (the
+	 * GaProgram in values[0]) and dim_rows the rows to make room for
+	 * first; 1, a page-form batch of its table; 2, the end of them.
+	 */
+	uint32_t	dim_scan;
 } GaBatch;
 
 /* The groups a device returns, struct-of-arrays over ngroups rows. */

@@ -678,6 +678,46 @@ gpuagg_dim_build(const GaDims *dims, uint32_t d)
 }
 
 /*
+ * A batch of a dimension's table the device scans (GaDimDesc.scan): each
+ * row dp's WHERE keeps, of no NULL key, appended to dimension d's rows
+ * (*count of them so far; the host made room for every row of the batch),
+ * a warp's rows with one atomic add.  Errors rank by row_base + row.
+ */
+extern "C" __global__ void __launch_bounds__(GA_BLOCK)
+gpuagg_dim_scan(const __grid_constant__ GaBatch batch, const GaProgram *dp, const GaDims *dims,
+				uint32_t d, unsigned long long *count, unsigned long long *counters,
+				uint64_t row_base)
+{
+	const GaDimDesc *dd = &gpuagg_prog.dims[d];
+	const GaDimData *dm = &dims->dim[d];
+	const uint32_t lane = threadIdx.x & 31u;
+
+	for (uint32_t base = blockIdx.x * blockDim.x + (threadIdx.x & ~31u); base < batch.nrows;
+		 base += gridDim.x * blockDim.x)
+	{
+		uint32_t	row = base + lane;
+		bool		keep = false;
+		unsigned int mask;
+		unsigned long long first = 0;
+
+		if (row < batch.nrows)
+		{
+			int			err = ga_dim_keeps(dp, dd, &batch, row, &keep);
+
+			if (err)
+				atomicMin(&counters[GA_CNT_ERROR],
+						  (unsigned long long) (((row_base + row) << 8) | (uint64_t) err));
+		}
+		mask = __ballot_sync(0xffffffffu, keep);
+		if (lane == 0 && mask)
+			first = atomicAdd(count, (unsigned long long) __popc(mask));
+		first = __shfl_sync(0xffffffffu, first, 0);
+		if (keep)
+			ga_dim_store(dp, dd, dm, &batch, row, first + __popc(mask & ((1u << lane) - 1u)));
+	}
+}
+
+/*
  * The nblocks block tables (of cap slots each) into the global table, whose
  * groups they all are; after the last batch.
  */

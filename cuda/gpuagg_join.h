@@ -219,4 +219,75 @@ ga_join_row(const GaProgram *p, const GaDims *dims, const GaBatch *b, uint32_t r
 	return true;
 }
 
+/*
+ * A dimension the device scans: does row of a batch of its table belong to
+ * its rows (its program's WHERE holds, no key is NULL)?  GA_OK and *keep,
+ * or the WHERE's error.
+ */
+GA_DEVFN int
+ga_dim_keeps(const GaProgram *dp, const GaDimDesc *dd, const GaBatch *b, uint32_t row,
+			 bool *keep)
+{
+	GaDatum		regs[GA_MAX_REGS];
+	uint8_t		nulls[GA_MAX_REGS];
+
+	*keep = false;
+	if (dp->where.reg >= 0)
+	{
+		int			err = ga_eval(dp, &dp->where, b, row, regs, nulls);
+
+		if (err)
+			return err;
+		if (nulls[dp->where.reg] || !regs[dp->where.reg].i)
+			return GA_OK;
+	}
+	for (int k = 0; k < dd->nkeys; k++)
+		if (ga_isnull(b->nulls[dd->scan_key[k]], row))
+			return GA_OK;
+	*keep = true;
+	return GA_OK;
+}
+
+/* ... and, kept, the row as the dimension's row at (nulls zeroed before) */
+GA_DEVFN void
+ga_dim_store(const GaProgram *dp, const GaDimDesc *dd, const GaDimData *dm, const GaBatch *b,
+			 uint32_t row, uint64_t at)
+{
+	for (int k = 0; k < dd->nkeys; k++)
+	{
+		GaDatum		v;
+
+		(void) ga_load(dp, b, dd->scan_key[k], row, &v);
+		dm->keys[k][at] = v.i;
+	}
+	for (int j = 0; j < dd->ncols; j++)
+	{
+		int			c = dd->scan_col[j];
+		const void *src = b->values[c];
+
+		if (ga_isnull(b->nulls[c], row))
+		{
+			ga_join_set_null(dm->nulls[j], (uint32_t) at);
+			continue;
+		}
+		switch (ga_type_width(dd->coltype[j]))
+		{
+			case 1:
+				((uint8_t *) dm->cols[j])[at] = ((const uint8_t *) src)[row];
+				break;
+			case 2:
+				((uint16_t *) dm->cols[j])[at] = ((const uint16_t *) src)[row];
+				break;
+			case 4:
+				((uint32_t *) dm->cols[j])[at] = ((const uint32_t *) src)[row];
+				break;
+			case 8:
+				((uint64_t *) dm->cols[j])[at] = ((const uint64_t *) src)[row];
+				break;
+			default:
+				break;
+		}
+	}
+}
+
 #endif							/* GPUAGG_JOIN_H_DEVICE */

@@ -801,6 +801,8 @@ shared_deform_possible(GpuaggBatchReader *r)
 	{
 		int			t = p->cols[c].type;
 
+		if (GpuaggJoinAttno(p->cols[c].attno) && !p->cols[c].dim)
+			return false;		/* (the host's join fills it) */
 		if (p->cols[c].dim)
 		{
 			/* a dimension's: no attribute, the device's join fills it */
@@ -828,7 +830,7 @@ shared_deform_possible(GpuaggBatchReader *r)
 	 * (a join the device runs comes before the WHERE, after the deformer:
 	 * no string waits for the WHERE)
 	 */
-	r->layout.deferred = p->ndims > 0 ? 0 :
+	r->layout.deferred = p->ndims > 0 || p->dimscan ? 0 :
 		deferred_strings(p, r->layout.strings, &r->layout.defer_end);
 	r->hooks.code = host_string_code;
 	r->hooks.bpcodes = host_bpchar_codes;

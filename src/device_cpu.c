@@ -106,7 +106,7 @@ typedef struct CpuSession
 	char	   *buffer;			/* the batch buffer, reused */
 	Size		buffer_size;
 	char	   *deformed;		/* page-form batches, deformed */
-	uint32		deformed_rows;
+	Size		deformed_size;
 	/* page form: the strings it codes, as a GPU does (gpuagg_page.h) */
 	GpuaggDict *strings;
 	uint32		nseed;			/* of them, the host's */
@@ -114,6 +114,9 @@ typedef struct CpuSession
 	GaDims		dims;			/* a join it runs: the caller's rows, its tables */
 	uint32		dims_ready;
 	uint32		dim_dup;		/* the last one's duplicate keys */
+	GaProgram  *dimprog[GA_MAX_DIMS];	/* one it scans: its program, */
+	uint64		dim_cap[GA_MAX_DIMS];	/* ... room for rows, */
+	uint64		dim_n[GA_MAX_DIMS]; /* ... and the rows it kept */
 } CpuSession;
 
 static inline const GaDatum *
@@ -252,9 +255,8 @@ keeps_row(const GaProgram *p, const GaTupleLayout *L, const GaBatch *view, uint3
  * the error a GPU would report.
  */
 static int
-deform_pages(CpuSession *s, const GaBatch *batch, GaBatch *out)
+deform_pages(CpuSession *s, const GaProgram *p, const GaBatch *batch, GaBatch *out)
 {
-	const GaProgram *p = &s->prog;
 	const GaTupleLayout *L = (const GaTupleLayout *) batch->layout;
 	void	   *values[GA_MAX_COLS];
 	uint8_t    *nulls[GA_MAX_COLS];
@@ -264,17 +266,20 @@ deform_pages(CpuSession *s, const GaBatch *batch, GaBatch *out)
 	GaBatch		view = {0};		/* the columns so far, for the WHERE */
 	GaDeferred	later;
 
-	if (s->deformed == NULL || s->deformed_rows < batch->nrows)
 	{
 		Size		size = 0;
 
+		/* (the query's program, or a joined table's: its columns) */
 		for (uint32 c = 0; c < p->ncols; c++)
 			size += TYPEALIGN(16, (Size) ga_type_width(p->cols[c].type) * batch->nrows) +
 				bitmap;
-		if (s->deformed)
-			pfree(s->deformed);
-		s->deformed = MemoryContextAllocHuge(s->cxt, Max(size, 16));
-		s->deformed_rows = batch->nrows;
+		if (s->deformed == NULL || s->deformed_size < size)
+		{
+			if (s->deformed)
+				pfree(s->deformed);
+			s->deformed = MemoryContextAllocHuge(s->cxt, Max(size, 16));
+			s->deformed_size = size;
+		}
 	}
 	at = s->deformed;
 	for (uint32 c = 0; c < p->ncols; c++)
@@ -380,6 +385,92 @@ cpu_batch_buffer(void *session, Size size)
 	return s->buffer;
 }
 
+/* Room for cap rows in dimension d's arrays (rows so far kept). */
+static void
+cpu_dim_room(CpuSession *s, int d, uint64 cap)
+{
+	const GaDimDesc *dd = &s->prog.dims[d];
+	GaDimData  *dm = &s->dims.dim[d];
+	uint64		old = s->dim_cap[d];
+
+	cap = TYPEALIGN(32, cap);
+	for (int k = 0; k < dd->nkeys; k++)
+		dm->keys[k] = old ? repalloc_huge(dm->keys[k], sizeof(int64) * cap) :
+			MemoryContextAllocHuge(s->cxt, sizeof(int64) * cap);
+	for (int j = 0; j < dd->ncols; j++)
+	{
+		Size		w = ga_type_width(dd->coltype[j]);
+
+		dm->cols[j] = old ? repalloc_huge(dm->cols[j], Max(w * cap, 1)) :
+			MemoryContextAllocHuge(s->cxt, Max(w * cap, 1));
+		dm->nulls[j] = old ? repalloc_huge(dm->nulls[j], cap / 8) :
+			MemoryContextAllocHuge(s->cxt, cap / 8);
+		memset(dm->nulls[j] + old / 8, 0, (cap - old) / 8);
+	}
+	s->dim_cap[d] = cap;
+}
+
+static int	cpu_add_dim(void *session, int d, const GaDimData *rows, GpuaggDeviceStats *stats);
+
+/*
+ * A joined table this device scans itself (GaBatch.dim_scan): its program,
+ * a page batch of it (each row its WHERE keeps, of no NULL key, is the
+ * dimension's), or their end (the hash table, as cpu_add_dim makes it).
+ */
+static int
+cpu_scan_dim(CpuSession *s, const GaBatch *batch, GpuaggDeviceStats *stats)
+{
+	int			d = (int) batch->dim - 1;
+	const GaDimDesc *dd = &s->prog.dims[d];
+	GaDimData  *dm = &s->dims.dim[d];
+	GaBatch		columns;
+	instr_time	start,
+				end;
+	int			err = GA_OK;
+
+	if (d >= (int) s->prog.ndims || !dd->scan || d != (int) s->dims_ready ||
+		(batch->dim_scan != 3 && s->dimprog[d] == NULL))
+		elog(ERROR, "gpuagg: a joined table's rows came out of order");
+	if (batch->dim_scan == 3)
+	{
+		s->dimprog[d] = MemoryContextAlloc(s->cxt, sizeof(GaProgram));
+		memcpy(s->dimprog[d], batch->values[0], sizeof(GaProgram));
+		s->dim_n[d] = 0;
+		s->dim_cap[d] = 0;
+		memset(dm, 0, sizeof(GaDimData));
+		cpu_dim_room(s, d, Min(Max(batch->dim_rows, 1024), 1 << 20));
+		return GA_OK;
+	}
+	if (batch->dim_scan == 2)
+	{
+		GaDimData	rows = *dm;
+
+		rows.nrows = s->dim_n[d];
+		for (int j = 0; j < dd->ncols; j++)
+			rows.nulls[j] = dm->nulls[j];
+		return cpu_add_dim(s, d, &rows, stats);
+	}
+	INSTR_TIME_SET_CURRENT(start);
+	if (!batch->pagelist || (err = deform_pages(s, s->dimprog[d], batch, &columns)) != GA_OK)
+		return batch->pagelist ? err : GA_ERR_INTERNAL;
+	for (uint32 row = 0; row < columns.nrows; row++)
+	{
+		bool		keep;
+
+		if ((err = ga_dim_keeps(s->dimprog[d], dd, &columns, row, &keep)) != GA_OK)
+			break;
+		if (!keep)
+			continue;
+		if (s->dim_n[d] == s->dim_cap[d])
+			cpu_dim_room(s, d, 2 * s->dim_cap[d]);
+		ga_dim_store(s->dimprog[d], dd, dm, &columns, row, s->dim_n[d]++);
+	}
+	INSTR_TIME_SET_CURRENT(end);
+	INSTR_TIME_SUBTRACT(end, start);
+	stats->device_ms += INSTR_TIME_GET_MILLISEC(end);
+	return err;
+}
+
 static int
 cpu_add_batch(void *session, const GaBatch *batch, GpuaggDeviceStats *stats)
 {
@@ -393,10 +484,12 @@ cpu_add_batch(void *session, const GaBatch *batch, GpuaggDeviceStats *stats)
 	int			err = GA_OK;
 	GaBatch		columns;
 
+	if (batch->dim)
+		return cpu_scan_dim(s, batch, stats);
 	INSTR_TIME_SET_CURRENT(start);
 	if (batch->pagelist)
 	{
-		if ((err = deform_pages(s, batch, &columns)) != GA_OK)
+		if ((err = deform_pages(s, &s->prog, batch, &columns)) != GA_OK)
 			return err;
 		batch = &columns;
 	}

@@ -433,7 +433,12 @@ cuda_add_batch(void *session, const GaBatch *batch, GpuaggDeviceStats *stats)
 	/* pointers into the buffer travel as offsets + 1 (0 stays "none") */
 	memset(k, 0, sizeof(GaBatch));
 	k->nrows = batch->nrows;
-	for (uint32 i = 0; i < c->prog.ncols; i++)
+	/* (a joined table's batch has its own columns, or its program) */
+	k->dim = batch->dim;
+	k->dim_scan = batch->dim_scan;
+	k->dim_first = batch->dim_first;
+	k->dim_rows = batch->dim_rows;
+	for (uint32 i = 0; i < GA_MAX_COLS; i++)
 	{
 		if (batch->values[i])
 			k->values[i] = (const void *) ((const char *) batch->values[i] - base + 1);
@@ -461,7 +466,8 @@ cuda_add_batch(void *session, const GaBatch *batch, GpuaggDeviceStats *stats)
 	if (err == GA_OK)
 	{
 		c->next = 1 - b;
-		stats->rows_in += batch->nrows;
+		if (!batch->dim)
+			stats->rows_in += batch->nrows;
 	}
 	return err;
 }

@@ -208,6 +208,13 @@ ga_engine_open(const GaProgram *prog, const GaEngineArgs *args, const void *seed
 			s->page_string_bytes = 2;
 		}
 	}
+	/* (the tables of a join it scans code theirs in the same dictionary) */
+	if (args->max_pages > 0)
+	{
+		s->nstringcols = EMAX(s->nstringcols, prog->dim_strcodes);
+		if (prog->dim_bpchar)
+			s->page_string_bytes = 2;
+	}
 	if (s->nstringcols > 0 && args->seed_bytes > 0)
 	{
 		if (args->seed_bytes > GA_SEED_MAX || (s->seed = malloc(args->seed_bytes)) == NULL)
@@ -414,7 +421,7 @@ tighten_bounds(GaEngineSession *s, int b)
  * buffers, on the copy stream of buffer b.  dbatch gets device addresses.
  */
 static int
-page_batch(GaEngineSession *s, int b, const GaBatch *batch, GaBatch *dbatch)
+page_batch(GaEngineSession *s, int b, const GaBatch *batch, GaBatch *dbatch, uint32_t ncols)
 {
 	const GaTupleLayout *hl = (const GaTupleLayout *) batch->layout;
 	GaTupleLayout L = *hl;
@@ -443,7 +450,7 @@ page_batch(GaEngineSession *s, int b, const GaBatch *batch, GaBatch *dbatch)
 	}
 	CU_CHECK(s, cu.MemcpyHtoDAsync(s->d_buf[b] + layout_off, hl, layout_bytes, s->s_copy[b]));
 	L.attrs = (const GaAttr *) (s->d_buf[b] + layout_off + GA_LAYOUT_ATTRS_OFF);
-	for (uint32_t c = 0; c < s->prog.ncols; c++)
+	for (uint32_t c = 0; c < ncols; c++)
 	{
 		uint64_t	voff = (const char *) batch->values[c] - s->buf[b];
 		uint64_t	noff = (const char *) batch->nulls[c] - s->buf[b];
@@ -469,10 +476,105 @@ page_batch(GaEngineSession *s, int b, const GaBatch *batch, GaBatch *dbatch)
 }
 
 /*
+ * Dimension d's arrays (keys, then each column and its null bitmap, whole
+ * words) with room for cap rows, one allocation; rows already there are
+ * copied (a scanned dimension's arrays grow), the rest zeroed.
+ */
+static int
+dim_arrays(GaEngineSession *s, uint32_t d, uint64_t cap)
+{
+	const GaDimDesc *dd = &s->prog.dims[d];
+	GaDimData  *dm = &s->dims.dim[d];
+	GaDimData	old = *dm;
+	uint64_t	oldcap = s->dim_cap[d];
+	CUdeviceptr mem = 0;
+	CUdeviceptr at;
+	uint64_t	bytes = ALIGN16(8 * cap) * dd->nkeys;
+	int			err;
+
+	for (int j = 0; j < dd->ncols; j++)
+		bytes += ALIGN16((uint64_t) ga_type_width(dd->coltype[j]) * cap) +
+			ALIGN16(4 * ((cap + 31) / 32));
+	bytes = EMAX(bytes, 16);
+	if ((err = engine_device_alloc(s, &mem, bytes)) != GA_OK)
+		return err;
+	CU_CHECK(s, cu.MemsetD8Async(mem, 0, bytes, s->s_exec));
+	at = mem;
+	for (int k = 0; k < dd->nkeys; k++)
+	{
+		dm->keys[k] = (int64_t *) at;
+		if (oldcap)
+			CU_CHECK(s, cu.MemcpyDtoDAsync(at, (CUdeviceptr) old.keys[k], 8 * oldcap, s->s_exec));
+		at += ALIGN16(8 * cap);
+	}
+	for (int j = 0; j < dd->ncols; j++)
+	{
+		uint64_t	w = ga_type_width(dd->coltype[j]);
+
+		dm->cols[j] = (void *) at;
+		if (oldcap && w)
+			CU_CHECK(s, cu.MemcpyDtoDAsync(at, (CUdeviceptr) old.cols[j], w * oldcap, s->s_exec));
+		at += ALIGN16(w * cap);
+		dm->nulls[j] = (uint8_t *) at;
+		if (oldcap)
+			CU_CHECK(s, cu.MemcpyDtoDAsync(at, (CUdeviceptr) old.nulls[j],
+										   4 * ((oldcap + 31) / 32), s->s_exec));
+		at += ALIGN16(4 * ((cap + 31) / 32));
+	}
+	/* (the kernels that wrote the old arrays, and the copies, are done) */
+	CU_CHECK(s, cu.StreamSynchronize(s->s_exec));
+	engine_device_free(s, &s->d_dim[d], s->dim_bytes[d]);
+	s->d_dim[d] = mem;
+	s->dim_bytes[d] = bytes;
+	s->dim_cap[d] = cap;
+	return GA_OK;
+}
+
+/*
+ * Dimension d's n rows are in its arrays: its hash table (gpuagg_dim_build)
+ * and the dimensions to the kernels.  An inner or left join's duplicate
+ * keys are GA_ERR_JOIN_DUPLICATE.
+ */
+static int
+dim_build(GaEngineSession *s, uint32_t d, uint64_t n)
+{
+	const GaDimDesc *dd = &s->prog.dims[d];
+	GaDimData  *dm = &s->dims.dim[d];
+	uint64_t	cap = ga_dim_cap(n);
+	uint32_t	dup = 0;
+	int			err;
+
+	if (!s->d_dims &&
+		(err = engine_device_alloc(s, &s->d_dims, sizeof(GaDims))) != GA_OK)
+		return err;
+	if ((err = engine_device_alloc(s, &s->d_slots[d], 4 * cap + 16)) != GA_OK)
+		return err;
+	s->slots_bytes[d] = 4 * cap + 16;
+	CU_CHECK(s, cu.MemsetD8Async(s->d_slots[d], 0, 4 * cap + 16, s->s_exec));
+	dm->nrows = n;
+	dm->cap = cap;
+	dm->slots = (uint32_t *) s->d_slots[d];
+	dm->dup = (uint32_t *) (s->d_slots[d] + 4 * cap);
+	CU_CHECK(s, cu.MemcpyHtoDAsync(s->d_dims, &s->dims, sizeof(GaDims), s->s_exec));
+	if (n > 0)
+	{
+		void	   *params[2] = {&s->d_dims, &d};
+
+		CU_CHECK(s, cu.LaunchKernel(s->mod->fn_dim_build,
+									stride_grid(s, n, GPUAGG_BLOCK, BLOCKS_PER_SM), 1, 1,
+									GPUAGG_BLOCK, 1, 1, 0, s->s_exec, params, NULL));
+	}
+	CU_CHECK(s, cu.MemcpyDtoHAsync(&dup, (CUdeviceptr) dm->dup, sizeof(dup), s->s_exec));
+	CU_CHECK(s, cu.StreamSynchronize(s->s_exec));
+	s->dims_ready++;
+	if (dup && (dd->kind == GA_JOIN_INNER || dd->kind == GA_JOIN_LEFT))
+		return GA_ERR_JOIN_DUPLICATE;
+	return GA_OK;
+}
+
+/*
  * Rows of a dimension (batch->dim - 1) from host buffer b into its arrays;
- * after its last rows, its hash table (gpuagg_dim_build).  The arrays are
- * one allocation, made with the first rows: keys, then each column and its
- * null bitmap (whole words), then the slots.
+ * after its last rows, its hash table.
  */
 static int
 add_dim(GaEngineSession *s, int b, const GaBatch *batch)
@@ -485,50 +587,13 @@ add_dim(GaEngineSession *s, int b, const GaBatch *batch)
 	int			err;
 
 	if (d >= s->prog.ndims || first % 8 != 0 || first + batch->nrows > n ||
-		(first > 0 && !s->d_dim[d]) || d != s->dims_ready)
+		(first > 0 && !s->d_dim[d]) || d != s->dims_ready || dd->scan)
 	{
 		snprintf(s->errbuf, sizeof(s->errbuf), "a joined table's rows came out of order");
 		return GA_ERR_DEVICE;
 	}
-	if (!s->d_dims &&
-		(err = engine_device_alloc(s, &s->d_dims, sizeof(GaDims))) != GA_OK)
+	if (first == 0 && s->dim_cap[d] < n && (err = dim_arrays(s, d, n)) != GA_OK)
 		return err;
-	if (!s->d_dim[d])
-	{
-		uint64_t	bytes = 0;
-		uint64_t	cap = ga_dim_cap(n);
-		CUdeviceptr at;
-
-		bytes += ALIGN16(8 * n) * dd->nkeys;
-		for (int j = 0; j < dd->ncols; j++)
-			bytes += ALIGN16((uint64_t) ga_type_width(dd->coltype[j]) * n) +
-				ALIGN16(4 * ((n + 31) / 32));
-		bytes += 4 * cap + 16;
-		if ((err = engine_device_alloc(s, &s->d_dim[d], bytes)) != GA_OK)
-			return err;
-		s->dim_bytes[d] = bytes;
-		/* (null bitmaps and slots zero; the rows' copies come after) */
-		CU_CHECK(s, cu.MemsetD8Async(s->d_dim[d], 0, bytes, s->s_exec));
-		CU_CHECK(s, cu.StreamSynchronize(s->s_exec));
-		at = s->d_dim[d];
-		memset(dm, 0, sizeof(GaDimData));
-		dm->nrows = n;
-		dm->cap = cap;
-		for (int k = 0; k < dd->nkeys; k++)
-		{
-			dm->keys[k] = (int64_t *) at;
-			at += ALIGN16(8 * n);
-		}
-		for (int j = 0; j < dd->ncols; j++)
-		{
-			dm->cols[j] = (void *) at;
-			at += ALIGN16((uint64_t) ga_type_width(dd->coltype[j]) * n);
-			dm->nulls[j] = (uint8_t *) at;
-			at += ALIGN16(4 * ((n + 31) / 32));
-		}
-		dm->slots = (uint32_t *) at;
-		dm->dup = (uint32_t *) (at + 4 * cap);
-	}
 	CU_CHECK(s, cu.EventRecord(s->ev_copystart[b], s->s_copy[b]));
 	for (int k = 0; k < dd->nkeys && batch->nrows > 0; k++)
 		CU_CHECK(s, cu.MemcpyHtoDAsync((CUdeviceptr) (dm->keys[k] + first), batch->values[k],
@@ -550,31 +615,136 @@ add_dim(GaEngineSession *s, int b, const GaBatch *batch)
 	s->copy_pending[b] = true;
 	if (first + batch->nrows < n)
 		return GA_OK;
-
-	/* all its rows copied (both buffers' copies so far): its table */
+	/* all its rows copied (both buffers' copies so far) */
 	for (int i = 0; i < 2; i++)
 		CU_CHECK(s, cu.StreamWaitEvent(s->s_exec, s->ev_copied[i], 0));
-	CU_CHECK(s, cu.MemcpyHtoDAsync(s->d_dims, &s->dims, sizeof(GaDims), s->s_exec));
-	if (n > 0)
-	{
-		void	   *params[2] = {&s->d_dims, &d};
+	return dim_build(s, d, n);
+}
 
-		CU_CHECK(s, cu.LaunchKernel(s->mod->fn_dim_build,
-									stride_grid(s, n, GPUAGG_BLOCK, BLOCKS_PER_SM), 1, 1,
-									GPUAGG_BLOCK, 1, 1, 0, s->s_exec, params, NULL));
+static int	page_batch(GaEngineSession *s, int b, const GaBatch *batch, GaBatch *dbatch,
+					   uint32_t ncols);
+
+/*
+ * A dimension the device scans (GaDimDesc.scan): its program (3), a page
+ * batch of its table (1), the end of them (2: its hash table).
+ */
+static int
+scan_dim(GaEngineSession *s, int b, const GaBatch *batch)
+{
+	uint32_t	d = batch->dim - 1;
+	GaBatch		dbatch = *batch;
+	void	   *params[7];
+	CUdeviceptr count;
+	int			err;
+
+	if (d >= s->prog.ndims || !s->prog.dims[d].scan || d != s->dims_ready ||
+		(batch->dim_scan != 3 && !s->dimprog[d]))
+	{
+		snprintf(s->errbuf, sizeof(s->errbuf), "a joined table's rows came out of order");
+		return GA_ERR_DEVICE;
 	}
+	if (!s->d_dimcount)
 	{
-		uint32_t	dup = 0;
-
-		CU_CHECK(s, cu.MemcpyDtoHAsync(&dup, (CUdeviceptr) dm->dup, sizeof(dup), s->s_exec));
-		/* (the host's copy of dims changes with the next dimension) */
+		if ((err = engine_device_alloc(s, &s->d_dimcount, 8 * GA_MAX_DIMS)) != GA_OK)
+			return err;
+		CU_CHECK(s, cu.MemsetD8Async(s->d_dimcount, 0, 8 * GA_MAX_DIMS, s->s_exec));
+	}
+	count = s->d_dimcount + 8 * d;
+	if (batch->dim_scan == 3)
+	{
+		/* the program: here and on the device; room for the rows expected */
+		if (!s->dimprog[d] && (s->dimprog[d] = malloc(sizeof(GaProgram))) == NULL)
+		{
+			snprintf(s->errbuf, sizeof(s->errbuf), "out of memory");
+			return GA_ERR_DEVICE;
+		}
+		memcpy(s->dimprog[d], batch->values[0], sizeof(GaProgram));
+		if (s->dimprog[d]->abi_version != GA_ABI_VERSION || !s->dimprog[d]->dimscan)
+		{
+			snprintf(s->errbuf, sizeof(s->errbuf), "a joined table's program is not one");
+			return GA_ERR_DEVICE;
+		}
+		if (!s->d_dimprog[d] &&
+			(err = engine_device_alloc(s, &s->d_dimprog[d], sizeof(GaProgram))) != GA_OK)
+			return err;
+		CU_CHECK(s, cu.MemcpyHtoDAsync(s->d_dimprog[d], s->dimprog[d], sizeof(GaProgram),
+									   s->s_exec));
 		CU_CHECK(s, cu.StreamSynchronize(s->s_exec));
-		s->dims_ready++;
-		/* an inner or left join's duplicates multiply rows: the host's matching */
-		if (dup && (dd->kind == GA_JOIN_INNER || dd->kind == GA_JOIN_LEFT))
-			return GA_ERR_JOIN_DUPLICATE;
+		if (s->dim_cap[d] < EMAX(batch->dim_rows, 1024) &&
+			(err = dim_arrays(s, d, EMAX(batch->dim_rows, 1024))) != GA_OK)
+			return err;
+		s->dim_sent[d] = 0;
+		return GA_OK;
 	}
-	return GA_OK;
+	if (batch->dim_scan == 2)
+	{
+		unsigned long long n = 0;
+
+		CU_CHECK(s, cu.MemcpyDtoHAsync(&n, count, sizeof(n), s->s_exec));
+		CU_CHECK(s, cu.StreamSynchronize(s->s_exec));
+		if (n > s->dim_sent[d] || n > s->dim_cap[d] || n >= UINT32_MAX)
+		{
+			snprintf(s->errbuf, sizeof(s->errbuf), "a joined table has more rows than a device holds");
+			return GA_ERR_DEVICE;
+		}
+		return dim_build(s, d, n);
+	}
+
+	/* a page batch: room for each of its rows first, its buffer free */
+	if (!batch->pagelist || batch->npages > s->args.max_pages || !s->gpu->pages_dev)
+	{
+		snprintf(s->errbuf, sizeof(s->errbuf), "a joined table's batch is not in page form");
+		return GA_ERR_DEVICE;
+	}
+	if (s->kernel_pending[b])
+	{
+		if ((err = wait_event(s, s->ev_consumed[b])) != GA_OK)
+			return err;
+		s->kernel_pending[b] = false;
+		if ((err = tighten_bounds(s, b)) != GA_OK)
+			return err;
+	}
+	if (s->dim_sent[d] + batch->nrows > s->dim_cap[d])
+	{
+		uint64_t	cap = s->dim_cap[d];
+
+		while (cap < s->dim_sent[d] + batch->nrows)
+			cap *= 2;
+		if ((err = dim_arrays(s, d, cap)) != GA_OK)
+			return err;
+	}
+	if (s->nstringcols > 0 && (err = engine_dict_room(s, batch->nrows, batch->npages)) != GA_OK)
+		return err;
+	CU_CHECK(s, cu.MemcpyHtoDAsync(s->d_dims, &s->dims, sizeof(GaDims), s->s_exec));
+	CU_CHECK(s, cu.EventRecord(s->ev_copystart[b], s->s_copy[b]));
+	if ((err = page_batch(s, b, batch, &dbatch, s->dimprog[d]->ncols)) != GA_OK)
+		return err;
+	CU_CHECK(s, cu.EventRecord(s->ev_copied[b], s->s_copy[b]));
+	s->copy_pending[b] = true;
+	s->queued_rows[b] = batch->nrows;
+	s->queued_pages[b] = batch->npages;
+	s->dict_n_bound += (uint64_t) s->nstringcols * batch->nrows;
+	s->dict_b_bound += (uint64_t) batch->npages * engine_pages_blcksz * s->page_string_bytes;
+	CU_CHECK(s, cu.StreamWaitEvent(s->s_exec, s->ev_copied[b], 0));
+	CU_CHECK(s, cu.EventRecord(s->ev_kstart[b], s->s_exec));
+	params[0] = &dbatch;
+	params[1] = &s->d_dimprog[d];
+	params[2] = &s->d_dims;
+	params[3] = &d;
+	params[4] = &count;
+	params[5] = &s->d_counters;
+	params[6] = &s->dim_sent[d];
+	CU_CHECK(s, cu.LaunchKernel(s->mod->fn_dim_scan,
+								stride_grid(s, batch->nrows, GPUAGG_BLOCK, BLOCKS_PER_SM), 1, 1,
+								GPUAGG_BLOCK, 1, 1, 0, s->s_exec, params, NULL));
+	CU_CHECK(s, cu.MemcpyDtoHAsync(s->snap[b], s->d_counters,
+								   sizeof(unsigned long long) * GA_NCOUNTERS, s->s_exec));
+	CU_CHECK(s, cu.EventRecord(s->ev_consumed[b], s->s_exec));
+	s->kernel_pending[b] = true;
+	s->dim_sent[d] += batch->nrows;
+	CU_CHECK(s, cu.StreamWaitEvent(s->s_copy[b], s->ev_consumed[b], 0));
+	/* (the caller unpins the previous batch's pages when this returns) */
+	return ga_engine_wait_buffer(s, 1 - b);
 }
 
 int
@@ -588,7 +758,7 @@ ga_engine_add_batch(GaEngineSession *s, int b, const GaBatch *batch)
 
 	CU_CURRENT(s);
 	if (batch->dim)
-		return add_dim(s, b, batch);
+		return batch->dim_scan ? scan_dim(s, b, batch) : add_dim(s, b, batch);
 	if (s->dims_ready != s->prog.ndims)
 	{
 		snprintf(s->errbuf, sizeof(s->errbuf), "rows came before the joined tables'");
@@ -628,7 +798,7 @@ ga_engine_add_batch(GaEngineSession *s, int b, const GaBatch *batch)
 	CU_CHECK(s, cu.EventRecord(s->ev_copystart[b], s->s_copy[b]));
 	if (batch->pagelist)
 	{
-		if ((err = page_batch(s, b, batch, &dbatch)) != GA_OK)
+		if ((err = page_batch(s, b, batch, &dbatch, s->prog.ncols)) != GA_OK)
 			return err;
 	}
 	else
@@ -1092,8 +1262,14 @@ ga_engine_close(GaEngineSession *s)
 	engine_device_free(s, &s->d_arena, s->dict.arena_cap);
 	engine_device_free(s, &s->d_counters, sizeof(unsigned long long) * GA_NCOUNTERS);
 	for (int d = 0; d < GA_MAX_DIMS; d++)
+	{
 		engine_device_free(s, &s->d_dim[d], s->dim_bytes[d]);
+		engine_device_free(s, &s->d_slots[d], s->slots_bytes[d]);
+		engine_device_free(s, &s->d_dimprog[d], sizeof(GaProgram));
+		free(s->dimprog[d]);
+	}
 	engine_device_free(s, &s->d_dims, sizeof(GaDims));
+	engine_device_free(s, &s->d_dimcount, 8 * GA_MAX_DIMS);
 	if (s->ev_sync)
 		cu.EventDestroy(s->ev_sync);
 	if (s->s_exec)

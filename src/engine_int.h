@@ -145,6 +145,7 @@ typedef struct EngineModule
 	CUfunction	fn_dict_seed;
 	CUfunction	fn_dict_rehash;
 	CUfunction	fn_dim_build;
+	CUfunction	fn_dim_scan;
 	CUdeviceptr d_prog;
 	bool		busy;
 } EngineModule;
@@ -246,6 +247,13 @@ struct GaEngineSession
 	GaDims		dims;			/* device addresses */
 	CUdeviceptr d_dim[GA_MAX_DIMS];	/* dimension d's arrays, one allocation */
 	uint64_t	dim_bytes[GA_MAX_DIMS];
+	uint64_t	dim_cap[GA_MAX_DIMS];	/* ... rows they have room for */
+	CUdeviceptr d_slots[GA_MAX_DIMS];	/* its hash table and dup flag */
+	uint64_t	slots_bytes[GA_MAX_DIMS];
+	GaProgram  *dimprog[GA_MAX_DIMS];	/* a scanned one's program, */
+	CUdeviceptr d_dimprog[GA_MAX_DIMS];	/* ... on the device, */
+	uint64_t	dim_sent[GA_MAX_DIMS];	/* ... the rows of its table sent */
+	CUdeviceptr d_dimcount;		/* ... and those it kept, a word each */
 	CUdeviceptr d_dims;			/* dims, for the kernels */
 	uint32_t	dims_ready;		/* dimensions built */
 	uint64_t	vram_used;

@@ -203,7 +203,19 @@ gpuagg_begin(CustomScanState *node, EState *estate, int eflags)
 			st->join = GpuaggJoinWithFilter(st->join, st->host, &node->ss.ps);
 		/* (a join of integer keys alone: the device probes its tables) */
 		if (st->plan->join != NIL)
-			(void) GpuaggJoinToDevice(st->join, st->prog, node->ss.ss_currentRelation);
+		{
+			GaProgram  *scratch = palloc(sizeof(GaProgram));
+
+			/* (as the planner decided, gpuagg.device_joins then) */
+			memcpy(scratch, &st->prog->ga, sizeof(GaProgram));
+			if (st->plan->device_join &&
+				(!GpuaggJoinDevicePlanned(st->plan->join, scratch,
+										  RelationGetRelid(node->ss.ss_currentRelation), false) ||
+				 !GpuaggJoinToDevice(st->join, st->prog, node->ss.ss_currentRelation,
+									 st->plan->batch_rows)))
+				elog(ERROR, "gpuagg: the device cannot run the join the plan gave it");
+			pfree(scratch);
+		}
 	}
 	st->run_cxt = AllocSetContextCreate(estate->es_query_cxt, "GpuAgg run",
 										ALLOCSET_DEFAULT_SIZES);
@@ -364,6 +376,55 @@ end_run(GpuAggState *st)
 }
 
 /*
+ * A joined table the device scans itself (GaDimDesc.scan): its program,
+ * its page batches, their end; the device keeps the rows its program's
+ * WHERE keeps and makes their hash table.
+ */
+static int
+send_dim_scan(GpuAggState *st, const GpuaggDevice *dev, int d, GpuaggBatchReader *r,
+			  Size batch_bytes)
+{
+	GaBatch		hb;
+	const GaBatch *b;
+	char	   *buf;
+	uint64		bytes;
+	double		rows;
+	int			err;
+
+	if ((buf = dev->batch_buffer(st->session, batch_bytes)) == NULL)
+		return GA_ERR_DEVICE;
+	memcpy(buf, GpuaggJoinScanProgram(st->join, d, &rows), sizeof(GaProgram));
+	memset(&hb, 0, sizeof(hb));
+	hb.values[0] = buf;
+	hb.dim = d + 1;
+	hb.dim_scan = 3;
+	hb.dim_rows = (uint64) Min(Max(rows, 0.0), 1e8);
+	if ((err = dev->add_batch(st->session, &hb, &st->counters.stats)) != GA_OK)
+		return err;
+	for (;;)
+	{
+		CHECK_FOR_INTERRUPTS();
+		if ((buf = dev->batch_buffer(st->session, batch_bytes)) == NULL)
+			return GA_ERR_DEVICE;
+		if ((b = GpuaggBatchNext(r, buf, &bytes)) == NULL)
+			break;
+		hb = *b;
+		hb.dim = d + 1;
+		hb.dim_scan = 1;
+		st->counters.bytes_in += bytes;
+		if ((err = dev->add_batch(st->session, &hb, &st->counters.stats)) != GA_OK)
+			return err;
+		/* (the device is done with the previous batch's pages) */
+		pages_in_flight = st;
+		GpuaggBatchSent(r);
+	}
+	memset(&hb, 0, sizeof(hb));
+	hb.dim = d + 1;
+	hb.dim_scan = 2;
+	return dev->add_batch(st->session, &hb, &st->counters.stats);
+}
+
+/*
  * One run of the scan through the current device.  Returns false when the
  * device itself failed (GA_ERR_DEVICE), with *why set; SQL errors the
  * device reports are raised here.
@@ -383,6 +444,9 @@ run_on_device(GpuAggState *st, char **why)
 	bool		replayable;
 	bool		pages_ok = !st->no_pages && dev->takes_pages();
 	GaDimData  *dims = NULL;	/* a join the device runs: its tables' rows */
+	GpuaggBatchReader *dimreaders[GA_MAX_DIMS] = {0};	/* ... the tables it scans */
+	bool		scans = false;
+	bool		page_strings;
 
 	/*
 	 * A fed GpuAgg's leader takes its workers' batches (its own reader only
@@ -427,6 +491,15 @@ run_on_device(GpuAggState *st, char **why)
 							  st->prog->ga.ndims > 0 ? NULL : st->join);
 	if (dims)
 	{
+		/* the tables the device scans itself (in page form, as this one) */
+		for (int d = 0; d < (int) st->prog->ga.ndims; d++)
+		{
+			st->prog->ga.dims[d].scan = 0;
+			if (GpuaggBatchMaxPages(reader) > 0)
+				dimreaders[d] = GpuaggJoinScanReader(st->join, d, st->prog, estate->es_snapshot,
+													 st->plan->batch_rows, st->dict,
+													 st->css.ss.ps.ps_ExprContext);
+		}
 		INSTR_TIME_SET_CURRENT(t0);
 		GpuaggJoinCollect(st->join, &st->prog->ga, reader, st->run_cxt, dims);
 		st->counters.dims_ms += GpuaggMsSince(t0);
@@ -439,10 +512,31 @@ run_on_device(GpuAggState *st, char **why)
 	}
 	memset(&est, 0, sizeof(est));
 	/* page form with strings: the device's dictionary starts with ours */
-	if (GpuaggBatchPageStrings(reader))
+	page_strings = GpuaggBatchPageStrings(reader);
+	for (int d = 0; d < GA_MAX_DIMS; d++)
+		if (dimreaders[d])
+		{
+			page_strings |= GpuaggBatchPageStrings(dimreaders[d]);
+			scans = true;
+		}
+	if (page_strings)
 	{
 		est.seed = GpuaggDictSerialize(st->dict, GA_SEED_MAX, &est.seed_bytes);
 		est.nseed = GpuaggDictCount(st->dict);
+		if (est.seed == NULL && scans)
+		{
+			/* the joined tables the device scans need page form: the host's join */
+			for (int d = 0; d < GA_MAX_DIMS; d++)
+				if (dimreaders[d])
+					GpuaggBatchEnd(dimreaders[d]);
+			GpuaggBatchEnd(reader);
+			if (fed)
+				GpuaggFeedGiveUp(st);
+			GpuaggJoinDeviceOff(st->join, st->prog);
+			st->join_rerun = true;
+			*why = pstrdup("the joined tables' strings are too many for the device's dictionary");
+			return false;
+		}
 		if (est.seed == NULL)
 		{
 			est.nseed = 0;
@@ -458,6 +552,15 @@ run_on_device(GpuAggState *st, char **why)
 	est.batch_rows = st->plan->batch_rows;
 	est.batch_bytes = GpuaggBatchBufferSize(reader);
 	est.batch_host_bytes = GpuaggBatchHostSize(reader);
+	for (int d = 0; d < GA_MAX_DIMS; d++)
+		if (dimreaders[d])
+		{
+			/* (their batches, and a scan's program, go through the same buffers) */
+			est.batch_bytes = Max(est.batch_bytes, GpuaggBatchBufferSize(dimreaders[d]));
+			est.batch_bytes = Max(est.batch_bytes, sizeof(GaProgram));
+			est.batch_host_bytes = Max(est.batch_host_bytes, GpuaggBatchHostSize(dimreaders[d]));
+			est.batch_host_bytes = Max(est.batch_host_bytes, sizeof(GaProgram));
+		}
 	est.vram_budget = GpuaggVramBudget();
 	est.vram_estimate = st->plan->vram;
 	est.max_pages = GpuaggBatchMaxPages(reader);
@@ -468,6 +571,9 @@ run_on_device(GpuAggState *st, char **why)
 	if (st->session == NULL)
 	{
 		GpuaggBatchEnd(reader);
+		for (int d = 0; d < GA_MAX_DIMS; d++)
+			if (dimreaders[d])
+				GpuaggBatchEnd(dimreaders[d]);
 		if (fed)
 			GpuaggFeedGiveUp(st);
 		return false;
@@ -489,8 +595,9 @@ run_on_device(GpuAggState *st, char **why)
 	for (int d = 0; !reader_skip && dims && d < (int) st->prog->ga.ndims; d++)
 	{
 		INSTR_TIME_SET_CURRENT(t0);
-		err = dev->add_dim(st->session, d, &dims[d], &st->counters.stats);
-		st->counters.wait_ms += GpuaggMsSince(t0);
+		err = dimreaders[d] ? send_dim_scan(st, dev, d, dimreaders[d], est.batch_bytes) :
+			dev->add_dim(st->session, d, &dims[d], &st->counters.stats);
+		st->counters.dims_ms += GpuaggMsSince(t0);
 		if (err != GA_OK)
 			reader_skip = true;
 	}
@@ -581,6 +688,9 @@ run_on_device(GpuAggState *st, char **why)
 	close_session(st);
 	pages_in_flight = NULL;
 	GpuaggBatchEnd(reader);
+	for (int d = 0; d < GA_MAX_DIMS; d++)
+		if (dimreaders[d])
+			GpuaggBatchEnd(dimreaders[d]);
 	if (fed && err == GA_OK)
 		GpuaggFeedStop(st);			/* the device reads no page any more */
 	else if (fed)

@@ -102,7 +102,11 @@ GpuaggExplain(CustomScanState *node, List *ancestors, ExplainState *es)
 		ExplainPropertyList("Join Keys", items, es);
 		items = NIL;
 		/* who matches the rows: the device probes hash tables of the others */
-		ExplainPropertyText("Join Matched By", st->prog->ga.ndims > 0 ? "device" : "host", es);
+		ExplainPropertyText("Join Matched By", st->prog->ga.ndims == 0 ? "host" :
+							GpuaggJoinScanned(st->join) == 0 ? "device" :
+							psprintf("device, scanning %d of the %d tables itself",
+									 GpuaggJoinScanned(st->join), (int) st->prog->ga.ndims),
+							es);
 	}
 	/* pruned at the start, as an Append says "Subplans Removed" */
 	if (st->nremoved > 0)

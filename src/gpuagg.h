@@ -82,6 +82,7 @@ typedef struct GpuaggPlanInfo
 								 * custom_exprs) */
 	bool		feed;			/* parallel workers only feed pages to the
 								 * leader's session */
+	bool		device_join;	/* the device runs the join (join.h) */
 	List	   *sets;			/* GROUPING SETS: per set a List of the indexes
 								 * of the keys it groups by, or NIL (one
 								 * grouping by every key) */

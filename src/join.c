@@ -752,12 +752,15 @@ GpuaggJoinKindName(List *priv, int d)
 }
 /* (join.h) */
 bool
-GpuaggJoinDevicePlanned(List *priv, GaProgram *p)
+GpuaggJoinDevicePlanned(List *priv, GaProgram *p, Oid fact, bool setting)
 {
 	int			ndims = GpuaggJoinDims(priv);
 	List	   *at = list_nth(priv, JOIN_PRIV_COLUMN_AT);
+	int			npay[GA_MAX_DIMS] = {0};
+	List	   *links = NIL;	/* IntLists (dimension, column): key sources */
+	List	   *factkeys = NIL; /* attnos */
 
-	if (!gpuagg_device_joins || ndims == 0 || ndims > GA_MAX_DIMS)
+	if ((setting && !gpuagg_device_joins) || ndims == 0 || ndims > GA_MAX_DIMS)
 		return false;
 	for (int d = 0; d < ndims; d++)
 	{
@@ -769,13 +772,45 @@ GpuaggJoinDevicePlanned(List *priv, GaProgram *p)
 			return false;
 		foreach(lc, keys)
 		{
+			List	   *kl = lfirst(lc);
+			int			src_dim = list_nth_int(kl, 0);
+			int			src_col = list_nth_int(kl, 1);
+			bool		dim_left = list_nth_int(kl, 5) != 0;
 			int			lw,
-						rw;
+						rw,
+						t;
 
-			if (!integer_equality(get_opcode((Oid) list_nth_int(lfirst(lc), 3)), &lw, &rw))
+			if (!integer_equality(get_opcode((Oid) list_nth_int(kl, 3)), &lw, &rw))
 				return false;
+			if (src_dim >= 0)
+			{
+				/* a column of an earlier dimension's rows, held by the device */
+				List	   *link = list_make2_int(src_dim, src_col);
+
+				if (!list_member(links, link))
+				{
+					links = lappend(links, link);
+					npay[src_dim]++;
+				}
+				continue;
+			}
+			/* the table's column, as GpuaggJoinToDevice's key_column reads it */
+			t = GpuaggTypeOf(get_atttype(fact, (AttrNumber) src_col));
+			if (!(t == GA_T_INT2 || t == GA_T_INT4 || t == GA_T_INT8 || t == GA_T_DATE ||
+				  t == GA_T_TIMESTAMP || t == GA_T_TIMESTAMPTZ) ||
+				ga_type_width(t) != (dim_left ? rw : lw))
+				return false;
+			factkeys = list_append_unique_int(factkeys, src_col);
 		}
 	}
+	for (uint32 c = 0; c < p->ncols; c++)
+		if (GpuaggJoinAttno(p->cols[c].attno))
+			npay[linitial_int(list_nth(at, p->cols[c].attno - GPUAGG_JOIN_ATTNO))]++;
+	for (int d = 0; d < ndims; d++)
+		if (npay[d] > GA_MAX_DIM_COLS)
+			return false;
+	if (p->ncols + list_length(factkeys) > GA_MAX_COLS)
+		return false;
 	/* (the executor's GpuaggJoinToDevice says where the columns lie) */
 	for (uint32 c = 0; c < p->ncols; c++)
 		if (GpuaggJoinAttno(p->cols[c].attno))
@@ -906,6 +941,9 @@ typedef struct JoinDim
 	int			pay_prog[GA_MAX_DIM_COLS];	/* the program's column it fills,
 											 * or -1: a later key's source, */
 	int			pay_w[GA_MAX_DIM_COLS]; /* ... an integer of this width */
+	/* ... whose table the device scans itself (GaDimDesc.scan): */
+	struct GpuaggProgram *scan; /* its program, or NULL */
+	Relation	scanrel;
 } JoinDim;
 
 struct GpuaggJoin
@@ -1444,15 +1482,138 @@ key_column(GaProgram *p, Relation rel, int attno, int w)
 	return p->ncols++;
 }
 
+/* Column attno of a dimension's program of type t (added unless there). */
+static int
+scan_column(GaProgram *g, int attno, const GaColumn *like)
+{
+	for (uint32 c = 0; c < g->ncols; c++)
+		if (g->cols[c].attno == attno && g->cols[c].type == like->type &&
+			g->cols[c].scale == like->scale && !g->cols[c].pred && !g->cols[c].like &&
+			g->cols[c].dscale_checked == like->dscale_checked)
+			return c;
+	if (g->ncols == GA_MAX_COLS)
+		return -1;
+	memset(&g->cols[g->ncols], 0, sizeof(GaColumn));
+	g->cols[g->ncols].type = like->type;
+	g->cols[g->ncols].scale = like->scale;
+	g->cols[g->ncols].dscale_checked = like->dscale_checked;
+	g->cols[g->ncols].attno = attno;
+	return g->ncols++;
+}
+
+/* The table's attribute a scan's output column col is, or 0. */
+static int
+scan_attno(Plan *plan, int col)
+{
+	TargetEntry *te;
+
+	if (col < 0 || col >= list_length(plan->targetlist))
+		return 0;
+	te = list_nth(plan->targetlist, col);
+	if (!IsA(te->expr, Var) || ((Var *) te->expr)->varno != ((Scan *) plan)->scanrelid ||
+		((Var *) te->expr)->varattno <= 0)
+		return 0;
+	return ((Var *) te->expr)->varattno;
+}
+
+/*
+ * Can the device scan dimension d's table itself (GaDimDesc.scan)?  Where
+ * its plan is a plain sequential scan of a heap table whose WHERE and
+ * columns the device evaluates in page form (no parameters, no numeric it
+ * might not hold), make its program and say so in main.
+ */
+static void
+scan_program(GpuaggJoin *j, int d, GaProgram *main, int batch_rows)
+{
+	JoinDim    *dim = &j->dims[d];
+	GaDimDesc  *dd = &main->dims[d];
+	Plan	   *plan = dim->ps->plan;
+	Relation	rel;
+	GpuaggProgram *dp;
+	GaProgram  *g;
+	const char *reason;
+	uint32		codes = 0;
+
+	dd->scan = 0;
+	if (!IsA(dim->ps, SeqScanState) || plan->parallel_aware ||
+		(rel = ((ScanState *) dim->ps)->ss_currentRelation) == NULL)
+		return;
+	dp = palloc0(sizeof(GpuaggProgram));
+	g = &dp->ga;
+	if (!GpuaggCompile(dp, plan->qual, NIL, NIL, NIL, false, ((Scan *) plan)->scanrelid, NIL,
+					   &reason) ||
+		dp->params != NIL || dp->uses_zone || GpuaggProgramNeedsExact(g))
+		return;
+	for (int k = 0; k < dim->nkeys; k++)
+	{
+		int			attno = scan_attno(plan, dim->keys[k].col);
+		GaColumn	want = {0};
+
+		if (attno == 0)
+			return;
+		want.type = GpuaggTypeOf(TupleDescAttr(RelationGetDescr(rel), attno - 1)->atttypid);
+		if (!(want.type == GA_T_INT2 || want.type == GA_T_INT4 || want.type == GA_T_INT8 ||
+			  want.type == GA_T_DATE || want.type == GA_T_TIMESTAMP ||
+			  want.type == GA_T_TIMESTAMPTZ) ||
+			ga_type_width(want.type) != dim->keys[k].build_w ||
+			(dd->scan_key[k] = scan_column(g, attno, &want)) < 0)
+			return;
+	}
+	for (int c = 0; c < dim->npay; c++)
+	{
+		int			attno = scan_attno(plan, dim->pay_at[c]);
+		GaColumn	want = {0};
+
+		if (attno == 0)
+			return;
+		if (dim->pay_prog[c] >= 0)
+		{
+			const GaColumn *mc = &main->cols[dim->pay_prog[c]];
+
+			/* (a string predicate or function of it is the host's) */
+			if (mc->pred || mc->like)
+				return;
+			want.type = mc->type;
+			want.scale = mc->scale;
+			want.dscale_checked = mc->dscale_checked;
+		}
+		else
+		{
+			want.type = integer_type(dim->pay_w[c]);
+			if (TupleDescAttr(RelationGetDescr(rel), attno - 1)->attlen != dim->pay_w[c])
+				return;
+		}
+		if ((dd->scan_col[c] = scan_column(g, attno, &want)) < 0)
+			return;
+	}
+	g->dimscan = 1;
+	if (GpuaggPageFormMissing(g, rel, batch_rows) != NULL)
+		return;
+	for (uint32 c = 0; c < g->ncols; c++)
+	{
+		if (g->cols[c].type == GA_T_TEXT && !g->cols[c].pred)
+			codes++;
+		if (g->cols[c].type == GA_T_BPCHAR)
+		{
+			codes += 2;
+			main->dim_bpchar = 1;
+		}
+	}
+	main->dim_strcodes = Max(main->dim_strcodes, codes);
+	dd->scan = 1;
+	dim->scan = dp;
+	dim->scanrel = rel;
+}
+
 /* (join.h) */
 bool
-GpuaggJoinToDevice(GpuaggJoin *j, GpuaggProgram *prog, Relation rel)
+GpuaggJoinToDevice(GpuaggJoin *j, GpuaggProgram *prog, Relation rel, int batch_rows)
 {
 	GaProgram  *p = &prog->ga;
 	GaProgram  *saved;
 	bool		ok = true;
 
-	if (j->filter || j->ndims == 0 || j->ndims > GA_MAX_DIMS || !gpuagg_device_joins)
+	if (j->filter || j->ndims == 0 || j->ndims > GA_MAX_DIMS)
 		return false;
 	for (int d = 0; d < j->ndims; d++)
 	{
@@ -1521,6 +1682,8 @@ GpuaggJoinToDevice(GpuaggJoin *j, GpuaggProgram *prog, Relation rel)
 	pfree(saved);
 	p->ndims = j->ndims;
 	j->device = true;
+	for (int d = 0; d < j->ndims; d++)
+		scan_program(j, d, p, batch_rows);
 	return true;
 }
 
@@ -1579,13 +1742,16 @@ GpuaggJoinCollect(GpuaggJoin *j, const GaProgram *p, GpuaggBatchReader *reader,
 		uint64		n = 0;
 		bool		anynull[GA_MAX_DIM_COLS] = {0};
 
+		memset(dm, 0, sizeof(GaDimData));
+		if (p->dims[d].scan)
+			continue;			/* (the device scans its table) */
 		/* (a later host build runs the plan again) */
 		if (dim->ran)
 			ExecReScan(dim->ps);
 		dim->ran = true;
 		j->built = false;
 		memset(dm, 0, sizeof(GaDimData));
-		grow_arrays(dim, p, dm, &cap, Max(dim->ps->plan->plan_rows, 1024), cxt);
+		grow_arrays(dim, p, dm, &cap, Min(Max(dim->ps->plan->plan_rows, 1024), 1 << 20), cxt);
 		for (;;)
 		{
 			TupleTableSlot *slot = ExecProcNode(dim->ps);
@@ -1636,4 +1802,48 @@ GpuaggJoinCollect(GpuaggJoin *j, const GaProgram *p, GpuaggBatchReader *reader,
 				dm->nulls[c] = NULL;
 	}
 	MemoryContextSwitchTo(caller);
+}
+
+/* (join.h) */
+GpuaggBatchReader *
+GpuaggJoinScanReader(GpuaggJoin *j, int d, GpuaggProgram *prog, Snapshot snapshot,
+					 int batch_rows, GpuaggDict *dict, ExprContext *econtext)
+{
+	JoinDim    *dim = &j->dims[d];
+	GpuaggBatchReader *r;
+
+	prog->ga.dims[d].scan = 0;
+	if (dim->scan == NULL)
+		return NULL;
+	/* its string constants coded in the run's dictionary */
+	if (!GpuaggLoadParams(dim->scan, NIL, econtext, dict))
+		return NULL;
+	r = GpuaggBatchBegin(&dim->scanrel, 1, NULL, snapshot, NULL, NULL, dim->scan, batch_rows,
+						 dict, true, NULL);
+	if (GpuaggBatchMaxPages(r) == 0)
+	{
+		GpuaggBatchEnd(r);
+		return NULL;
+	}
+	prog->ga.dims[d].scan = 1;
+	return r;
+}
+
+/* (join.h) */
+const GaProgram *
+GpuaggJoinScanProgram(GpuaggJoin *j, int d, double *rows)
+{
+	*rows = j->dims[d].ps->plan->plan_rows;
+	return &j->dims[d].scan->ga;
+}
+
+/* (join.h) */
+int
+GpuaggJoinScanned(GpuaggJoin *j)
+{
+	int			n = 0;
+
+	for (int d = 0; j && j->device && d < j->ndims; d++)
+		n += j->dims[d].scan != NULL;
+	return n;
 }

@@ -47,12 +47,15 @@ extern const char *GpuaggJoinPlanFor(PlannerInfo *root, RelOptInfo *input_rel,
 
 /*
  * Will the device run the join (GpuaggJoinToDevice, below)?  Where every
- * dimension is matched on integer keys alone, and gpuagg.device_joins is
- * on, mark p's columns of the dimensions as a device's (page form is
- * possible) and say so.  (Duplicate keys of an inner or left join's
+ * dimension is matched on integer keys alone (the scanned table's, fact's,
+ * of their operator's width), within the device's limits, and (setting)
+ * gpuagg.device_joins is on, mark p's columns of the dimensions as a
+ * device's (page form is possible) and say so.  The executor asks again
+ * without the setting (a plan's decision stands), and then
+ * GpuaggJoinToDevice does as the planner said.  (Duplicate keys of an inner or left join's
  * dimension, which only a run finds, leave it to the host after all.)
  */
-extern bool GpuaggJoinDevicePlanned(List *priv, GaProgram *p);
+extern bool GpuaggJoinDevicePlanned(List *priv, GaProgram *p, Oid fact, bool setting);
 /* The joincols of a GpuaggPlanInfo.join (NIL without one). */
 extern List *GpuaggJoinColumns(List *priv);
 /* Its dimensions' count. */
@@ -103,7 +106,8 @@ extern Datum GpuaggJoinValue(GpuaggJoin *j, int k, bool *isnull);
  * it reads none) and return true; else leave prog as it is.
  */
 struct GpuaggProgram;
-extern bool GpuaggJoinToDevice(GpuaggJoin *j, struct GpuaggProgram *prog, Relation rel);
+extern bool GpuaggJoinToDevice(GpuaggJoin *j, struct GpuaggProgram *prog, Relation rel,
+							   int batch_rows);
 /* Back to the host's matching, for good (an inner or left join's duplicates). */
 extern void GpuaggJoinDeviceOff(GpuaggJoin *j, struct GpuaggProgram *prog);
 /*
@@ -116,5 +120,22 @@ struct GpuaggBatchReader;
 extern void GpuaggJoinCollect(GpuaggJoin *j, const GaProgram *p,
 							  struct GpuaggBatchReader *reader, MemoryContext cxt,
 							  GaDimData *out);
+
+/*
+ * A dimension the device scans itself (GaDimDesc.scan: a plain sequential
+ * scan of a heap table whose WHERE the device evaluates): a page-form
+ * reader of its table for this run, with its program; NULL where the run
+ * cannot (then GpuaggJoinCollect's rows are its, GaDimDesc.scan 0).
+ */
+struct GpuaggDict;
+extern struct GpuaggBatchReader *GpuaggJoinScanReader(GpuaggJoin *j, int d,
+													  struct GpuaggProgram *prog,
+													  Snapshot snapshot, int batch_rows,
+													  struct GpuaggDict *dict,
+													  ExprContext *econtext);
+/* How many of the join's tables the device may scan itself. */
+extern int	GpuaggJoinScanned(GpuaggJoin *j);
+/* ... and its program, and the rows its plan expects */
+extern const GaProgram *GpuaggJoinScanProgram(GpuaggJoin *j, int d, double *rows);
 
 #endif							/* GPUAGG_JOIN_H */

@@ -51,7 +51,8 @@ enum GpuaggPrivateIndex
 	PRIV_GROUPFUNCS,
 	PRIV_GROUPING_VALUES,
 	PRIV_JOIN,
-	PRIV_HOST
+	PRIV_HOST,
+	PRIV_DEVICE_JOIN
 };
 
 List *
@@ -82,6 +83,7 @@ GpuaggFormPlanInfo(const GpuaggPlanInfo *info)
 	priv = lappend(priv, info->grouping_values);
 	priv = lappend(priv, info->join);
 	priv = lappend(priv, info->host);
+	priv = lappend(priv, makeInteger(info->device_join ? 1 : 0));
 	Assert(list_length(priv) == PRIV_HOST + 1);
 	return priv;
 }
@@ -118,6 +120,7 @@ GpuaggDeformPlanInfo(List *priv, GpuaggPlanInfo *info)
 	info->grouping_values = list_nth(priv, PRIV_GROUPING_VALUES);
 	info->join = list_nth(priv, PRIV_JOIN);
 	info->host = list_nth(priv, PRIV_HOST);
+	info->device_join = intVal(list_nth(priv, PRIV_DEVICE_JOIN)) != 0;
 }
 
 static Plan *

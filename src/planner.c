@@ -1184,7 +1184,8 @@ compile_query(GpuaggCandidate *c)
 	c->remap = c->children != NIL && (reason = children_alike(c)) != NULL;
 	/* a join of integer keys alone: the device probes its tables */
 	c->device_join = c->is_join && c->host == NIL &&
-		GpuaggJoinDevicePlanned(c->join.priv, &c->prog->ga);
+		GpuaggJoinDevicePlanned(c->join.priv, &c->prog->ga,
+								planner_rt_fetch(c->scan_rel->relid, c->root)->relid, true);
 	c->no_pages = c->remap ? psprintf("%s, so the scan reads column batches", reason) :
 		c->is_join && !c->device_join ?
 		"a join: the host matches each row of the table with the other tables' rows" :
@@ -1644,6 +1645,7 @@ add_gpuagg_path(GpuaggCandidate *c)
 	info.device = c->device;
 	info.gating = c->gating;
 	info.host = c->host;
+	info.device_join = c->device_join;
 	info.params = c->prog->params;
 	info.feed = c->feed;
 	/* (not in a partition's grouping: the Append above gathers the groups) */

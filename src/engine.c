@@ -643,6 +643,9 @@ scan_dim(GaEngineSession *s, int b, const GaBatch *batch)
 		snprintf(s->errbuf, sizeof(s->errbuf), "a joined table's rows came out of order");
 		return GA_ERR_DEVICE;
 	}
+	if (!s->d_dims &&
+		(err = engine_device_alloc(s, &s->d_dims, sizeof(GaDims))) != GA_OK)
+		return err;
 	if (!s->d_dimcount)
 	{
 		if ((err = engine_device_alloc(s, &s->d_dimcount, 8 * GA_MAX_DIMS)) != GA_OK)

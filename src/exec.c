@@ -597,6 +597,7 @@ run_on_device(GpuAggState *st, char **why)
 		INSTR_TIME_SET_CURRENT(t0);
 		err = dimreaders[d] ? send_dim_scan(st, dev, d, dimreaders[d], est.batch_bytes) :
 			dev->add_dim(st->session, d, &dims[d], &st->counters.stats);
+		st->counters.dims_scanned += dimreaders[d] != NULL;
 		st->counters.dims_ms += GpuaggMsSince(t0);
 		if (err != GA_OK)
 			reader_skip = true;

@@ -44,6 +44,7 @@ typedef struct GpuaggCounters
 	uint64		ngroups;
 	uint64		strings_coded;	/* page form: strings the device coded */
 	uint64		rows_read;	/* a join: rows of the table read and matched */
+	uint64		dims_scanned;	/* ... joined tables the device scanned */
 	uint64		exact_runs;		/* runs that took the exact path (a numeric
 								 * value the device cannot hold) */
 	uint64		column_reruns;	/* page form given up for a string the

@@ -30,6 +30,7 @@ counters_add(GpuaggCounters *all, const GpuaggCounters *c)
 	all->open_ms += c->open_ms;
 	all->scan_ms += c->scan_ms;
 	all->dims_ms += c->dims_ms;
+	all->dims_scanned += c->dims_scanned;
 	all->wait_ms += c->wait_ms;
 	all->finish_ms += c->finish_ms;
 	all->result_ms += c->result_ms;
@@ -102,11 +103,7 @@ GpuaggExplain(CustomScanState *node, List *ancestors, ExplainState *es)
 		ExplainPropertyList("Join Keys", items, es);
 		items = NIL;
 		/* who matches the rows: the device probes hash tables of the others */
-		ExplainPropertyText("Join Matched By", st->prog->ga.ndims == 0 ? "host" :
-							GpuaggJoinScanned(st->join) == 0 ? "device" :
-							psprintf("device, scanning %d of the %d tables itself",
-									 GpuaggJoinScanned(st->join), (int) st->prog->ga.ndims),
-							es);
+		ExplainPropertyText("Join Matched By", st->prog->ga.ndims > 0 ? "device" : "host", es);
 	}
 	/* pruned at the start, as an Append says "Subplans Removed" */
 	if (st->nremoved > 0)
@@ -237,6 +234,9 @@ GpuaggExplain(CustomScanState *node, List *ancestors, ExplainState *es)
 		/* a join: the table's rows read and matched on the host */
 		if (st->join != NULL)
 			ExplainPropertyInteger("Table Rows Read", NULL, all.rows_read, es);
+		/* the device's join: the joined tables it read itself, in page form */
+		if (all.dims_scanned > 0)
+			ExplainPropertyInteger("Joined Tables Scanned by Device", NULL, all.dims_scanned, es);
 		ExplainPropertyInteger("Rows In", NULL, all.stats.rows_in, es);
 		ExplainPropertyInteger("Rows Removed by Device Filter", NULL,
 							   all.stats.rows_in - all.stats.rows_passed, es);

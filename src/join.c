@@ -1836,14 +1836,3 @@ GpuaggJoinScanProgram(GpuaggJoin *j, int d, double *rows)
 	*rows = j->dims[d].ps->plan->plan_rows;
 	return &j->dims[d].scan->ga;
 }
-
-/* (join.h) */
-int
-GpuaggJoinScanned(GpuaggJoin *j)
-{
-	int			n = 0;
-
-	for (int d = 0; j && j->device && d < j->ndims; d++)
-		n += j->dims[d].scan != NULL;
-	return n;
-}

@@ -133,8 +133,6 @@ extern struct GpuaggBatchReader *GpuaggJoinScanReader(GpuaggJoin *j, int d,
 													  Snapshot snapshot, int batch_rows,
 													  struct GpuaggDict *dict,
 													  ExprContext *econtext);
-/* How many of the join's tables the device may scan itself. */
-extern int	GpuaggJoinScanned(GpuaggJoin *j);
 /* ... and its program, and the rows its plan expects */
 extern const GaProgram *GpuaggJoinScanProgram(GpuaggJoin *j, int d, double *rows);
 

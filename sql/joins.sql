@@ -133,6 +133,27 @@ SET parallel_tuple_cost = 0;
 SET min_parallel_table_scan_size = 0;
 SET max_parallel_workers_per_gather = 2;
 SELECT check_parallel('SELECT c_nation, count(*), sum(qty), max(p_type) FROM jf JOIN jc ON ck = c_id JOIN jp ON pk = p_id GROUP BY c_nation');
+-- numerics: one session, fed by the workers, whose exact path is a serial
+-- plan of the join (PostgreSQL's own may all read a Gather); a value past
+-- int64 takes it
+CREATE TABLE jhuge (hk int4, huge numeric(38, 2));
+INSERT INTO jhuge SELECT i, CASE WHEN i = 3 THEN 1e30 ELSE i * 1.5 END FROM generate_series(0, 19) i;
+ANALYZE jhuge;
+SET gpuagg.fed_groups = 0;
+SELECT check_parallel('SELECT c_nation, count(*), sum(amt), sum(c_bal) FROM jf JOIN jc ON ck = c_id GROUP BY c_nation');
+SELECT check_parallel('SELECT c_nation, count(*), sum(amt), sum(huge) FROM jf JOIN jc ON ck = c_id JOIN jhuge ON qty = hk GROUP BY c_nation');
+CREATE FUNCTION pg_temp.analyzed(q text) RETURNS text LANGUAGE plpgsql AS $$
+DECLARE
+	j json;
+BEGIN
+	EXECUTE 'EXPLAIN (ANALYZE, FORMAT JSON, COSTS OFF, TIMING OFF) ' || q INTO j;
+	RETURN j::text;
+END
+$$;
+SELECT t LIKE '%in the leader%' AS fed, t LIKE '%"Exact Path Runs": 1%' AS exact_path_ran
+  FROM pg_temp.analyzed('SELECT c_nation, sum(huge) FROM jf JOIN jc ON ck = c_id JOIN jhuge ON qty = hk GROUP BY c_nation') t;
+RESET gpuagg.fed_groups;
+DROP TABLE jhuge;
 RESET parallel_setup_cost;
 RESET parallel_tuple_cost;
 RESET min_parallel_table_scan_size;

@@ -53,12 +53,32 @@
 #include "device.h"
 #include "gpuagg.h"
 #include "join.h"
+#include "optimizer/cost.h"
+#include "optimizer/paths.h"
 #include "ledger.h"
 #include "program.h"
 
 /* Saved hook value */
 static create_upper_paths_hook_type prev_create_upper_paths_hook = NULL;
 static planner_hook_type prev_planner_hook = NULL;
+static set_join_pathlist_hook_type prev_set_join_pathlist_hook = NULL;
+
+/*
+ * The cheapest parallel-safe serial path of each query level's top join
+ * rel, as it was before PostgreSQL added its Gather paths, which can leave
+ * the rel with none (a fed GpuAgg's exact path needs one): a copy of the
+ * path node, its inputs shared (paths of lower rels, which stay).  Reset
+ * for each statement planned (gpuagg_planner).
+ */
+typedef struct SerialJoin
+{
+	PlannerInfo *root;
+	RelOptInfo *rel;
+	Path	   *path;
+} SerialJoin;
+static List *serial_joins = NIL;
+static Path *saved_serial_join(PlannerInfo *root, RelOptInfo *rel);
+static SerialJoin *serial_join_of(PlannerInfo *root, RelOptInfo *rel);
 
 /*
  * The cheapest GpuAgg path offered in the statement being planned, and the
@@ -1543,6 +1563,9 @@ exact_path(GpuaggCandidate *c)
 				(input == NULL || p->total_cost < input->total_cost))
 				input = p;
 		}
+		/* (a join: its serial path, which PostgreSQL's Gather may have displaced) */
+		if (input == NULL && c->input_rel->reloptkind == RELOPT_JOINREL)
+			input = saved_serial_join(root, c->input_rel);
 		if (input == NULL)
 			return NULL;
 	}
@@ -1894,7 +1917,10 @@ gpuagg_planner(Query *parse, const char *query_string, int cursorOptions,
 	double		save_offered = offered_cost,
 				save_native = native_cost;
 
+	List	   *save_serial = serial_joins;
+
 	offered_cost = native_cost = -1;
+	serial_joins = NIL;
 	PG_TRY();
 	{
 		bool		used = false;
@@ -1924,9 +1950,159 @@ gpuagg_planner(Query *parse, const char *query_string, int cursorOptions,
 		/* a statement planned inside this one (a function's) has its own */
 		offered_cost = save_offered;
 		native_cost = save_native;
+		serial_joins = save_serial;
 	}
 	PG_END_TRY();
 	return stmt;
+}
+
+/* A rel's kept parallel-safe serial path (SerialJoin), or NULL. */
+static SerialJoin *
+serial_join_of(PlannerInfo *root, RelOptInfo *rel)
+{
+	ListCell   *lc;
+
+	foreach(lc, serial_joins)
+	{
+		SerialJoin *e = lfirst(lc);
+
+		if (e->root == root && e->rel == rel)
+			return e;
+	}
+	return NULL;
+}
+
+/* The cheapest parallel-safe unparameterized path of a rel, or NULL. */
+static Path *
+safe_path_of(PlannerInfo *root, RelOptInfo *rel)
+{
+	Path	   *best = NULL;
+	ListCell   *lc;
+
+	if (rel->reloptkind == RELOPT_JOINREL)
+	{
+		SerialJoin *e = serial_join_of(root, rel);
+
+		return e ? e->path : NULL;
+	}
+	foreach(lc, rel->pathlist)
+	{
+		Path	   *p = lfirst(lc);
+
+		if (p->parallel_safe && p->param_info == NULL &&
+			(best == NULL || p->total_cost < best->total_cost))
+			best = p;
+	}
+	return best;
+}
+
+/*
+ * set_join_pathlist_hook: each join rel's cheapest parallel-safe serial
+ * path, kept (SerialJoin).  PostgreSQL's own may all read a Gather (a
+ * base rel's, cheaper) or be none: then a hash join of the two sides'
+ * kept paths on this pair's hashable clauses, as hash_inner_and_outer
+ * makes it.
+ */
+static void
+gpuagg_set_join_pathlist(PlannerInfo *root, RelOptInfo *joinrel, RelOptInfo *outerrel,
+						 RelOptInfo *innerrel, JoinType jointype, JoinPathExtraData *extra)
+{
+	SerialJoin *sj;
+	Path	   *best = NULL;
+	bool		fresh = false;
+	ListCell   *lc;
+
+	if (prev_set_join_pathlist_hook)
+		prev_set_join_pathlist_hook(root, joinrel, outerrel, innerrel, jointype, extra);
+	if (!gpuagg_enabled || !joinrel->consider_parallel)
+		return;
+	foreach(lc, joinrel->pathlist)
+	{
+		Path	   *p = lfirst(lc);
+
+		if (p->parallel_safe && p->param_info == NULL &&
+			(IsA(p, NestPath) || IsA(p, MergePath) || IsA(p, HashPath)) &&
+			(best == NULL || p->total_cost < best->total_cost))
+			best = p;
+	}
+	if (best == NULL && jointype != JOIN_UNIQUE_OUTER && jointype != JOIN_UNIQUE_INNER)
+	{
+		Path	   *outer = safe_path_of(root, outerrel);
+		Path	   *inner = safe_path_of(root, innerrel);
+		bool		isouter = jointype == JOIN_LEFT || jointype == JOIN_FULL ||
+			jointype == JOIN_RIGHT || jointype == JOIN_ANTI;
+		List	   *hashclauses = NIL;
+
+		foreach(lc, extra->restrictlist)
+		{
+			RestrictInfo *ri = lfirst_node(RestrictInfo, lc);
+
+			if (isouter && RINFO_IS_PUSHED_DOWN(ri, joinrel->relids))
+				continue;
+			if (!ri->can_join || !OidIsValid(ri->hashjoinoperator))
+				continue;
+			if (bms_is_subset(ri->left_relids, outerrel->relids) &&
+				bms_is_subset(ri->right_relids, innerrel->relids))
+				ri->outer_is_left = true;
+			else if (bms_is_subset(ri->left_relids, innerrel->relids) &&
+					 bms_is_subset(ri->right_relids, outerrel->relids))
+				ri->outer_is_left = false;
+			else
+				continue;
+			hashclauses = lappend(hashclauses, ri);
+		}
+		if (outer && inner && hashclauses != NIL)
+		{
+			JoinCostWorkspace ws;
+
+			initial_cost_hashjoin(root, &ws, jointype, hashclauses, outer, inner, extra, false);
+			best = (Path *) create_hashjoin_path(root, joinrel, jointype, &ws, extra, outer, inner,
+												 false, extra->restrictlist, NULL, hashclauses);
+			fresh = true;
+			if (!best->parallel_safe)
+				return;
+		}
+	}
+	if (best == NULL)
+		return;
+	sj = serial_join_of(root, joinrel);
+	if (sj == NULL)
+	{
+		sj = palloc0(sizeof(SerialJoin));
+		sj->root = root;
+		sj->rel = joinrel;
+		serial_joins = lappend(serial_joins, sj);
+	}
+	else if (sj->path->total_cost <= best->total_cost)
+		return;
+	if (fresh)
+		sj->path = best;
+	else
+	{
+		/* (add_path may free the rel's own path later) */
+		Size		size = IsA(best, NestPath) ? sizeof(NestPath) :
+			IsA(best, MergePath) ? sizeof(MergePath) : sizeof(HashPath);
+
+		sj->path = palloc(size);
+		memcpy(sj->path, best, size);
+	}
+}
+
+/*
+ * A fed GpuAgg's exact path over a join: the top join rel's serial path
+ * that PostgreSQL's Gather paths may have displaced (SerialJoin), with the
+ * rel's scan/join target, or NULL.
+ */
+static Path *
+saved_serial_join(PlannerInfo *root, RelOptInfo *rel)
+{
+	SerialJoin *e = serial_join_of(root, rel);
+	Path	   *p;
+
+	if (e == NULL)
+		return NULL;
+	p = (Path *) create_projection_path(root, rel, e->path, rel->reltarget);
+	return p->parallel_safe ? p : NULL;
 }
 
 void
@@ -1936,4 +2112,6 @@ GpuaggPlannerInit(void)
 	create_upper_paths_hook = gpuagg_create_upper_paths;
 	prev_planner_hook = planner_hook;
 	planner_hook = gpuagg_planner;
+	prev_set_join_pathlist_hook = set_join_pathlist_hook;
+	set_join_pathlist_hook = gpuagg_set_join_pathlist;
 }

@@ -122,6 +122,29 @@ ga_dim_probe(const GaDimDesc *dd, const GaDimData *dm, const int64_t *key)
 	}
 }
 
+/* Value si of an array of w-byte values into di of another (w 0: none). */
+GA_DEVFN void
+ga_copy_value(int w, void *dst, uint64_t di, const void *src, uint64_t si)
+{
+	switch (w)
+	{
+		case 1:
+			((uint8_t *) dst)[di] = ((const uint8_t *) src)[si];
+			break;
+		case 2:
+			((uint16_t *) dst)[di] = ((const uint16_t *) src)[si];
+			break;
+		case 4:
+			((uint32_t *) dst)[di] = ((const uint32_t *) src)[si];
+			break;
+		case 8:
+			((uint64_t *) dst)[di] = ((const uint64_t *) src)[si];
+			break;
+		default:
+			break;				/* GA_T_NULLONLY: only NULL-ness */
+	}
+}
+
 /* Mark row of a batch's column NULL (bitmaps of whole words, zeroed). */
 GA_DEVFN void
 ga_join_set_null(const uint8_t *nulls, uint32_t row)
@@ -198,23 +221,8 @@ ga_join_row(const GaProgram *p, const GaDims *dims, const GaBatch *b, uint32_t r
 			ga_join_set_null(b->nulls[c], row);
 			continue;
 		}
-		switch (ga_type_width(col->type))
-		{
-			case 1:
-				((uint8_t *) b->values[c])[row] = ((const uint8_t *) dm->cols[j])[at];
-				break;
-			case 2:
-				((uint16_t *) b->values[c])[row] = ((const uint16_t *) dm->cols[j])[at];
-				break;
-			case 4:
-				((uint32_t *) b->values[c])[row] = ((const uint32_t *) dm->cols[j])[at];
-				break;
-			case 8:
-				((uint64_t *) b->values[c])[row] = ((const uint64_t *) dm->cols[j])[at];
-				break;
-			default:
-				break;			/* GA_T_NULLONLY */
-		}
+		ga_copy_value(ga_type_width(col->type), (void *) b->values[c], row, dm->cols[j],
+					  (uint64_t) at);
 	}
 	return true;
 }
@@ -270,23 +278,7 @@ ga_dim_store(const GaProgram *dp, const GaDimDesc *dd, const GaDimData *dm, cons
 			ga_join_set_null(dm->nulls[j], (uint32_t) at);
 			continue;
 		}
-		switch (ga_type_width(dd->coltype[j]))
-		{
-			case 1:
-				((uint8_t *) dm->cols[j])[at] = ((const uint8_t *) src)[row];
-				break;
-			case 2:
-				((uint16_t *) dm->cols[j])[at] = ((const uint16_t *) src)[row];
-				break;
-			case 4:
-				((uint32_t *) dm->cols[j])[at] = ((const uint32_t *) src)[row];
-				break;
-			case 8:
-				((uint64_t *) dm->cols[j])[at] = ((const uint64_t *) src)[row];
-				break;
-			default:
-				break;
-		}
+		ga_copy_value(ga_type_width(dd->coltype[j]), dm->cols[j], at, src, row);
 	}
 }
 

@@ -2014,7 +2014,11 @@ gpuagg_set_join_pathlist(PlannerInfo *root, RelOptInfo *joinrel, RelOptInfo *out
 
 	if (prev_set_join_pathlist_hook)
 		prev_set_join_pathlist_hook(root, joinrel, outerrel, innerrel, jointype, extra);
-	if (!gpuagg_enabled || !joinrel->consider_parallel)
+	/*
+	 * (not under GEQO: each of its tours' rels and paths are freed with the
+	 * tour's memory; such a join keeps PostgreSQL's paths only)
+	 */
+	if (!gpuagg_enabled || !joinrel->consider_parallel || root->join_search_private != NULL)
 		return;
 	foreach(lc, joinrel->pathlist)
 	{

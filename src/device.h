@@ -105,6 +105,34 @@ typedef struct GpuaggDevice
 	const char *(*error_detail) (void *session);
 } GpuaggDevice;
 
+/*
+ * Room for cap rows (rounded up to a multiple of 32, for bitmaps of whole
+ * words) in a dimension's host arrays (GaDimData's keys, columns and null
+ * bitmaps, as dd describes them), which have room for old rows now (0:
+ * none yet): grown in cxt, the bitmaps' new bits zero.  The executor lays
+ * a dimension's rows out so for add_dim (join.c), and the CPU device a
+ * dimension it scans itself.  Returns the room made.
+ */
+static inline uint64
+GpuaggDimRoom(const GaDimDesc *dd, GaDimData *dm, uint64 old, uint64 cap, MemoryContext cxt)
+{
+	cap = TYPEALIGN(32, cap);
+	for (int k = 0; k < dd->nkeys; k++)
+		dm->keys[k] = old ? repalloc_huge(dm->keys[k], sizeof(int64) * cap) :
+			MemoryContextAllocHuge(cxt, sizeof(int64) * cap);
+	for (int j = 0; j < dd->ncols; j++)
+	{
+		Size		w = ga_type_width(dd->coltype[j]);
+
+		dm->cols[j] = old ? repalloc_huge(dm->cols[j], Max(w * cap, 1)) :
+			MemoryContextAllocHuge(cxt, Max(w * cap, 1));
+		dm->nulls[j] = old ? repalloc_huge(dm->nulls[j], cap / 8) :
+			MemoryContextAllocHuge(cxt, cap / 8);
+		memset(dm->nulls[j] + old / 8, 0, (cap - old) / 8);
+	}
+	return cap;
+}
+
 extern const GpuaggDevice GpuaggCpuDevice;
 extern const GpuaggDevice GpuaggCudaDevice;
 

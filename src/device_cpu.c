@@ -385,31 +385,6 @@ cpu_batch_buffer(void *session, Size size)
 	return s->buffer;
 }
 
-/* Room for cap rows in dimension d's arrays (rows so far kept). */
-static void
-cpu_dim_room(CpuSession *s, int d, uint64 cap)
-{
-	const GaDimDesc *dd = &s->prog.dims[d];
-	GaDimData  *dm = &s->dims.dim[d];
-	uint64		old = s->dim_cap[d];
-
-	cap = TYPEALIGN(32, cap);
-	for (int k = 0; k < dd->nkeys; k++)
-		dm->keys[k] = old ? repalloc_huge(dm->keys[k], sizeof(int64) * cap) :
-			MemoryContextAllocHuge(s->cxt, sizeof(int64) * cap);
-	for (int j = 0; j < dd->ncols; j++)
-	{
-		Size		w = ga_type_width(dd->coltype[j]);
-
-		dm->cols[j] = old ? repalloc_huge(dm->cols[j], Max(w * cap, 1)) :
-			MemoryContextAllocHuge(s->cxt, Max(w * cap, 1));
-		dm->nulls[j] = old ? repalloc_huge(dm->nulls[j], cap / 8) :
-			MemoryContextAllocHuge(s->cxt, cap / 8);
-		memset(dm->nulls[j] + old / 8, 0, (cap - old) / 8);
-	}
-	s->dim_cap[d] = cap;
-}
-
 static int	cpu_add_dim(void *session, int d, const GaDimData *rows, GpuaggDeviceStats *stats);
 
 /*
@@ -436,9 +411,9 @@ cpu_scan_dim(CpuSession *s, const GaBatch *batch, GpuaggDeviceStats *stats)
 		s->dimprog[d] = MemoryContextAlloc(s->cxt, sizeof(GaProgram));
 		memcpy(s->dimprog[d], batch->values[0], sizeof(GaProgram));
 		s->dim_n[d] = 0;
-		s->dim_cap[d] = 0;
 		memset(dm, 0, sizeof(GaDimData));
-		cpu_dim_room(s, d, Min(Max(batch->dim_rows, 1024), 1 << 20));
+		s->dim_cap[d] = GpuaggDimRoom(dd, dm, 0, Min(Max(batch->dim_rows, 1024), 1 << 20),
+									  s->cxt);
 		return GA_OK;
 	}
 	if (batch->dim_scan == 2)
@@ -446,8 +421,6 @@ cpu_scan_dim(CpuSession *s, const GaBatch *batch, GpuaggDeviceStats *stats)
 		GaDimData	rows = *dm;
 
 		rows.nrows = s->dim_n[d];
-		for (int j = 0; j < dd->ncols; j++)
-			rows.nulls[j] = dm->nulls[j];
 		return cpu_add_dim(s, d, &rows, stats);
 	}
 	INSTR_TIME_SET_CURRENT(start);
@@ -462,7 +435,7 @@ cpu_scan_dim(CpuSession *s, const GaBatch *batch, GpuaggDeviceStats *stats)
 		if (!keep)
 			continue;
 		if (s->dim_n[d] == s->dim_cap[d])
-			cpu_dim_room(s, d, 2 * s->dim_cap[d]);
+			s->dim_cap[d] = GpuaggDimRoom(dd, dm, s->dim_cap[d], 2 * s->dim_cap[d], s->cxt);
 		ga_dim_store(s->dimprog[d], dd, dm, &columns, row, s->dim_n[d]++);
 	}
 	INSTR_TIME_SET_CURRENT(end);

@@ -503,13 +503,13 @@ cuda_add_dim(void *session, int d, const GaDimData *rows, GpuaggDeviceStats *sta
 	{
 		uint64		n = Min(chunk, rows->nrows - first);
 		char	   *buf = cuda_batch_buffer(session, c->host_batch);
-		GaBatch    *k = &c->call->batch;
+		GaBatch		k;
 		Size		at = 0;
 		int			err;
 
 		if (buf == NULL)
 			return GA_ERR_DEVICE;
-		memset(k, 0, sizeof(GaBatch));
+		memset(&k, 0, sizeof(GaBatch));
 		for (int i = 0; i < narrays; i++)
 		{
 			int			w = i < dd->nkeys ? 8 : ga_type_width(dd->coltype[i - dd->nkeys]);
@@ -520,26 +520,24 @@ cuda_add_dim(void *session, int d, const GaDimData *rows, GpuaggDeviceStats *sta
 			if (w > 0 && n > 0)
 			{
 				memcpy(buf + at, src + w * first, w * n);
-				k->values[i] = (const void *) (at + 1);
+				k.values[i] = buf + at;
 				at = TYPEALIGN(16, at + w * n);
 			}
 			if (nulls && n > 0)
 			{
 				memcpy(buf + at, nulls + first / 8, (n + 7) / 8);
-				k->nulls[i] = (const uint8_t *) (at + 1);
+				k.nulls[i] = (const uint8_t *) buf + at;
 				at = TYPEALIGN(16, at + (n + 7) / 8);
 			}
 		}
 		Assert(at <= c->host_batch);
-		k->nrows = (uint32) n;
-		k->dim = d + 1;
-		k->dim_first = first;
-		k->dim_rows = rows->nrows;
-		c->call->b = c->next;
-		err = call_growing(c, OP_ADD, -1, true);
-		if (err != GA_OK)
+		k.nrows = (uint32) n;
+		k.dim = d + 1;
+		k.dim_first = first;
+		k.dim_rows = rows->nrows;
+		/* (through the call block as any batch: offsets, the next buffer) */
+		if ((err = cuda_add_batch(session, &k, stats)) != GA_OK)
 			return err;
-		c->next = 1 - c->next;
 		first += n;
 	} while (first < rows->nrows);
 	return GA_OK;

@@ -424,6 +424,15 @@ send_dim_scan(GpuAggState *st, const GpuaggDevice *dev, int d, GpuaggBatchReader
 	return dev->add_batch(st->session, &hb, &st->counters.stats);
 }
 
+/* The page-form readers of the joined tables the device scanned, ended. */
+static void
+end_dim_readers(GpuaggBatchReader **readers)
+{
+	for (int d = 0; d < GA_MAX_DIMS; d++)
+		if (readers[d])
+			GpuaggBatchEnd(readers[d]);
+}
+
 /*
  * One run of the scan through the current device.  Returns false when the
  * device itself failed (GA_ERR_DEVICE), with *why set; SQL errors the
@@ -480,8 +489,11 @@ run_on_device(GpuAggState *st, char **why)
 	 * the device's dictionary starts with ours.  Duplicate keys where they
 	 * would multiply rows leave the matching to the host from now on.
 	 */
-	if (st->prog->ga.ndims > 0 &&
-		!(st->gating_state && !ExecQual(st->gating_state, st->css.ss.ps.ps_ExprContext)))
+	/* the one-time filter: when it fails, the scan has no rows */
+	if (st->gating_state &&
+		!ExecQual(st->gating_state, st->css.ss.ps.ps_ExprContext))
+		reader_skip = true;
+	if (st->prog->ga.ndims > 0 && !reader_skip)
 		dims = palloc0(sizeof(GaDimData) * st->prog->ga.ndims);
 	reader = GpuaggBatchBegin(rels, nrels,
 							  st->remap_from,
@@ -526,9 +538,7 @@ run_on_device(GpuAggState *st, char **why)
 		if (est.seed == NULL && scans)
 		{
 			/* the joined tables the device scans need page form: the host's join */
-			for (int d = 0; d < GA_MAX_DIMS; d++)
-				if (dimreaders[d])
-					GpuaggBatchEnd(dimreaders[d]);
+			end_dim_readers(dimreaders);
 			GpuaggBatchEnd(reader);
 			if (fed)
 				GpuaggFeedGiveUp(st);
@@ -582,10 +592,6 @@ run_on_device(GpuAggState *st, char **why)
 	st->close_cb.arg = st;
 	MemoryContextRegisterResetCallback(st->run_cxt, &st->close_cb);
 
-	/* the one-time filter: when it fails, the scan has no rows */
-	if (st->gating_state &&
-		!ExecQual(st->gating_state, st->css.ss.ps.ps_ExprContext))
-		reader_skip = true;
 	/* a join's dimension numeric no scaled int64 holds: the exact path */
 	if (!reader_skip && dims && GpuaggBatchNumericUnfit(reader))
 	{
@@ -689,9 +695,7 @@ run_on_device(GpuAggState *st, char **why)
 	close_session(st);
 	pages_in_flight = NULL;
 	GpuaggBatchEnd(reader);
-	for (int d = 0; d < GA_MAX_DIMS; d++)
-		if (dimreaders[d])
-			GpuaggBatchEnd(dimreaders[d]);
+	end_dim_readers(dimreaders);
 	if (fed && err == GA_OK)
 		GpuaggFeedStop(st);			/* the device reads no page any more */
 	else if (fed)

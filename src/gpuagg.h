@@ -39,6 +39,9 @@ extern double gpuagg_tuple_cost;
 extern double gpuagg_batch_cost;
 
 /* planner.c */
+/* The cheapest parallel-safe unparameterized path of a pathlist, or NULL. */
+struct Path;
+extern struct Path *GpuaggCheapestSafePath(List *pathlist);
 extern void GpuaggPlannerInit(void);
 
 /* plan.c */

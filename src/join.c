@@ -57,6 +57,7 @@
 #include "utils/rel.h"
 
 #include "batch.h"
+#include "device.h"
 #include "gpuagg.h"
 #include "join.h"
 #include "program.h"
@@ -64,6 +65,7 @@
 /*---- planner -------------------------------------------------------------*/
 
 static bool integer_equality(Oid fn, int *l, int *r);
+static bool integer_key_type(int t);
 
 /* custom_private's join: a List of these, then one List per dimension */
 enum
@@ -695,19 +697,10 @@ GpuaggJoinPlanFor(PlannerInfo *root, RelOptInfo *input_rel, GpuaggJoinPlan *jp)
 	{
 		RelOptInfo *d = lfirst(lc);
 		Path	   *path = d->cheapest_total_path;
-		Path	   *safe = NULL;
-		ListCell   *lc2;
 
 		jp->dim_paths = lappend(jp->dim_paths, path);
-		foreach(lc2, d->pathlist)
-		{
-			Path	   *p = lfirst(lc2);
-
-			if (p->parallel_safe && p->param_info == NULL &&
-				(safe == NULL || p->total_cost < safe->total_cost))
-				safe = p;
-		}
-		jp->dim_safe_paths = lappend(jp->dim_safe_paths, safe);
+		jp->dim_safe_paths = lappend(jp->dim_safe_paths,
+									 GpuaggCheapestSafePath(d->pathlist));
 		jp->dim_rows += path->rows;
 		/* a row: its Datums and NULL flags, its bytes, a hash table entry */
 		jp->dim_bytes += path->rows * (MAXALIGN(path->pathtarget->width) +
@@ -796,9 +789,7 @@ GpuaggJoinDevicePlanned(List *priv, GaProgram *p, Oid fact, bool setting)
 			}
 			/* the table's column, as GpuaggJoinToDevice's key_column reads it */
 			t = GpuaggTypeOf(get_atttype(fact, (AttrNumber) src_col));
-			if (!(t == GA_T_INT2 || t == GA_T_INT4 || t == GA_T_INT8 || t == GA_T_DATE ||
-				  t == GA_T_TIMESTAMP || t == GA_T_TIMESTAMPTZ) ||
-				ga_type_width(t) != (dim_left ? rw : lw))
+			if (!integer_key_type(t) || ga_type_width(t) != (dim_left ? rw : lw))
 				return false;
 			factkeys = list_append_unique_int(factkeys, src_col);
 		}
@@ -935,7 +926,6 @@ typedef struct JoinDim
 	Datum	   *probe;			/* [nkeys]: the values it matches */
 	bool	   *probe_null;		/* [nkeys] */
 	/* a join the device runs (GpuaggJoinToDevice) */
-	uint64		nrows;			/* rows hashed (no NULL key) */
 	int			npay;			/* the columns of its rows the device holds: */
 	int			pay_at[GA_MAX_DIM_COLS];	/* the plan's column, */
 	int			pay_prog[GA_MAX_DIM_COLS];	/* the program's column it fills,
@@ -1124,6 +1114,7 @@ GpuaggJoinBuild(GpuaggJoin *j)
 {
 	MemoryContext caller,
 				old;
+	uint64		nrows;
 
 	if (j->built)
 		return;
@@ -1142,7 +1133,7 @@ GpuaggJoinBuild(GpuaggJoin *j)
 		if (dim->ran)
 			ExecReScan(dim->ps);
 		dim->ran = true;
-		dim->nrows = 0;
+		nrows = 0;
 		dim->table = joinhash_create(j->cxt, 1024, NULL);
 		for (;;)
 		{
@@ -1187,7 +1178,7 @@ GpuaggJoinBuild(GpuaggJoin *j)
 			e = joinhash_insert(dim->table, hash, &found);
 			row->next = found ? e->rows : NULL;
 			e->rows = row;
-			if ((++dim->nrows & 65535) == 0)
+			if ((++nrows & 65535) == 0)
 				CHECK_FOR_INTERRUPTS();
 		}
 	}
@@ -1432,6 +1423,17 @@ GpuaggJoinValue(GpuaggJoin *j, int k, bool *isnull)
 
 /*---- a join the device runs ----------------------------------------------*/
 
+/*
+ * Is t a type whose values a device's join compares as int64 (the integer
+ * widths, dates, timestamps: integer_equality's)?
+ */
+static bool
+integer_key_type(int t)
+{
+	return t == GA_T_INT2 || t == GA_T_INT4 || t == GA_T_INT8 || t == GA_T_DATE ||
+		t == GA_T_TIMESTAMP || t == GA_T_TIMESTAMPTZ;
+}
+
 /* The integer type of w bytes. */
 static int
 integer_type(int w)
@@ -1467,8 +1469,7 @@ key_column(GaProgram *p, Relation rel, int attno, int w)
 	if (attno < 1 || attno > RelationGetDescr(rel)->natts)
 		return -1;
 	t = GpuaggTypeOf(TupleDescAttr(RelationGetDescr(rel), attno - 1)->atttypid);
-	if (!(t == GA_T_INT2 || t == GA_T_INT4 || t == GA_T_INT8 || t == GA_T_DATE ||
-		  t == GA_T_TIMESTAMP || t == GA_T_TIMESTAMPTZ) || ga_type_width(t) != w)
+	if (!integer_key_type(t) || ga_type_width(t) != w)
 		return -1;
 	for (uint32 c = 0; c < p->ncols; c++)
 		if (p->cols[c].attno == attno && p->cols[c].type == t && !p->cols[c].pred &&
@@ -1552,10 +1553,7 @@ scan_program(GpuaggJoin *j, int d, GaProgram *main, int batch_rows)
 		if (attno == 0)
 			return;
 		want.type = GpuaggTypeOf(TupleDescAttr(RelationGetDescr(rel), attno - 1)->atttypid);
-		if (!(want.type == GA_T_INT2 || want.type == GA_T_INT4 || want.type == GA_T_INT8 ||
-			  want.type == GA_T_DATE || want.type == GA_T_TIMESTAMP ||
-			  want.type == GA_T_TIMESTAMPTZ) ||
-			ga_type_width(want.type) != dim->keys[k].build_w ||
+		if (!integer_key_type(want.type) || ga_type_width(want.type) != dim->keys[k].build_w ||
 			(dd->scan_key[k] = scan_column(g, attno, &want)) < 0)
 			return;
 	}
@@ -1697,35 +1695,6 @@ GpuaggJoinDeviceOff(GpuaggJoin *j, GpuaggProgram *prog)
 	j->device = false;
 }
 
-/* Room for n rows in a dimension's arrays (cap of them now, doubled). */
-static void
-grow_arrays(JoinDim *dim, const GaProgram *p, GaDimData *dm, uint64 *cap, uint64 n,
-			MemoryContext cxt)
-{
-	uint64		old = *cap;
-	uint64		want = Max(old, 1024);
-
-	while (want < n)
-		want *= 2;
-	if (want == old)
-		return;
-	for (int k = 0; k < dim->nkeys; k++)
-		dm->keys[k] = old ? repalloc_huge(dm->keys[k], sizeof(int64) * want) :
-			MemoryContextAllocHuge(cxt, sizeof(int64) * want);
-	for (int c = 0; c < dim->npay; c++)
-	{
-		int			w = dim->pay_prog[c] >= 0 ? ga_type_width(p->cols[dim->pay_prog[c]].type) :
-			dim->pay_w[c];
-
-		dm->cols[c] = old ? repalloc_huge(dm->cols[c], Max((Size) w * want, 1)) :
-			MemoryContextAllocHuge(cxt, Max((Size) w * want, 1));
-		dm->nulls[c] = old ? repalloc_huge(dm->nulls[c], want / 8) :
-			MemoryContextAllocHuge(cxt, want / 8);
-		memset(dm->nulls[c] + old / 8, 0, (want - old) / 8);
-	}
-	*cap = want;
-}
-
 /* (join.h) */
 void
 GpuaggJoinCollect(GpuaggJoin *j, const GaProgram *p, GpuaggBatchReader *reader,
@@ -1750,8 +1719,8 @@ GpuaggJoinCollect(GpuaggJoin *j, const GaProgram *p, GpuaggBatchReader *reader,
 			ExecReScan(dim->ps);
 		dim->ran = true;
 		j->built = false;
-		memset(dm, 0, sizeof(GaDimData));
-		grow_arrays(dim, p, dm, &cap, Min(Max(dim->ps->plan->plan_rows, 1024), 1 << 20), cxt);
+		cap = GpuaggDimRoom(&p->dims[d], dm, 0,
+							Min(Max(dim->ps->plan->plan_rows, 1024), 1 << 20), cxt);
 		for (;;)
 		{
 			TupleTableSlot *slot = ExecProcNode(dim->ps);
@@ -1769,7 +1738,7 @@ GpuaggJoinCollect(GpuaggJoin *j, const GaProgram *p, GpuaggBatchReader *reader,
 			if (null)
 				continue;
 			if (n == cap)
-				grow_arrays(dim, p, dm, &cap, n + 1, cxt);
+				cap = GpuaggDimRoom(&p->dims[d], dm, cap, 2 * cap, cxt);
 			for (int k = 0; k < dim->nkeys; k++)
 				dm->keys[k][n] = integer_value(slot->tts_values[dim->keys[k].col],
 											   dim->keys[k].build_w);
@@ -1812,7 +1781,6 @@ GpuaggJoinScanReader(GpuaggJoin *j, int d, GpuaggProgram *prog, Snapshot snapsho
 	JoinDim    *dim = &j->dims[d];
 	GpuaggBatchReader *r;
 
-	prog->ga.dims[d].scan = 0;
 	if (dim->scan == NULL)
 		return NULL;
 	/* its string constants coded in the run's dictionary */

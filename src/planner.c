@@ -64,11 +64,11 @@ static planner_hook_type prev_planner_hook = NULL;
 static set_join_pathlist_hook_type prev_set_join_pathlist_hook = NULL;
 
 /*
- * The cheapest parallel-safe serial path of each query level's top join
- * rel, as it was before PostgreSQL added its Gather paths, which can leave
- * the rel with none (a fed GpuAgg's exact path needs one): a copy of the
- * path node, its inputs shared (paths of lower rels, which stay).  Reset
- * for each statement planned (gpuagg_planner).
+ * The cheapest parallel-safe serial path of each join rel, as the join
+ * search makes it (gpuagg_set_join_pathlist): PostgreSQL's own may all
+ * read a base rel's Gather, which a fed GpuAgg's exact path cannot.  A
+ * copy of the path node, its inputs shared (paths of lower rels, which
+ * stay).  Reset for each statement planned (gpuagg_planner).
  */
 typedef struct SerialJoin
 {
@@ -1552,17 +1552,7 @@ exact_path(GpuaggCandidate *c)
 
 	if (c->feed)
 	{
-		ListCell   *lc;
-
-		input = NULL;
-		foreach(lc, c->input_rel->pathlist)
-		{
-			Path	   *p = lfirst(lc);
-
-			if (p->parallel_safe && p->param_info == NULL &&
-				(input == NULL || p->total_cost < input->total_cost))
-				input = p;
-		}
+		input = GpuaggCheapestSafePath(c->input_rel->pathlist);
 		/* (a join: its serial path, which PostgreSQL's Gather may have displaced) */
 		if (input == NULL && c->input_rel->reloptkind == RELOPT_JOINREL)
 			input = saved_serial_join(root, c->input_rel);
@@ -1972,20 +1962,14 @@ serial_join_of(PlannerInfo *root, RelOptInfo *rel)
 	return NULL;
 }
 
-/* The cheapest parallel-safe unparameterized path of a rel, or NULL. */
-static Path *
-safe_path_of(PlannerInfo *root, RelOptInfo *rel)
+/* (gpuagg.h) */
+Path *
+GpuaggCheapestSafePath(List *pathlist)
 {
 	Path	   *best = NULL;
 	ListCell   *lc;
 
-	if (rel->reloptkind == RELOPT_JOINREL)
-	{
-		SerialJoin *e = serial_join_of(root, rel);
-
-		return e ? e->path : NULL;
-	}
-	foreach(lc, rel->pathlist)
+	foreach(lc, pathlist)
 	{
 		Path	   *p = lfirst(lc);
 
@@ -1994,6 +1978,19 @@ safe_path_of(PlannerInfo *root, RelOptInfo *rel)
 			best = p;
 	}
 	return best;
+}
+
+/* The cheapest parallel-safe unparameterized path of a rel, or NULL. */
+static Path *
+safe_path_of(PlannerInfo *root, RelOptInfo *rel)
+{
+	if (rel->reloptkind == RELOPT_JOINREL)
+	{
+		SerialJoin *e = serial_join_of(root, rel);
+
+		return e ? e->path : NULL;
+	}
+	return GpuaggCheapestSafePath(rel->pathlist);
 }
 
 /*

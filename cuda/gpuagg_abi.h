@@ -44,7 +44,7 @@
 #define GA_HD static inline
 #endif
 
-#define GA_ABI_VERSION		19
+#define GA_ABI_VERSION		20
 
 /*
  * Words of a page's visibility bitmap in a page-form batch: room for
@@ -504,13 +504,16 @@ typedef struct GaColumn
  * table scanned probes each dimension's hash table in turn (ndims of
  * them) with its key, the values of columns of the table or of an earlier
  * dimension's matching row, as int64 (integers of any width, dates,
- * timestamps: join.c takes only those).  A dimension's rows have unique
- * keys where it is inner or left (join.c checks; a semi or anti join's
- * duplicates do no harm), so a row matches at most one row of each: an
- * inner or semi join's unmatched row goes, an anti join's matched one
- * goes, a left join's unmatched one reads NULLs.  The columns the program
- * reads of a dimension (GaColumn.dim) are gathered from the matching row
- * into the batch's columns.
+ * timestamps: join.c takes only those).  A dimension's rows of one key
+ * are chained; a candidate is a row of the key for which the join's other
+ * conditions (GaProgram.dimcond[d], over the table's columns and the
+ * dimension's) hold.  An inner or left join's row of the table goes on
+ * once per candidate, depth first over the dimensions, as a native join's
+ * rows multiply; an inner or semi join's row without one goes, a semi
+ * join's goes on once, an anti join's row with one goes, a left join's
+ * without one reads NULLs.  The columns the program reads of a dimension
+ * (GaColumn.dim) are gathered from the candidate row into the batch's
+ * columns, again for each.
  */
 typedef enum GaJoinKind
 {
@@ -548,9 +551,9 @@ typedef struct GaDimDesc
 /*
  * A dimension's rows on a device: keys as int64, columns at their type's
  * width, and the hash table: cap (a power of two) slots of row + 1, or 0
- * where empty (ga_dim_hash, linear probing).  A row whose key has a NULL
- * is not sent (it matches nothing).  A device reports an inner or left
- * join's duplicate keys (GA_ERR_JOIN_DUPLICATE).
+ * where empty (ga_dim_hash, linear probing), the first row of each key;
+ * next[row] is the next row of row's key + 1, or 0.  A row whose key has
+ * a NULL is not sent (it matches nothing).
  */
 typedef struct GaDimData
 {
@@ -560,8 +563,10 @@ typedef struct GaDimData
 	int64_t    *keys[GA_MAX_DIM_KEYS];
 	void	   *cols[GA_MAX_DIM_COLS];
 	uint8_t    *nulls[GA_MAX_DIM_COLS];	/* NULL: none */
-	uint32_t   *dup;			/* set where two rows' keys are equal (the
-								 * second is not in the table) */
+	uint32_t   *next;			/* [nrows] */
+	uint32_t   *dup;			/* the build sets it where a key repeats */
+	uint32_t	multi;			/* ... which the host says here after it:
+								 * without, no row reads next */
 } GaDimData;
 
 typedef struct GaDims
@@ -654,6 +659,9 @@ typedef struct GaProgram
 	GaZone		zone;			/* the time zone it reads, if any */
 	uint32_t	ndims;			/* a join the device runs: its dimensions */
 	GaDimDesc	dims[GA_MAX_DIMS];
+	GaSegment	dimcond[GA_MAX_DIMS];	/* ... each one's other conditions
+										 * of the join, ExecQual's rule, per
+										 * candidate (reg -1: none) */
 	uint32_t	dim_strcodes;	/* ... codes a row the scanned ones' strings
 								 * make at most (a page form's dictionary) */
 	uint32_t	dim_bpchar;		/* ... and do they read a bpchar */
@@ -697,11 +705,9 @@ typedef enum GaError
 	GA_ERR_NUMERIC_EXACT,		/* a numeric the device cannot hold exactly:
 								 * run the query's exact path */
 	GA_ERR_DATE_TS_RANGE,		/* date out of range for timestamp */
-	GA_ERR_TZ_WINDOW,			/* a timestamptz (or local time) outside
+	GA_ERR_TZ_WINDOW			/* a timestamptz (or local time) outside
 								 * what GaZone answers: run the query's
 								 * exact path */
-	GA_ERR_JOIN_DUPLICATE		/* a join's inner or left dimension has
-								 * rows of equal keys: the host matches */
 } GaError;
 
 /* One batch of rows: column vectors and validity bitmaps. */

@@ -370,20 +370,19 @@ block_slot(const GaRowCtx *c, const GaDatum *key, const uint8_t *knull, uint32_t
 }
 
 /*
- * Fold one row: WHERE, keys, FILTERs and arguments (all before the lock),
- * count(DISTINCT) values into their sets, into the one group's private
- * state or the group's slot, in the block's table or the global one: the
- * lock-free states atomically, the others under the slot's lock.
+ * Fold one row (of a join, one of the table's row's): WHERE, keys, FILTERs
+ * and arguments (all before the lock), count(DISTINCT) values into their
+ * sets, into the one group's private state or the group's slot, in the
+ * block's table or the global one: the lock-free states atomically, the
+ * others under the slot's lock.  regs, nulls: the evaluation's scratch.
  */
 static __device__ __forceinline__ void
-fold_row(GaRowCtx *c, uint32_t row, uint64_t grow)
+fold_match(GaRowCtx *c, uint32_t row, uint64_t grow, GaDatum *regs, uint8_t *nulls)
 {
 	const GaProgram *p = &gpuagg_prog;
 	const uint32_t nkeys = p->nkeys;
 	const uint32_t naggs = p->naggs;
 	const GaView *v = &c->g;
-	GaDatum		regs[GA_MAX_REGS];
-	uint8_t		nulls[GA_MAX_REGS];
 	GaDatum		vals[GA_MAX_AGGS];
 	double		xs[GA_MAX_PAIRS];	/* two-argument aggregates' X (GaAgg.pair) */
 	uint8_t		use[GA_MAX_AGGS];
@@ -395,8 +394,6 @@ fold_row(GaRowCtx *c, uint32_t row, uint64_t grow)
 	int			err;
 	int64_t		slot = -1;
 
-	if (p->ndims > 0 && !ga_join_row(p, c->dims, c->batch, row))
-		return;
 	if (p->where.reg >= 0)
 	{
 		err = ga_eval(p, &p->where, c->batch, row, regs, nulls);
@@ -545,6 +542,33 @@ fold_row(GaRowCtx *c, uint32_t row, uint64_t grow)
 }
 
 /*
+ * Fold a row of the table: itself, or each row of the join it makes with
+ * the dimensions the device holds (gpuagg_join.h).  One call site each
+ * of ga_join_next and fold_match, inlined once.
+ */
+static __device__ __forceinline__ void
+fold_row(GaRowCtx *c, uint32_t row, uint64_t grow)
+{
+	const GaProgram *p = &gpuagg_prog;
+	GaDatum		regs[GA_MAX_REGS];
+	uint8_t		nulls[GA_MAX_REGS];
+	GaJoinIter	it;
+	int			err = GA_OK;
+
+	for (bool first = true;; first = false)
+	{
+		if (p->ndims > 0 &&
+			!ga_join_next(p, c->dims, c->batch, row, &it, first, regs, nulls, &err))
+			break;
+		fold_match(c, row, grow, regs, nulls);
+		if (p->ndims == 0)
+			break;
+	}
+	if (err != GA_OK)
+		report(*c->t, grow, err);
+}
+
+/*
  * A thread a row (grid-stride, a warp's rows together).  With shared_cap
  * > 0 each block aggregates into a table of its own in shared memory
  * first: block table blockIdx.x of blocks, loaded and stored back, or
@@ -675,6 +699,29 @@ gpuagg_dim_build(const GaDims *dims, uint32_t d)
 	for (uint64_t row = blockIdx.x * (uint64_t) blockDim.x + threadIdx.x; row < dm->nrows;
 		 row += (uint64_t) gridDim.x * blockDim.x)
 		ga_dim_insert(&gpuagg_prog.dims[d], dm, row);
+}
+
+/*
+ * Dimension d's longest chain of rows of one key into *longest (zeroed):
+ * how many rows of the join one row of the table can make of it.  Each row
+ * is on one chain, walked from its key's slot.
+ */
+extern "C" __global__ void
+gpuagg_dim_chains(const GaDims *dims, uint32_t d, unsigned int *longest)
+{
+	const GaDimData *dm = &dims->dim[d];
+
+	for (uint64_t i = blockIdx.x * (uint64_t) blockDim.x + threadIdx.x; i < dm->cap;
+		 i += (uint64_t) gridDim.x * blockDim.x)
+	{
+		uint32_t	s = dm->slots[i];
+		unsigned int n = 0;
+
+		for (; s != 0; s = dm->next[s - 1])
+			n++;
+		if (n > 1)
+			atomicMax(longest, n);
+	}
 }
 
 /*

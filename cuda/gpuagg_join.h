@@ -6,13 +6,17 @@
  *
  * join.c sends each dimension's rows (GaDimData: keys as int64, the columns
  * the program reads at their type's width) once per run; a device builds
- * its hash table with ga_dim_insert (a GPU a thread a row, atomically), and
- * ga_join_row runs first for every row of the table, before the WHERE:
- * depth first over the dimensions in order, each probed with its key
- * (columns of the table or of an earlier dimension's match), at most one
- * match each (GaDimDesc).  It writes the matched rows' columns into the
- * batch's columns the program reads of them (GaColumn.dim), whose null
- * bitmaps the device zeroed, and says whether the row is kept.
+ * its hash table with ga_dim_insert (a GPU a thread a row, atomically): a
+ * slot per key, its rows chained.  ga_join_next runs first for every row
+ * of the table, before the WHERE: depth first over the dimensions in order,
+ * each probed with its key (columns of the table or of an earlier
+ * dimension's match), each of the key's rows for which the join's other
+ * conditions hold a candidate (GaDimDesc, GaProgram.dimcond).  It writes
+ * the candidates' columns into the batch's columns the program reads of
+ * them (GaColumn.dim), whose null bitmaps the device zeroed, and says
+ * whether there is a row of the join; called again, whether there is
+ * another (an inner or left join's next candidate), as a native join's
+ * rows multiply.
  *
  * Includes nothing from PostgreSQL.
  *
@@ -26,7 +30,12 @@
 #ifdef __CUDACC__
 #define GA_JOIN_CAS32(p, o, n)	atomicCAS((p), (o), (n))
 #define GA_JOIN_OR32(p, v)		atomicOr((p), (v))
+#define GA_JOIN_AND32(p, v)		atomicAnd((p), (v))
+#define GA_JOIN_XCHG32(p, v)	atomicExch((p), (v))
+/* (out of line: the row's path without a join keeps its registers) */
+#define GA_JOIN_OUTLINE static __device__ __noinline__
 #else
+#define GA_JOIN_OUTLINE static inline
 static inline uint32_t
 ga_join_cas32(uint32_t *p, uint32_t o, uint32_t n)
 {
@@ -37,7 +46,17 @@ ga_join_cas32(uint32_t *p, uint32_t o, uint32_t n)
 	return old;
 }
 #define GA_JOIN_CAS32(p, o, n)	ga_join_cas32((p), (o), (n))
+static inline uint32_t
+ga_join_xchg32(uint32_t *p, uint32_t v)
+{
+	uint32_t	old = *p;
+
+	*p = v;
+	return old;
+}
 #define GA_JOIN_OR32(p, v)		(*(p) |= (v))
+#define GA_JOIN_AND32(p, v)		(*(p) &= (v))
+#define GA_JOIN_XCHG32(p, v)	ga_join_xchg32((p), (v))
 #endif
 
 /* The hash of a key of n int64 values (splitmix64's finalizer, chained). */
@@ -69,8 +88,10 @@ ga_dim_cap(uint64_t nrows)
 }
 
 /*
- * Row row of a dimension into its table (slots zeroed, cap of ga_dim_cap),
- * unless a row of the same key is there (*dm->dup set).
+ * Row row of a dimension into its table (slots and next zeroed, cap of
+ * ga_dim_cap): its key's slot, or behind the row there in its chain
+ * (*dm->dup set).  Only a slot's row has its next exchanged, and only by
+ * others; every other row's next is written once, by its own thread.
  */
 GA_DEVFN void
 ga_dim_insert(const GaDimDesc *dd, const GaDimData *dm, uint64_t row)
@@ -94,13 +115,14 @@ ga_dim_insert(const GaDimDesc *dd, const GaDimData *dm, uint64_t row)
 		if (same)
 		{
 			*dm->dup = 1;
+			dm->next[row] = GA_JOIN_XCHG32(&dm->next[old - 1], (uint32_t) (row + 1));
 			return;
 		}
 		i = (i + 1) & mask;
 	}
 }
 
-/* The row of a dimension whose key is key, or -1. */
+/* The first row of a dimension whose key is key, or -1. */
 GA_DEVFN int64_t
 ga_dim_probe(const GaDimDesc *dd, const GaDimData *dm, const int64_t *key)
 {
@@ -153,21 +175,68 @@ ga_join_set_null(const uint8_t *nulls, uint32_t row)
 }
 
 /*
- * The join for row of batch b: false where the row goes; else the program's
- * columns of the dimensions hold the matched rows' values.
+ * Where ga_join_next is for a row of the table: each dimension's row (-1:
+ * NULLs, an anti join's or a left join's unmatched), and the program's
+ * columns it has set NULL in the batch (to clear for a later candidate).
  */
-GA_DEVFN bool
-ga_join_row(const GaProgram *p, const GaDims *dims, const GaBatch *b, uint32_t row)
+typedef struct GaJoinIter
 {
 	int64_t		match[GA_MAX_DIMS];
+	uint64_t	nullset;
+} GaJoinIter;
 
-	for (uint32_t d = 0; d < p->ndims; d++)
+/* Dimension d's row at (-1: NULLs) into row of the batch: its columns there. */
+GA_DEVFN void
+ga_join_put(const GaProgram *p, const GaDims *dims, const GaBatch *b, uint32_t row,
+			uint32_t d, int64_t at, GaJoinIter *it)
+{
+	const GaDimData *dm = &dims->dim[d];
+
+	for (uint32_t c = 0; c < p->ncols; c++)
 	{
-		const GaDimDesc *dd = &p->dims[d];
-		const GaDimData *dm = &dims->dim[d];
+		const GaColumn *col = &p->cols[c];
+		int			j = col->dimcol;
+		uint64_t	bit = UINT64_C(1) << c;
+
+		if (col->dim != (int32_t) d + 1)
+			continue;
+		if (at < 0 || (dm->nulls[j] && (dm->nulls[j][at >> 3] & (1u << (at & 7)))))
+		{
+			if (!(it->nullset & bit))
+				ga_join_set_null(b->nulls[c], row);
+			it->nullset |= bit;
+			continue;
+		}
+		if (it->nullset & bit)
+		{
+			GA_JOIN_AND32((uint32_t *) b->nulls[c] + (row >> 5), ~(1u << (row & 31)));
+			it->nullset &= ~bit;
+		}
+		ga_copy_value(ga_type_width(col->type), (void *) b->values[c], row, dm->cols[j],
+					  (uint64_t) at);
+	}
+}
+
+/*
+ * Dimension d's candidate for row of the table, the earlier dimensions'
+ * being it->match[0 .. d - 1]: fresh, the first; else the one after
+ * it->match[d] (an inner or left join's next).  true, and it->match[d]
+ * with its columns in the batch; false where there is none (or *err, a
+ * condition's error).  regs, nulls: the evaluation's scratch.
+ */
+GA_DEVFN bool
+ga_join_dim(const GaProgram *p, const GaDims *dims, const GaBatch *b, uint32_t row,
+			GaJoinIter *it, uint32_t d, bool fresh, GaDatum *regs, uint8_t *nulls, int *err)
+{
+	const GaDimDesc *dd = &p->dims[d];
+	const GaDimData *dm = &dims->dim[d];
+	const GaSegment *cond = &p->dimcond[d];
+	int64_t		at = -1;
+
+	if (fresh)
+	{
 		int64_t		key[GA_MAX_DIM_KEYS];
 		bool		null = false;
-		int64_t		at = -1;
 
 		for (int k = 0; k < dd->nkeys && !null; k++)
 		{
@@ -178,53 +247,85 @@ ga_join_row(const GaProgram *p, const GaDims *dims, const GaBatch *b, uint32_t r
 			v.i = 0;
 			if (e < 0)
 				null = ga_load(p, b, c, row, &v);
-			else if (match[e] < 0)
+			else if (it->match[e] < 0)
 				null = true;	/* a left join's row of NULLs */
 			else
 				null = ga_load_typed(p->dims[e].coltype[c], dims->dim[e].cols[c],
-									 dims->dim[e].nulls[c], (uint64_t) match[e], &v);
+									 dims->dim[e].nulls[c], (uint64_t) it->match[e], &v);
 			key[k] = v.i;
 		}
 		/* a NULL key matches nothing */
 		if (!null && dm->nrows > 0)
 			at = ga_dim_probe(dd, dm, key);
-		switch (dd->kind)
-		{
-			case GA_JOIN_INNER:
-			case GA_JOIN_SEMI:
-				if (at < 0)
-					return false;
-				break;
-			case GA_JOIN_ANTI:
-				if (at >= 0)
-					return false;
-				break;
-			default:
-				break;
-		}
-		match[d] = at;
 	}
-	for (uint32_t c = 0; c < p->ncols; c++)
+	else
 	{
-		const GaColumn *col = &p->cols[c];
-		int			d = col->dim - 1;
-		int			j = col->dimcol;
-		int64_t		at;
-		const GaDimData *dm;
+		/* a semi or anti join, or a left join's NULLs: once */
+		if (dd->kind == GA_JOIN_SEMI || dd->kind == GA_JOIN_ANTI || it->match[d] < 0 ||
+			!dm->multi)
+			return false;
+		at = (int64_t) dm->next[it->match[d]] - 1;
+	}
+	/* the first row of the key from at for which the join's conditions hold */
+	for (; at >= 0 && cond->reg >= 0; at = dm->multi ? (int64_t) dm->next[at] - 1 : -1)
+	{
+		ga_join_put(p, dims, b, row, d, at, it);
+		if ((*err = ga_eval(p, cond, b, row, regs, nulls)) != GA_OK)
+			return false;
+		if (!nulls[cond->reg] && regs[cond->reg].i)
+			break;
+	}
+	switch (dd->kind)
+	{
+		case GA_JOIN_INNER:
+		case GA_JOIN_SEMI:
+			if (at < 0)
+				return false;
+			break;
+		case GA_JOIN_ANTI:
+			if (at >= 0)
+				return false;
+			break;
+		default:
+			if (at < 0 && !fresh)
+				return false;	/* a left join's candidates, all seen */
+			break;
+	}
+	it->match[d] = at;
+	if (cond->reg < 0 || at < 0)
+		ga_join_put(p, dims, b, row, d, at, it);
+	return true;
+}
 
-		if (d < 0)
-			continue;
-		at = match[d];
-		dm = &dims->dim[d];
-		if (at < 0 || (dm->nulls[j] && (dm->nulls[j][at >> 3] & (1u << (at & 7)))))
+/*
+ * The join for row of batch b: first, its first row; else its next one.
+ * false where there is none (more), or *err; else the program's columns
+ * of the dimensions hold the candidates' values.
+ */
+GA_JOIN_OUTLINE bool
+ga_join_next(const GaProgram *p, const GaDims *dims, const GaBatch *b, uint32_t row,
+			 GaJoinIter *it, bool first, GaDatum *regs, uint8_t *nulls, int *err)
+{
+	uint32_t	d = first ? 0 : p->ndims - 1;
+	bool		fresh = first;
+
+	*err = GA_OK;
+	if (first)
+		it->nullset = 0;
+	for (;;)
+	{
+		if (ga_join_dim(p, dims, b, row, it, d, fresh, regs, nulls, err))
 		{
-			ga_join_set_null(b->nulls[c], row);
+			if (++d == p->ndims)
+				return true;
+			fresh = true;
 			continue;
 		}
-		ga_copy_value(ga_type_width(col->type), (void *) b->values[c], row, dm->cols[j],
-					  (uint64_t) at);
+		if (*err != GA_OK || d == 0)
+			return false;
+		d--;
+		fresh = false;
 	}
-	return true;
 }
 
 /*

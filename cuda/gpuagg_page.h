@@ -469,9 +469,11 @@ ga_put(const GaTupleLayout *L, int c, uint32_t row, void *const *values,
 			case 4:
 				memcpy(dst, src, 4);
 				break;
-			default:
+			case 8:
 				memcpy(dst, src, 8);
 				break;
+			default:
+				break;			/* GA_T_NULLONLY: only NULL-ness */
 		}
 	}
 }

@@ -889,7 +889,8 @@ RESET diff.numeric;
 
 -- a join: diff_t's columns split between two tables matched on id, the
 -- smaller one (its rows for some ids missing, for others twice) hashed by
--- the host and matched per row of the larger, serial.  A native hash join
+-- the device, its repeated ids chained, and probed per row of the larger
+-- (each candidate a row of the join), serial.  A native hash join
 -- may return the rows in the other table's order, so floats are compared
 -- masked and two different errors are order (as in parallel runs).
 CREATE TABLE diff_jf AS

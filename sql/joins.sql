@@ -178,8 +178,8 @@ SELECT check_offload('SELECT count(*) FROM jf LEFT JOIN jc ON ck = c_id WHERE c_
 SELECT check_offload('SELECT tag, count(*) FROM jf WHERE NOT EXISTS (SELECT 1 FROM jc JOIN jn ON c_nation = n_id WHERE c_id = ck AND n_name = ''nation3'') GROUP BY tag');
 SELECT check_offload('SELECT n_name, count(*), count(c_id) FROM jf LEFT JOIN (jc JOIN jn ON c_nation = n_id) ON ck = c_id GROUP BY n_name');
 SELECT check_offload('SELECT count(*) FROM jf WHERE EXISTS (SELECT 1 FROM jc WHERE c_id = ck AND NOT EXISTS (SELECT 1 FROM jn WHERE n_id = c_nation AND n_region = 1))');
--- their other conditions decide each match on the host (TPC-H Q21's
--- l2.l_suppkey <> l1.l_suppkey)
+-- their other conditions decide each match (TPC-H Q21's l2.l_suppkey <>
+-- l1.l_suppkey): on the device where they compile, else on the host
 SELECT check_offload('SELECT tag, count(*) FROM jf WHERE EXISTS (SELECT 1 FROM jdup WHERE k = qty AND label < tag) GROUP BY tag');
 SELECT check_offload('SELECT tag, count(*) FROM jf WHERE NOT EXISTS (SELECT 1 FROM jdup WHERE k = qty AND label <> tag AND id > k) GROUP BY tag');
 SELECT check_offload('SELECT c_seg, count(*), count(c_name) FROM jf LEFT JOIN jc ON ck = c_id AND qty > 3 AND tag < c_name GROUP BY c_seg');
@@ -229,13 +229,29 @@ SELECT check_offload('SELECT label, count(*), sum(amt) FROM jf JOIN jnull ON qty
 SELECT check_offload('SELECT label, count(*) FROM jf LEFT JOIN jnull ON ck = k GROUP BY label');
 SELECT check_offload('SELECT count(*), sum(qty) FROM jf WHERE NOT EXISTS (SELECT 1 FROM jnull WHERE k = ck)');
 SELECT check_offload('SELECT n_name, count(*) FROM jf JOIN jnull ON qty = k JOIN jn ON nk = n_id WHERE EXISTS (SELECT 1 FROM jdup WHERE jdup.k = jf.sk) GROUP BY n_name');
+-- ... repeated keys and other conditions of a semi, anti or left join:
+-- each candidate (a row of the key the conditions hold for), depth first
+-- over the dimensions, as natively; a condition NULL is no candidate
+CREATE TABLE jm (k int4, v int4, w text);
+INSERT INTO jm SELECT i % 12, CASE WHEN i % 5 = 0 THEN NULL ELSE i % 9 END, 'w' || (i % 4)
+  FROM generate_series(0, 59) i;
+INSERT INTO jm VALUES (NULL, 1, 'null'), (3, NULL, NULL), (40, 2, 'w40');
+ANALYZE jm;
+SELECT check_offload('SELECT a.w, b.w, count(*), sum(qty), count(b.v), sum(a.v * b.v) FROM jf JOIN jm a ON qty = a.k JOIN jm b ON sk = b.k GROUP BY 1, 2');
+SELECT check_offload('SELECT a.w, count(*), count(b.v), sum(b.v), count(b.w) FROM jf JOIN jm a ON qty = a.k LEFT JOIN jm b ON sk = b.k AND b.v > jf.qty GROUP BY 1');
+SELECT check_offload('SELECT b.w, count(*), sum(amt) FROM jf LEFT JOIN jm b ON qty = b.k AND b.v < jf.sk GROUP BY 1');
+SELECT check_offload('SELECT tag, count(*), sum(qty) FROM jf WHERE EXISTS (SELECT 1 FROM jm WHERE k = qty AND v <> jf.sk) GROUP BY tag');
+SELECT check_offload('SELECT tag, count(*) FROM jf WHERE NOT EXISTS (SELECT 1 FROM jm WHERE k = qty AND v > jf.qty) AND EXISTS (SELECT 1 FROM jm WHERE k = jf.sk AND v <> jf.qty) GROUP BY tag');
+SELECT l FROM explain_stable('SELECT tag, count(*) FROM jf JOIN jm a ON qty = a.k WHERE EXISTS (SELECT 1 FROM jm WHERE k = qty AND v <> jf.sk) GROUP BY tag', true) l
+ WHERE l ~ 'Matched By|Rows In|Rows Out';
 -- ... and the host's matching (gpuagg.device_joins off) the same
 SET gpuagg.device_joins = off;
 SELECT check_offload('SELECT r_name, n_name, count(*), sum(amt) FROM jf JOIN jc ON ck = c_id JOIN jn ON c_nation = n_id JOIN jr ON n_region = r_id GROUP BY r_name, n_name');
 SELECT check_offload('SELECT label, count(*) FROM jf LEFT JOIN jnull ON ck = k GROUP BY label');
 EXPLAIN (COSTS OFF) SELECT label, count(*) FROM jf JOIN jnull ON qty = k GROUP BY label;
+SELECT check_offload('SELECT tag, count(*) FROM jf WHERE NOT EXISTS (SELECT 1 FROM jm WHERE k = qty AND v > jf.qty) AND EXISTS (SELECT 1 FROM jm WHERE k = jf.sk AND v <> jf.qty) GROUP BY tag');
 RESET gpuagg.device_joins;
-DROP TABLE jnull;
+DROP TABLE jnull, jm;
 
 -- not offloaded, and why
 RESET gpuagg.force_offload;

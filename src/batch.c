@@ -739,13 +739,15 @@ deform_tuple(GpuaggBatchReader *r, HeapTupleHeader tup, int row, void **values,
  * Can gpuagg_page.h deform column col, attribute att, where it lies: a
  * fixed-width value stored as it lies, or a text or varchar value stored as
  * its code (not bpchar's two codes, nor a LIKE column, which needs the
- * host's function)?
+ * host's function), or any value of which only NULL-ness is read?
  */
 static bool
 column_deformable(const GaColumn *col, Form_pg_attribute att)
 {
 	if (GpuaggColumnFromHost(col))
 		return false;
+	if (col->type == GA_T_NULLONLY)
+		return true;			/* (count(x): any attribute, its NULL bit) */
 	if (col->type == GA_T_TEXT || col->type == GA_T_BPCHAR || col->like)
 		return att->attlen == -1;
 	if (col->type == GA_T_NUMERIC)

@@ -329,6 +329,7 @@ engine_module_take(EngineGpu *gpu, char *err, size_t errlen)
 		MOD_CHECK(cu.ModuleGetFunction(&nm.fn_dict_seed, nm.module, "gpuagg_dict_seed"));
 		MOD_CHECK(cu.ModuleGetFunction(&nm.fn_dict_rehash, nm.module, "gpuagg_dict_rehash"));
 		MOD_CHECK(cu.ModuleGetFunction(&nm.fn_dim_build, nm.module, "gpuagg_dim_build"));
+		MOD_CHECK(cu.ModuleGetFunction(&nm.fn_dim_chains, nm.module, "gpuagg_dim_chains"));
 		MOD_CHECK(cu.ModuleGetFunction(&nm.fn_dim_scan, nm.module, "gpuagg_dim_scan"));
 		MOD_CHECK(cu.ModuleGetGlobal(&nm.d_prog, &prog_size, nm.module, "gpuagg_prog"));
 		MOD_CHECK(cu.ModuleGetGlobal(&d_abi, &abi_size, nm.module, "gpuagg_abi_version"));

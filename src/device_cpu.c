@@ -113,7 +113,7 @@ typedef struct CpuSession
 	GaHostStrings hooks;
 	GaDims		dims;			/* a join it runs: the caller's rows, its tables */
 	uint32		dims_ready;
-	uint32		dim_dup;		/* the last one's duplicate keys */
+	uint32		dim_dup;		/* set where the last one's keys repeat */
 	GaProgram  *dimprog[GA_MAX_DIMS];	/* one it scans: its program, */
 	uint64		dim_cap[GA_MAX_DIMS];	/* ... room for rows, */
 	uint64		dim_n[GA_MAX_DIMS]; /* ... and the rows it kept */
@@ -454,6 +454,7 @@ cpu_add_batch(void *session, const GaBatch *batch, GpuaggDeviceStats *stats)
 	instr_time	start,
 				end;
 	uint64		passed = 0;
+	uint64		folds = 0;
 	int			err = GA_OK;
 	GaBatch		columns;
 
@@ -470,98 +471,110 @@ cpu_add_batch(void *session, const GaBatch *batch, GpuaggDeviceStats *stats)
 	memset(nulls, 0, sizeof(nulls));
 	if (s->dims_ready != p->ndims)
 		elog(ERROR, "gpuagg: rows came before the joined tables'");
-	for (uint32 row = 0; row < batch->nrows; row++)
+	for (uint32 row = 0; row < batch->nrows && err == GA_OK; row++)
 	{
-		uint32		g;
-		uint64	   *st;
+		GaJoinIter	it;
+		bool		more = true;
 
-		if (p->ndims > 0 && !ga_join_row(p, &s->dims, batch, row))
-			continue;
-		if (p->where.reg >= 0)
+		/* the row, or each row of the join it makes (gpuagg_join.h) */
+		if (p->ndims > 0)
+			more = ga_join_next(p, &s->dims, batch, row, &it, true, regs, nulls, &err);
+		for (; more; more = p->ndims > 0 &&
+			 ga_join_next(p, &s->dims, batch, row, &it, false, regs, nulls, &err))
 		{
-			err = ga_eval(p, &p->where, batch, row, regs, nulls);
-			if (err)
-				break;
-			if (nulls[p->where.reg] || !regs[p->where.reg].i)
-				continue;
-		}
-		passed++;
-		if (p->nkeys > 0)
-		{
-			CpuGroupEntry *e;
-			bool		found;
+			uint32		g;
+			uint64	   *st;
 
-			err = ga_eval(p, &p->keyseg, batch, row, regs, nulls);
-			if (err)
-				break;
-			for (uint32 k = 0; k < p->nkeys; k++)
+			/* (a join's rows may be many more than the batch's) */
+			if ((++folds & 65535) == 0)
+				CHECK_FOR_INTERRUPTS();
+			if (p->where.reg >= 0)
 			{
-				int			r = p->keyreg[k];
-
-				s->probenull[k] = nulls[r];
-				/* the group keeps its first value (-0 or 0), as native does */
-				s->probe[k] = nulls[r] ? (GaDatum) {0} : regs[r];
-			}
-			e = cpugroup_insert(s->table, PROBE_KEY, &found);
-			if (!found)
-				e->group = new_group(s);
-			g = e->group;
-		}
-		else
-			g = 0;
-
-		st = s->states + (Size) g * p->nslots;
-		for (uint32 a = 0; a < p->naggs; a++)
-		{
-			const GaAgg *ag = &p->aggs[a];
-			GaDatum		v = {0};
-
-			if (ag->filter.reg >= 0)
-			{
-				err = ga_eval(p, &ag->filter, batch, row, regs, nulls);
+				err = ga_eval(p, &p->where, batch, row, regs, nulls);
 				if (err)
 					break;
-				if (nulls[ag->filter.reg] || !regs[ag->filter.reg].i)
+				if (nulls[p->where.reg] || !regs[p->where.reg].i)
 					continue;
 			}
-			if (ag->arg.reg >= 0)
+			passed++;
+			if (p->nkeys > 0)
 			{
-				err = ga_eval(p, &ag->arg, batch, row, regs, nulls);
-				if (err)
-					break;
-				/* every supported aggregate skips NULLs, of either argument */
-				if (nulls[ag->arg.reg] || (ag->arg2 >= 0 && nulls[ag->arg2]))
-					continue;
-				v = regs[ag->arg.reg];
-			}
-			if (ag->distinct >= 0)
-			{
-				/* count(DISTINCT): count a value the first time in its group */
-				CpuDistinctKey dk;
-				CpuDistinctEntry *e;
+				CpuGroupEntry *e;
 				bool		found;
 
-				dk.value = ga_canonical_key(ag->argtype, v).u;
-				dk.group = g;
-				dk.agg = a;
-				e = cpudistinct_insert(s->distinct, dk, &found);
+				err = ga_eval(p, &p->keyseg, batch, row, regs, nulls);
+				if (err)
+					break;
+				for (uint32 k = 0; k < p->nkeys; k++)
+				{
+					int			r = p->keyreg[k];
+
+					s->probenull[k] = nulls[r];
+					/* the group keeps its first value (-0 or 0), as natively */
+					s->probe[k] = nulls[r] ? (GaDatum) {0} : regs[r];
+				}
+				e = cpugroup_insert(s->table, PROBE_KEY, &found);
 				if (!found)
-					e->rows = 0;
-				e->rows++;
-				/*
-				 * the others the host folds from the set (ga_agg_host_folds)
-				 * or cpu_finish selects from it (ordered-set aggregates)
-				 */
-				if (found || ga_agg_set_pairs(ag))
-					continue;
+					e->group = new_group(s);
+				g = e->group;
 			}
-			err = ga_agg_update_xy(ag, st + ag->slot, 1, v,
-								   ag->arg2 >= 0 ? regs[ag->arg2].f : 0.0);
+			else
+				g = 0;
+
+			st = s->states + (Size) g * p->nslots;
+			for (uint32 a = 0; a < p->naggs; a++)
+			{
+				const GaAgg *ag = &p->aggs[a];
+				GaDatum		v = {0};
+
+				if (ag->filter.reg >= 0)
+				{
+					err = ga_eval(p, &ag->filter, batch, row, regs, nulls);
+					if (err)
+						break;
+					if (nulls[ag->filter.reg] || !regs[ag->filter.reg].i)
+						continue;
+				}
+				if (ag->arg.reg >= 0)
+				{
+					err = ga_eval(p, &ag->arg, batch, row, regs, nulls);
+					if (err)
+						break;
+					/* every supported aggregate skips NULLs, of either argument */
+					if (nulls[ag->arg.reg] || (ag->arg2 >= 0 && nulls[ag->arg2]))
+						continue;
+					v = regs[ag->arg.reg];
+				}
+				if (ag->distinct >= 0)
+				{
+					/* count(DISTINCT): count a value the first time in its group */
+					CpuDistinctKey dk;
+					CpuDistinctEntry *e;
+					bool		found;
+
+					dk.value = ga_canonical_key(ag->argtype, v).u;
+					dk.group = g;
+					dk.agg = a;
+					e = cpudistinct_insert(s->distinct, dk, &found);
+					if (!found)
+						e->rows = 0;
+					e->rows++;
+					/*
+					 * the others the host folds from the set
+					 * (ga_agg_host_folds) or cpu_finish selects from it
+					 * (ordered-set aggregates)
+					 */
+					if (found || ga_agg_set_pairs(ag))
+						continue;
+				}
+				err = ga_agg_update_xy(ag, st + ag->slot, 1, v,
+									   ag->arg2 >= 0 ? regs[ag->arg2].f : 0.0);
+				if (err)
+					break;
+			}
 			if (err)
 				break;
 		}
-		if (err)
-			break;
 	}
 	INSTR_TIME_SET_CURRENT(end);
 	INSTR_TIME_SUBTRACT(end, start);
@@ -582,6 +595,10 @@ cpu_add_dim(void *session, int d, const GaDimData *rows, GpuaggDeviceStats *stat
 
 	if (d != (int) s->dims_ready || d >= (int) s->prog.ndims)
 		elog(ERROR, "gpuagg: a joined table's rows came out of order");
+	if (rows->nrows >= PG_UINT32_MAX)
+		ereport(ERROR,
+				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+				 errmsg("gpuagg: a joined table has more rows than a device holds")));
 	INSTR_TIME_SET_CURRENT(start);
 	*dm = *rows;
 	dm->dup = &s->dim_dup;
@@ -589,20 +606,19 @@ cpu_add_dim(void *session, int d, const GaDimData *rows, GpuaggDeviceStats *stat
 	dm->cap = ga_dim_cap(rows->nrows);
 	dm->slots = MemoryContextAllocHuge(s->cxt, sizeof(uint32) * dm->cap);
 	memset(dm->slots, 0, sizeof(uint32) * dm->cap);
+	dm->next = MemoryContextAllocHuge(s->cxt, sizeof(uint32) * Max(rows->nrows, 1));
+	memset(dm->next, 0, sizeof(uint32) * Max(rows->nrows, 1));
 	for (uint64 row = 0; row < rows->nrows; row++)
 	{
 		ga_dim_insert(&s->prog.dims[d], dm, row);
 		if ((row & 65535) == 65535)
 			CHECK_FOR_INTERRUPTS();
 	}
+	dm->multi = s->dim_dup;
 	s->dims_ready++;
 	INSTR_TIME_SET_CURRENT(end);
 	INSTR_TIME_SUBTRACT(end, start);
 	stats->device_ms += INSTR_TIME_GET_MILLISEC(end);
-	/* an inner or left join's duplicates multiply rows: the host's matching */
-	if (s->dim_dup && (s->prog.dims[d].kind == GA_JOIN_INNER ||
-					   s->prog.dims[d].kind == GA_JOIN_LEFT))
-		return GA_ERR_JOIN_DUPLICATE;
 	return GA_OK;
 }
 

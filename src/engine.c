@@ -387,6 +387,19 @@ _Static_assert(3 * GA_NCOUNTERS * sizeof(unsigned long long) + 8 * GA_TOPN_HIST 
 			   "the counters, their two copies and a top-N's histogram fit the host region's scratch");
 
 /*
+ * Rows of the join nrows rows of the table can make (s->fanout each; 0:
+ * no join that multiplies), as many as new groups or distinct values a
+ * batch of them can add.
+ */
+static uint64_t
+join_rows(const GaEngineSession *s, uint64_t nrows)
+{
+	if (s->fanout <= 1)
+		return nrows;
+	return nrows > UINT64_MAX / 4 / s->fanout ? UINT64_MAX / 4 : nrows * s->fanout;
+}
+
+/*
  * The kernel of buffer b's last batch is done, and with it the copy of the
  * counters it left: groups, distinct entries and strings there can be are
  * those plus the batch queued since in the other buffer (every row of it
@@ -401,9 +414,9 @@ tighten_bounds(GaEngineSession *s, int b)
 	const unsigned long long *c = s->snap[b];
 	uint64_t	rows = s->queued_rows[1 - b];
 
-	s->groups_bound = EMIN(s->groups_bound, c[GA_CNT_GROUPS] + rows);
+	s->groups_bound = EMIN(s->groups_bound, c[GA_CNT_GROUPS] + join_rows(s, rows));
 	for (uint32_t j = 0; j < s->prog.ndistinct; j++)
-		s->set_bound[j] = EMIN(s->set_bound[j], c[GA_CNT_DISTINCT + j] + rows);
+		s->set_bound[j] = EMIN(s->set_bound[j], c[GA_CNT_DISTINCT + j] + join_rows(s, rows));
 	if (s->dict_ready)
 	{
 		s->dict_n_bound = EMIN(s->dict_n_bound, c[GA_CNT_DICT_N] + s->nstringcols * rows);
@@ -531,9 +544,10 @@ dim_arrays(GaEngineSession *s, uint32_t d, uint64_t cap)
 }
 
 /*
- * Dimension d's n rows are in its arrays: its hash table (gpuagg_dim_build)
- * and the dimensions to the kernels.  An inner or left join's duplicate
- * keys are GA_ERR_JOIN_DUPLICATE.
+ * Dimension d's n rows are in its arrays: its hash table (gpuagg_dim_build:
+ * slots, each row's next, the repeat flag) and the dimensions to the
+ * kernels, saying whether a key repeats; an inner or left join's longest
+ * chain multiplies s->fanout.
  */
 static int
 dim_build(GaEngineSession *s, uint32_t d, uint64_t n)
@@ -541,20 +555,28 @@ dim_build(GaEngineSession *s, uint32_t d, uint64_t n)
 	const GaDimDesc *dd = &s->prog.dims[d];
 	GaDimData  *dm = &s->dims.dim[d];
 	uint64_t	cap = ga_dim_cap(n);
-	uint32_t	dup = 0;
+	uint64_t	bytes = ALIGN16(4 * cap) + ALIGN16(4 * n) + 16;
+	uint32_t	flags[2] = {0, 0};	/* the repeat flag, the longest chain */
 	int			err;
 
+	if (n >= UINT32_MAX)
+	{
+		snprintf(s->errbuf, sizeof(s->errbuf), "a joined table has more rows than a device holds");
+		return GA_ERR_DEVICE;
+	}
 	if (!s->d_dims &&
 		(err = engine_device_alloc(s, &s->d_dims, sizeof(GaDims))) != GA_OK)
 		return err;
-	if ((err = engine_device_alloc(s, &s->d_slots[d], 4 * cap + 16)) != GA_OK)
+	if ((err = engine_device_alloc(s, &s->d_slots[d], bytes)) != GA_OK)
 		return err;
-	s->slots_bytes[d] = 4 * cap + 16;
-	CU_CHECK(s, cu.MemsetD8Async(s->d_slots[d], 0, 4 * cap + 16, s->s_exec));
+	s->slots_bytes[d] = bytes;
+	CU_CHECK(s, cu.MemsetD8Async(s->d_slots[d], 0, bytes, s->s_exec));
 	dm->nrows = n;
 	dm->cap = cap;
 	dm->slots = (uint32_t *) s->d_slots[d];
-	dm->dup = (uint32_t *) (s->d_slots[d] + 4 * cap);
+	dm->next = (uint32_t *) (s->d_slots[d] + ALIGN16(4 * cap));
+	dm->dup = (uint32_t *) (s->d_slots[d] + ALIGN16(4 * cap) + ALIGN16(4 * n));
+	dm->multi = 0;
 	CU_CHECK(s, cu.MemcpyHtoDAsync(s->d_dims, &s->dims, sizeof(GaDims), s->s_exec));
 	if (n > 0)
 	{
@@ -564,11 +586,30 @@ dim_build(GaEngineSession *s, uint32_t d, uint64_t n)
 									stride_grid(s, n, GPUAGG_BLOCK, BLOCKS_PER_SM), 1, 1,
 									GPUAGG_BLOCK, 1, 1, 0, s->s_exec, params, NULL));
 	}
-	CU_CHECK(s, cu.MemcpyDtoHAsync(&dup, (CUdeviceptr) dm->dup, sizeof(dup), s->s_exec));
+	CU_CHECK(s, cu.MemcpyDtoHAsync(flags, (CUdeviceptr) dm->dup, sizeof(flags[0]), s->s_exec));
 	CU_CHECK(s, cu.StreamSynchronize(s->s_exec));
+	if (flags[0])
+	{
+		/* (a pageable copy: the struct is in staging once this returns) */
+		dm->multi = 1;
+		CU_CHECK(s, cu.MemcpyHtoDAsync(s->d_dims, &s->dims, sizeof(GaDims), s->s_exec));
+	}
+	if (flags[0] && (dd->kind == GA_JOIN_INNER || dd->kind == GA_JOIN_LEFT))
+	{
+		void	   *params[3] = {&s->d_dims, &d, NULL};
+		CUdeviceptr longest = (CUdeviceptr) (dm->dup + 1);
+
+		params[2] = &longest;
+		CU_CHECK(s, cu.LaunchKernel(s->mod->fn_dim_chains,
+									stride_grid(s, cap, GPUAGG_BLOCK, BLOCKS_PER_SM), 1, 1,
+									GPUAGG_BLOCK, 1, 1, 0, s->s_exec, params, NULL));
+		CU_CHECK(s, cu.MemcpyDtoHAsync(&flags[1], longest, sizeof(flags[1]), s->s_exec));
+		CU_CHECK(s, cu.StreamSynchronize(s->s_exec));
+		s->fanout = EMAX(s->fanout, 1);
+		s->fanout = flags[1] > UINT32_MAX / s->fanout ? UINT32_MAX :
+			s->fanout * EMAX(flags[1], 1);
+	}
 	s->dims_ready++;
-	if (dup && (dd->kind == GA_JOIN_INNER || dd->kind == GA_JOIN_LEFT))
-		return GA_ERR_JOIN_DUPLICATE;
 	return GA_OK;
 }
 
@@ -685,7 +726,7 @@ scan_dim(GaEngineSession *s, int b, const GaBatch *batch)
 
 		CU_CHECK(s, cu.MemcpyDtoHAsync(&n, count, sizeof(n), s->s_exec));
 		CU_CHECK(s, cu.StreamSynchronize(s->s_exec));
-		if (n > s->dim_sent[d] || n > s->dim_cap[d] || n >= UINT32_MAX)
+		if (n > s->dim_sent[d] || n > s->dim_cap[d])
 		{
 			snprintf(s->errbuf, sizeof(s->errbuf), "a joined table has more rows than a device holds");
 			return GA_ERR_DEVICE;
@@ -791,7 +832,7 @@ ga_engine_add_batch(GaEngineSession *s, int b, const GaBatch *batch)
 		if ((err = tighten_bounds(s, b)) != GA_OK)
 			return err;
 	}
-	if ((err = engine_make_room(s, batch->nrows)) != GA_OK)
+	if ((err = engine_make_room(s, join_rows(s, batch->nrows))) != GA_OK)
 		return err;
 	if (batch->pagelist && s->nstringcols > 0 &&
 		(err = engine_dict_room(s, batch->nrows, batch->npages)) != GA_OK)
@@ -847,9 +888,9 @@ ga_engine_add_batch(GaEngineSession *s, int b, const GaBatch *batch)
 	}
 	CU_CHECK(s, cu.EventRecord(s->ev_copied[b], s->s_copy[b]));
 	s->copy_pending[b] = true;
-	s->groups_bound += batch->nrows;
+	s->groups_bound += join_rows(s, batch->nrows);
 	for (uint32_t j = 0; j < s->prog.ndistinct; j++)
-		s->set_bound[j] += batch->nrows;
+		s->set_bound[j] += join_rows(s, batch->nrows);
 	s->queued_rows[b] = batch->nrows;
 	s->queued_pages[b] = batch->pagelist ? batch->npages : 0;
 	if (batch->pagelist)

@@ -145,6 +145,7 @@ typedef struct EngineModule
 	CUfunction	fn_dict_seed;
 	CUfunction	fn_dict_rehash;
 	CUfunction	fn_dim_build;
+	CUfunction	fn_dim_chains;
 	CUfunction	fn_dim_scan;
 	CUdeviceptr d_prog;
 	bool		busy;
@@ -213,6 +214,9 @@ struct GaEngineSession
 	uint64_t	table_bytes;
 	CUdeviceptr d_counters;
 	uint64_t	groups_bound;	/* groups there can be after the queued batches */
+	uint64_t	fanout;			/* rows of the join a row of the table makes at
+								 * most (the device's join: the longest chain
+								 * of each inner or left dimension, times) */
 	GaDistinctSets sets;		/* count(DISTINCT) sets, prog.ndistinct of them */
 	CUdeviceptr d_set[GA_MAX_DISTINCT];
 	uint64_t	set_bytes[GA_MAX_DISTINCT];
@@ -277,7 +281,7 @@ extern int	engine_table_alloc(GaEngineSession *s, uint64_t cap, uint32_t nk, uin
 							   uint64_t *bytes);
 extern uint64_t engine_half_load_cap(double need);
 extern void engine_shared_table(GaEngineSession *s);
-extern int	engine_make_room(GaEngineSession *s, uint32_t nrows);
+extern int	engine_make_room(GaEngineSession *s, uint64_t nrows);
 extern int	engine_dict_start(GaEngineSession *s);
 extern int	engine_dict_room(GaEngineSession *s, uint32_t nrows, uint32_t npages);
 

@@ -220,9 +220,9 @@ engine_shared_table(GaEngineSession *s)
  * counters again.
  */
 static uint64_t
-room_bound(const GaEngineSession *s, const GaTable *t, uint64_t n, uint32_t nrows)
+room_bound(const GaEngineSession *s, const GaTable *t, uint64_t n, uint64_t nrows)
 {
-	uint64_t	two = n + 2 * (uint64_t) nrows;
+	uint64_t	two = n + 2 * nrows;
 
 	if (2 * two > t->cap &&
 		!engine_within_budget(s, table_size(engine_half_load_cap(two), t->nkeys, t->nslots)))
@@ -231,11 +231,12 @@ room_bound(const GaEngineSession *s, const GaTable *t, uint64_t n, uint32_t nrow
 }
 
 /*
- * No table may pass half load, whatever the batch holds: grow them first
- * (before anything of the batch is queued, so GA_NEED_MEMORY can repeat).
+ * No table may pass half load, whatever the batch holds (nrows rows, of a
+ * join as many as it can make): grow them first (before anything of the
+ * batch is queued, so GA_NEED_MEMORY can repeat).
  */
 int
-engine_make_room(GaEngineSession *s, uint32_t nrows)
+engine_make_room(GaEngineSession *s, uint64_t nrows)
 {
 	bool		check;
 	unsigned long long counters[GA_NCOUNTERS];

@@ -156,7 +156,8 @@ gpuagg_begin(CustomScanState *node, EState *estate, int eflags)
 	st->prog = palloc(sizeof(GpuaggProgram));
 	if (!GpuaggCompile(st->prog, st->plan->quals, st->plan->keys, st->plan->aggrefs,
 					   st->plan->numeric_scales, st->plan->sets != NIL, st->plan->varno,
-					   GpuaggJoinColumns(st->plan->join), &reason))
+					   GpuaggJoinColumns(st->plan->join), GpuaggJoinConditions(st->plan->join),
+					   &reason))
 		elog(ERROR, "gpuagg: plan does not compile: %s", reason);
 	GpuaggTopNForDevice(&st->topn, st->prog);
 	nparams = list_length(st->prog->params);
@@ -486,8 +487,7 @@ run_on_device(GpuAggState *st, char **why)
 	/*
 	 * A join the device runs: its tables' plans run now, before the table's
 	 * scan (where the one-time filter lets it), their strings coded before
-	 * the device's dictionary starts with ours.  Duplicate keys where they
-	 * would multiply rows leave the matching to the host from now on.
+	 * the device's dictionary starts with ours.
 	 */
 	/* the one-time filter: when it fails, the scan has no rows */
 	if (st->gating_state &&
@@ -709,14 +709,6 @@ run_on_device(GpuAggState *st, char **why)
 				 errdetail("%s", *why)));
 	if (err == GA_ERR_DEVICE)
 		return false;
-	if (err == GA_ERR_JOIN_DUPLICATE)
-	{
-		/* an inner or left join's duplicate keys: the host matches, for good */
-		*why = pstrdup("a joined table's keys repeat");
-		GpuaggJoinDeviceOff(st->join, st->prog);
-		st->join_rerun = true;
-		return false;
-	}
 	if (err == GA_ERR_STRING_BACK)
 	{
 		*why = pstrdup("a string value the device could not read from the page");
@@ -828,7 +820,7 @@ run_aggregation(GpuAggState *st)
 		}
 		if (st->join_rerun)
 		{
-			/* the host matches the join's rows now (GA_ERR_JOIN_DUPLICATE) */
+			/* the host matches the join's rows now (too many strings for the device) */
 			st->join_rerun = false;
 			discard_run(st, &before);
 			continue;

@@ -238,8 +238,13 @@ GpuaggExplain(CustomScanState *node, List *ancestors, ExplainState *es)
 		if (all.dims_scanned > 0)
 			ExplainPropertyInteger("Joined Tables Scanned by Device", NULL, all.dims_scanned, es);
 		ExplainPropertyInteger("Rows In", NULL, all.stats.rows_in, es);
-		ExplainPropertyInteger("Rows Removed by Device Filter", NULL,
-							   all.stats.rows_in - all.stats.rows_passed, es);
+		/* (the device's join may make several rows of one row in) */
+		if (st->prog->ga.ndims > 0)
+			ExplainPropertyInteger("Rows Out of Device Join and Filter", NULL,
+								   all.stats.rows_passed, es);
+		else
+			ExplainPropertyInteger("Rows Removed by Device Filter", NULL,
+								   all.stats.rows_in - all.stats.rows_passed, es);
 		ExplainPropertyInteger("Groups", NULL, all.ngroups, es);
 		if (st->topn.n > 0)
 		{

@@ -246,11 +246,11 @@ _PG_init(void)
 
 	DefineCustomBoolVariable("gpuagg.device_joins",
 							 "Joins the tables of an offloaded join on the device.",
-							 "Where every joined table is matched on integer keys alone, its "
-							 "rows go to the device as a hash table, which each row of the "
-							 "scanned table probes; an inner or left join's table with "
-							 "duplicate keys is matched by the host all the same.  Off: the "
-							 "host matches every row.",
+							 "Where every joined table is matched on integer keys (and the "
+							 "device evaluates its join's other conditions), its rows go to "
+							 "the device as a hash table, which each row of the scanned table "
+							 "probes, once per row of its key.  Off: the host matches every "
+							 "row.",
 							 &gpuagg_device_joins,
 							 true,
 							 PGC_USERSET,

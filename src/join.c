@@ -30,8 +30,11 @@
  * numerics, the exact path (PostgreSQL's plan of the whole join).  NULL
  * keys match nothing, on either side.
  *
- * Not yet: outer, semi and anti joins (the planner says so), LATERAL, and
- * matching on the device (this is the host's, in column batches).
+ * The inner side of a semi, anti or left join is a dimension too, its
+ * join's other conditions checked per candidate.  Where every key is an
+ * integer, the device matches instead (GpuaggJoinToDevice,
+ * cuda/gpuagg_join.h): the dimensions' rows go to it as hash tables, and
+ * the table in page form.  Not yet: full joins, LATERAL.
  *
  *-------------------------------------------------------------------------
  */
@@ -83,7 +86,8 @@ enum
  * column is the operator's left operand), a List of the key conditions
  * (for EXPLAIN), Integer JoinType: JOIN_INNER, or JOIN_SEMI, JOIN_ANTI,
  * JOIN_LEFT for the one relation on the inner side of such a join, and
- * the join's other conditions (DIM_COND).
+ * the join's other conditions, for the host (DIM_COND) and the device
+ * (DIM_COND_EXPRS).
  */
 enum
 {
@@ -92,10 +96,12 @@ enum
 	DIM_KEYS,
 	DIM_CLAUSES,
 	DIM_KIND,					/* JoinType: inner, semi, anti or left */
-	DIM_COND					/* a semi, anti or left join's other
+	DIM_COND,					/* a semi, anti or left join's other
 								 * conditions: the scanned table's Vars, and
 								 * the dimension's as INNER_VAR (its plan's
 								 * columns from 1), for ExecQual per match */
+	DIM_COND_EXPRS				/* ... as written: GpuaggCompile's, whose
+								 * columns of the dimension are joincols */
 };
 
 /* The Var an expression is, through binary-compatible casts, or NULL. */
@@ -515,10 +521,10 @@ GpuaggJoinPlanFor(PlannerInfo *root, RelOptInfo *input_rel, GpuaggJoinPlan *jp)
 			return psprintf("%s is joined to the others by no equality of columns gpuagg can hash",
 							rel_words(root, linitial(rels)));
 		clauses = list_concat(clauses, rest);
-		dims = lappend(dims, lappend(list_make5(makeInteger((int) found->relid),
-												makeInteger(list_length(found->reltarget->exprs)),
-												keys, keyclauses, makeInteger(JOIN_INNER)),
-									 NIL));
+		dims = lappend(dims, list_concat(list_make5(makeInteger((int) found->relid),
+													makeInteger(list_length(found->reltarget->exprs)),
+													keys, keyclauses, makeInteger(JOIN_INNER)),
+										 list_make2(NIL, NIL)));
 		order = lappend(order, found);
 		avail = bms_add_members(avail, found->relids);
 		rels = list_delete_ptr(rels, found);
@@ -541,6 +547,7 @@ GpuaggJoinPlanFor(PlannerInfo *root, RelOptInfo *input_rel, GpuaggJoinPlan *jp)
 		ListCell   *lc2;
 
 		List	   *cond = NIL;
+		List	   *cond_exprs = NIL;
 		const char *what = kind == JOIN_LEFT ? "a left join" :
 			kind == JOIN_SEMI ? "a semi join (EXISTS, IN)" : "an anti join (NOT EXISTS)";
 
@@ -602,6 +609,7 @@ GpuaggJoinPlanFor(PlannerInfo *root, RelOptInfo *input_rel, GpuaggJoinPlan *jp)
 				return psprintf("%s to %s on a condition that reads other relations than it and the table scanned",
 								what, rel_words(root, d));
 			cond = lappend(cond, conv);
+			cond_exprs = lappend(cond_exprs, clause);
 			keyclauses = lappend(keyclauses, clause);
 		}
 		if (keys == NIL)
@@ -612,10 +620,10 @@ GpuaggJoinPlanFor(PlannerInfo *root, RelOptInfo *input_rel, GpuaggJoinPlan *jp)
 							rel_words(root, d));
 		if (d->cheapest_total_path == NULL || d->cheapest_total_path->param_info != NULL)
 			return psprintf("no plan of %s to run on its own", rel_words(root, d));
-		dims = lappend(dims, lappend(list_make5(makeInteger((int) d->relid),
-												makeInteger(list_length(d->reltarget->exprs)),
-												keys, keyclauses, makeInteger(kind)),
-									 cond));
+		dims = lappend(dims, list_concat(list_make5(makeInteger((int) d->relid),
+													makeInteger(list_length(d->reltarget->exprs)),
+													keys, keyclauses, makeInteger(kind)),
+										 list_make2(cond, cond_exprs)));
 		order = lappend(order, d);
 	}
 	/* (no key reads a semi, anti or left join's inner side) */
@@ -657,13 +665,16 @@ GpuaggJoinPlanFor(PlannerInfo *root, RelOptInfo *input_rel, GpuaggJoinPlan *jp)
 
 	/*
 	 * The dimensions' columns the device may read: those the join's output
-	 * holds (the group keys' and aggregates') and the residual's.
+	 * holds (the group keys' and aggregates'), the residual's, and those of
+	 * each join's other conditions.
 	 */
 	dvc.fact = fact->relids;
 	dvc.vars = NIL;
 	dim_vars_walker((Node *) input_rel->reltarget->exprs, &dvc);
 	foreach(lc, jp->residual)
 		dim_vars_walker((Node *) lfirst_node(RestrictInfo, lc)->clause, &dvc);
+	foreach(lc, dims)
+		dim_vars_walker((Node *) list_nth(lfirst(lc), DIM_COND_EXPRS), &dvc);
 	foreach(lc, dvc.vars)
 	{
 		Var		   *var = lfirst_node(Var, lc);
@@ -716,6 +727,22 @@ GpuaggJoinColumns(List *priv)
 	return priv == NIL ? NIL : list_nth(priv, JOIN_PRIV_COLUMNS);
 }
 
+List *
+GpuaggJoinConditions(List *priv)
+{
+	List	   *out = NIL;
+	bool		any = false;
+
+	for (int d = 0; d < GpuaggJoinDims(priv); d++)
+	{
+		List	   *exprs = list_nth(list_nth(priv, JOIN_PRIV_FIRST_DIM + d), DIM_COND_EXPRS);
+
+		out = lappend(out, exprs);
+		any |= exprs != NIL;
+	}
+	return any ? out : NIL;
+}
+
 int
 GpuaggJoinDims(List *priv)
 {
@@ -761,7 +788,9 @@ GpuaggJoinDevicePlanned(List *priv, GaProgram *p, Oid fact, bool setting)
 		List	   *keys = list_nth(dl, DIM_KEYS);
 		ListCell   *lc;
 
-		if (list_nth(dl, DIM_COND) != NIL || list_length(keys) > GA_MAX_DIM_KEYS)
+		/* (its other conditions compiled: GpuaggCompile's dimconds) */
+		if ((list_nth(dl, DIM_COND) != NIL && p->dimcond[d].reg < 0) ||
+			list_length(keys) > GA_MAX_DIM_KEYS)
 			return false;
 		foreach(lc, keys)
 		{
@@ -1542,7 +1571,7 @@ scan_program(GpuaggJoin *j, int d, GaProgram *main, int batch_rows)
 	dp = palloc0(sizeof(GpuaggProgram));
 	g = &dp->ga;
 	if (!GpuaggCompile(dp, plan->qual, NIL, NIL, NIL, false, ((Scan *) plan)->scanrelid, NIL,
-					   &reason) ||
+					   NIL, &reason) ||
 		dp->params != NIL || dp->uses_zone || GpuaggProgramNeedsExact(g))
 		return;
 	for (int k = 0; k < dim->nkeys; k++)
@@ -1617,7 +1646,7 @@ GpuaggJoinToDevice(GpuaggJoin *j, GpuaggProgram *prog, Relation rel, int batch_r
 	{
 		JoinDim    *dim = &j->dims[d];
 
-		if (dim->cond || dim->nkeys > GA_MAX_DIM_KEYS)
+		if ((dim->cond && p->dimcond[d].reg < 0) || dim->nkeys > GA_MAX_DIM_KEYS)
 			return false;
 		for (int i = 0; i < dim->nkeys; i++)
 			if (dim->keys[i].probe_w == 0)

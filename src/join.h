@@ -52,12 +52,19 @@ extern const char *GpuaggJoinPlanFor(PlannerInfo *root, RelOptInfo *input_rel,
  * gpuagg.device_joins is on, mark p's columns of the dimensions as a
  * device's (page form is possible) and say so.  The executor asks again
  * without the setting (a plan's decision stands), and then
- * GpuaggJoinToDevice does as the planner said.  (Duplicate keys of an inner or left join's
- * dimension, which only a run finds, leave it to the host after all.)
+ * GpuaggJoinToDevice does as the planner said.  A semi, anti or left
+ * join's other conditions are the device's where GpuaggCompile compiled
+ * them all (GaProgram.dimcond).
  */
 extern bool GpuaggJoinDevicePlanned(List *priv, GaProgram *p, Oid fact, bool setting);
 /* The joincols of a GpuaggPlanInfo.join (NIL without one). */
 extern List *GpuaggJoinColumns(List *priv);
+/*
+ * ... and each dimension's other conditions of its join as written (a
+ * List of Expr a dimension, NIL for none; NIL without any): GpuaggCompile's
+ * dimconds.
+ */
+extern List *GpuaggJoinConditions(List *priv);
 /* Its dimensions' count. */
 extern int	GpuaggJoinDims(List *priv);
 /* Dimension d's key conditions (Exprs, the planner's varnos), for EXPLAIN. */
@@ -100,21 +107,20 @@ extern Datum GpuaggJoinValue(GpuaggJoin *j, int k, bool *isnull);
 
 /*
  * A join the device runs (cuda/gpuagg_join.h): where every dimension is
- * matched on integer keys alone (no other condition, no host filter) and
- * gpuagg.device_joins is on, describe it in prog (GaProgram.ndims: the
+ * matched on integer keys (its other conditions compiled, no host filter)
+ * and gpuagg.device_joins is on, describe it in prog (GaProgram.ndims: the
  * columns it reads of the dimensions, the table's key columns, added where
  * it reads none) and return true; else leave prog as it is.
  */
 struct GpuaggProgram;
 extern bool GpuaggJoinToDevice(GpuaggJoin *j, struct GpuaggProgram *prog, Relation rel,
 							   int batch_rows);
-/* Back to the host's matching, for good (an inner or left join's duplicates). */
+/* Back to the host's matching, for good (too many strings for the device). */
 extern void GpuaggJoinDeviceOff(GpuaggJoin *j, struct GpuaggProgram *prog);
 /*
  * A run's start (the device's join): the dimensions' plans run, their rows
  * with no NULL key into out[d] (in cxt), their values as reader stores
- * the program's columns (strings: codes in its dictionary).  A device
- * finds duplicate keys (GA_ERR_JOIN_DUPLICATE); the host then matches.
+ * the program's columns (strings: codes in its dictionary).
  */
 struct GpuaggBatchReader;
 extern void GpuaggJoinCollect(GpuaggJoin *j, const GaProgram *p,

@@ -1189,7 +1189,7 @@ compile_query(GpuaggCandidate *c)
 	c->prog = palloc(sizeof(GpuaggProgram));
 	if (!GpuaggCompile(c->prog, c->quals, c->keys, c->aggrefs, c->numeric_scales,
 					   parse->groupingSets != NIL, c->scan_rel->relid, c->join.joincols,
-					   &reason))
+					   GpuaggJoinConditions(c->join.priv), &reason))
 		return c->is_join ? join_words(c->root, c->input_rel->relids, reason) : reason;
 	if (c->prog->uses_zone && !GpuaggZoneLoad(c->prog, &c->prog->ga.zone))
 		return psprintf("%s in the time zone \"%s\", whose transitions gpuagg cannot list",

@@ -3192,10 +3192,66 @@ join_vars_mutator(Node *node, JoinVarsContext *cxt)
 	return expression_tree_mutator(node, join_vars_mutator, (void *) cxt);
 }
 
+/*
+ * An implicitly-ANDed list of quals into seg, ExecQual's rule: the first
+ * one not true ends it.  *strings (where not NULL): where the first qual
+ * that reads a string column starts (GaProgram.where_strings).  False, and
+ * c->reason, where one does not compile.
+ */
+static bool
+compile_quals(Compiler *c, List *quals, GaSegment *seg, int32_t *strings)
+{
+	GaProgram  *p = &c->prog->ga;
+	int			dst,
+				t,
+				start = p->ninstr,
+				patches[GA_MAX_INSTR],
+				npatches = 0;
+	int32_t		strings_at = -1;
+	ListCell   *lc;
+
+	c->nextreg = 0;
+	dst = emit_const(c, BoolGetDatum(true), false, GA_T_BOOL);
+	foreach(lc, quals)
+	{
+		int			r,
+					qual_start = p->ninstr;
+
+		if (dst < 0)
+			break;
+		r = compile_expr(c, lfirst(lc), &t);
+		if (r < 0)
+			break;
+		if (t != GA_T_BOOL)
+		{
+			fail(c, "non-boolean qual");
+			break;
+		}
+		patches[npatches] = emit(c, GA_OP_QUAL_STEP, GA_T_BOOL, dst, r, 0, 0);
+		if (patches[npatches++] < 0)
+			break;
+		c->nextreg = dst + 1;
+		for (int i = qual_start; i < (int) p->ninstr && strings_at < 0; i++)
+			if (p->code[i].op == GA_OP_COL &&
+				(p->cols[p->code[i].imm].type == GA_T_TEXT ||
+				 p->cols[p->code[i].imm].type == GA_T_BPCHAR))
+				strings_at = foreach_current_index(lc) == 0 ? start : qual_start;
+	}
+	if (c->reason)
+		return false;
+	emit_patch(c, patches, npatches);
+	seg->start = start;
+	seg->end = p->ninstr;
+	seg->reg = dst;
+	if (strings)
+		*strings = strings_at < 0 ? seg->end : strings_at;
+	return true;
+}
+
 bool
 GpuaggCompile(GpuaggProgram *prog, List *quals, List *keys, List *aggrefs,
 			  List *numeric_scales, bool grouping_sets, Index varno, List *joincols,
-			  const char **reason)
+			  List *dimconds, const char **reason)
 {
 	GaProgram  *p = &prog->ga;
 	Compiler	c = {prog, 0, NULL, -1, 0, -1};
@@ -3233,52 +3289,10 @@ GpuaggCompile(GpuaggProgram *prog, List *quals, List *keys, List *aggrefs,
 	}
 
 	/* WHERE: ExecQual semantics, stop at the first qual not true */
-	if (quals != NIL)
+	if (quals != NIL && !compile_quals(&c, quals, &p->where, &p->where_strings))
 	{
-		int			dst,
-					patches[GA_MAX_INSTR],
-					npatches = 0;
-
-		p->where.start = p->ninstr;
-		p->where_strings = -1;
-		c.nextreg = 0;
-		dst = emit_const(&c, BoolGetDatum(true), false, GA_T_BOOL);
-		foreach(lc, quals)
-		{
-			int			r,
-						qual_start = p->ninstr;
-
-			if (dst < 0)
-				break;
-			r = compile_expr(&c, lfirst(lc), &t);
-			if (r < 0)
-				break;
-			if (t != GA_T_BOOL)
-			{
-				fail(&c, "non-boolean qual");
-				break;
-			}
-			patches[npatches] = emit(&c, GA_OP_QUAL_STEP, GA_T_BOOL, dst, r, 0, 0);
-			if (patches[npatches++] < 0)
-				break;
-			c.nextreg = dst + 1;
-			for (int i = qual_start; i < (int) p->ninstr && p->where_strings < 0; i++)
-				if (p->code[i].op == GA_OP_COL &&
-					(p->cols[p->code[i].imm].type == GA_T_TEXT ||
-					 p->cols[p->code[i].imm].type == GA_T_BPCHAR))
-					p->where_strings = foreach_current_index(lc) == 0 ?
-						p->where.start : qual_start;
-		}
-		if (c.reason)
-		{
-			*reason = c.reason;
-			return false;
-		}
-		emit_patch(&c, patches, npatches);
-		p->where.end = p->ninstr;
-		p->where.reg = dst;
-		if (p->where_strings < 0)
-			p->where_strings = p->where.end;
+		*reason = c.reason;
+		return false;
 	}
 
 	/* group keys: each in its own register, kept until the probe */
@@ -3330,6 +3344,44 @@ GpuaggCompile(GpuaggProgram *prog, List *quals, List *keys, List *aggrefs,
 		if (grouping_sets && ag->distinct >= 0 && ag->kind == GA_AGG_COUNT)
 			ag->count_on_host = 1;
 		p->naggs++;
+	}
+
+	/*
+	 * Each dimension's other conditions of its join, for a device's join:
+	 * all of them, or none (the host's join), leaving the program as it was.
+	 */
+	for (int d = 0; d < GA_MAX_DIMS; d++)
+		p->dimcond[d].reg = -1;
+	if (dimconds != NIL && list_length(dimconds) <= GA_MAX_DIMS)
+	{
+		JoinVarsContext jc = {varno, joincols, false};
+		GpuaggProgram *saved = palloc(sizeof(GpuaggProgram));
+		int			nparams = list_length(prog->params);
+		bool		ok = true;
+
+		memcpy(saved, prog, sizeof(GpuaggProgram));
+		foreach(lc, dimconds)
+		{
+			List	   *conds = (List *) join_vars_mutator(lfirst(lc), &jc);
+
+			if (conds != NIL && !jc.unknown &&
+				!compile_quals(&c, conds, &p->dimcond[foreach_current_index(lc)], NULL))
+				ok = false;
+		}
+		/*
+		 * (no parameter, scan constant, time zone or numeric the device may
+		 * not hold: such a condition is the host's, not a reason for the
+		 * whole query to take the exact path or stay native)
+		 */
+		if (!ok || jc.unknown || list_length(prog->params) != nparams ||
+			(prog->uses_zone && !saved->uses_zone) ||
+			(GpuaggProgramNeedsExact(p) && !GpuaggProgramNeedsExact(&saved->ga)))
+		{
+			memcpy(prog, saved, sizeof(GpuaggProgram));
+			/* (a List appended to in place) */
+			prog->params = list_truncate(prog->params, nparams);
+		}
+		pfree(saved);
 	}
 	*reason = NULL;
 	return true;

@@ -93,11 +93,15 @@ typedef enum GpuaggScaleFound
  * Under grouping sets the device returns count(DISTINCT)'s values as pairs
  * too (GaAgg.count_on_host, ga_agg_host_folds), so that a set's group
  * counts the values of all its finer groups once.
+ * dimconds (a join's, join.c's GpuaggJoinConditions): a List of quals per
+ * dimension, each compiled to GaProgram.dimcond[d] where all of them
+ * compile (else every dimcond is absent, reg -1, and nothing else changes).
  * Returns false and sets *reason when something is not device-evaluable.
  */
 extern bool GpuaggCompile(GpuaggProgram *prog, List *quals, List *keys,
 						  List *aggrefs, List *numeric_scales, bool grouping_sets,
-						  Index varno, List *joincols, const char **reason);
+						  Index varno, List *joincols, List *dimconds,
+						  const char **reason);
 
 /*
  * A join's columns of its other tables (joincols above: IntLists (varno,

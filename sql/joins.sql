@@ -152,6 +152,20 @@ END
 $$;
 SELECT t LIKE '%in the leader%' AS fed, t LIKE '%"Exact Path Runs": 1%' AS exact_path_ran
   FROM pg_temp.analyzed('SELECT c_nation, sum(huge) FROM jf JOIN jc ON ck = c_id JOIN jhuge ON qty = hk GROUP BY c_nation') t;
+-- ... the pages of a joined table the device scans are the workers' to
+-- pin too, before the table's
+SELECT check_parallel('SELECT b.qty, count(*), sum(a.amt), count(DISTINCT b.tag) FROM jf a JOIN jf b ON a.ok = b.id WHERE b.qty < 12 GROUP BY b.qty');
+SELECT check_parallel('SELECT tag, count(*) FROM jf a WHERE EXISTS (SELECT 1 FROM jf b WHERE b.id = a.ok AND b.sk < 4) AND NOT EXISTS (SELECT 1 FROM jdup WHERE k = a.qty) GROUP BY tag');
+SELECT t LIKE '%in the leader%' AS fed, t LIKE '%"Joined Tables Scanned by Device": 1,%' AS scanned,
+	   (regexp_match(t, '"Joined Table Batches From Workers": (\d+)'))[1]::int > 0 AS workers_pinned
+  FROM pg_temp.analyzed('SELECT b.qty, count(*), sum(a.amt) FROM jf a JOIN jf b ON a.ok = b.id GROUP BY b.qty') t;
+-- ... and the device failing at its first batch of them: the workers stop,
+-- the leader reads both tables again on the CPU device
+SET gpuagg.debug_fail_batch = 1;
+SET client_min_messages = error;	-- the fallback's WARNING
+SELECT check_parallel('SELECT b.qty, count(*), sum(a.amt) FROM jf a JOIN jf b ON a.ok = b.id GROUP BY b.qty');
+RESET client_min_messages;
+RESET gpuagg.debug_fail_batch;
 RESET gpuagg.fed_groups;
 DROP TABLE jhuge;
 RESET parallel_setup_cost;

@@ -383,14 +383,17 @@ end_run(GpuAggState *st)
  */
 static int
 send_dim_scan(GpuAggState *st, const GpuaggDevice *dev, int d, GpuaggBatchReader *r,
-			  Size batch_bytes)
+			  Size batch_bytes, bool fed)
 {
 	GaBatch		hb;
 	const GaBatch *b;
 	char	   *buf;
 	uint64		bytes;
 	double		rows;
-	int			err;
+	int			err,
+				sent = 0,
+				from = -1,
+				prev_from = -1;
 
 	if ((buf = dev->batch_buffer(st->session, batch_bytes)) == NULL)
 		return GA_ERR_DEVICE;
@@ -402,13 +405,29 @@ send_dim_scan(GpuAggState *st, const GpuaggDevice *dev, int d, GpuaggBatchReader
 	hb.dim_rows = (uint64) Min(Max(rows, 0.0), 1e8);
 	if ((err = dev->add_batch(st->session, &hb, &st->counters.stats)) != GA_OK)
 		return err;
+	/* fed: the workers' shares of its pages first (parallel.c), then the rest */
+	if (fed)
+		GpuaggFeedPhase(st, d);
 	for (;;)
 	{
 		CHECK_FOR_INTERRUPTS();
 		if ((buf = dev->batch_buffer(st->session, batch_bytes)) == NULL)
 			return GA_ERR_DEVICE;
-		if ((b = GpuaggBatchNext(r, buf, &bytes)) == NULL)
+		from = -1;
+		if ((!fed || (b = GpuaggTakeFedBatch(st, r, buf, &bytes, &from, d)) == NULL) &&
+			(b = GpuaggBatchNext(r, buf, &bytes)) == NULL)
 			break;
+		if (from < 0)
+			fed = false;		/* (the workers' are all taken) */
+		else
+			st->counters.dim_batches_fed++;
+		/* test: a device failure in the middle of a joined table's pages */
+		if (gpuagg_debug_fail_batch > 0 && st->fallback == NULL &&
+			++sent >= gpuagg_debug_fail_batch)
+		{
+			st->injected = true;
+			return GA_ERR_DEVICE;
+		}
 		hb = *b;
 		hb.dim = d + 1;
 		hb.dim_scan = 1;
@@ -417,12 +436,17 @@ send_dim_scan(GpuAggState *st, const GpuaggDevice *dev, int d, GpuaggBatchReader
 			return err;
 		/* (the device is done with the previous batch's pages) */
 		pages_in_flight = st;
-		GpuaggBatchSent(r);
+		GpuaggFeedConsumed(st, prev_from);
+		prev_from = from;
+		if (from < 0)
+			GpuaggBatchSent(r);
 	}
 	memset(&hb, 0, sizeof(hb));
 	hb.dim = d + 1;
 	hb.dim_scan = 2;
-	return dev->add_batch(st->session, &hb, &st->counters.stats);
+	if ((err = dev->add_batch(st->session, &hb, &st->counters.stats)) == GA_OK)
+		GpuaggFeedConsumed(st, prev_from);
+	return err;
 }
 
 /* The page-form readers of the joined tables the device scanned, ended. */
@@ -503,15 +527,26 @@ run_on_device(GpuAggState *st, char **why)
 							  st->prog->ga.ndims > 0 ? NULL : st->join);
 	if (dims)
 	{
-		/* the tables the device scans itself (in page form, as this one) */
+		/*
+		 * the tables the device scans itself (in page form, as this one);
+		 * fed, the workers' shares of each first
+		 */
 		for (int d = 0; d < (int) st->prog->ga.ndims; d++)
 		{
 			st->prog->ga.dims[d].scan = 0;
 			if (GpuaggBatchMaxPages(reader) > 0)
 				dimreaders[d] = GpuaggJoinScanReader(st->join, d, st->prog, estate->es_snapshot,
 													 st->plan->batch_rows, st->dict,
-													 st->css.ss.ps.ps_ExprContext);
+													 st->css.ss.ps.ps_ExprContext,
+													 fed ? st->dimscans[d] : NULL);
+			scans |= dimreaders[d] != NULL;
 		}
+	}
+	/* fed: the workers pin the table's pages now, where they pin no other's first */
+	if (fed && !scans)
+		GpuaggFeedPhase(st, -1);
+	if (dims)
+	{
 		INSTR_TIME_SET_CURRENT(t0);
 		GpuaggJoinCollect(st->join, &st->prog->ga, reader, st->run_cxt, dims);
 		st->counters.dims_ms += GpuaggMsSince(t0);
@@ -527,10 +562,7 @@ run_on_device(GpuAggState *st, char **why)
 	page_strings = GpuaggBatchPageStrings(reader);
 	for (int d = 0; d < GA_MAX_DIMS; d++)
 		if (dimreaders[d])
-		{
 			page_strings |= GpuaggBatchPageStrings(dimreaders[d]);
-			scans = true;
-		}
 	if (page_strings)
 	{
 		est.seed = GpuaggDictSerialize(st->dict, GA_SEED_MAX, &est.seed_bytes);
@@ -601,13 +633,15 @@ run_on_device(GpuAggState *st, char **why)
 	for (int d = 0; !reader_skip && dims && d < (int) st->prog->ga.ndims; d++)
 	{
 		INSTR_TIME_SET_CURRENT(t0);
-		err = dimreaders[d] ? send_dim_scan(st, dev, d, dimreaders[d], est.batch_bytes) :
+		err = dimreaders[d] ? send_dim_scan(st, dev, d, dimreaders[d], est.batch_bytes, fed) :
 			dev->add_dim(st->session, d, &dims[d], &st->counters.stats);
 		st->counters.dims_scanned += dimreaders[d] != NULL;
 		st->counters.dims_ms += GpuaggMsSince(t0);
 		if (err != GA_OK)
 			reader_skip = true;
 	}
+	if (fed)
+		GpuaggFeedPhase(st, -1);
 	while (!reader_skip && (fed || !GpuaggBatchDone(reader)))
 	{
 		char	   *buf;
@@ -622,7 +656,7 @@ run_on_device(GpuAggState *st, char **why)
 			break;
 		}
 		INSTR_TIME_SET_CURRENT(t0);
-		batch = fed ? GpuaggTakeFedBatch(st, reader, buf, &bytes, &from) :
+		batch = fed ? GpuaggTakeFedBatch(st, reader, buf, &bytes, &from, -1) :
 			GpuaggBatchNext(reader, buf, &bytes);
 		st->counters.scan_ms += GpuaggMsSince(t0);
 		if (batch == NULL)
@@ -799,6 +833,9 @@ run_aggregation(GpuAggState *st)
 			if (st->exact_ps == NULL)
 				elog(ERROR, "gpuagg: a scan constant does not fit the device, and the plan has no exact path");
 			st->exact = true;
+			/* (fed: the workers stop, and return nothing) */
+			if (st->plan->feed)
+				GpuaggFeedGiveUp(st);
 		}
 		else if (run_on_device(st, &why))
 			break;

@@ -45,6 +45,7 @@ typedef struct GpuaggCounters
 	uint64		strings_coded;	/* page form: strings the device coded */
 	uint64		rows_read;	/* a join: rows of the table read and matched */
 	uint64		dims_scanned;	/* ... joined tables the device scanned */
+	uint64		dim_batches_fed;	/* ... their batches the workers pinned */
 	uint64		exact_runs;		/* runs that took the exact path (a numeric
 								 * value the device cannot hold) */
 	uint64		column_reruns;	/* page form given up for a string the
@@ -113,6 +114,8 @@ typedef struct GpuAggState
 	GpuaggJoin *join;			/* a join's other tables (join.c), or NULL */
 	/* a parallel GpuAgg's shared scan state of each (in the DSM), else NULL */
 	ParallelTableScanDesc *pscans;
+	/* ... a fed GpuAgg's of each joined table the device scans, else NULL */
+	ParallelTableScanDesc dimscans[GA_MAX_DIMS];
 	GpuaggBlockLog *blocklogs;	/* [nrels]: the blocks this process took */
 	bool		injected;		/* this run failed by gpuagg.debug_fail_batch */
 	bool		join_rerun;		/* the run ended: the host matches the join */
@@ -200,8 +203,9 @@ extern void GpuaggFeedPages(GpuAggState *st);
 extern void GpuaggFeedConsumed(GpuAggState *st, int k);
 extern void GpuaggFeedStop(GpuAggState *st);
 extern void GpuaggFeedGiveUp(GpuAggState *st);
+extern void GpuaggFeedPhase(GpuAggState *st, int d);
 extern const GaBatch *GpuaggTakeFedBatch(GpuAggState *st, GpuaggBatchReader *reader,
-										 char *buf, uint64 *bytes, int *from);
+										 char *buf, uint64 *bytes, int *from, int d);
 
 /* explain.c */
 extern void GpuaggExplain(CustomScanState *node, List *ancestors, ExplainState *es);

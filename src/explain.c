@@ -31,6 +31,7 @@ counters_add(GpuaggCounters *all, const GpuaggCounters *c)
 	all->scan_ms += c->scan_ms;
 	all->dims_ms += c->dims_ms;
 	all->dims_scanned += c->dims_scanned;
+	all->dim_batches_fed += c->dim_batches_fed;
 	all->wait_ms += c->wait_ms;
 	all->finish_ms += c->finish_ms;
 	all->result_ms += c->result_ms;
@@ -237,6 +238,10 @@ GpuaggExplain(CustomScanState *node, List *ancestors, ExplainState *es)
 		/* the device's join: the joined tables it read itself, in page form */
 		if (all.dims_scanned > 0)
 			ExplainPropertyInteger("Joined Tables Scanned by Device", NULL, all.dims_scanned, es);
+		/* ... fed: their batches of pages the workers pinned */
+		if (st->plan->feed && all.dims_scanned > 0)
+			ExplainPropertyInteger("Joined Table Batches From Workers", NULL,
+								   all.dim_batches_fed, es);
 		ExplainPropertyInteger("Rows In", NULL, all.stats.rows_in, es);
 		/* (the device's join may make several rows of one row in) */
 		if (st->prog->ga.ndims > 0)

@@ -270,8 +270,9 @@ _PG_init(void)
 	DefineCustomIntVariable("gpuagg.debug_fail_batch",
 							"Test only: the device fails after taking this many batches (0: never).",
 							"Each process's first run of the scan fails after that many "
-							"batches, on any device, and runs again on the CPU device, as "
-							"after a GPU failure in the middle of a scan.",
+							"batches (of the table, or of a joined table the device scans), "
+							"on any device, and runs again on the CPU device, as after a GPU "
+							"failure in the middle of a scan.",
 							&gpuagg_debug_fail_batch,
 							0,
 							0,

@@ -963,6 +963,7 @@ typedef struct JoinDim
 	/* ... whose table the device scans itself (GaDimDesc.scan): */
 	struct GpuaggProgram *scan; /* its program, or NULL */
 	Relation	scanrel;
+	GpuaggBlockLog blocklog;	/* (a parallel scan's: its blocks, read once) */
 } JoinDim;
 
 struct GpuaggJoin
@@ -1805,7 +1806,8 @@ GpuaggJoinCollect(GpuaggJoin *j, const GaProgram *p, GpuaggBatchReader *reader,
 /* (join.h) */
 GpuaggBatchReader *
 GpuaggJoinScanReader(GpuaggJoin *j, int d, GpuaggProgram *prog, Snapshot snapshot,
-					 int batch_rows, GpuaggDict *dict, ExprContext *econtext)
+					 int batch_rows, GpuaggDict *dict, ExprContext *econtext,
+					 ParallelTableScanDesc pscan)
 {
 	JoinDim    *dim = &j->dims[d];
 	GpuaggBatchReader *r;
@@ -1815,8 +1817,13 @@ GpuaggJoinScanReader(GpuaggJoin *j, int d, GpuaggProgram *prog, Snapshot snapsho
 	/* its string constants coded in the run's dictionary */
 	if (!GpuaggLoadParams(dim->scan, NIL, econtext, dict))
 		return NULL;
-	r = GpuaggBatchBegin(&dim->scanrel, 1, NULL, snapshot, NULL, NULL, dim->scan, batch_rows,
-						 dict, true, NULL);
+	/* (a parallel scan's blocks are read once: its log starts empty) */
+	if (dim->blocklog.ranges)
+		pfree(dim->blocklog.ranges);
+	memset(&dim->blocklog, 0, sizeof(GpuaggBlockLog));
+	dim->blocklog.cxt = j->query_cxt;
+	r = GpuaggBatchBegin(&dim->scanrel, 1, NULL, snapshot, pscan ? &pscan : NULL,
+						 pscan ? &dim->blocklog : NULL, dim->scan, batch_rows, dict, true, NULL);
 	if (GpuaggBatchMaxPages(r) == 0)
 	{
 		GpuaggBatchEnd(r);
@@ -1824,6 +1831,13 @@ GpuaggJoinScanReader(GpuaggJoin *j, int d, GpuaggProgram *prog, Snapshot snapsho
 	}
 	prog->ga.dims[d].scan = 1;
 	return r;
+}
+
+/* (join.h) */
+Relation
+GpuaggJoinScanRel(GpuaggJoin *j, int d)
+{
+	return j != NULL && d < j->ndims && j->dims[d].scan ? j->dims[d].scanrel : NULL;
 }
 
 /* (join.h) */

@@ -130,15 +130,20 @@ extern void GpuaggJoinCollect(GpuaggJoin *j, const GaProgram *p,
 /*
  * A dimension the device scans itself (GaDimDesc.scan: a plain sequential
  * scan of a heap table whose WHERE the device evaluates): a page-form
- * reader of its table for this run, with its program; NULL where the run
- * cannot (then GpuaggJoinCollect's rows are its, GaDimDesc.scan 0).
+ * reader of its table for this run, with its program (of the whole table,
+ * or with pscan of this process's share of a parallel scan of it); NULL
+ * where the run cannot (then GpuaggJoinCollect's rows are its,
+ * GaDimDesc.scan 0).
  */
 struct GpuaggDict;
 extern struct GpuaggBatchReader *GpuaggJoinScanReader(GpuaggJoin *j, int d,
 													  struct GpuaggProgram *prog,
 													  Snapshot snapshot, int batch_rows,
 													  struct GpuaggDict *dict,
-													  ExprContext *econtext);
+													  ExprContext *econtext,
+													  ParallelTableScanDesc pscan);
+/* ... the table it scans, where it may (NULL: none) */
+extern Relation GpuaggJoinScanRel(GpuaggJoin *j, int d);
 /* ... and its program, and the rows its plan expects */
 extern const GaProgram *GpuaggJoinScanProgram(GpuaggJoin *j, int d, double *rows);
 

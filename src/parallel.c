@@ -35,6 +35,15 @@
  * the worker unpin them.  The leader's device thus aggregates every group
  * once, while the pinning is shared.
  *
+ * A join's tables the device scans itself (GaDimDesc.scan) come first,
+ * each in a phase of its own that the leader starts (GpuaggFeedPhase): the
+ * workers pin their shares of a parallel scan of it (its state in the DSM
+ * too) the same way, until each has put its last batch (dim_done); the
+ * leader then reads the blocks none took (a worker that could not read
+ * it), ends the table (its hash table is made) and starts the next phase,
+ * the scanned table's last (FEED_TABLE).  So the pinning of a large joined
+ * table (TPC-H Q4's lineitem) is shared too.
+ *
  * A leader that cannot go on (its device failed, a string sent the scan
  * back, or it takes no page form) sets stop, closes its session -- after
  * which its device reads no page -- and sets drained; the workers unpin and
@@ -48,13 +57,20 @@ typedef struct GpuaggFeeder
 	uint64		consumed;		/* of them, done with by the leader's device */
 	int			nrows;			/* the buffer's batch */
 	int			npages;
+	int			phase;			/* ... of this phase (its table) */
+	int			dim_done;		/* the last joined table's phase it has put
+								 * all its batches of */
 	bool		eof;			/* no more batches */
 } GpuaggFeeder;
+
+/* GpuaggFeed.phase: 0 before the leader says, d + 1 joined table d's pages */
+#define FEED_TABLE		(GA_MAX_DIMS + 1)	/* the scanned table's */
 
 typedef struct GpuaggFeed
 {
 	slock_t		mutex;
 	ConditionVariable cv;
+	int			phase;			/* what the workers pin now */
 	bool		stop;			/* the leader takes no more batches */
 	bool		drained;		/* ... and its device reads no page any more */
 	bool		leaderless;		/* parallel_leader_participation was off when
@@ -109,32 +125,18 @@ GpuaggShareCounters(GpuAggState *st)
 	} while (0)
 
 /*
- * A worker of a fed GpuAgg: its share of the parallel scan's pages pinned,
- * a batch at a time, for the leader's device; returns when the leader's
- * device is done with all of them (and they are unpinned).
+ * A worker's batches of one phase from reader, each put in its buffer once
+ * the leader took the one before; false where the leader stopped.  The
+ * pages of its last batch stay pinned (the caller's wait).
  */
-void
-GpuaggFeedPages(GpuAggState *st)
+static bool
+feed_batches(GpuAggState *st, GpuaggFeed *f, GpuaggFeeder *fd, GpuaggBatchReader *reader,
+			 int phase)
 {
-	GpuaggFeed *f = feed_of(st);
-	int			me = ParallelWorkerNumber;
-	GpuaggFeeder *fd;
-	GpuaggBatchReader *reader;
 	const GaBatch *batch;
 	uint64		bytes;
 	instr_time	t0;
 
-	if (f == NULL || me < 0 || me >= f->nfeeders)
-		elog(ERROR, "gpuagg: a parallel worker of a fed GpuAgg has no feed");
-	fd = &f->feeder[me];
-	/* no leader to feed: worker 0 reads the whole table (run_aggregation) */
-	if (f->leaderless)
-		return;
-	reader = GpuaggBatchBegin(st->rels, st->nrels,
-							  st->remap_from,
-							  st->css.ss.ps.state->es_snapshot,
-							  st->pscans, st->blocklogs, st->prog, st->plan->batch_rows,
-							  st->dict, true, NULL);
 	/* (no page form here: then no blocks either, the others take them) */
 	while (GpuaggBatchMaxPages(reader) > 0)
 	{
@@ -143,15 +145,16 @@ GpuaggFeedPages(GpuAggState *st)
 		FEED_WAIT(f, fd->taken == fd->published || f->stop);
 		st->counters.wait_ms += GpuaggMsSince(t0);
 		if (f->stop)
-			break;
+			return false;
 		INSTR_TIME_SET_CURRENT(t0);
-		batch = GpuaggBatchNext(reader, feed_buffer(f, me), &bytes);
+		batch = GpuaggBatchNext(reader, feed_buffer(f, ParallelWorkerNumber), &bytes);
 		st->counters.scan_ms += GpuaggMsSince(t0);
 		if (batch == NULL)
 			break;
 		SpinLockAcquire(&f->mutex);
 		fd->nrows = batch->nrows;
 		fd->npages = batch->npages;
+		fd->phase = phase;
 		fd->published++;
 		SpinLockRelease(&f->mutex);
 		ConditionVariableBroadcast(&f->cv);
@@ -161,9 +164,85 @@ GpuaggFeedPages(GpuAggState *st)
 		FEED_WAIT(f, fd->consumed + 1 >= fd->published || f->stop);
 		st->counters.wait_ms += GpuaggMsSince(t0);
 		if (f->stop)
-			break;
+			return false;
 		GpuaggBatchSent(reader);
 	}
+	return true;
+}
+
+/*
+ * A worker's share of joined table d (phase d + 1): its batches, then,
+ * once the leader's device is done with their pages, unpinned; false
+ * where the leader stopped.
+ */
+static bool
+feed_joined_table(GpuAggState *st, GpuaggFeed *f, GpuaggFeeder *fd, int d)
+{
+	GpuaggBatchReader *reader;
+	bool		going = true;
+
+	/* (without its share of a parallel scan, a worker would read it all) */
+	if (st->dimscans[d] == NULL)
+		elog(ERROR, "gpuagg: a parallel worker has no parallel scan of joined table %d", d);
+	reader = GpuaggJoinScanReader(st->join, d, st->prog, st->css.ss.ps.state->es_snapshot,
+								  st->plan->batch_rows, st->dict,
+								  st->css.ss.ps.ps_ExprContext, st->dimscans[d]);
+	if (reader)
+		going = feed_batches(st, f, fd, reader, d + 1);
+	SpinLockAcquire(&f->mutex);
+	fd->dim_done = d + 1;
+	SpinLockRelease(&f->mutex);
+	ConditionVariableBroadcast(&f->cv);
+	if (reader)
+	{
+		FEED_WAIT(f, fd->consumed >= fd->published || f->drained);
+		GpuaggBatchEnd(reader);
+	}
+	return going && !f->stop;
+}
+
+/*
+ * A worker of a fed GpuAgg: its share of the parallel scan's pages pinned,
+ * a batch at a time, for the leader's device (first of each joined table
+ * the device scans, in the leader's phases); returns when the leader's
+ * device is done with all of them (and they are unpinned).
+ */
+void
+GpuaggFeedPages(GpuAggState *st)
+{
+	GpuaggFeed *f = feed_of(st);
+	int			me = ParallelWorkerNumber;
+	GpuaggFeeder *fd;
+	GpuaggBatchReader *reader;
+	bool		going = true;
+
+	if (f == NULL || me < 0 || me >= f->nfeeders)
+		elog(ERROR, "gpuagg: a parallel worker of a fed GpuAgg has no feed");
+	fd = &f->feeder[me];
+	/* no leader to feed: worker 0 reads the whole table (run_aggregation) */
+	if (f->leaderless)
+		return;
+	for (;;)
+	{
+		int			phase;
+
+		FEED_WAIT(f, f->phase > fd->dim_done || f->stop);
+		SpinLockAcquire(&f->mutex);
+		phase = f->phase;
+		SpinLockRelease(&f->mutex);
+		if (f->stop || phase == FEED_TABLE)
+			break;
+		if (!feed_joined_table(st, f, fd, phase - 1))
+			break;
+	}
+	going = !f->stop;
+	reader = GpuaggBatchBegin(st->rels, st->nrels,
+							  st->remap_from,
+							  st->css.ss.ps.state->es_snapshot,
+							  st->pscans, st->blocklogs, st->prog, st->plan->batch_rows,
+							  st->dict, true, NULL);
+	if (going)
+		(void) feed_batches(st, f, fd, reader, FEED_TABLE);
 	SpinLockAcquire(&f->mutex);
 	fd->eof = true;
 	SpinLockRelease(&f->mutex);
@@ -172,6 +251,23 @@ GpuaggFeedPages(GpuAggState *st)
 	FEED_WAIT(f, fd->consumed >= fd->published || f->drained);
 	GpuaggCountPages(st, reader);
 	GpuaggBatchEnd(reader);
+}
+
+/*
+ * The leader: the workers pin joined table d's pages now (d + 1), or the
+ * scanned table's (-1).
+ */
+void
+GpuaggFeedPhase(GpuAggState *st, int d)
+{
+	GpuaggFeed *f = feed_of(st);
+
+	if (f == NULL)
+		return;
+	SpinLockAcquire(&f->mutex);
+	f->phase = d < 0 ? FEED_TABLE : d + 1;
+	SpinLockRelease(&f->mutex);
+	ConditionVariableBroadcast(&f->cv);
 }
 
 /* The leader's device is done with the pages of worker k's oldest batch. */
@@ -220,17 +316,21 @@ GpuaggFeedGiveUp(GpuAggState *st)
 }
 
 /*
- * The leader's next batch from its workers, made in buf (*from: whose), or
- * NULL once every worker is at eof with nothing left.  A worker that
- * stopped before eof either never fed (it counts as at eof) or left pages
- * the device may have read unpinned: an ERROR (its own ERROR, if it had
- * one, comes first, with the interrupts the wait checks).
+ * The leader's next batch from its workers in the current phase (of joined
+ * table d, or of the scanned table where d < 0; reader lays it out), made
+ * in buf (*from: whose), or NULL once every worker is past it with nothing
+ * left.  A worker that stopped before eof either never fed (it counts as
+ * at eof) or left pages the device may have read unpinned: an ERROR (its
+ * own ERROR, if it had one, comes first, with the interrupts the wait
+ * checks).
  */
 const GaBatch *
-GpuaggTakeFedBatch(GpuAggState *st, GpuaggBatchReader *reader, char *buf, uint64 *bytes, int *from)
+GpuaggTakeFedBatch(GpuAggState *st, GpuaggBatchReader *reader, char *buf, uint64 *bytes,
+				   int *from, int d)
 {
 	GpuaggFeed *f = feed_of(st);
 	int			n = Min(f->nfeeders, st->pcxt->nworkers_launched);
+	int			phase = d < 0 ? FEED_TABLE : d + 1;
 	const GaBatch *batch = NULL;
 
 	for (;;)
@@ -251,11 +351,18 @@ GpuaggTakeFedBatch(GpuAggState *st, GpuaggBatchReader *reader, char *buf, uint64
 				k = j;
 				nrows = fd->nrows;
 				npages = fd->npages;
+				if (fd->phase != phase)
+				{
+					k = -2;
+					break;
+				}
 			}
-			else if (!fd->eof)
+			else if (!fd->eof && (phase == FEED_TABLE || fd->dim_done < phase))
 				all_eof = false;
 		}
 		SpinLockRelease(&f->mutex);
+		if (k == -2)
+			elog(ERROR, "gpuagg: a parallel worker fed pages of another table than the leader reads");
 		if (k >= 0)
 		{
 			batch = GpuaggBatchFromFeed(reader, buf, feed_buffer(f, k), nrows, npages, bytes);
@@ -305,20 +412,31 @@ GpuaggTakeFedBatch(GpuAggState *st, GpuaggBatchReader *reader, char *buf, uint64
  */
 /*
  * The DSM chunk: where the counters start and where each relation's
- * parallel scan state lies (Sizes from the chunk's start), those states,
+ * parallel scan state lies (Sizes from the chunk's start), then those of
+ * the joined tables a fed GpuAgg's device scans (0: none), those states,
  * the workers' counters.
  */
-#define DSM_HEADER(nrels)	MAXALIGN(sizeof(Size) * (1 + (nrels)))
+#define DSM_HEADER(nrels)	MAXALIGN(sizeof(Size) * (1 + (nrels) + GA_MAX_DIMS))
+
+/* The joined table d whose pages a fed GpuAgg's workers pin, or NULL. */
+static Relation
+fed_dim_rel(GpuAggState *st, int d)
+{
+	return st->plan->feed ? GpuaggJoinScanRel(st->join, d) : NULL;
+}
 
 /* Bytes of the header and the parallel scan states. */
 static Size
 scans_bytes(GpuAggState *st)
 {
+	Snapshot	snapshot = st->css.ss.ps.state->es_snapshot;
 	Size		size = DSM_HEADER(st->nrels);
 
 	for (int i = 0; i < st->nrels; i++)
-		size += MAXALIGN(table_parallelscan_estimate(st->rels[i],
-													 st->css.ss.ps.state->es_snapshot));
+		size += MAXALIGN(table_parallelscan_estimate(st->rels[i], snapshot));
+	for (int d = 0; d < GA_MAX_DIMS; d++)
+		if (fed_dim_rel(st, d))
+			size += MAXALIGN(table_parallelscan_estimate(fed_dim_rel(st, d), snapshot));
 	return size;
 }
 
@@ -332,6 +450,9 @@ attach_scans(GpuAggState *st, void *coordinate)
 									sizeof(ParallelTableScanDesc) * st->nrels);
 	for (int i = 0; i < st->nrels; i++)
 		st->pscans[i] = (ParallelTableScanDesc) ((char *) coordinate + offs[i]);
+	for (int d = 0; d < GA_MAX_DIMS; d++)
+		st->dimscans[d] = offs[st->nrels + d] == 0 ? NULL :
+			(ParallelTableScanDesc) ((char *) coordinate + offs[st->nrels + d]);
 	st->shared = (GpuaggSharedCounters *) ((char *) coordinate + *(Size *) coordinate);
 }
 
@@ -342,14 +463,29 @@ counters_bytes(int nworkers)
 					sizeof(GpuaggCounters) * Max(nworkers, 1));
 }
 
+/* A fed GpuAgg's worker's buffer: the page lists of any table it feeds. */
+static Size
+feed_refs_bytes(GpuAggState *st)
+{
+	Size		size = GpuaggBatchFeedBytes(&st->prog->ga);
+
+	for (int d = 0; d < GA_MAX_DIMS; d++)
+	{
+		double		rows;
+
+		if (fed_dim_rel(st, d))
+			size = Max(size, GpuaggBatchFeedBytes(GpuaggJoinScanProgram(st->join, d, &rows)));
+	}
+	return TYPEALIGN(16, size);
+}
+
 /* A fed GpuAgg's state and workers' buffers. */
 static Size
 feed_bytes(GpuAggState *st, int nworkers)
 {
 	if (!st->plan->feed)
 		return 0;
-	return FEED_BUFFERS_OFF(nworkers) +
-		TYPEALIGN(16, GpuaggBatchFeedBytes(&st->prog->ga)) * nworkers + 16;
+	return FEED_BUFFERS_OFF(nworkers) + feed_refs_bytes(st) * nworkers + 16;
 }
 
 Size
@@ -391,7 +527,7 @@ feed_reset(GpuAggState *st, int nworkers)
 	SpinLockInit(&f->mutex);
 	ConditionVariableInit(&f->cv);
 	f->nfeeders = nworkers;
-	f->refs_bytes = TYPEALIGN(16, GpuaggBatchFeedBytes(&st->prog->ga));
+	f->refs_bytes = feed_refs_bytes(st);
 	/* (Gather reads the same setting when it decides to run this node) */
 	f->leaderless = !parallel_leader_participation;
 }
@@ -403,14 +539,17 @@ GpuaggInitializeDSM(CustomScanState *node, ParallelContext *pcxt, void *coordina
 	Size	   *offs = (Size *) coordinate + 1;
 	Size		off = DSM_HEADER(st->nrels);
 
-	for (int i = 0; i < st->nrels; i++)
+	for (int i = 0; i < st->nrels + GA_MAX_DIMS; i++)
 	{
+		Relation	rel = i < st->nrels ? st->rels[i] : fed_dim_rel(st, i - st->nrels);
+
+		offs[i] = 0;
+		if (rel == NULL)
+			continue;
 		offs[i] = off;
-		table_parallelscan_initialize(st->rels[i],
-									  (ParallelTableScanDesc) ((char *) coordinate + off),
+		table_parallelscan_initialize(rel, (ParallelTableScanDesc) ((char *) coordinate + off),
 									  node->ss.ps.state->es_snapshot);
-		off += MAXALIGN(table_parallelscan_estimate(st->rels[i],
-													node->ss.ps.state->es_snapshot));
+		off += MAXALIGN(table_parallelscan_estimate(rel, node->ss.ps.state->es_snapshot));
 	}
 	*(Size *) coordinate = off;
 	attach_scans(st, coordinate);
@@ -425,6 +564,9 @@ GpuaggReinitializeDSM(CustomScanState *node, ParallelContext *pcxt, void *coordi
 
 	for (int i = 0; i < st->nrels; i++)
 		table_parallelscan_reinitialize(st->rels[i], st->pscans[i]);
+	for (int d = 0; d < GA_MAX_DIMS; d++)
+		if (st->dimscans[d])
+			table_parallelscan_reinitialize(fed_dim_rel(st, d), st->dimscans[d]);
 	st->pcxt = pcxt;
 	/* a fed GpuAgg starts its feed anew (its workers are new) */
 	if (st->plan->feed && st->shared)

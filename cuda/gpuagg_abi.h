@@ -504,10 +504,11 @@ typedef struct GaColumn
  * table scanned probes each dimension's hash table in turn (ndims of
  * them) with its key, the values of columns of the table or of an earlier
  * dimension's matching row, as int64 (integers of any width, dates,
- * timestamps: join.c takes only those).  A dimension's rows of one key
- * are chained; a candidate is a row of the key for which the join's other
- * conditions (GaProgram.dimcond[d], over the table's columns and the
- * dimension's) hold.  An inner or left join's row of the table goes on
+ * timestamps, or a text's register value, its code twice: join.c takes
+ * only those).  A dimension's rows of one key are chained; a candidate is
+ * a row of the key for which the join's other conditions
+ * (GaProgram.dimcond[d], over the table's columns and the dimension's)
+ * hold.  An inner or left join's row of the table goes on
  * once per candidate, depth first over the dimensions, as a native join's
  * rows multiply; an inner or semi join's row without one goes, a semi
  * join's goes on once, an anti join's row with one goes, a left join's

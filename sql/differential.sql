@@ -623,6 +623,7 @@ BEGIN
 			WHEN 'left' THEN 'diff_jf LEFT JOIN diff_jd USING (id)'
 			WHEN 'once' THEN 'diff_jf JOIN diff_ju USING (id)'
 			WHEN 'once_left' THEN 'diff_jf LEFT JOIN diff_ju USING (id)'
+			WHEN 'text' THEN 'diff_jtf JOIN diff_jtd USING (tid)'
 			ELSE 'diff_t' END;
 	IF random() < 0.6 THEN
 		q := q || ' WHERE ' || diff_pred(2);
@@ -918,8 +919,17 @@ SELECT queries, offloaded, errors_both >= 20 AS many_errors_compared, mismatches
 SET diff.joins = once_left;
 SELECT queries, offloaded, errors_both >= 10 AS many_errors_compared, mismatches
   FROM diff_run(100, 0.4040, false);
+-- ... and on text keys (the ids as text, some twice on the other side):
+-- the device compares the strings' codes
+CREATE TABLE diff_jtf AS SELECT id::text AS tid, i2, i4, i8, f4, f8, d, b, k FROM diff_jf;
+CREATE TABLE diff_jtd AS SELECT id::text AS tid, ts, tz, s, v, c FROM diff_jd;
+ANALYZE diff_jtf, diff_jtd;
+EXPLAIN (COSTS OFF) SELECT d, count(*), max(s) FROM diff_jtf JOIN diff_jtd USING (tid) GROUP BY d;
+SET diff.joins = text;
+SELECT queries, offloaded, errors_both >= 10 AS many_errors_compared, mismatches
+  FROM diff_run(100, 0.3939, false);
 RESET diff.joins;
-DROP TABLE diff_jf, diff_jd, diff_ju;
+DROP TABLE diff_jf, diff_jd, diff_ju, diff_jtf, diff_jtd;
 
 -- timestamptz in a zone with daylight saving (New York): date_trunc,
 -- date_part, casts from and to timestamptz, comparisons with date and

@@ -258,6 +258,19 @@ SELECT check_offload('SELECT tag, count(*), sum(qty) FROM jf WHERE EXISTS (SELEC
 SELECT check_offload('SELECT tag, count(*) FROM jf WHERE NOT EXISTS (SELECT 1 FROM jm WHERE k = qty AND v > jf.qty) AND EXISTS (SELECT 1 FROM jm WHERE k = jf.sk AND v <> jf.qty) GROUP BY tag');
 SELECT l FROM explain_stable('SELECT tag, count(*) FROM jf JOIN jm a ON qty = a.k WHERE EXISTS (SELECT 1 FROM jm WHERE k = qty AND v <> jf.sk) GROUP BY tag', true) l
  WHERE l ~ 'Matched By|Rows In|Rows Out';
+-- ... text keys (text, varchar, under a deterministic collation): the
+-- device compares the strings' codes in the run's dictionary
+CREATE TABLE jt (tk varchar(8), label text, sub text);
+INSERT INTO jt SELECT 't' || (i % 9), 'lab' || (i % 4), 'nation' || (i % 8) FROM generate_series(0, 26) i;
+INSERT INTO jt VALUES (NULL, 'null', 'nation1'), ('t1', NULL, NULL);
+ANALYZE jt;
+SELECT check_offload('SELECT label, count(*), sum(qty) FROM jf JOIN jt ON tag = tk GROUP BY label');
+SELECT check_offload('SELECT n_region, count(*), count(label) FROM jf JOIN jt ON tag = tk JOIN jn ON sub = n_name GROUP BY n_region');
+SELECT check_offload('SELECT count(*), sum(amt) FROM jf WHERE NOT EXISTS (SELECT 1 FROM jt WHERE tk = tag)');
+SELECT check_offload('SELECT label, count(*) FROM jf LEFT JOIN jt ON tag = tk COLLATE "C" GROUP BY label');
+SELECT check_offload('SELECT label, count(*) FROM jf JOIN (SELECT DISTINCT tk, label FROM jt) d ON tag = tk GROUP BY label');
+SELECT l FROM explain_stable('SELECT label, count(*) FROM jf JOIN jt ON tag = tk GROUP BY label', true) l
+ WHERE l ~ 'Matched By|Rows Out';
 -- ... and the host's matching (gpuagg.device_joins off) the same
 SET gpuagg.device_joins = off;
 SELECT check_offload('SELECT r_name, n_name, count(*), sum(amt) FROM jf JOIN jc ON ck = c_id JOIN jn ON c_nation = n_id JOIN jr ON n_region = r_id GROUP BY r_name, n_name');
@@ -265,7 +278,7 @@ SELECT check_offload('SELECT label, count(*) FROM jf LEFT JOIN jnull ON ck = k G
 EXPLAIN (COSTS OFF) SELECT label, count(*) FROM jf JOIN jnull ON qty = k GROUP BY label;
 SELECT check_offload('SELECT tag, count(*) FROM jf WHERE NOT EXISTS (SELECT 1 FROM jm WHERE k = qty AND v > jf.qty) AND EXISTS (SELECT 1 FROM jm WHERE k = jf.sk AND v <> jf.qty) GROUP BY tag');
 RESET gpuagg.device_joins;
-DROP TABLE jnull, jm;
+DROP TABLE jnull, jm, jt;
 
 -- not offloaded, and why
 RESET gpuagg.force_offload;

@@ -548,7 +548,7 @@ run_on_device(GpuAggState *st, char **why)
 	if (dims)
 	{
 		INSTR_TIME_SET_CURRENT(t0);
-		GpuaggJoinCollect(st->join, &st->prog->ga, reader, st->run_cxt, dims);
+		GpuaggJoinCollect(st->join, &st->prog->ga, reader, st->dict, st->run_cxt, dims);
 		st->counters.dims_ms += GpuaggMsSince(t0);
 	}
 	if (fed && GpuaggBatchMaxPages(reader) == 0)

@@ -69,6 +69,7 @@
 
 static bool integer_equality(Oid fn, int *l, int *r);
 static bool integer_key_type(int t);
+static bool text_equality(Oid opno, Oid collid);
 
 /* custom_private's join: a List of these, then one List per dimension */
 enum
@@ -798,11 +799,13 @@ GpuaggJoinDevicePlanned(List *priv, GaProgram *p, Oid fact, bool setting)
 			int			src_dim = list_nth_int(kl, 0);
 			int			src_col = list_nth_int(kl, 1);
 			bool		dim_left = list_nth_int(kl, 5) != 0;
-			int			lw,
-						rw,
+			int			lw = 0,
+						rw = 0,
 						t;
+			bool		text = text_equality((Oid) list_nth_int(kl, 3),
+											 (Oid) list_nth_int(kl, 4));
 
-			if (!integer_equality(get_opcode((Oid) list_nth_int(kl, 3)), &lw, &rw))
+			if (!text && !integer_equality(get_opcode((Oid) list_nth_int(kl, 3)), &lw, &rw))
 				return false;
 			if (src_dim >= 0)
 			{
@@ -818,7 +821,8 @@ GpuaggJoinDevicePlanned(List *priv, GaProgram *p, Oid fact, bool setting)
 			}
 			/* the table's column, as GpuaggJoinToDevice's key_column reads it */
 			t = GpuaggTypeOf(get_atttype(fact, (AttrNumber) src_col));
-			if (!integer_key_type(t) || ga_type_width(t) != (dim_left ? rw : lw))
+			if (text ? t != GA_T_TEXT :
+				!integer_key_type(t) || ga_type_width(t) != (dim_left ? rw : lw))
 				return false;
 			factkeys = list_append_unique_int(factkeys, src_col);
 		}
@@ -887,7 +891,25 @@ typedef struct JoinKey
 	 */
 	int			probe_w;
 	int			build_w;
+	/*
+	 * text = text (text, varchar) under a deterministic collation: equal
+	 * strings are equal bytes, so a device's join compares their codes in
+	 * the run's dictionary (GA_T_TEXT's register value, as int64).
+	 */
+	bool		text;
 } JoinKey;
+
+/*
+ * A key's values as a device's join holds them: an integer of so many
+ * bytes, or (KEY_TEXT) a string's code.
+ */
+#define KEY_TEXT	(-1)
+
+static int
+key_width(const JoinKey *k, bool probe)
+{
+	return k->text ? KEY_TEXT : probe ? k->probe_w : k->build_w;
+}
 
 /* The widths of an integer equality's left and right operands, or false. */
 static bool
@@ -927,6 +949,17 @@ integer_equality(Oid fn, int *l, int *r)
 		default:
 			return false;
 	}
+}
+
+/*
+ * Is opno text's equality (text and varchar alike) under a collation whose
+ * equal strings are equal bytes?
+ */
+static bool
+text_equality(Oid opno, Oid collid)
+{
+	return get_opcode(opno) == F_TEXTEQ && OidIsValid(collid) &&
+		get_collation_isdeterministic(collid);
 }
 
 /* An integer Datum of w bytes as int64. */
@@ -1088,6 +1121,7 @@ GpuaggJoinInit(List *priv, List *dims, PlanState *parent)
 					k->probe_w = k->dim_left ? rw : lw;
 					k->build_w = k->dim_left ? lw : rw;
 				}
+				k->text = text_equality(opno, k->collid);
 			}
 			if (k->src_dim < 0)
 				j->max_attno = Max(j->max_attno, k->src_col);
@@ -1464,11 +1498,11 @@ integer_key_type(int t)
 		t == GA_T_TIMESTAMP || t == GA_T_TIMESTAMPTZ;
 }
 
-/* The integer type of w bytes. */
+/* The type of a key's values of width w (key_width): an integer, or a string. */
 static int
 integer_type(int w)
 {
-	return w == 2 ? GA_T_INT2 : w == 4 ? GA_T_INT4 : GA_T_INT8;
+	return w == KEY_TEXT ? GA_T_TEXT : w == 2 ? GA_T_INT2 : w == 4 ? GA_T_INT4 : GA_T_INT8;
 }
 
 /* Dimension d's column that holds plan column at for prog column c (-1: a key's source of w bytes). */
@@ -1499,7 +1533,7 @@ key_column(GaProgram *p, Relation rel, int attno, int w)
 	if (attno < 1 || attno > RelationGetDescr(rel)->natts)
 		return -1;
 	t = GpuaggTypeOf(TupleDescAttr(RelationGetDescr(rel), attno - 1)->atttypid);
-	if (!integer_key_type(t) || ga_type_width(t) != w)
+	if (w == KEY_TEXT ? t != GA_T_TEXT : !integer_key_type(t) || ga_type_width(t) != w)
 		return -1;
 	for (uint32 c = 0; c < p->ncols; c++)
 		if (p->cols[c].attno == attno && p->cols[c].type == t && !p->cols[c].pred &&
@@ -1583,7 +1617,9 @@ scan_program(GpuaggJoin *j, int d, GaProgram *main, int batch_rows)
 		if (attno == 0)
 			return;
 		want.type = GpuaggTypeOf(TupleDescAttr(RelationGetDescr(rel), attno - 1)->atttypid);
-		if (!integer_key_type(want.type) || ga_type_width(want.type) != dim->keys[k].build_w ||
+		if (want.type != integer_type(key_width(&dim->keys[k], false)) ||
+			(want.type != GA_T_TEXT &&
+			 ga_type_width(want.type) != dim->keys[k].build_w) ||
 			(dd->scan_key[k] = scan_column(g, attno, &want)) < 0)
 			return;
 	}
@@ -1607,8 +1643,11 @@ scan_program(GpuaggJoin *j, int d, GaProgram *main, int batch_rows)
 		}
 		else
 		{
+			Form_pg_attribute att = TupleDescAttr(RelationGetDescr(rel), attno - 1);
+
 			want.type = integer_type(dim->pay_w[c]);
-			if (TupleDescAttr(RelationGetDescr(rel), attno - 1)->attlen != dim->pay_w[c])
+			if (dim->pay_w[c] == KEY_TEXT ? GpuaggTypeOf(att->atttypid) != GA_T_TEXT :
+				att->attlen != dim->pay_w[c])
 				return;
 		}
 		if ((dd->scan_col[c] = scan_column(g, attno, &want)) < 0)
@@ -1650,7 +1689,7 @@ GpuaggJoinToDevice(GpuaggJoin *j, GpuaggProgram *prog, Relation rel, int batch_r
 		if ((dim->cond && p->dimcond[d].reg < 0) || dim->nkeys > GA_MAX_DIM_KEYS)
 			return false;
 		for (int i = 0; i < dim->nkeys; i++)
-			if (dim->keys[i].probe_w == 0)
+			if (dim->keys[i].probe_w == 0 && !dim->keys[i].text)
 				return false;
 		dim->npay = 0;
 	}
@@ -1686,8 +1725,8 @@ GpuaggJoinToDevice(GpuaggJoin *j, GpuaggProgram *prog, Relation rel, int batch_r
 			JoinKey    *k = &dim->keys[i];
 
 			dd->keydim[i] = k->src_dim;
-			dd->keysrc[i] = k->src_dim < 0 ? key_column(p, rel, k->src_col, k->probe_w) :
-				payload(&j->dims[k->src_dim], k->src_col, -1, k->probe_w);
+			dd->keysrc[i] = k->src_dim < 0 ? key_column(p, rel, k->src_col, key_width(k, true)) :
+				payload(&j->dims[k->src_dim], k->src_col, -1, key_width(k, true));
 			ok = dd->keysrc[i] >= 0;
 		}
 	}
@@ -1728,7 +1767,7 @@ GpuaggJoinDeviceOff(GpuaggJoin *j, GpuaggProgram *prog)
 /* (join.h) */
 void
 GpuaggJoinCollect(GpuaggJoin *j, const GaProgram *p, GpuaggBatchReader *reader,
-				  MemoryContext cxt, GaDimData *out)
+				  GpuaggDict *dict, MemoryContext cxt, GaDimData *out)
 {
 	MemoryContext caller = MemoryContextSwitchTo(j->query_cxt);
 
@@ -1770,8 +1809,9 @@ GpuaggJoinCollect(GpuaggJoin *j, const GaProgram *p, GpuaggBatchReader *reader,
 			if (n == cap)
 				cap = GpuaggDimRoom(&p->dims[d], dm, cap, 2 * cap, cxt);
 			for (int k = 0; k < dim->nkeys; k++)
-				dm->keys[k][n] = integer_value(slot->tts_values[dim->keys[k].col],
-											   dim->keys[k].build_w);
+				dm->keys[k][n] = dim->keys[k].text ?
+					(int64) GpuaggDictRegister(dict, slot->tts_values[dim->keys[k].col], false) :
+					integer_value(slot->tts_values[dim->keys[k].col], dim->keys[k].build_w);
 			for (int c = 0; c < dim->npay; c++)
 			{
 				Datum		v = slot->tts_values[dim->pay_at[c]];
@@ -1784,6 +1824,8 @@ GpuaggJoinCollect(GpuaggJoin *j, const GaProgram *p, GpuaggBatchReader *reader,
 				}
 				else if (dim->pay_prog[c] >= 0)
 					GpuaggBatchStoreValue(reader, dim->pay_prog[c], dm->cols[c], (int64) n, v);
+				else if (w == KEY_TEXT)
+					((uint32 *) dm->cols[c])[n] = GpuaggDictEncode(dict, v);
 				else if (w == 2)
 					((int16 *) dm->cols[c])[n] = (int16) integer_value(v, 2);
 				else if (w == 4)

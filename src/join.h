@@ -120,12 +120,14 @@ extern void GpuaggJoinDeviceOff(GpuaggJoin *j, struct GpuaggProgram *prog);
 /*
  * A run's start (the device's join): the dimensions' plans run, their rows
  * with no NULL key into out[d] (in cxt), their values as reader stores
- * the program's columns (strings: codes in its dictionary).
+ * the program's columns (strings, string keys too: codes in dict, the
+ * reader's).
  */
 struct GpuaggBatchReader;
+struct GpuaggDict;
 extern void GpuaggJoinCollect(GpuaggJoin *j, const GaProgram *p,
-							  struct GpuaggBatchReader *reader, MemoryContext cxt,
-							  GaDimData *out);
+							  struct GpuaggBatchReader *reader, struct GpuaggDict *dict,
+							  MemoryContext cxt, GaDimData *out);
 
 /*
  * A dimension the device scans itself (GaDimDesc.scan: a plain sequential

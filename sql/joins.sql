@@ -271,6 +271,13 @@ SELECT check_offload('SELECT label, count(*) FROM jf LEFT JOIN jt ON tag = tk CO
 SELECT check_offload('SELECT label, count(*) FROM jf JOIN (SELECT DISTINCT tk, label FROM jt) d ON tag = tk GROUP BY label');
 SELECT l FROM explain_stable('SELECT label, count(*) FROM jf JOIN jt ON tag = tk GROUP BY label', true) l
  WHERE l ~ 'Matched By|Rows Out';
+-- ... a date key, its table read by the device itself
+CREATE TABLE jday (dday date, quarter int4);
+INSERT INTO jday SELECT date '2024-01-01' + i, i / 91 FROM generate_series(0, 399) i;
+ANALYZE jday;
+SELECT check_offload('SELECT quarter, count(*), sum(qty) FROM jf JOIN jday ON day = dday GROUP BY quarter');
+SELECT l FROM explain_stable('SELECT quarter, count(*) FROM jf JOIN jday ON day = dday GROUP BY quarter', true) l
+ WHERE l ~ 'Matched By|Scanned by Device';
 -- ... and the host's matching (gpuagg.device_joins off) the same
 SET gpuagg.device_joins = off;
 SELECT check_offload('SELECT r_name, n_name, count(*), sum(amt) FROM jf JOIN jc ON ck = c_id JOIN jn ON c_nation = n_id JOIN jr ON n_region = r_id GROUP BY r_name, n_name');
@@ -278,7 +285,7 @@ SELECT check_offload('SELECT label, count(*) FROM jf LEFT JOIN jnull ON ck = k G
 EXPLAIN (COSTS OFF) SELECT label, count(*) FROM jf JOIN jnull ON qty = k GROUP BY label;
 SELECT check_offload('SELECT tag, count(*) FROM jf WHERE NOT EXISTS (SELECT 1 FROM jm WHERE k = qty AND v > jf.qty) AND EXISTS (SELECT 1 FROM jm WHERE k = jf.sk AND v <> jf.qty) GROUP BY tag');
 RESET gpuagg.device_joins;
-DROP TABLE jnull, jm, jt;
+DROP TABLE jnull, jm, jt, jday;
 
 -- not offloaded, and why
 RESET gpuagg.force_offload;

@@ -202,7 +202,7 @@ gpuagg_begin(CustomScanState *node, EState *estate, int eflags)
 			st->join = GpuaggJoinInit(st->plan->join, dims, &node->ss.ps);
 		if (st->host != NIL)
 			st->join = GpuaggJoinWithFilter(st->join, st->host, &node->ss.ps);
-		/* (a join of integer keys alone: the device probes its tables) */
+		/* (a join of integer or text keys: the device probes its tables) */
 		if (st->plan->join != NIL)
 		{
 			GaProgram  *scratch = palloc(sizeof(GaProgram));

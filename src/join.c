@@ -32,7 +32,7 @@
  *
  * The inner side of a semi, anti or left join is a dimension too, its
  * join's other conditions checked per candidate.  Where every key is an
- * integer, the device matches instead (GpuaggJoinToDevice,
+ * integer or a string (text, deterministic), the device matches instead (GpuaggJoinToDevice,
  * cuda/gpuagg_join.h): the dimensions' rows go to it as hash tables, and
  * the table in page form.  Not yet: full joins, LATERAL.
  *
@@ -1016,6 +1016,7 @@ struct GpuaggJoin
 	ExprState  *filter;			/* WHERE quals the host evaluates first */
 	uint64		candidates;		/* rows they were evaluated for */
 	bool		device;			/* the program's join (GaProgram.ndims) */
+	uint32		prog_ncols;		/* ... its columns before the table's keys */
 };
 
 /* The largest attribute of the scanned table (not INNER_VAR) node reads. */
@@ -1500,7 +1501,7 @@ integer_key_type(int t)
 
 /* The type of a key's values of width w (key_width): an integer, or a string. */
 static int
-integer_type(int w)
+key_type(int w)
 {
 	return w == KEY_TEXT ? GA_T_TEXT : w == 2 ? GA_T_INT2 : w == 4 ? GA_T_INT4 : GA_T_INT8;
 }
@@ -1617,8 +1618,8 @@ scan_program(GpuaggJoin *j, int d, GaProgram *main, int batch_rows)
 		if (attno == 0)
 			return;
 		want.type = GpuaggTypeOf(TupleDescAttr(RelationGetDescr(rel), attno - 1)->atttypid);
-		if (want.type != integer_type(key_width(&dim->keys[k], false)) ||
-			(want.type != GA_T_TEXT &&
+		if ((dim->keys[k].text ? want.type != GA_T_TEXT :
+			 !integer_key_type(want.type) ||
 			 ga_type_width(want.type) != dim->keys[k].build_w) ||
 			(dd->scan_key[k] = scan_column(g, attno, &want)) < 0)
 			return;
@@ -1645,7 +1646,7 @@ scan_program(GpuaggJoin *j, int d, GaProgram *main, int batch_rows)
 		{
 			Form_pg_attribute att = TupleDescAttr(RelationGetDescr(rel), attno - 1);
 
-			want.type = integer_type(dim->pay_w[c]);
+			want.type = key_type(dim->pay_w[c]);
 			if (dim->pay_w[c] == KEY_TEXT ? GpuaggTypeOf(att->atttypid) != GA_T_TEXT :
 				att->attlen != dim->pay_w[c])
 				return;
@@ -1711,6 +1712,7 @@ GpuaggJoinToDevice(GpuaggJoin *j, GpuaggProgram *prog, Relation rel, int batch_r
 		p->cols[c].dimcol = at;
 	}
 	/* each key's source: a column of the table, or of an earlier dimension */
+	j->prog_ncols = p->ncols;
 	for (int d = 0; d < j->ndims && ok; d++)
 	{
 		JoinDim    *dim = &j->dims[d];
@@ -1738,7 +1740,7 @@ GpuaggJoinToDevice(GpuaggJoin *j, GpuaggProgram *prog, Relation rel, int batch_r
 		dd->ncols = dim->npay;
 		for (int i = 0; i < dim->npay; i++)
 			dd->coltype[i] = dim->pay_prog[i] >= 0 ? p->cols[dim->pay_prog[i]].type :
-				integer_type(dim->pay_w[i]);
+				key_type(dim->pay_w[i]);
 	}
 	if (!ok)
 	{
@@ -1759,6 +1761,9 @@ void
 GpuaggJoinDeviceOff(GpuaggJoin *j, GpuaggProgram *prog)
 {
 	prog->ga.ndims = 0;
+	/* (the table's key columns the device's join added go too) */
+	if (j->device)
+		prog->ga.ncols = j->prog_ncols;
 	for (uint32 c = 0; c < prog->ga.ncols; c++)
 		prog->ga.cols[c].dim = 0;
 	j->device = false;

@@ -1374,7 +1374,13 @@ parallel_plan(GpuaggCandidate *c)
 			return "no parallel plan: a joined table has no parallel-safe plan";
 	}
 	if (c->is_join)
+	{
+		/* (and their cost: the safe plans may cost more than the cheapest) */
 		c->join.dim_paths = list_copy(c->join.dim_safe_paths);
+		c->join.dim_cost = 0;
+		foreach(lc, c->join.dim_paths)
+			c->join.dim_cost += ((Path *) lfirst(lc))->total_cost;
+	}
 	if (c->partial && parse->groupClause != NIL && !(c->extra->flags & GROUPING_CAN_USE_HASH))
 		return "no parallel plan: the group keys cannot be hashed";
 	workers = ((Path *) linitial(input_rel->partial_pathlist))->parallel_workers;

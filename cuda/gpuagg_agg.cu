@@ -38,15 +38,20 @@
 /* float aggregates note overflow in their state; the host decides at the end */
 #define GA_DEFER_FLOAT_OVERFLOW 1
 #include "gpuagg_eval.h"
+
+/*
+ * The running query's program: read by every thread, so constant memory
+ * (before gpuagg_join.h, whose out-of-line probe reads it there too).
+ */
+__constant__ GaProgram gpuagg_prog;
+#define GA_JOIN_PROGRAM (&gpuagg_prog)
+
 #include "gpuagg_join.h"
 #include "gpuagg_page.h"
 #include "gpuagg_topn.h"
 
 /* the layout of programs and batches these kernels were built for */
 extern "C" __device__ uint32_t gpuagg_abi_version = GA_ABI_VERSION;
-
-/* The running query's program: read by every thread, so constant memory. */
-__constant__ GaProgram gpuagg_prog;
 
 /* A table's arrays: the global table, a block's shared one or a block table. */
 struct GaView

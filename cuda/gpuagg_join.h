@@ -306,9 +306,14 @@ GA_JOIN_OUTLINE bool
 ga_join_next(const GaProgram *p, const GaDims *dims, const GaBatch *b, uint32_t row,
 			 GaJoinIter *it, bool first, GaDatum *regs, uint8_t *nulls, int *err)
 {
-	uint32_t	d = first ? 0 : p->ndims - 1;
+	uint32_t	d;
 	bool		fresh = first;
 
+#if defined(GA_JOIN_PROGRAM) && defined(__CUDA_ARCH__)
+	/* (out of line, p would be a generic pointer: constant memory's loads) */
+	p = GA_JOIN_PROGRAM;
+#endif
+	d = first ? 0 : p->ndims - 1;
 	*err = GA_OK;
 	if (first)
 		it->nullset = 0;

@@ -161,6 +161,16 @@ topn_select(GaEngineSession *s, CUdeviceptr d_hist, GaTopNBound *b)
 	}
 }
 
+/* Does segment seg of p read a column a device's join gathers? */
+static bool
+reads_joined(const GaProgram *p, const GaSegment *seg)
+{
+	for (int32_t i = seg->start; seg->reg >= 0 && i < seg->end; i++)
+		if (p->code[i].op == GA_OP_COL && p->cols[p->code[i].imm].dim != 0)
+			return true;
+	return false;
+}
+
 GaEngineSession *
 ga_engine_open(const GaProgram *prog, const GaEngineArgs *args, const void *seed, void *host,
 			   uint64_t host_bytes, volatile uint32_t *cancel, char *err, size_t errlen)
@@ -186,6 +196,10 @@ ga_engine_open(const GaProgram *prog, const GaEngineArgs *args, const void *seed
 		return NULL;
 	}
 	s->prog = *prog;
+	s->join_keys = reads_joined(&s->prog, &s->prog.keyseg);
+	for (uint32_t a = 0; a < s->prog.naggs; a++)
+		if (s->prog.aggs[a].distinct >= 0)
+			s->join_set[s->prog.aggs[a].distinct] = reads_joined(&s->prog, &s->prog.aggs[a].arg);
 	s->args = *args;
 	s->cancel = cancel;
 	s->host = host;
@@ -386,18 +400,6 @@ ga_engine_wait_buffer(GaEngineSession *s, int b)
 _Static_assert(3 * GA_NCOUNTERS * sizeof(unsigned long long) + 8 * GA_TOPN_HIST <= GA_ENGINE_SCRATCH,
 			   "the counters, their two copies and a top-N's histogram fit the host region's scratch");
 
-/*
- * Rows of the join nrows rows of the table can make (s->fanout each; 0:
- * no join that multiplies), as many as new groups or distinct values a
- * batch of them can add.
- */
-static uint64_t
-join_rows(const GaEngineSession *s, uint64_t nrows)
-{
-	if (s->fanout <= 1)
-		return nrows;
-	return nrows > UINT64_MAX / 4 / s->fanout ? UINT64_MAX / 4 : nrows * s->fanout;
-}
 
 /*
  * The kernel of buffer b's last batch is done, and with it the copy of the
@@ -414,9 +416,9 @@ tighten_bounds(GaEngineSession *s, int b)
 	const unsigned long long *c = s->snap[b];
 	uint64_t	rows = s->queued_rows[1 - b];
 
-	s->groups_bound = EMIN(s->groups_bound, c[GA_CNT_GROUPS] + join_rows(s, rows));
+	s->groups_bound = EMIN(s->groups_bound, c[GA_CNT_GROUPS] + engine_join_rows(s, rows, -1));
 	for (uint32_t j = 0; j < s->prog.ndistinct; j++)
-		s->set_bound[j] = EMIN(s->set_bound[j], c[GA_CNT_DISTINCT + j] + join_rows(s, rows));
+		s->set_bound[j] = EMIN(s->set_bound[j], c[GA_CNT_DISTINCT + j] + engine_join_rows(s, rows, j));
 	if (s->dict_ready)
 	{
 		s->dict_n_bound = EMIN(s->dict_n_bound, c[GA_CNT_DICT_N] + s->nstringcols * rows);
@@ -832,7 +834,7 @@ ga_engine_add_batch(GaEngineSession *s, int b, const GaBatch *batch)
 		if ((err = tighten_bounds(s, b)) != GA_OK)
 			return err;
 	}
-	if ((err = engine_make_room(s, join_rows(s, batch->nrows))) != GA_OK)
+	if ((err = engine_make_room(s, batch->nrows)) != GA_OK)
 		return err;
 	if (batch->pagelist && s->nstringcols > 0 &&
 		(err = engine_dict_room(s, batch->nrows, batch->npages)) != GA_OK)
@@ -888,9 +890,9 @@ ga_engine_add_batch(GaEngineSession *s, int b, const GaBatch *batch)
 	}
 	CU_CHECK(s, cu.EventRecord(s->ev_copied[b], s->s_copy[b]));
 	s->copy_pending[b] = true;
-	s->groups_bound += join_rows(s, batch->nrows);
+	s->groups_bound += engine_join_rows(s, batch->nrows, -1);
 	for (uint32_t j = 0; j < s->prog.ndistinct; j++)
-		s->set_bound[j] += join_rows(s, batch->nrows);
+		s->set_bound[j] += engine_join_rows(s, batch->nrows, j);
 	s->queued_rows[b] = batch->nrows;
 	s->queued_pages[b] = batch->pagelist ? batch->npages : 0;
 	if (batch->pagelist)

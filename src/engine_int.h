@@ -217,6 +217,8 @@ struct GaEngineSession
 	uint64_t	fanout;			/* rows of the join a row of the table makes at
 								 * most (the device's join: the longest chain
 								 * of each inner or left dimension, times) */
+	bool		join_keys;		/* ... and do the group keys read its columns, */
+	bool		join_set[GA_MAX_DISTINCT];	/* ... or distinct set j's values */
 	GaDistinctSets sets;		/* count(DISTINCT) sets, prog.ndistinct of them */
 	CUdeviceptr d_set[GA_MAX_DISTINCT];
 	uint64_t	set_bytes[GA_MAX_DISTINCT];
@@ -281,6 +283,21 @@ extern int	engine_table_alloc(GaEngineSession *s, uint64_t cap, uint32_t nk, uin
 							   uint64_t *bytes);
 extern uint64_t engine_half_load_cap(double need);
 extern void engine_shared_table(GaEngineSession *s);
+/*
+ * New groups (j < 0) or entries of distinct set j a batch of nrows rows of
+ * the table can add: one each, or, where the device's join makes several
+ * rows of one (s->fanout each at most) and the group keys or the set's
+ * value read a joined table's columns, one per row of the join.  (Keys
+ * and values of the table's own columns are the same for all of a row's.)
+ */
+static inline uint64_t
+engine_join_rows(const GaEngineSession *s, uint64_t nrows, int j)
+{
+	if (s->fanout <= 1 || !(s->join_keys || (j >= 0 && s->join_set[j])))
+		return nrows;
+	return nrows > UINT64_MAX / 4 / s->fanout ? UINT64_MAX / 4 : nrows * s->fanout;
+}
+
 extern int	engine_make_room(GaEngineSession *s, uint64_t nrows);
 extern int	engine_dict_start(GaEngineSession *s);
 extern int	engine_dict_room(GaEngineSession *s, uint32_t nrows, uint32_t npages);

@@ -231,8 +231,9 @@ room_bound(const GaEngineSession *s, const GaTable *t, uint64_t n, uint64_t nrow
 }
 
 /*
- * No table may pass half load, whatever the batch holds (nrows rows, of a
- * join as many as it can make): grow them first (before anything of the
+ * No table may pass half load, whatever the batch holds (nrows rows of the
+ * table; engine_join_rows: of the join, as many as it can make): grow them
+ * first (before anything of the
  * batch is queued, so GA_NEED_MEMORY can repeat).
  */
 int
@@ -243,21 +244,22 @@ engine_make_room(GaEngineSession *s, uint64_t nrows)
 	int			err;
 	uint64_t	bound;
 
-	check = 2 * (s->groups_bound + nrows) > s->table.cap;
+	check = 2 * (s->groups_bound + engine_join_rows(s, nrows, -1)) > s->table.cap;
 	for (uint32_t j = 0; j < s->prog.ndistinct; j++)
-		check |= 2 * (s->set_bound[j] + nrows) > s->sets.set[j].cap;
+		check |= 2 * (s->set_bound[j] + engine_join_rows(s, nrows, j)) > s->sets.set[j].cap;
 	if (!check)
 		return GA_OK;
 	if ((err = engine_read_counters(s, counters)) != GA_OK)
 		return err;
-	bound = room_bound(s, &s->table, counters[GA_CNT_GROUPS], nrows);
+	bound = room_bound(s, &s->table, counters[GA_CNT_GROUPS], engine_join_rows(s, nrows, -1));
 	if (2 * bound > s->table.cap &&
 		(err = grow_table(s, &s->table, &s->d_table, &s->table_bytes, bound)) != GA_OK)
 		return err;
 	s->groups_bound = counters[GA_CNT_GROUPS];
 	for (uint32_t j = 0; j < s->prog.ndistinct; j++)
 	{
-		bound = room_bound(s, &s->sets.set[j], counters[GA_CNT_DISTINCT + j], nrows);
+		bound = room_bound(s, &s->sets.set[j], counters[GA_CNT_DISTINCT + j],
+						   engine_join_rows(s, nrows, j));
 		if (2 * bound > s->sets.set[j].cap &&
 			(err = grow_table(s, &s->sets.set[j], &s->d_set[j],
 							  &s->set_bytes[j], bound)) != GA_OK)

@@ -640,7 +640,7 @@ run_on_device(GpuAggState *st, char **why)
 		if (err != GA_OK)
 			reader_skip = true;
 	}
-	if (fed)
+	if (fed && !reader_skip)
 		GpuaggFeedPhase(st, -1);
 	while (!reader_skip && (fed || !GpuaggBatchDone(reader)))
 	{

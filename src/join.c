@@ -1764,6 +1764,8 @@ GpuaggJoinDeviceOff(GpuaggJoin *j, GpuaggProgram *prog)
 	/* (the table's key columns the device's join added go too) */
 	if (j->device)
 		prog->ga.ncols = j->prog_ncols;
+	prog->ga.dim_strcodes = 0;
+	prog->ga.dim_bpchar = 0;
 	for (uint32 c = 0; c < prog->ga.ncols; c++)
 		prog->ga.cols[c].dim = 0;
 	j->device = false;
@@ -1884,7 +1886,7 @@ GpuaggJoinScanReader(GpuaggJoin *j, int d, GpuaggProgram *prog, Snapshot snapsho
 Relation
 GpuaggJoinScanRel(GpuaggJoin *j, int d)
 {
-	return j != NULL && d < j->ndims && j->dims[d].scan ? j->dims[d].scanrel : NULL;
+	return j != NULL && j->device && d < j->ndims && j->dims[d].scan ? j->dims[d].scanrel : NULL;
 }
 
 /* (join.h) */

@@ -564,8 +564,9 @@ GpuaggReinitializeDSM(CustomScanState *node, ParallelContext *pcxt, void *coordi
 
 	for (int i = 0; i < st->nrels; i++)
 		table_parallelscan_reinitialize(st->rels[i], st->pscans[i]);
+	/* (a joined table the device no longer scans, its join off: none) */
 	for (int d = 0; d < GA_MAX_DIMS; d++)
-		if (st->dimscans[d])
+		if (st->dimscans[d] && fed_dim_rel(st, d))
 			table_parallelscan_reinitialize(fed_dim_rel(st, d), st->dimscans[d]);
 	st->pcxt = pcxt;
 	/* a fed GpuAgg starts its feed anew (its workers are new) */

@@ -200,7 +200,7 @@ ga_join_put(const GaProgram *p, const GaDims *dims, const GaBatch *b, uint32_t r
 
 		if (col->dim != (int32_t) d + 1)
 			continue;
-		if (at < 0 || (dm->nulls[j] && (dm->nulls[j][at >> 3] & (1u << (at & 7)))))
+		if (at < 0 || ga_isnull(dm->nulls[j], (uint32_t) at))
 		{
 			if (!(it->nullset & bit))
 				ga_join_set_null(b->nulls[c], row);

@@ -444,6 +444,100 @@ cpu_scan_dim(CpuSession *s, const GaBatch *batch, GpuaggDeviceStats *stats)
 	return err;
 }
 
+/*
+ * Fold a row of the batch (of a join, one of the rows it makes: its
+ * dimensions' columns in the batch): WHERE, group, FILTERs, arguments,
+ * count(DISTINCT) sets, states.  GA_OK or the row's error; *passed counts
+ * it where the WHERE holds.
+ */
+static int
+cpu_fold_row(CpuSession *s, const GaBatch *batch, uint32 row, GaDatum *regs, uint8 *nulls,
+			 uint64 *passed)
+{
+	const GaProgram *p = &s->prog;
+	uint32		g = 0;
+	uint64	   *st;
+	int			err;
+
+	if (p->where.reg >= 0)
+	{
+		if ((err = ga_eval(p, &p->where, batch, row, regs, nulls)) != GA_OK)
+			return err;
+		if (nulls[p->where.reg] || !regs[p->where.reg].i)
+			return GA_OK;
+	}
+	(*passed)++;
+	if (p->nkeys > 0)
+	{
+		CpuGroupEntry *e;
+		bool		found;
+
+		if ((err = ga_eval(p, &p->keyseg, batch, row, regs, nulls)) != GA_OK)
+			return err;
+		for (uint32 k = 0; k < p->nkeys; k++)
+		{
+			int			r = p->keyreg[k];
+
+			s->probenull[k] = nulls[r];
+			/* the group keeps its first value (-0 or 0), as native does */
+			s->probe[k] = nulls[r] ? (GaDatum) {0} : regs[r];
+		}
+		e = cpugroup_insert(s->table, PROBE_KEY, &found);
+		if (!found)
+			e->group = new_group(s);
+		g = e->group;
+	}
+
+	st = s->states + (Size) g * p->nslots;
+	for (uint32 a = 0; a < p->naggs; a++)
+	{
+		const GaAgg *ag = &p->aggs[a];
+		GaDatum		v = {0};
+
+		if (ag->filter.reg >= 0)
+		{
+			if ((err = ga_eval(p, &ag->filter, batch, row, regs, nulls)) != GA_OK)
+				return err;
+			if (nulls[ag->filter.reg] || !regs[ag->filter.reg].i)
+				continue;
+		}
+		if (ag->arg.reg >= 0)
+		{
+			if ((err = ga_eval(p, &ag->arg, batch, row, regs, nulls)) != GA_OK)
+				return err;
+			/* every supported aggregate skips NULLs, of either argument */
+			if (nulls[ag->arg.reg] || (ag->arg2 >= 0 && nulls[ag->arg2]))
+				continue;
+			v = regs[ag->arg.reg];
+		}
+		if (ag->distinct >= 0)
+		{
+			/* count(DISTINCT): count a value the first time in its group */
+			CpuDistinctKey dk;
+			CpuDistinctEntry *e;
+			bool		found;
+
+			dk.value = ga_canonical_key(ag->argtype, v).u;
+			dk.group = g;
+			dk.agg = a;
+			e = cpudistinct_insert(s->distinct, dk, &found);
+			if (!found)
+				e->rows = 0;
+			e->rows++;
+			/*
+			 * the others the host folds from the set (ga_agg_host_folds)
+			 * or cpu_finish selects from it (ordered-set aggregates)
+			 */
+			if (found || ga_agg_set_pairs(ag))
+				continue;
+		}
+		if ((err = ga_agg_update_xy(ag, st + ag->slot, 1, v,
+									ag->arg2 >= 0 ? regs[ag->arg2].f : 0.0)) != GA_OK)
+			return err;
+	}
+	return GA_OK;
+}
+
 static int
 cpu_add_batch(void *session, const GaBatch *batch, GpuaggDeviceStats *stats)
 {
@@ -479,101 +573,14 @@ cpu_add_batch(void *session, const GaBatch *batch, GpuaggDeviceStats *stats)
 		/* the row, or each row of the join it makes (gpuagg_join.h) */
 		if (p->ndims > 0)
 			more = ga_join_next(p, &s->dims, batch, row, &it, true, regs, nulls, &err);
-		for (; more; more = p->ndims > 0 &&
-			 ga_join_next(p, &s->dims, batch, row, &it, false, regs, nulls, &err))
+		while (more && err == GA_OK)
 		{
-			uint32		g;
-			uint64	   *st;
-
 			/* (a join's rows may be many more than the batch's) */
 			if ((++folds & 65535) == 0)
 				CHECK_FOR_INTERRUPTS();
-			if (p->where.reg >= 0)
-			{
-				err = ga_eval(p, &p->where, batch, row, regs, nulls);
-				if (err)
-					break;
-				if (nulls[p->where.reg] || !regs[p->where.reg].i)
-					continue;
-			}
-			passed++;
-			if (p->nkeys > 0)
-			{
-				CpuGroupEntry *e;
-				bool		found;
-
-				err = ga_eval(p, &p->keyseg, batch, row, regs, nulls);
-				if (err)
-					break;
-				for (uint32 k = 0; k < p->nkeys; k++)
-				{
-					int			r = p->keyreg[k];
-
-					s->probenull[k] = nulls[r];
-					/* the group keeps its first value (-0 or 0), as natively */
-					s->probe[k] = nulls[r] ? (GaDatum) {0} : regs[r];
-				}
-				e = cpugroup_insert(s->table, PROBE_KEY, &found);
-				if (!found)
-					e->group = new_group(s);
-				g = e->group;
-			}
-			else
-				g = 0;
-
-			st = s->states + (Size) g * p->nslots;
-			for (uint32 a = 0; a < p->naggs; a++)
-			{
-				const GaAgg *ag = &p->aggs[a];
-				GaDatum		v = {0};
-
-				if (ag->filter.reg >= 0)
-				{
-					err = ga_eval(p, &ag->filter, batch, row, regs, nulls);
-					if (err)
-						break;
-					if (nulls[ag->filter.reg] || !regs[ag->filter.reg].i)
-						continue;
-				}
-				if (ag->arg.reg >= 0)
-				{
-					err = ga_eval(p, &ag->arg, batch, row, regs, nulls);
-					if (err)
-						break;
-					/* every supported aggregate skips NULLs, of either argument */
-					if (nulls[ag->arg.reg] || (ag->arg2 >= 0 && nulls[ag->arg2]))
-						continue;
-					v = regs[ag->arg.reg];
-				}
-				if (ag->distinct >= 0)
-				{
-					/* count(DISTINCT): count a value the first time in its group */
-					CpuDistinctKey dk;
-					CpuDistinctEntry *e;
-					bool		found;
-
-					dk.value = ga_canonical_key(ag->argtype, v).u;
-					dk.group = g;
-					dk.agg = a;
-					e = cpudistinct_insert(s->distinct, dk, &found);
-					if (!found)
-						e->rows = 0;
-					e->rows++;
-					/*
-					 * the others the host folds from the set
-					 * (ga_agg_host_folds) or cpu_finish selects from it
-					 * (ordered-set aggregates)
-					 */
-					if (found || ga_agg_set_pairs(ag))
-						continue;
-				}
-				err = ga_agg_update_xy(ag, st + ag->slot, 1, v,
-									   ag->arg2 >= 0 ? regs[ag->arg2].f : 0.0);
-				if (err)
-					break;
-			}
-			if (err)
-				break;
+			err = cpu_fold_row(s, batch, row, regs, nulls, &passed);
+			more = err == GA_OK && p->ndims > 0 &&
+				ga_join_next(p, &s->dims, batch, row, &it, false, regs, nulls, &err);
 		}
 	}
 	INSTR_TIME_SET_CURRENT(end);

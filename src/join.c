@@ -67,8 +67,14 @@
 
 /*---- planner -------------------------------------------------------------*/
 
+/*
+ * A key's values as a device's join holds them: an integer of so many
+ * bytes, or (KEY_TEXT) a string's code.
+ */
+#define KEY_TEXT	(-1)
+
 static bool integer_equality(Oid fn, int *l, int *r);
-static bool integer_key_type(int t);
+static bool key_type_fits(int t, int w);
 static bool text_equality(Oid opno, Oid collid);
 
 /* custom_private's join: a List of these, then one List per dimension */
@@ -821,8 +827,7 @@ GpuaggJoinDevicePlanned(List *priv, GaProgram *p, Oid fact, bool setting)
 			}
 			/* the table's column, as GpuaggJoinToDevice's key_column reads it */
 			t = GpuaggTypeOf(get_atttype(fact, (AttrNumber) src_col));
-			if (text ? t != GA_T_TEXT :
-				!integer_key_type(t) || ga_type_width(t) != (dim_left ? rw : lw))
+			if (!key_type_fits(t, text ? KEY_TEXT : dim_left ? rw : lw))
 				return false;
 			factkeys = list_append_unique_int(factkeys, src_col);
 		}
@@ -899,12 +904,7 @@ typedef struct JoinKey
 	bool		text;
 } JoinKey;
 
-/*
- * A key's values as a device's join holds them: an integer of so many
- * bytes, or (KEY_TEXT) a string's code.
- */
-#define KEY_TEXT	(-1)
-
+/* A key's width on its source's side (probe) or this dimension's (key_type_fits). */
 static int
 key_width(const JoinKey *k, bool probe)
 {
@@ -1489,14 +1489,18 @@ GpuaggJoinValue(GpuaggJoin *j, int k, bool *isnull)
 /*---- a join the device runs ----------------------------------------------*/
 
 /*
- * Is t a type whose values a device's join compares as int64 (the integer
- * widths, dates, timestamps: integer_equality's)?
+ * Can a column of type t hold a key's values of width w (key_width)?  For
+ * an integer width the types a device's join compares as int64 (the
+ * integers, dates, timestamps: integer_equality's) of that many bytes; for
+ * KEY_TEXT a string's code.
  */
 static bool
-integer_key_type(int t)
+key_type_fits(int t, int w)
 {
-	return t == GA_T_INT2 || t == GA_T_INT4 || t == GA_T_INT8 || t == GA_T_DATE ||
-		t == GA_T_TIMESTAMP || t == GA_T_TIMESTAMPTZ;
+	if (w == KEY_TEXT)
+		return t == GA_T_TEXT;
+	return (t == GA_T_INT2 || t == GA_T_INT4 || t == GA_T_INT8 || t == GA_T_DATE ||
+			t == GA_T_TIMESTAMP || t == GA_T_TIMESTAMPTZ) && ga_type_width(t) == w;
 }
 
 /* The type of a key's values of width w (key_width): an integer, or a string. */
@@ -1522,9 +1526,9 @@ payload(JoinDim *dim, int at, int c, int w)
 }
 
 /*
- * The program's column of attribute attno of the scanned table as an
- * integer of w bytes (a key's source), added where it reads none; -1 where
- * it cannot.
+ * The program's column of attribute attno of the scanned table holding a
+ * key's values of width w (a key's source, key_type_fits), added where it
+ * reads none; -1 where it cannot.
  */
 static int
 key_column(GaProgram *p, Relation rel, int attno, int w)
@@ -1534,7 +1538,7 @@ key_column(GaProgram *p, Relation rel, int attno, int w)
 	if (attno < 1 || attno > RelationGetDescr(rel)->natts)
 		return -1;
 	t = GpuaggTypeOf(TupleDescAttr(RelationGetDescr(rel), attno - 1)->atttypid);
-	if (w == KEY_TEXT ? t != GA_T_TEXT : !integer_key_type(t) || ga_type_width(t) != w)
+	if (!key_type_fits(t, w))
 		return -1;
 	for (uint32 c = 0; c < p->ncols; c++)
 		if (p->cols[c].attno == attno && p->cols[c].type == t && !p->cols[c].pred &&
@@ -1618,9 +1622,7 @@ scan_program(GpuaggJoin *j, int d, GaProgram *main, int batch_rows)
 		if (attno == 0)
 			return;
 		want.type = GpuaggTypeOf(TupleDescAttr(RelationGetDescr(rel), attno - 1)->atttypid);
-		if ((dim->keys[k].text ? want.type != GA_T_TEXT :
-			 !integer_key_type(want.type) ||
-			 ga_type_width(want.type) != dim->keys[k].build_w) ||
+		if (!key_type_fits(want.type, key_width(&dim->keys[k], false)) ||
 			(dd->scan_key[k] = scan_column(g, attno, &want)) < 0)
 			return;
 	}

@@ -44,7 +44,7 @@
 #define GA_HD static inline
 #endif
 
-#define GA_ABI_VERSION		20
+#define GA_ABI_VERSION		21
 
 /*
  * Words of a page's visibility bitmap in a page-form batch: room for
@@ -547,6 +547,14 @@ typedef struct GaDimDesc
 	int32_t		scan;
 	int32_t		scan_key[GA_MAX_DIM_KEYS];
 	int32_t		scan_col[GA_MAX_DIM_COLS];
+
+	/*
+	 * notin: an anti join that is x NOT IN (subquery), with its NULL rules,
+	 * as the host found the subquery's rows (join.c): 0, none (or none
+	 * were: every row goes, a NULL x too); 1, a row of NULL key goes not;
+	 * 2, one of them was NULL: no row goes.
+	 */
+	int32_t		notin;
 } GaDimDesc;
 
 /*

@@ -254,6 +254,9 @@ ga_join_dim(const GaProgram *p, const GaDims *dims, const GaBatch *b, uint32_t r
 									 dims->dim[e].nulls[c], (uint64_t) it->match[e], &v);
 			key[k] = v.i;
 		}
+		/* NOT IN: a NULL x, or a NULL among the subquery's rows, is not true */
+		if (dd->notin > 1 || (dd->notin && null))
+			return false;
 		/* a NULL key matches nothing */
 		if (!null && dm->nrows > 0)
 			at = ga_dim_probe(dd, dm, key);

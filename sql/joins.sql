@@ -222,8 +222,9 @@ SELECT c_nation, count(*) FROM jf LEFT JOIN jc ON ck = c_id
  GROUP BY c_nation;
 RESET max_parallel_workers_per_gather;
 
--- x [NOT] IN (a hashed subquery), TPC-H Q16's form: PostgreSQL's executor
--- evaluates it per row on the host, NULL rules and all
+-- x [NOT] IN (a hashed subquery), TPC-H Q16's form: the subquery's rows are
+-- one more dimension, a semi or anti join with NOT IN's NULL rules (a NULL
+-- among them: no row; a NULL x: not where there are rows; none: every row)
 SELECT check_offload('SELECT tag, count(*) FROM jf WHERE qty NOT IN (SELECT k FROM jdup WHERE k IS NOT NULL) GROUP BY tag');
 SELECT check_offload('SELECT tag, count(*) FROM jf WHERE qty NOT IN (SELECT k FROM jdup) GROUP BY tag');
 SELECT check_offload('SELECT tag, count(*) FROM jf WHERE ck NOT IN (SELECT k FROM jdup WHERE k IS NOT NULL) GROUP BY tag');
@@ -231,6 +232,53 @@ SELECT check_offload('SELECT tag, count(*) FROM jf WHERE ck NOT IN (SELECT k FRO
 SELECT check_offload('SELECT c_nation, count(*) FROM jf JOIN jc ON ck = c_id WHERE pk NOT IN (SELECT p_id FROM jp WHERE p_size > 5) AND qty > 2 GROUP BY c_nation');
 SELECT check_offload('SELECT count(*), sum(big) FROM jbig WHERE k NOT IN (SELECT qty FROM jf WHERE qty > 1)');
 EXPLAIN (COSTS OFF) SELECT tag, count(*) FROM jf WHERE qty NOT IN (SELECT k FROM jdup WHERE k IS NOT NULL) GROUP BY tag;
+-- strings (NULL tags), across integer widths, two of them, beside a join's
+SELECT check_offload('SELECT qty, count(*) FROM jf WHERE tag NOT IN (SELECT label FROM jdup WHERE k < 3) GROUP BY qty');
+SELECT check_offload('SELECT qty, count(*) FROM jf WHERE tag NOT IN (SELECT CASE WHEN k = 3 THEN NULL ELSE ''t'' || k END FROM jdup) GROUP BY qty');
+SELECT check_offload('SELECT qty, count(*) FROM jf WHERE tag NOT IN (SELECT ''t'' || k FROM jdup WHERE k < 4) GROUP BY qty');
+SELECT check_offload('SELECT tag, count(*), sum(qty) FROM jf WHERE pk NOT IN (SELECT k FROM jdup WHERE k IS NOT NULL) AND sk NOT IN (SELECT k FROM jdup WHERE k < 5) GROUP BY tag');
+SELECT check_offload('SELECT c_nation, count(*) FROM jf JOIN jc ON ck = c_id WHERE ck NOT IN (SELECT k FROM jdup WHERE k > 10) AND tag NOT IN (SELECT p_type FROM jp) GROUP BY c_nation');
+-- ... matched on the host
+SET gpuagg.device_joins = off;
+SELECT check_offload('SELECT tag, count(*) FROM jf WHERE ck NOT IN (SELECT k FROM jdup WHERE k IS NOT NULL) GROUP BY tag');
+SELECT check_offload('SELECT tag, count(*) FROM jf WHERE ck NOT IN (SELECT k FROM jempty) GROUP BY tag');
+SELECT check_offload('SELECT tag, count(*) FROM jf WHERE qty NOT IN (SELECT k FROM jdup) GROUP BY tag');
+SELECT check_offload('SELECT qty, count(*) FROM jf WHERE tag NOT IN (SELECT label FROM jdup WHERE k < 3) GROUP BY qty');
+EXPLAIN (COSTS OFF) SELECT count(*) FROM jf WHERE ck NOT IN (SELECT k FROM jempty);
+RESET gpuagg.device_joins;
+-- rescanned with a parameter of its own: the subquery runs once
+SELECT check_offload('SELECT x, (SELECT count(*) FROM jf WHERE ck NOT IN (SELECT k FROM jdup WHERE k IS NOT NULL) AND qty = x) FROM generate_series(1, 4) x');
+SELECT check_offload('SELECT x, (SELECT count(*) FROM jf WHERE ck NOT IN (SELECT k FROM jdup WHERE k = x)) FROM generate_series(1, 4) x');
+-- ... whose plan reads the outer one: the node's parameter too (a rescan
+-- below a Sort reaches it)
+SELECT check_offload('SELECT x, (SELECT c FROM (SELECT sum(qty) c FROM jf WHERE qty NOT IN (SELECT k FROM jdup WHERE k = x) ORDER BY 1 LIMIT 1) s) FROM generate_series(1, 4) x');
+SET gpuagg.device_joins = off;
+SELECT check_offload('SELECT x, (SELECT c FROM (SELECT sum(qty) c FROM jf WHERE qty NOT IN (SELECT k FROM jdup WHERE k = x) ORDER BY 1 LIMIT 1) s) FROM generate_series(1, 4) x');
+RESET gpuagg.device_joins;
+-- ... and a partitioned table's, which the host evaluates per row
+CREATE TABLE jpart (k int4, v int4) PARTITION BY RANGE (k);
+CREATE TABLE jpart1 PARTITION OF jpart FOR VALUES FROM (0) TO (10);
+CREATE TABLE jpart2 PARTITION OF jpart FOR VALUES FROM (10) TO (20);
+INSERT INTO jpart SELECT i % 20, i FROM generate_series(1, 10000) i;
+ANALYZE jpart;
+SELECT check_offload('SELECT x, (SELECT c FROM (SELECT sum(v) c FROM jpart WHERE k NOT IN (SELECT k FROM jdup WHERE k = x) ORDER BY 1 LIMIT 1) s) FROM generate_series(1, 4) x');
+DROP TABLE jpart;
+-- in parallel, each process runs the subquery (a parallel-safe plan of it:
+-- not a Gather); fed, the leader
+SET parallel_setup_cost = 0;
+SET parallel_tuple_cost = 0;
+SET min_parallel_table_scan_size = 0;
+SET max_parallel_workers_per_gather = 2;
+SELECT check_parallel('SELECT tag, count(*), sum(qty) FROM jf WHERE ck NOT IN (SELECT x FROM unnest(ARRAY[1, 2, 30]) x) GROUP BY tag');
+SELECT check_parallel('SELECT tag, count(*), sum(qty) FROM jf WHERE qty NOT IN (SELECT x FROM unnest(ARRAY[1, NULL]) x) GROUP BY tag');
+SET gpuagg.fed_groups = 0;
+SELECT check_parallel('SELECT tag, count(*), sum(qty) FROM jf WHERE ck NOT IN (SELECT x FROM unnest(ARRAY[1, 2, 30]) x) GROUP BY tag');
+EXPLAIN (COSTS OFF) SELECT tag, count(*), sum(qty) FROM jf WHERE ck NOT IN (SELECT x FROM unnest(ARRAY[1, 2, 30]) x) GROUP BY tag;
+RESET gpuagg.fed_groups;
+RESET min_parallel_table_scan_size;
+RESET parallel_setup_cost;
+RESET parallel_tuple_cost;
+RESET max_parallel_workers_per_gather;
 
 -- the device's join (unique integer keys): a NULL key on either side
 -- matches nothing, an anti join keeps the table's NULL keys, a left join's

@@ -150,7 +150,10 @@ gpuagg_begin(CustomScanState *node, EState *estate, int eflags)
 	CustomScan *cscan = (CustomScan *) node->ss.ps.plan;
 	const char *reason;
 	int			i,
-				nparams;
+				nparams,
+				nsub,
+				nhost,
+				ngating;
 	ListCell   *lc;
 
 	st->prog = palloc(sizeof(GpuaggProgram));
@@ -161,12 +164,16 @@ gpuagg_begin(CustomScanState *node, EState *estate, int eflags)
 		elog(ERROR, "gpuagg: plan does not compile: %s", reason);
 	GpuaggTopNForDevice(&st->topn, st->prog);
 	nparams = list_length(st->prog->params);
-	if (nparams > list_length(cscan->custom_exprs))
+	/* custom_exprs: parameters, gating quals, then subqueries' (plan.c) */
+	nsub = GpuaggJoinDims(st->plan->join) - GpuaggJoinPlanDims(st->plan->join);
+	nhost = list_length(st->plan->host);
+	ngating = list_length(cscan->custom_exprs) - nparams - nsub - nhost;
+	if (ngating < 0)
 		elog(ERROR, "gpuagg: plan parameters do not match its program");
 
 	st->param_states = ExecInitExprList(list_copy_head(cscan->custom_exprs, nparams),
 										&node->ss.ps);
-	st->gating = list_copy_tail(cscan->custom_exprs, nparams);
+	st->gating = list_copy_head(list_copy_tail(cscan->custom_exprs, nparams), ngating);
 	st->host = st->plan->host;
 	st->gating_state = ExecInitQual(st->gating, &node->ss.ps);
 	st->finals = palloc0(sizeof(GpuaggFinal) * Max(st->prog->ga.naggs, 1));
@@ -185,7 +192,7 @@ gpuagg_begin(CustomScanState *node, EState *estate, int eflags)
 	 */
 	{
 		int			nexact = list_length(cscan->custom_plans) -
-			GpuaggJoinDims(st->plan->join);
+			GpuaggJoinPlanDims(st->plan->join);
 		List	   *dims = NIL;
 
 		foreach(lc, cscan->custom_plans)

@@ -12,6 +12,7 @@
 
 #include "commands/explain.h"
 #include "nodes/makefuncs.h"
+#include "nodes/nodeFuncs.h"
 #include "optimizer/optimizer.h"
 #include "rewrite/rewriteManip.h"
 #include "utils/ruleutils.h"
@@ -96,9 +97,23 @@ GpuaggExplain(CustomScanState *node, List *ancestors, ExplainState *es)
 		for (int d = 0; d < GpuaggJoinDims(st->plan->join); d++)
 		{
 			const char *kind = GpuaggJoinKindName(st->plan->join, d);
-			char	   *keys = deparse(st, (Node *) make_ands_explicit(GpuaggJoinKeyClauses(st->plan->join, d)),
-									   context, useprefix);
+			List	   *clauses = GpuaggJoinKeyClauses(st->plan->join, d);
+			Node	   *sub = linitial(clauses);
+			char	   *keys;
 
+			if (is_notclause(sub))
+				sub = (Node *) get_notclausearg((Expr *) sub);
+			if (IsA(sub, SubPlan))
+			{
+				/* x [NOT] IN (a subquery's rows): SubPlan n, below */
+				keys = psprintf("%s %sIN (%s)",
+								deparse(st, linitial(castNode(OpExpr, ((SubPlan *) sub)->testexpr)->args),
+										context, useprefix),
+								sub != linitial(clauses) ? "NOT " : "",
+								((SubPlan *) sub)->plan_name);
+			}
+			else
+				keys = deparse(st, (Node *) make_ands_explicit(clauses), context, useprefix);
 			items = lappend(items, kind ? psprintf("%s %s", kind, keys) : keys);
 		}
 		ExplainPropertyList("Join Keys", items, es);

@@ -107,8 +107,13 @@ enum
 								 * conditions: the scanned table's Vars, and
 								 * the dimension's as INNER_VAR (its plan's
 								 * columns from 1), for ExecQual per match */
-	DIM_COND_EXPRS				/* ... as written: GpuaggCompile's, whose
+	DIM_COND_EXPRS,				/* ... as written: GpuaggCompile's, whose
 								 * columns of the dimension are joincols */
+	DIM_SUBPLAN,				/* Integer: 0, or the plan_id of the hashed
+								 * subquery whose rows these are (x [NOT] IN
+								 * (subquery): GpuaggJoinAddSubquery) */
+	DIM_NOTIN					/* Integer: an anti join with NOT IN's NULL
+								 * rules */
 };
 
 /* The Var an expression is, through binary-compatible casts, or NULL. */
@@ -531,7 +536,7 @@ GpuaggJoinPlanFor(PlannerInfo *root, RelOptInfo *input_rel, GpuaggJoinPlan *jp)
 		dims = lappend(dims, list_concat(list_make5(makeInteger((int) found->relid),
 													makeInteger(list_length(found->reltarget->exprs)),
 													keys, keyclauses, makeInteger(JOIN_INNER)),
-										 list_make2(NIL, NIL)));
+										 list_make4(NIL, NIL, makeInteger(0), makeInteger(0))));
 		order = lappend(order, found);
 		avail = bms_add_members(avail, found->relids);
 		rels = list_delete_ptr(rels, found);
@@ -630,7 +635,8 @@ GpuaggJoinPlanFor(PlannerInfo *root, RelOptInfo *input_rel, GpuaggJoinPlan *jp)
 		dims = lappend(dims, list_concat(list_make5(makeInteger((int) d->relid),
 													makeInteger(list_length(d->reltarget->exprs)),
 													keys, keyclauses, makeInteger(kind)),
-										 list_make2(cond, cond_exprs)));
+										 list_make4(cond, cond_exprs, makeInteger(0),
+													makeInteger(0))));
 		order = lappend(order, d);
 	}
 	/* (no key reads a semi, anti or left join's inner side) */
@@ -728,6 +734,39 @@ GpuaggJoinPlanFor(PlannerInfo *root, RelOptInfo *input_rel, GpuaggJoinPlan *jp)
 	return NULL;
 }
 
+/* (join.h) */
+void
+GpuaggJoinAddSubquery(PlannerInfo *root, GpuaggJoinPlan *jp, Expr *clause)
+{
+	bool		notin = is_notclause(clause);
+	SubPlan    *sp = (SubPlan *) (notin ? get_notclausearg(clause) : clause);
+	OpExpr	   *op = castNode(OpExpr, sp->testexpr);
+	Var		   *x = linitial_node(Var, op->args);
+	Plan	   *plan = list_nth(root->glob->subplans, sp->plan_id - 1);
+	int			natts = list_length(plan->targetlist);
+	List	   *key;
+
+	Assert(sp->subLinkType == ANY_SUBLINK && sp->parParam == NIL && sp->args == NIL &&
+		   list_length(sp->paramIds) == 1);
+	/* x op the subquery's first column; x the left operand */
+	key = list_make5_int(-1, (int) x->varattno, 0, (int) op->opno, (int) op->inputcollid);
+	key = lappend_int(key, 0);
+	if (jp->priv == NIL)
+		jp->priv = list_make2(NIL, NIL);
+	jp->priv = lappend(jp->priv,
+					   list_concat(list_make5(makeInteger(0), makeInteger(natts),
+											  list_make1(key), list_make1(clause),
+											  makeInteger(notin ? JOIN_ANTI : JOIN_SEMI)),
+								   list_make4(NIL, NIL, makeInteger(sp->plan_id),
+											  makeInteger(notin))));
+	jp->dim_rows += plan->plan_rows;
+	jp->dim_bytes += plan->plan_rows * (MAXALIGN(plan->plan_width) + natts * 9.0 + 48.0);
+	/* (a hashed subquery's startup: its plan's run and the hashing) */
+	jp->subquery_cost += sp->startup_cost;
+	jp->dim_cost += sp->startup_cost;
+	jp->subquery_unsafe |= !sp->parallel_safe;
+}
+
 List *
 GpuaggJoinColumns(List *priv)
 {
@@ -757,6 +796,31 @@ GpuaggJoinDims(List *priv)
 }
 
 List *
+GpuaggJoinSubqueries(List *priv)
+{
+	List	   *out = NIL;
+
+	for (int d = 0; d < GpuaggJoinDims(priv); d++)
+	{
+		List	   *dl = list_nth(priv, JOIN_PRIV_FIRST_DIM + d);
+
+		if (intVal(list_nth(dl, DIM_SUBPLAN)) != 0)
+			out = lappend(out, linitial(list_nth(dl, DIM_CLAUSES)));
+	}
+	return out;
+}
+
+int
+GpuaggJoinPlanDims(List *priv)
+{
+	int			n = 0;
+
+	for (int d = 0; d < GpuaggJoinDims(priv); d++)
+		n += intVal(list_nth(list_nth(priv, JOIN_PRIV_FIRST_DIM + d), DIM_SUBPLAN)) == 0;
+	return n;
+}
+
+List *
 GpuaggJoinKeyClauses(List *priv, int d)
 {
 	return list_nth(list_nth(priv, JOIN_PRIV_FIRST_DIM + d), DIM_CLAUSES);
@@ -765,6 +829,8 @@ GpuaggJoinKeyClauses(List *priv, int d)
 const char *
 GpuaggJoinKindName(List *priv, int d)
 {
+	if (intVal(list_nth(list_nth(priv, JOIN_PRIV_FIRST_DIM + d), DIM_SUBPLAN)) != 0)
+		return NULL;			/* (its key clause says it: [NOT] x op ANY) */
 	switch ((JoinType) intVal(list_nth(list_nth(priv, JOIN_PRIV_FIRST_DIM + d), DIM_KIND)))
 	{
 		case JOIN_SEMI:
@@ -974,6 +1040,8 @@ typedef struct JoinDim
 {
 	PlanState  *ps;
 	JoinType	kind;			/* JOIN_INNER, _SEMI, _ANTI or _LEFT */
+	bool		notin;			/* ... an anti join with NOT IN's NULL rules: */
+	int			notin_state;	/* its rows' GaDimDesc.notin */
 	int			natts;
 	int			nkeys;
 	JoinKey    *keys;
@@ -1070,15 +1138,29 @@ GpuaggJoinInit(List *priv, List *dims, PlanState *parent)
 	j->query_cxt = cxt;
 	j->ndims = GpuaggJoinDims(priv);
 	j->dims = palloc0(sizeof(JoinDim) * j->ndims);
-	Assert(list_length(dims) == j->ndims);
+	Assert(list_length(dims) == GpuaggJoinPlanDims(priv));
 	for (int d = 0; d < j->ndims; d++)
 	{
 		List	   *dl = list_nth(priv, JOIN_PRIV_FIRST_DIM + d);
 		List	   *keys = list_nth(dl, DIM_KEYS);
 		JoinDim    *dim = &j->dims[d];
 
-		dim->ps = list_nth(dims, d);
+		if (intVal(list_nth(dl, DIM_SUBPLAN)) != 0)
+		{
+			/*
+			 * A hashed subquery's rows: its plan is the query's subplan,
+			 * whose state ExecInitExpr makes (the node's, in EXPLAIN),
+			 * never evaluated: the node runs the plan itself.
+			 */
+			(void) ExecInitExpr(linitial(list_nth(dl, DIM_CLAUSES)), parent);
+			dim->ps = llast_node(SubPlanState, parent->subPlan)->planstate;
+			if (dim->ps == NULL)
+				elog(ERROR, "gpuagg: a subquery's plan is not initialized");
+		}
+		else
+			dim->ps = list_nth(dims, d);
 		dim->kind = (JoinType) intVal(list_nth(dl, DIM_KIND));
+		dim->notin = intVal(list_nth(dl, DIM_NOTIN)) != 0;
 		if (list_nth(dl, DIM_COND) != NIL)
 		{
 			List	   *cond = list_nth(dl, DIM_COND);
@@ -1173,6 +1255,17 @@ keys_hash(JoinDim *dim, bool build, const Datum *values, const bool *isnull,
 	return true;
 }
 
+/*
+ * x NOT IN (the subquery's rows) is true where x is none of them and no
+ * row is NULL, or of none: GaDimDesc.notin, after nrows rows, null_key
+ * where a row's was NULL.
+ */
+static int
+notin_state(JoinDim *dim, uint64 nrows, bool null_key)
+{
+	return !dim->notin || nrows == 0 ? 0 : null_key ? 2 : 1;
+}
+
 /* Run the dimensions' plans and hash their rows, unless done already. */
 static void
 GpuaggJoinBuild(GpuaggJoin *j)
@@ -1195,6 +1288,8 @@ GpuaggJoinBuild(GpuaggJoin *j)
 		Datum	   *kv = MemoryContextAlloc(j->cxt, sizeof(Datum) * dim->nkeys);
 		bool	   *kn = MemoryContextAlloc(j->cxt, sizeof(bool) * dim->nkeys);
 
+		bool		null_key = false;
+
 		if (dim->ran)
 			ExecReScan(dim->ps);
 		dim->ran = true;
@@ -1211,6 +1306,7 @@ GpuaggJoinBuild(GpuaggJoin *j)
 
 			if (TupIsNull(slot))
 				break;
+			nrows++;
 			slot_getallattrs(slot);
 			desc = slot->tts_tupleDescriptor;
 			if (desc->natts != dim->natts)
@@ -1227,7 +1323,10 @@ GpuaggJoinBuild(GpuaggJoin *j)
 			found = keys_hash(dim, true, kv, kn, &hash);
 			MemoryContextSwitchTo(old);
 			if (!found)
+			{
+				null_key = true;
 				continue;
+			}
 			old = MemoryContextSwitchTo(j->cxt);
 			row = palloc(offsetof(JoinRow, values) +
 						 (sizeof(Datum) + sizeof(bool)) * dim->natts);
@@ -1243,9 +1342,10 @@ GpuaggJoinBuild(GpuaggJoin *j)
 			e = joinhash_insert(dim->table, hash, &found);
 			row->next = found ? e->rows : NULL;
 			e->rows = row;
-			if ((++nrows & 65535) == 0)
+			if ((nrows & 65535) == 0)
 				CHECK_FOR_INTERRUPTS();
 		}
+		dim->notin_state = notin_state(dim, nrows, null_key);
 	}
 	j->built = true;
 	MemoryContextSwitchTo(caller);
@@ -1381,10 +1481,17 @@ step(GpuaggJoin *j, int d, bool fresh)
 		case JOIN_SEMI:
 			return fresh && probe_first(j, d);
 		case JOIN_ANTI:
-			if (!fresh)
+			if (!fresh || dim->notin_state == 2)
 				return false;
 			found = probe_first(j, d);
 			dim->cur = NULL;
+			/* (NOT IN: a NULL x is not true where there are rows) */
+			if (!found && dim->notin_state == 1)
+			{
+				for (int i = 0; i < dim->nkeys; i++)
+					if (dim->probe_null[i])
+						return false;
+			}
 			return !found;
 		case JOIN_LEFT:
 			if (fresh)
@@ -1605,7 +1712,8 @@ scan_program(GpuaggJoin *j, int d, GaProgram *main, int batch_rows)
 	uint32		codes = 0;
 
 	dd->scan = 0;
-	if (!IsA(dim->ps, SeqScanState) || plan->parallel_aware ||
+	/* (NOT IN: the host counts the subquery's rows and NULLs) */
+	if (dim->notin || !IsA(dim->ps, SeqScanState) || plan->parallel_aware ||
 		(rel = ((ScanState *) dim->ps)->ss_currentRelation) == NULL)
 		return;
 	dp = palloc0(sizeof(GpuaggProgram));
@@ -1775,7 +1883,7 @@ GpuaggJoinDeviceOff(GpuaggJoin *j, GpuaggProgram *prog)
 
 /* (join.h) */
 void
-GpuaggJoinCollect(GpuaggJoin *j, const GaProgram *p, GpuaggBatchReader *reader,
+GpuaggJoinCollect(GpuaggJoin *j, GaProgram *p, GpuaggBatchReader *reader,
 				  GpuaggDict *dict, MemoryContext cxt, GaDimData *out)
 {
 	MemoryContext caller = MemoryContextSwitchTo(j->query_cxt);
@@ -1787,6 +1895,7 @@ GpuaggJoinCollect(GpuaggJoin *j, const GaProgram *p, GpuaggBatchReader *reader,
 		GaDimData  *dm = &out[d];
 		uint64		cap = 0;
 		uint64		n = 0;
+		uint64		nnull = 0;
 		bool		anynull[GA_MAX_DIM_COLS] = {0};
 
 		memset(dm, 0, sizeof(GaDimData));
@@ -1814,7 +1923,10 @@ GpuaggJoinCollect(GpuaggJoin *j, const GaProgram *p, GpuaggBatchReader *reader,
 			for (int k = 0; k < dim->nkeys && !null; k++)
 				null = slot->tts_isnull[dim->keys[k].col];
 			if (null)
+			{
+				nnull++;
 				continue;
+			}
 			if (n == cap)
 				cap = GpuaggDimRoom(&p->dims[d], dm, cap, 2 * cap, cxt);
 			for (int k = 0; k < dim->nkeys; k++)
@@ -1847,6 +1959,8 @@ GpuaggJoinCollect(GpuaggJoin *j, const GaProgram *p, GpuaggBatchReader *reader,
 				CHECK_FOR_INTERRUPTS();
 		}
 		dm->nrows = n;
+		dim->notin_state = notin_state(dim, n + nnull, nnull > 0);
+		p->dims[d].notin = dim->notin_state;
 		for (int c = 0; c < dim->npay; c++)
 			if (!anynull[c])
 				dm->nulls[c] = NULL;

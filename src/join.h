@@ -9,6 +9,7 @@
 #ifndef GPUAGG_JOIN_H
 #define GPUAGG_JOIN_H
 
+#include "access/relscan.h"
 #include "nodes/execnodes.h"
 #include "nodes/pathnodes.h"
 #include "utils/relcache.h"
@@ -36,6 +37,8 @@ typedef struct GpuaggJoinPlan
 	double		dim_rows;		/* rows of the dimensions, all */
 	double		dim_bytes;		/* ... and their bytes as the node holds them */
 	Cost		dim_cost;		/* running their plans */
+	Cost		subquery_cost;	/* ... of which the hashed subqueries' */
+	bool		subquery_unsafe;	/* one of them is not parallel-safe */
 } GpuaggJoinPlan;
 
 /*
@@ -44,6 +47,15 @@ typedef struct GpuaggJoinPlan
  */
 extern const char *GpuaggJoinPlanFor(PlannerInfo *root, RelOptInfo *input_rel,
 									 GpuaggJoinPlan *jp);
+
+/*
+ * x [NOT] IN (subquery) in the WHERE of the table scanned (planner.c's
+ * host_qual: uncorrelated, hashed, x a column of the table) as one more
+ * dimension, the last: a semi join, or an anti join with NOT IN's NULL
+ * rules, whose rows are the subquery's (its plan stays PostgreSQL's
+ * subplan, run by the node).  jp may be of no join yet.
+ */
+extern void GpuaggJoinAddSubquery(PlannerInfo *root, GpuaggJoinPlan *jp, Expr *clause);
 
 /*
  * Will the device run the join (GpuaggJoinToDevice, below)?  Where every
@@ -65,8 +77,14 @@ extern List *GpuaggJoinColumns(List *priv);
  * dimconds.
  */
 extern List *GpuaggJoinConditions(List *priv);
-/* Its dimensions' count. */
+/* Its dimensions' count; ... of those with a plan below the node (custom_plans). */
 extern int	GpuaggJoinDims(List *priv);
+extern int	GpuaggJoinPlanDims(List *priv);
+/*
+ * ... and the clauses of the others (x [NOT] IN (subquery)), whose
+ * parameters the plan's custom_exprs carry (plan.c).
+ */
+extern List *GpuaggJoinSubqueries(List *priv);
 /* Dimension d's key conditions (Exprs, the planner's varnos), for EXPLAIN. */
 extern List *GpuaggJoinKeyClauses(List *priv, int d);
 /* ... and its join's kind: "semi", "anti", "left", or NULL (inner). */
@@ -76,8 +94,9 @@ extern const char *GpuaggJoinKindName(List *priv, int d);
 typedef struct GpuaggJoin GpuaggJoin;
 
 /*
- * dims: each dimension's PlanState, in priv's order; parent: the node (its
- * query's memory and parameters).
+ * dims: each dimension's PlanState, in priv's order, those of subqueries
+ * left out (their SubPlanStates are made here, parent's subPlan); parent:
+ * the node (its query's memory and parameters).
  */
 extern GpuaggJoin *GpuaggJoinInit(List *priv, List *dims, PlanState *parent);
 /*
@@ -121,11 +140,11 @@ extern void GpuaggJoinDeviceOff(GpuaggJoin *j, struct GpuaggProgram *prog);
  * A run's start (the device's join): the dimensions' plans run, their rows
  * with no NULL key into out[d] (in cxt), their values as reader stores
  * the program's columns (strings, string keys too: codes in dict, the
- * reader's).
+ * reader's); a NOT IN's p->dims[d].notin as its rows say.
  */
 struct GpuaggBatchReader;
 struct GpuaggDict;
-extern void GpuaggJoinCollect(GpuaggJoin *j, const GaProgram *p,
+extern void GpuaggJoinCollect(GpuaggJoin *j, GaProgram *p,
 							  struct GpuaggBatchReader *reader, struct GpuaggDict *dict,
 							  MemoryContext cxt, GaDimData *out);
 

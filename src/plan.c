@@ -26,6 +26,7 @@
 #include "nodes/nodeFuncs.h"
 
 #include "gpuagg.h"
+#include "join.h"
 
 /* custom_private's slots, in order */
 enum GpuaggPrivateIndex
@@ -123,6 +124,32 @@ GpuaggDeformPlanInfo(List *priv, GpuaggPlanInfo *info)
 	info->device_join = intVal(list_nth(priv, PRIV_DEVICE_JOIN)) != 0;
 }
 
+/*
+ * The parameters of the subqueries a join's dimensions or the host's quals
+ * are (x [NOT] IN (subquery), whose plan may read outer ones): copies of
+ * their SubPlans without x, so that the planner counts those parameters
+ * the node's (finalize_plan: extParam, a rescan's chgParam), never run.
+ */
+static List *
+subplan_params(List *clauses)
+{
+	List	   *out = NIL;
+	ListCell   *lc;
+
+	foreach(lc, clauses)
+	{
+		Expr	   *clause = lfirst(lc);
+		SubPlan    *sp;
+
+		if (is_notclause(clause))
+			clause = get_notclausearg(clause);
+		sp = copyObject(castNode(SubPlan, clause));
+		sp->testexpr = NULL;
+		out = lappend(out, sp);
+	}
+	return out;
+}
+
 static Plan *
 plan_gpuagg(PlannerInfo *root, RelOptInfo *rel, CustomPath *best_path,
 			List *tlist, List *clauses, List *custom_plans)
@@ -154,6 +181,9 @@ plan_gpuagg(PlannerInfo *root, RelOptInfo *rel, CustomPath *best_path,
 	cscan->custom_plans = custom_plans;	/* the exact path, if any; a join's
 										 * other tables */
 	cscan->custom_exprs = list_concat(list_copy(info.params), info.gating);
+	cscan->custom_exprs = list_concat(cscan->custom_exprs,
+									  subplan_params(GpuaggJoinSubqueries(info.join)));
+	cscan->custom_exprs = list_concat(cscan->custom_exprs, subplan_params(info.host));
 	cscan->custom_private = best_path->custom_private;
 	cscan->custom_scan_tlist = scan_tlist;
 	cscan->methods = &GpuaggScanMethods;

@@ -1176,6 +1176,17 @@ compile_query(GpuaggCandidate *c)
 			scan_rinfos = foreach_delete_current(scan_rinfos, lc);
 		}
 	}
+	/*
+	 * ... or, of a table without children, the join's last dimensions: the
+	 * subquery's rows, a semi or (NOT IN) anti join the device may match,
+	 * the table in page form.
+	 */
+	if (c->children == NIL)
+	{
+		foreach(lc, c->host)
+			GpuaggJoinAddSubquery(c->root, &c->join, lfirst(lc));
+		c->host = NIL;
+	}
 	c->quals = strings_last(ordered_quals(c->root, scan_rinfos));
 	/* a join's other conditions, after the table's own, as at a join */
 	if (c->is_join)
@@ -1203,11 +1214,11 @@ compile_query(GpuaggCandidate *c)
 	 */
 	c->remap = c->children != NIL && (reason = children_alike(c)) != NULL;
 	/* a join of integer keys alone: the device probes its tables */
-	c->device_join = c->is_join && c->host == NIL &&
+	c->device_join = c->join.priv != NIL && c->host == NIL &&
 		GpuaggJoinDevicePlanned(c->join.priv, &c->prog->ga,
 								planner_rt_fetch(c->scan_rel->relid, c->root)->relid, true);
 	c->no_pages = c->remap ? psprintf("%s, so the scan reads column batches", reason) :
-		c->is_join && !c->device_join ?
+		c->join.priv != NIL && !c->device_join ?
 		"a join: the host matches each row of the table with the other tables' rows" :
 		c->host != NIL ? "a subquery condition the host evaluates per row" :
 		page_form_missing(c);
@@ -1373,11 +1384,13 @@ parallel_plan(GpuaggCandidate *c)
 		if (lfirst(lc) == NULL)
 			return "no parallel plan: a joined table has no parallel-safe plan";
 	}
-	if (c->is_join)
+	if (c->join.subquery_unsafe)
+		return "no parallel plan: a subquery that is not parallel-safe";
+	if (c->join.priv != NIL)
 	{
 		/* (and their cost: the safe plans may cost more than the cheapest) */
 		c->join.dim_paths = list_copy(c->join.dim_safe_paths);
-		c->join.dim_cost = 0;
+		c->join.dim_cost = c->join.subquery_cost;
 		foreach(lc, c->join.dim_paths)
 			c->join.dim_cost += ((Path *) lfirst(lc))->total_cost;
 	}
@@ -1496,10 +1509,10 @@ gpuagg_cost(const GpuaggCandidate *c)
 	 */
 	if (c->device_join)
 		join = c->join.dim_cost + 2 * c->join.dim_rows * cpu_tuple_cost;
-	else if (c->is_join)
+	else if (c->join.priv != NIL)
 		join = c->join.dim_cost + c->join.dim_rows * cpu_tuple_cost +
 			c->scan_rel->tuples / c->divisor *
-			(4 * cpu_tuple_cost + 2 * cpu_operator_cost * list_length(c->join.dim_paths));
+			(4 * cpu_tuple_cost + 2 * cpu_operator_cost * GpuaggJoinDims(c->join.priv));
 	/* ... and the host's quals (a hash lookup each) */
 	if (c->host != NIL)
 		join += c->scan_rel->tuples / c->divisor *

@@ -625,7 +625,14 @@ BEGIN
 			WHEN 'once_left' THEN 'diff_jf LEFT JOIN diff_ju USING (id)'
 			WHEN 'text' THEN 'diff_jtf JOIN diff_jtd USING (tid)'
 			ELSE 'diff_t' END;
-	IF random() < 0.6 THEN
+	IF current_setting('diff.joins', true) = 'notin' THEN
+		q := q || ' WHERE ' || diff_pick(ARRAY['i4 NOT IN (SELECT i4 FROM diff_ni)',
+											   'i2 NOT IN (SELECT i4 FROM diff_ni)',
+											   'i8 NOT IN (SELECT i4 FROM diff_ni WHERE i4 > 0)',
+											   's NOT IN (SELECT s FROM diff_ni)',
+											   's NOT IN (SELECT s FROM diff_ni WHERE i4 < -1000000000)']) ||
+			CASE WHEN random() < 0.6 THEN ' AND (' || diff_pred(2) || ')' ELSE '' END;
+	ELSIF random() < 0.6 THEN
 		q := q || ' WHERE ' || diff_pred(2);
 	END IF;
 	IF nk > 0 THEN
@@ -928,6 +935,16 @@ EXPLAIN (COSTS OFF) SELECT d, count(*), max(s) FROM diff_jtf JOIN diff_jtd USING
 SET diff.joins = text;
 SELECT queries, offloaded, errors_both >= 10 AS many_errors_compared, mismatches
   FROM diff_run(100, 0.3939, false);
+-- ... and x NOT IN (a subquery) of diff_t: the join's last dimension, an
+-- anti join with NOT IN's NULL rules (rows, none NULL: a NULL x passes
+-- not; or no rows: every row passes)
+CREATE TABLE diff_ni AS
+	SELECT DISTINCT i4, s FROM diff_t WHERE i4 IS NOT NULL AND s IS NOT NULL AND i4 % 3 = 0;
+ANALYZE diff_ni;
+SET diff.joins = notin;
+SELECT queries, offloaded, errors_both >= 10 AS many_errors_compared, mismatches
+  FROM diff_run(100, 0.3838, false);
+DROP TABLE diff_ni;
 RESET diff.joins;
 DROP TABLE diff_jf, diff_jd, diff_ju, diff_jtf, diff_jtd;
 

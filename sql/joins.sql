@@ -255,6 +255,10 @@ SELECT check_offload('SELECT x, (SELECT c FROM (SELECT sum(qty) c FROM jf WHERE 
 SET gpuagg.device_joins = off;
 SELECT check_offload('SELECT x, (SELECT c FROM (SELECT sum(qty) c FROM jf WHERE qty NOT IN (SELECT k FROM jdup WHERE k = x) ORDER BY 1 LIMIT 1) s) FROM generate_series(1, 4) x');
 RESET gpuagg.device_joins;
+-- ... a subquery of DISTINCT values (its plan an aggregation, rescanned
+-- before each read: every SubPlan of it shares its state)
+SELECT check_offload('SELECT x, (SELECT sum(qty) FROM jf WHERE qty NOT IN (SELECT DISTINCT k FROM jdup WHERE k <> x)) FROM generate_series(1, 4) x');
+SELECT check_offload('SELECT x, (SELECT sum(qty) FROM jf WHERE qty NOT IN (SELECT DISTINCT k FROM jdup WHERE k IS NOT NULL) AND ck = x) FROM generate_series(1, 4) x');
 -- ... and a partitioned table's, which the host evaluates per row
 CREATE TABLE jpart (k int4, v int4) PARTITION BY RANGE (k);
 CREATE TABLE jpart1 PARTITION OF jpart FOR VALUES FROM (0) TO (10);

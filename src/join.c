@@ -1156,6 +1156,12 @@ GpuaggJoinInit(List *priv, List *dims, PlanState *parent)
 			dim->ps = llast_node(SubPlanState, parent->subPlan)->planstate;
 			if (dim->ps == NULL)
 				elog(ERROR, "gpuagg: a subquery's plan is not initialized");
+			/*
+			 * (shared with every other SubPlan of it, which may have run it
+			 * already, a native exact path's or another partition's node:
+			 * rescanned before each read, as buildSubPlanHash does)
+			 */
+			dim->ran = true;
 		}
 		else
 			dim->ps = list_nth(dims, d);

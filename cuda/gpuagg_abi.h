@@ -44,7 +44,7 @@
 #define GA_HD static inline
 #endif
 
-#define GA_ABI_VERSION		21
+#define GA_ABI_VERSION		22
 
 /*
  * Words of a page's visibility bitmap in a page-form batch: room for
@@ -448,7 +448,9 @@ typedef struct GaAgg
 								 * and sum/avg/variance of DISTINCT values,
 								 * whose sets the device returns as (group,
 								 * value) pairs for the host to fold
-								 * (ga_agg_host_folds, GaResult) */
+								 * (ga_agg_host_folds, GaResult); an
+								 * ordered-set aggregate's, counted (of
+								 * strings, returned with the rows) */
 	int32_t		count_on_host;	/* count(DISTINCT) under grouping sets: its
 								 * set returned as pairs too, for the host to
 								 * count per set's group */
@@ -461,6 +463,9 @@ typedef struct GaAgg
 	int32_t		pair;			/* with arg2: where a device keeps the row's X
 								 * (0 .. GA_MAX_PAIRS - 1) until it folds */
 	int32_t		desc;			/* ordered-set: ORDER BY the argument DESC */
+	int32_t		host_select;	/* ... of strings: the device returns its
+								 * set as (group, value, rows) and the host
+								 * selects, in the collation's order */
 	double		fraction;		/* percentile_*: the fraction (the host checks
 								 * it; a device clamps it to 0 .. 1) */
 } GaAgg;
@@ -774,6 +779,8 @@ typedef struct GaResult
 	uint64_t	npairs[GA_MAX_DISTINCT];
 	uint64_t   *pairgroup[GA_MAX_DISTINCT];
 	uint64_t   *pairvalue[GA_MAX_DISTINCT];
+	uint64_t   *pairrows[GA_MAX_DISTINCT];	/* ... and its rows, of an
+											 * ordered-set aggregate's */
 
 	/*
 	 * Page form with string columns: the strings the device's dictionary
@@ -795,12 +802,14 @@ typedef struct GaResult
  * sum, avg, variance and stddev of DISTINCT values (folded in the order
  * PostgreSQL sorts them, so that float sums are its own); and
  * count(DISTINCT) too under grouping sets, where a set's group counts
- * the values of several of the device's groups once.
+ * the values of several of the device's groups once; and an ordered-set
+ * aggregate of strings, whose set's values are selected from in the
+ * collation's order (GaAgg.host_select).
  */
 GA_HD int
 ga_agg_host_folds(const GaAgg *ag)
 {
-	return ag->distinct >= 0 && !ga_agg_ordered(ag->kind) &&
+	return ag->distinct >= 0 && (!ga_agg_ordered(ag->kind) || ag->host_select) &&
 		(ag->kind != GA_AGG_COUNT || ag->count_on_host);
 }
 

@@ -67,13 +67,46 @@ SELECT check_error('SELECT k, percentile_cont(1.5) WITHIN GROUP (ORDER BY x) FRO
 SELECT check_error('SELECT percentile_disc(-0.1) WITHIN GROUP (ORDER BY i) FROM osa');
 SELECT check_error('SELECT percentile_disc(''NaN'') WITHIN GROUP (ORDER BY i) FROM osa');
 
+-- strings: the device returns each group's strings with their rows, and
+-- the host selects in the collation's order (the database's, "C", ICU),
+-- a mode's ties going to the first string in that order
+CREATE TABLE osa_s (k int4, t text, u text, v varchar(10), c char(4));
+INSERT INTO osa_s
+SELECT i % 4,
+	   CASE WHEN i % 29 = 0 THEN NULL
+			ELSE (ARRAY['apple', 'Apple', 'banana', 'Banana', 'éclair', 'eclair', 'Zebra',
+						'zebra', '日本', '', 'a b'])[1 + (i * i + i / 7) % 11] END,
+	   (ARRAY['apple', 'Apple', 'banana', 'Banana', 'éclair', 'eclair', 'Zebra', 'zebra',
+			  '日本', '', 'a b'])[1 + (i / 4) % 11],
+	   ('w' || (i * 7 % 37))::varchar,
+	   'c' || i % 5
+  FROM generate_series(0, 4399) i;
+INSERT INTO osa_s (k) VALUES (9);
+ANALYZE osa_s;
+EXPLAIN (COSTS OFF) SELECT k, mode() WITHIN GROUP (ORDER BY t) FROM osa_s GROUP BY k;
+SELECT check_offload('SELECT k, mode() WITHIN GROUP (ORDER BY t), percentile_disc(0.5) WITHIN GROUP (ORDER BY t), percentile_disc(0.1) WITHIN GROUP (ORDER BY t DESC) FROM osa_s GROUP BY k');
+SELECT check_offload('SELECT k, mode() WITHIN GROUP (ORDER BY u), mode() WITHIN GROUP (ORDER BY u DESC), mode() WITHIN GROUP (ORDER BY u COLLATE "C"), mode() WITHIN GROUP (ORDER BY u COLLATE "en-x-icu") FROM osa_s GROUP BY k');
+SELECT check_offload('SELECT k, percentile_disc(0) WITHIN GROUP (ORDER BY t COLLATE "C"), percentile_disc(1) WITHIN GROUP (ORDER BY t COLLATE "C"), percentile_disc(0.37) WITHIN GROUP (ORDER BY t COLLATE "und-x-icu"), percentile_disc(0.37) WITHIN GROUP (ORDER BY t COLLATE "und-x-icu" DESC) FROM osa_s GROUP BY k');
+SELECT check_offload('SELECT percentile_disc(0.5) WITHIN GROUP (ORDER BY v), mode() WITHIN GROUP (ORDER BY v) FILTER (WHERE k > 1), percentile_disc(NULL::float8) WITHIN GROUP (ORDER BY t), mode() WITHIN GROUP (ORDER BY lower(t)) FROM osa_s');
+SELECT check_offload('SELECT v, mode() WITHIN GROUP (ORDER BY t), percentile_disc(0.75) WITHIN GROUP (ORDER BY u), percentile_cont(0.5) WITHIN GROUP (ORDER BY k) FROM osa_s GROUP BY v');
+SELECT check_offload('SELECT k, mode() WITHIN GROUP (ORDER BY t), percentile_disc(0.5) WITHIN GROUP (ORDER BY t) FROM osa_s WHERE k < 0 GROUP BY k');
+SELECT check_offload('SELECT mode() WITHIN GROUP (ORDER BY t), percentile_disc(0.5) WITHIN GROUP (ORDER BY t) FROM osa_s WHERE k < 0');
+SELECT check_error('SELECT k, percentile_disc(2) WITHIN GROUP (ORDER BY t) FROM osa_s GROUP BY k');
+SELECT k, mode() WITHIN GROUP (ORDER BY u DESC) AS mode_desc,
+	   percentile_disc(0.3) WITHIN GROUP (ORDER BY u COLLATE "C") AS p30_c,
+	   percentile_disc(0.3) WITHIN GROUP (ORDER BY u COLLATE "en-x-icu") AS p30_icu
+  FROM osa_s GROUP BY k ORDER BY k;
+
 -- these keep their native plan, and say why
 SET gpuagg.log_fallback = on;
+CREATE COLLATION osa_ci (provider = icu, locale = 'und-u-ks-level2', deterministic = false);
+EXPLAIN (COSTS OFF) SELECT k, mode() WITHIN GROUP (ORDER BY t COLLATE osa_ci) FROM osa_s GROUP BY k;
+EXPLAIN (COSTS OFF) SELECT k, percentile_disc(0.5) WITHIN GROUP (ORDER BY c) FROM osa_s GROUP BY k;
+DROP COLLATION osa_ci;
 EXPLAIN (COSTS OFF) SELECT k, percentile_cont(ARRAY[0.5, 0.9]) WITHIN GROUP (ORDER BY x) FROM osa GROUP BY k;
 EXPLAIN (COSTS OFF) SELECT k, percentile_cont(0.5) WITHIN GROUP (ORDER BY ts - timestamp '2024-01-01') FROM osa GROUP BY k;
-EXPLAIN (COSTS OFF) SELECT k, mode() WITHIN GROUP (ORDER BY t) FROM osa GROUP BY k;
 EXPLAIN (COSTS OFF) SELECT k, percentile_disc(k / 10.0::float8) WITHIN GROUP (ORDER BY i) FROM osa GROUP BY k;
 EXPLAIN (COSTS OFF) SELECT k, s, percentile_disc(0.5) WITHIN GROUP (ORDER BY i) FROM osa GROUP BY ROLLUP (k, s);
 RESET gpuagg.log_fallback;
 
-DROP TABLE osa, osa_nan;
+DROP TABLE osa, osa_nan, osa_s;

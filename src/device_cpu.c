@@ -836,19 +836,21 @@ cpu_finish(void *session, GaResult *result, GpuaggDeviceStats *stats)
 			rows[m] = e->rows;
 			m++;
 		}
-		if (ga_agg_ordered(ag->kind))
+		if (ga_agg_ordered(ag->kind) && !ag->host_select)
 		{
 			cpu_select(ag, m, group, value, rows, result->states, n);
 			pfree(group);
 			pfree(value);
+			pfree(rows);
+			continue;
 		}
+		result->pairgroup[ag->distinct] = group;
+		result->pairvalue[ag->distinct] = value;
+		result->npairs[ag->distinct] = m;
+		if (ga_agg_ordered(ag->kind))
+			result->pairrows[ag->distinct] = rows;
 		else
-		{
-			result->pairgroup[ag->distinct] = group;
-			result->pairvalue[ag->distinct] = value;
-			result->npairs[ag->distinct] = m;
-		}
-		pfree(rows);
+			pfree(rows);
 	}
 
 	/* page form: the strings coded after the host's, as a GPU returns them */

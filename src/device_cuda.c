@@ -631,6 +631,14 @@ cuda_finish(void *session, GaResult *result, GpuaggDeviceStats *stats)
 			((err = fetch(c, GA_PART_PAIRGROUP + 2 * j, result->pairgroup[j], 8 * m)) != GA_OK ||
 			 (err = fetch(c, GA_PART_PAIRVALUE + 2 * j, result->pairvalue[j], 8 * m)) != GA_OK))
 			return err;
+		/* (an ordered-set aggregate of strings: each value's rows) */
+		if (ga_agg_ordered(ag->kind))
+		{
+			result->pairrows[j] = MemoryContextAllocHuge(c->cxt, 8 * Max(m, 1));
+			if (m > 0 &&
+				(err = fetch(c, GA_PART_PAIRROWS + j, result->pairrows[j], 8 * m)) != GA_OK)
+				return err;
+		}
 	}
 	return GA_OK;
 }

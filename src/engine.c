@@ -1051,7 +1051,8 @@ ga_engine_finish(GaEngineSession *s, GaEngineShape *shape)
 			if (ga_agg_ordered(s->prog.aggs[a].kind))
 			{
 				nrows += m;
-				osa = true;
+				/* (the host selects strings: no histograms) */
+				osa |= !s->prog.aggs[a].host_select;
 			}
 		}
 	bytes = ALIGN16((8 * (uint64_t) nk + 8 * (uint64_t) ns + nk) * total + 16);
@@ -1172,13 +1173,16 @@ ga_engine_finish(GaEngineSession *s, GaEngineShape *shape)
 					rows = next;
 					next += 8 * m;
 				}
-				else
+				if (ga_agg_host_folds(ag))
 				{
 					s->shape.npairs[j] = m;
 					s->part_addr[GA_PART_PAIRGROUP + 2 * j] = group;
 					s->part_bytes[GA_PART_PAIRGROUP + 2 * j] = 8 * m;
 					s->part_addr[GA_PART_PAIRVALUE + 2 * j] = value;
 					s->part_bytes[GA_PART_PAIRVALUE + 2 * j] = 8 * m;
+					/* (an ordered-set aggregate of strings: its rows too) */
+					s->part_addr[GA_PART_PAIRROWS + j] = rows;
+					s->part_bytes[GA_PART_PAIRROWS + j] = rows ? 8 * m : 0;
 				}
 				pp[0] = &s->sets.set[j];
 				pp[1] = &s->table;
@@ -1190,7 +1194,7 @@ ga_engine_finish(GaEngineSession *s, GaEngineShape *shape)
 				pp[7] = &rows;
 				CU_CHECK(s, cu.LaunchKernel(s->mod->fn_pairs, table_grid(s, &s->sets.set[j]),
 											1, 1, GPUAGG_BLOCK, 1, 1, 0, s->s_exec, pp, NULL));
-				if (rows &&
+				if (rows && !ag->host_select &&
 					(err = osa_select(s, a, group, value, rows, m, states, n,
 									  s->d_out + osa_at)) != GA_OK)
 					return err;

@@ -87,7 +87,9 @@ typedef struct GaEngineShape
 #define GA_PART_STRLEN		(GA_PART_PAIRGROUP + 2 * GA_MAX_DISTINCT)
 #define GA_PART_STRAT		(GA_PART_STRLEN + 1)
 #define GA_PART_STRBYTES	(GA_PART_STRLEN + 2)
-#define GA_NPARTS			(GA_PART_STRLEN + 3)
+/* an ordered-set aggregate of strings: its pairs' rows (+ distinct set number) */
+#define GA_PART_PAIRROWS	(GA_PART_STRLEN + 3)
+#define GA_NPARTS			(GA_PART_PAIRROWS + GA_MAX_DISTINCT)
 
 typedef struct GaEngineSession GaEngineSession;
 

@@ -428,7 +428,8 @@ vram_estimate(const GaProgram *p, double groups, const double *pairs,
 		if (!ga_agg_set_pairs(&p->aggs[a]))
 			continue;
 		any_pairs = true;
-		osa |= ga_agg_ordered(p->aggs[a].kind);
+		/* (the device selects, with its histograms, but of strings) */
+		osa |= ga_agg_ordered(p->aggs[a].kind) && !p->aggs[a].host_select;
 		bytes += (ga_agg_ordered(p->aggs[a].kind) ? 24.0 : 16.0) * pairs[p->aggs[a].distinct];
 	}
 	if (any_pairs)

@@ -2923,7 +2923,7 @@ reserve_set(Compiler *c, const char *what)
  * the device selects from at the end (GA_AGG_PCT_*, GA_AGG_MODE); f is a
  * constant, checked by the host when it finishes a group (result.c), as
  * the final functions check it.  Values are ordered by their bits
- * (ga_order_bits): not strings, whose order is the collation's.
+ * (ga_order_bits); strings, whose order is the collation's, by the host.
  */
 static bool
 compile_ordered(Compiler *c, Aggref *aggref, GaAgg *ag)
@@ -2958,6 +2958,7 @@ compile_ordered(Compiler *c, Aggref *aggref, GaAgg *ag)
 	ag->arg2 = -1;
 	ag->pair = -1;
 	ag->fraction = 0.0;
+	ag->host_select = 0;
 	if (ag->kind != GA_AGG_MODE)
 	{
 		Node	   *f = linitial(aggref->aggdirectargs);
@@ -2980,9 +2981,27 @@ compile_ordered(Compiler *c, Aggref *aggref, GaAgg *ag)
 		return false;
 	if (!compile_segment(c, linitial_node(TargetEntry, aggref->args)->expr, &ag->arg, &t))
 		return false;
-	if (t == GA_T_TEXT || t == GA_T_BPCHAR)
-		return fail(c, "%s WITHIN GROUP (ORDER BY %s): strings sort by their collation",
-					name, format_type_be(argtype));
+	if (getBaseType(argtype) == BPCHAROID)
+		return fail(c, "%s WITHIN GROUP (ORDER BY bpchar)", name);
+	if (t == GA_T_TEXT)
+	{
+		/*
+		 * Strings sort by their collation, which the device does not know:
+		 * it returns each group's strings with their rows, and the host
+		 * selects (GpuaggPickStrings).  Under a nondeterministic collation
+		 * different strings may tie, and which one a sort puts first
+		 * would depend on the order of the rows.
+		 */
+		Oid			collid = exprCollation((Node *) linitial_node(TargetEntry, aggref->args)->expr);
+
+		if (!OidIsValid(collid))
+			return fail(c, "%s WITHIN GROUP (ORDER BY strings without a collation)", name);
+		if (!get_collation_isdeterministic(collid))
+			return fail(c, "%s WITHIN GROUP (ORDER BY strings under the nondeterministic collation %s)",
+						name, get_collation_name(collid));
+		ag->host_select = 1;
+		c->prog->extreme_collid[p->ndistinct] = collid;
+	}
 	if (ag->kind == GA_AGG_PCT_CONT && t != GA_T_FLOAT8)
 		return fail(c, "%s of other than float8", name);
 	ag->argtype = t;

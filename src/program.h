@@ -27,7 +27,10 @@ typedef struct GpuaggProgram
 	int16		paramref_param[GA_MAX_CONSTS];	/* index into params */
 	int16		paramref_scale[GA_MAX_CONSTS];	/* a numeric's scale */
 	Oid			keytypid[GA_MAX_KEYS];	/* PostgreSQL type of each key */
-	/* min/max of strings: by distinct set, the collation the host compares in */
+	/*
+	 * min/max of strings and ordered-set aggregates of them: by distinct
+	 * set, the collation the host compares in
+	 */
 	Oid			extreme_collid[GA_MAX_DISTINCT];
 
 	/*

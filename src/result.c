@@ -435,6 +435,12 @@ ordered_value(GpuaggFinal *fin, const uint64 *st, bool *isnull)
 	if (st[0] == 0)
 		return (Datum) 0;
 	*isnull = false;
+	/* (a string the host selected: its value's bits, GpuaggPickStrings) */
+	if (agg->host_select)
+	{
+		lo.u = st[agg->kind == GA_AGG_MODE ? 2 : 1];
+		return GpuaggKeyDatum(lo, agg->argtype, agg->argscale, fin->dict);
+	}
 	lo = ga_order_value(agg->argtype, st[agg->kind == GA_AGG_MODE ? 2 : 1], agg->desc);
 	if (agg->kind == GA_AGG_PCT_CONT)
 	{
@@ -555,7 +561,7 @@ GpuaggFoldDistinct(const GpuaggProgram *prog, GaResult *res)
 		uint64		n;
 		FoldPair   *pairs;
 
-		if (!ga_agg_host_folds(ag) ||
+		if (!ga_agg_host_folds(ag) || ga_agg_ordered(ag->kind) ||
 			ag->kind == GA_AGG_MIN || ag->kind == GA_AGG_MAX)
 			continue;
 		n = res->npairs[ag->distinct];
@@ -636,6 +642,187 @@ GpuaggPickStringExtremes(const GpuaggProgram *prog, GaResult *res, GpuaggDict *d
 			has[g] = 1;
 			value[g] = (uint64) code << 32 | code;
 		}
+	}
+}
+
+/* A string's code; ... and a pair's place in its group's sort. */
+typedef struct PickEntry
+{
+	uint64		group;
+	uint32		rank;			/* its string's in the sort's order */
+	uint64		i;				/* the pair */
+} PickEntry;
+
+typedef struct PickCxt
+{
+	GpuaggDict *dict;
+	Oid			collid;
+	uint32		calls;			/* (a long sort stays cancellable) */
+} PickCxt;
+
+static int
+code_cmp(const void *a, const void *b)
+{
+	uint32		x = *(const uint32 *) a,
+				y = *(const uint32 *) b;
+
+	return x < y ? -1 : x > y ? 1 : 0;
+}
+
+/* two codes' strings by varstr_cmp under the collation, as texteq/text_lt do */
+static int
+string_cmp(const void *a, const void *b, void *arg)
+{
+	PickCxt    *cxt = arg;
+	Datum		x = GpuaggDictValue(cxt->dict, *(const uint32 *) a);
+	Datum		y = GpuaggDictValue(cxt->dict, *(const uint32 *) b);
+
+	if ((++cxt->calls & 4095) == 0)
+		CHECK_FOR_INTERRUPTS();
+	return varstr_cmp(VARDATA_ANY(DatumGetPointer(x)), VARSIZE_ANY_EXHDR(DatumGetPointer(x)),
+					  VARDATA_ANY(DatumGetPointer(y)), VARSIZE_ANY_EXHDR(DatumGetPointer(y)),
+					  cxt->collid);
+}
+
+static int
+pick_cmp(const void *a, const void *b)
+{
+	const PickEntry *x = a,
+			   *y = b;
+
+	if (x->group != y->group)
+		return x->group < y->group ? -1 : 1;
+	return x->rank < y->rank ? -1 : x->rank > y->rank ? 1 : 0;
+}
+
+/*
+ * (result.h) The states of percentile_disc and mode of strings, from the
+ * (group, string code, rows) entries the device returned: each group's
+ * strings sorted by the collation (each distinct string ranked once),
+ * percentile_disc the one at the row ga_osa_rows says, mode the most
+ * frequent, the first in the sort's order of those as frequent, as
+ * percentile_disc_final and mode_final pick them from the sorted rows.
+ * The states are then what ordered_value reads: n, and the value's bits
+ * (in slot 1, or a mode's slot 2).
+ */
+void
+GpuaggPickStrings(const GpuaggProgram *prog, GaResult *res, GpuaggDict *dict)
+{
+	const GaProgram *p = &prog->ga;
+
+	for (uint32 a = 0; a < p->naggs; a++)
+	{
+		const GaAgg *ag = &p->aggs[a];
+		int			j = ag->distinct;
+		uint64		m;
+		uint64	   *n,
+				   *v1,
+				   *v2;
+		uint32	   *codes,
+				   *sorted,
+				   *rank;
+		uint64		u = 0;
+		PickEntry  *e;
+		PickCxt		cxt;
+
+		if (j < 0 || !ag->host_select)
+			continue;
+		m = res->npairs[j];
+		n = res->states + (Size) ag->slot * res->ngroups;
+		v1 = n + res->ngroups;
+		v2 = v1 + res->ngroups;
+		for (uint64 g = 0; g < res->ngroups; g++)
+			n[g] = v1[g] = v2[g] = 0;
+		if (m == 0)
+			continue;
+		if (res->pairrows[j] == NULL)
+			elog(ERROR, "gpuagg: an ordered-set aggregate's strings came without their rows");
+
+		/* the distinct strings, ranked in the collation's order */
+		codes = palloc_extended(sizeof(uint32) * m, MCXT_ALLOC_HUGE);
+		for (uint64 i = 0; i < m; i++)
+			codes[i] = GA_TEXT_EQ(res->pairvalue[j][i]);
+		qsort(codes, m, sizeof(uint32), code_cmp);
+		for (uint64 i = 0; i < m; i++)
+			if (i == 0 || codes[i] != codes[u - 1])
+				codes[u++] = codes[i];
+		sorted = palloc_extended(sizeof(uint32) * u, MCXT_ALLOC_HUGE);
+		memcpy(sorted, codes, sizeof(uint32) * u);
+		cxt.dict = dict;
+		cxt.collid = prog->extreme_collid[j];
+		cxt.calls = 0;
+		qsort_arg(sorted, u, sizeof(uint32), string_cmp, &cxt);
+		rank = palloc_extended(sizeof(uint32) * u, MCXT_ALLOC_HUGE);
+		for (uint64 r = 0; r < u; r++)
+		{
+			uint32	   *at = bsearch(&sorted[r], codes, u, sizeof(uint32), code_cmp);
+
+			rank[at - codes] = (uint32) (ag->desc ? u - 1 - r : r);
+		}
+
+		/* each group's entries in the sort's order */
+		e = palloc_extended(sizeof(PickEntry) * m, MCXT_ALLOC_HUGE);
+		for (uint64 i = 0; i < m; i++)
+		{
+			uint32		code = GA_TEXT_EQ(res->pairvalue[j][i]);
+
+			if (res->pairgroup[j][i] >= res->ngroups)
+				elog(ERROR, "gpuagg: an ordered-set entry names group " UINT64_FORMAT " of " UINT64_FORMAT,
+					 res->pairgroup[j][i], res->ngroups);
+			e[i].group = res->pairgroup[j][i];
+			e[i].rank = rank[(uint32 *) bsearch(&code, codes, u, sizeof(uint32), code_cmp) - codes];
+			e[i].i = i;
+			n[e[i].group] += res->pairrows[j][i];
+		}
+		CHECK_FOR_INTERRUPTS();
+		qsort(e, m, sizeof(PickEntry), pick_cmp);
+		for (uint64 i = 0, first = 0; i < m; i++)
+		{
+			uint64		g = e[i].group;
+			uint64		rows = res->pairrows[j][e[i].i];
+			uint32		code = GA_TEXT_EQ(res->pairvalue[j][e[i].i]);
+			/* (a set's value is the equality code; a register's, both) */
+			uint64		value = (uint64) code << 32 | code;
+
+			if ((i & 4095) == 0)
+				CHECK_FOR_INTERRUPTS();
+			if (i == 0 || e[i - 1].group != g)
+				first = i;
+			if (ag->kind == GA_AGG_MODE)
+			{
+				/* (the first of the most frequent: strictly more replaces) */
+				if (i == first || rows > v1[g])
+				{
+					v1[g] = rows;
+					v2[g] = value;
+				}
+				continue;
+			}
+			/* percentile_disc: the string whose rows reach the row sought */
+			if (i == first)
+			{
+				uint64		r0,
+							r1;
+
+				ga_osa_rows(ag, n[g], &r0, &r1);
+				v2[g] = r0;		/* (the rows still to pass) */
+				v1[g] = value;
+			}
+			if (v2[g] != PG_UINT64_MAX)
+			{
+				if (v2[g] < rows)
+				{
+					v1[g] = value;
+					v2[g] = PG_UINT64_MAX;	/* found */
+				}
+				else
+					v2[g] -= rows;
+			}
+		}
+		pfree(codes);
+		pfree(sorted);
+		pfree(rank);
+		pfree(e);
 	}
 }
 

@@ -55,6 +55,12 @@ extern bool GpuaggAnyFloatOverflow(const GaProgram *prog, const GaResult *res);
 extern int	GpuaggFoldDistinct(const GpuaggProgram *prog, GaResult *res);
 extern void GpuaggPickStringExtremes(const GpuaggProgram *prog, GaResult *res,
 									 GpuaggDict *dict);
+/*
+ * percentile_disc and mode of strings: the device returned each group's
+ * distinct values with their rows; each group's state gets the one the
+ * collation's order picks.
+ */
+extern void GpuaggPickStrings(const GpuaggProgram *prog, GaResult *res, GpuaggDict *dict);
 
 /*
  * Grouping sets (GpuaggPlanInfo.sets): res, the device's groups by every

@@ -122,8 +122,9 @@ ANALYZE diff_t;
 --
 -- Normalization of one output value: floats to 12 significant digits
 -- (extra_float_digits = -3 is set while comparing; 6 on the CUDA device,
--- which sums in a different order) with -0 as 0, NaN and infinities as
--- text; everything else as text; NULL as 'NULL'.
+-- which sums in a different order) with -0 as 0 (in arrays of floats too:
+-- the device tells -0 from 0 nowhere), NaN and infinities as text;
+-- everything else as text; NULL as 'NULL'.
 --
 CREATE FUNCTION diff_norm(v anyelement) RETURNS text
 LANGUAGE plpgsql PARALLEL SAFE AS $$
@@ -143,6 +144,10 @@ BEGIN
 		-- an integral float with a fraction, so that diff_float_order
 		-- tells it from an integer
 		RETURN regexp_replace(v::float8::text, '^(-?[0-9]+)$', '\1.0');
+	END IF;
+	-- (an array of floats, percentile_*(float8[]): its -0s as 0 too)
+	IF pg_typeof(v) IN ('real[]'::regtype, 'double precision[]'::regtype) THEN
+		RETURN regexp_replace(v::text, '([{,])-0(?=[,}])', '\10', 'g');
 	END IF;
 	RETURN v::text;
 END
@@ -470,21 +475,29 @@ BEGIN
 	IF current_setting('diff.regr', true) = 'on' THEN
 		pair := random() < 0.15;
 	END IF;
-	IF current_setting('diff.ordered', true) = 'on' THEN
+	IF current_setting('diff.ordered', true) IN ('on', 'all') THEN
 		ordered := random() < 0.35;
 	END IF;
 	IF ordered THEN
 		-- ordered-set aggregates, ASC or DESC, of a constant fraction (NULL,
-		-- or outside 0 .. 1 now and then: the final functions' error)
+		-- or outside 0 .. 1 now and then: the final functions' error); with
+		-- 'all', of strings and of arrays of fractions too
 		t := diff_pick('{int2,int4,int8,float4,float8,float8,date,ts,tz,bool}'::text[]
-					   || diff_numeric_types());
+					   || diff_numeric_types()
+					   || CASE WHEN current_setting('diff.ordered', true) = 'all'
+							   THEN '{text,text,text}'::text[] ELSE '{}'::text[] END);
 		f := diff_pick('{percentile_cont,percentile_disc,percentile_disc,mode}');
 		IF f = 'percentile_cont' THEN
 			t := diff_pick('{int2,int4,int8,float4,float8,float8}'::text[] || diff_numeric_types());
 		END IF;
 		a := f || CASE WHEN f = 'mode' THEN '()'
 			ELSE '(' || diff_pick(ARRAY['0', '0.1', '0.25', '0.5', '0.5', '0.9', '1',
-				round(random()::numeric, 3)::text, 'NULL::float8', '1.5']) || ')' END
+				round(random()::numeric, 3)::text, 'NULL::float8', '1.5']
+				|| CASE WHEN current_setting('diff.ordered', true) = 'all'
+						THEN ARRAY['ARRAY[0.25, 0.5, 0.75]', 'ARRAY[0.9, NULL, 0, 1]',
+								   'ARRAY[[0.1], [' || round(random()::numeric, 3)::text || ']]',
+								   '''{}''::float8[]', 'ARRAY[0.5, 1.5]']
+						ELSE '{}'::text[] END) || ')' END
 			|| ' WITHIN GROUP (ORDER BY ' || diff_expr(t)
 			|| CASE WHEN f = 'percentile_cont' THEN '::float8' ELSE '' END
 			|| diff_pick('{"", "", " DESC"}') || ')';
@@ -885,6 +898,11 @@ RESET diff.strings;
 SET diff.ordered = on;
 SELECT queries, offloaded, errors_both >= 10 AS many_errors_compared, mismatches
   FROM diff_run(150, 0.4747, false);
+-- ... of strings (the host selecting by the collation) and of arrays of
+-- fractions too
+SET diff.ordered = 'all';
+SELECT queries, offloaded, errors_both >= 10 AS many_errors_compared, mismatches
+  FROM diff_run(100, 0.4646, false);
 RESET diff.ordered;
 
 -- numeric(15,2), (12,4) and (18,0) columns beside the others, serial:

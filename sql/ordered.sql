@@ -97,13 +97,28 @@ SELECT k, mode() WITHIN GROUP (ORDER BY u DESC) AS mode_desc,
 	   percentile_disc(0.3) WITHIN GROUP (ORDER BY u COLLATE "en-x-icu") AS p30_icu
   FROM osa_s GROUP BY k ORDER BY k;
 
+-- an array of fractions: an array of the same shape, each fraction's value
+-- (the host selects from the set), a NULL fraction's NULL; no rows, NULL
+-- before any fraction is checked
+SELECT check_offload('SELECT k, percentile_cont(ARRAY[0.5, 0.9, 0, 1, NULL]) WITHIN GROUP (ORDER BY x), percentile_disc(ARRAY[0.25, 0.5, 0.75]) WITHIN GROUP (ORDER BY i) FROM osa GROUP BY k');
+SELECT check_offload('SELECT k, percentile_disc(ARRAY[[0.1, 0.2], [0.9, 1]]) WITHIN GROUP (ORDER BY n DESC), percentile_disc(''{}''::float8[]) WITHIN GROUP (ORDER BY d), percentile_disc(NULL::float8[]) WITHIN GROUP (ORDER BY ts) FROM osa GROUP BY k');
+SELECT check_offload('SELECT percentile_disc(ARRAY[0.3, 0.6]) WITHIN GROUP (ORDER BY t), percentile_cont(ARRAY[0.3, 0.31]) WITHIN GROUP (ORDER BY r), percentile_disc(''[2:3]={0.5,0.01}''::float8[]) WITHIN GROUP (ORDER BY b) FROM osa');
+SELECT check_offload('SELECT k, percentile_cont(ARRAY[0.5]) WITHIN GROUP (ORDER BY x) FROM osa WHERE k < 0 GROUP BY k');
+SELECT check_offload('SELECT percentile_cont(ARRAY[0.5, 2]) WITHIN GROUP (ORDER BY k), percentile_disc(ARRAY[0.5]) WITHIN GROUP (ORDER BY u COLLATE "C") FROM osa_s WHERE k < 0');
+SELECT check_offload('SELECT k, percentile_disc(ARRAY[0.2, 0.8]) WITHIN GROUP (ORDER BY u COLLATE "en-x-icu" DESC) FROM osa_s GROUP BY k');
+SELECT check_offload('SELECT k, percentile_cont(ARRAY[0.01, 0.5, 0.99]) WITHIN GROUP (ORDER BY f), percentile_disc(ARRAY[0.9, 0.1]) WITHIN GROUP (ORDER BY f DESC) FROM osa_nan GROUP BY k');
+SELECT check_error('SELECT k, percentile_cont(ARRAY[0.5, 2]) WITHIN GROUP (ORDER BY x) FROM osa GROUP BY k');
+SELECT check_error('SELECT percentile_disc(ARRAY[0.5, ''NaN'']) WITHIN GROUP (ORDER BY i) FROM osa');
+SELECT k, percentile_cont(ARRAY[0.25, 0.5, 0.75]) WITHIN GROUP (ORDER BY i) AS quartiles,
+	   percentile_disc(ARRAY[[0, 1], [0.5, NULL]]) WITHIN GROUP (ORDER BY d) AS dates
+  FROM osa GROUP BY k ORDER BY k;
+
 -- these keep their native plan, and say why
 SET gpuagg.log_fallback = on;
 CREATE COLLATION osa_ci (provider = icu, locale = 'und-u-ks-level2', deterministic = false);
 EXPLAIN (COSTS OFF) SELECT k, mode() WITHIN GROUP (ORDER BY t COLLATE osa_ci) FROM osa_s GROUP BY k;
 EXPLAIN (COSTS OFF) SELECT k, percentile_disc(0.5) WITHIN GROUP (ORDER BY c) FROM osa_s GROUP BY k;
 DROP COLLATION osa_ci;
-EXPLAIN (COSTS OFF) SELECT k, percentile_cont(ARRAY[0.5, 0.9]) WITHIN GROUP (ORDER BY x) FROM osa GROUP BY k;
 EXPLAIN (COSTS OFF) SELECT k, percentile_cont(0.5) WITHIN GROUP (ORDER BY ts - timestamp '2024-01-01') FROM osa GROUP BY k;
 EXPLAIN (COSTS OFF) SELECT k, percentile_disc(k / 10.0::float8) WITHIN GROUP (ORDER BY i) FROM osa GROUP BY k;
 EXPLAIN (COSTS OFF) SELECT k, s, percentile_disc(0.5) WITHIN GROUP (ORDER BY i) FROM osa GROUP BY ROLLUP (k, s);

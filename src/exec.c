@@ -777,7 +777,7 @@ run_on_device(GpuAggState *st, char **why)
 		(err = GpuaggGroupingSets(st->prog, &st->result, st->plan->sets, &st->setof)) != GA_OK)
 		raise_device_error(err);
 	GpuaggPickStringExtremes(st->prog, &st->result, st->dict);
-	GpuaggPickStrings(st->prog, &st->result, st->dict);
+	GpuaggSortOrderedSets(st->prog, &st->result, st->dict);
 	if ((err = GpuaggFoldDistinct(st->prog, &st->result)) != GA_OK)
 		raise_device_error(err);
 	st->counters.finish_ms += GpuaggMsSince(t0);

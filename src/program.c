@@ -2923,7 +2923,8 @@ reserve_set(Compiler *c, const char *what)
  * the device selects from at the end (GA_AGG_PCT_*, GA_AGG_MODE); f is a
  * constant, checked by the host when it finishes a group (result.c), as
  * the final functions check it.  Values are ordered by their bits
- * (ga_order_bits); strings, whose order is the collation's, by the host.
+ * (ga_order_bits); strings, whose order is the collation's, and an array
+ * of fractions are selected by the host.
  */
 static bool
 compile_ordered(Compiler *c, Aggref *aggref, GaAgg *ag)
@@ -2935,6 +2936,7 @@ compile_ordered(Compiler *c, Aggref *aggref, GaAgg *ag)
 	TypeCacheEntry *tc;
 	Oid			argtype;
 	int			t;
+	bool		multi = false;
 
 	switch (aggref->aggfnoid)
 	{
@@ -2943,6 +2945,14 @@ compile_ordered(Compiler *c, Aggref *aggref, GaAgg *ag)
 			break;
 		case F_PERCENTILE_CONT_FLOAT8_FLOAT8:
 			ag->kind = GA_AGG_PCT_CONT;
+			break;
+		case F_PERCENTILE_DISC__FLOAT8_ANYELEMENT:
+			ag->kind = GA_AGG_PCT_DISC;
+			multi = true;
+			break;
+		case F_PERCENTILE_CONT__FLOAT8_FLOAT8:
+			ag->kind = GA_AGG_PCT_CONT;
+			multi = true;
 			break;
 		case F_MODE:
 			ag->kind = GA_AGG_MODE;
@@ -2965,7 +2975,13 @@ compile_ordered(Compiler *c, Aggref *aggref, GaAgg *ag)
 
 		if (!IsA(f, Const))
 			return fail(c, "%s with a fraction other than a constant", name);
-		if (!((Const *) f)->constisnull)
+		/*
+		 * an array of fractions: the host selects each from the set, as
+		 * it does strings (result.c's ordered_array)
+		 */
+		if (multi)
+			ag->host_select = 1;
+		else if (!((Const *) f)->constisnull)
 			ag->fraction = DatumGetFloat8(((Const *) f)->constvalue);
 	}
 	if (list_length(aggref->args) != 1 || list_length(aggref->aggorder) != 1)
@@ -2988,7 +3004,7 @@ compile_ordered(Compiler *c, Aggref *aggref, GaAgg *ag)
 		/*
 		 * Strings sort by their collation, which the device does not know:
 		 * it returns each group's strings with their rows, and the host
-		 * selects (GpuaggPickStrings).  Under a nondeterministic collation
+		 * selects (GpuaggSortOrderedSets).  Under a nondeterministic collation
 		 * different strings may tie, and which one a sort puts first
 		 * would depend on the order of the rows.
 		 */

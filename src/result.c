@@ -27,10 +27,13 @@
 #include "catalog/pg_type.h"
 #include "libpq/pqformat.h"
 #include "miscadmin.h"
+#include "nodes/nodeFuncs.h"
 #include "utils/array.h"
 #include "utils/float.h"
 #include "utils/fmgroids.h"
 #include "utils/fmgrprotos.h"
+#include "utils/lsyscache.h"
+#include "utils/memutils.h"
 #include "utils/syscache.h"
 #include "utils/varlena.h"
 
@@ -57,8 +60,24 @@ GpuaggFinalInit(GpuaggFinal *fin, Aggref *aggref, const GaAgg *agg,
 		/* no transition value: the device selected the values (result.c) */
 		Const	   *f = aggref->aggdirectargs ? linitial(aggref->aggdirectargs) : NULL;
 
+		fin->multi = aggref->aggfnoid == F_PERCENTILE_DISC__FLOAT8_ANYELEMENT ||
+			aggref->aggfnoid == F_PERCENTILE_CONT__FLOAT8_FLOAT8;
 		fin->fraction_null = f && f->constisnull;
-		fin->fraction = f && !f->constisnull ? DatumGetFloat8(f->constvalue) : 0.0;
+		if (fin->multi)
+		{
+			/* an array of fractions: its result an array of the same shape */
+			MemoryContext old = MemoryContextSwitchTo(cxt);
+
+			fin->fraction = 0.0;
+			fin->fractions = f->constisnull ? NULL : DatumGetArrayTypePCopy(f->constvalue);
+			fin->elemtype = agg->kind == GA_AGG_PCT_CONT ? FLOAT8OID :
+				exprType((Node *) linitial_node(TargetEntry, aggref->args)->expr);
+			get_typlenbyvalalign(fin->elemtype, &fin->elemlen, &fin->elembyval,
+								 &fin->elemalign);
+			MemoryContextSwitchTo(old);
+		}
+		else
+			fin->fraction = f && !f->constisnull ? DatumGetFloat8(f->constvalue) : 0.0;
 		fin->partial = fin->has_final = fin->has_deserial = fin->avg_f8 = false;
 		ReleaseSysCache(tup);
 		return;
@@ -410,19 +429,132 @@ transition_value(GpuaggFinal *fin, const uint64 *st, bool *isnull)
 }
 
 /*
+ * Of an ordered-set aggregate the host selects from (GpuaggSortOrderedSets):
+ * a group's entries are st[2] of set j's from st[1] on, sorted.  The value
+ * of its row r (from 0), ...
+ */
+static uint64
+host_row(const GaResult *res, int j, const uint64 *st, uint64 r)
+{
+	for (uint64 i = st[1]; i < st[1] + st[2]; i++)
+	{
+		if (r < res->pairrows[j][i])
+			return res->pairvalue[j][i];
+		r -= res->pairrows[j][i];
+	}
+	elog(ERROR, "gpuagg: missing row in an ordered-set aggregate");
+	return 0;
+}
+
+/* ... the index of its mode's entry: the first of the most rows ... */
+static uint64
+host_mode(const GaResult *res, int j, const uint64 *st)
+{
+	uint64		best = st[1];
+
+	for (uint64 i = st[1] + 1; i < st[1] + st[2]; i++)
+		if (res->pairrows[j][i] > res->pairrows[j][best])
+			best = i;
+	return best;
+}
+
+/* ... and a value of its set as a Datum (a string's set holds its code) */
+static Datum
+host_datum(GpuaggFinal *fin, uint64 value)
+{
+	GaDatum		v;
+
+	v.u = value;
+	if (fin->agg->argtype == GA_T_TEXT)
+		v.u = (uint64) GA_TEXT_EQ(value) << 32 | GA_TEXT_EQ(value);
+	return GpuaggKeyDatum(v, fin->agg->argtype, fin->agg->argscale, fin->dict);
+}
+
+/*
+ * percentile_disc(float8[]) and percentile_cont(float8[]): an array the
+ * shape of the fractions', as percentile_disc_multi_final and
+ * percentile_cont_multi_final_common make it: NULL for no rows (before any
+ * fraction is checked), or a NULL array; each fraction checked; a NULL one
+ * a NULL element.
+ */
+static Datum
+ordered_array(GpuaggFinal *fin, const GaResult *res, const uint64 *st, bool *isnull)
+{
+	const GaAgg *agg = fin->agg;
+	uint64		n = st[0];
+	Datum	   *fv;
+	bool	   *fnull;
+	int			nf;
+	Datum	   *out;
+	bool	   *outnull;
+
+	if (n == 0 || fin->fractions == NULL)
+		return (Datum) 0;
+	*isnull = false;
+	deconstruct_array(fin->fractions, FLOAT8OID, 8, FLOAT8PASSBYVAL, TYPALIGN_DOUBLE,
+					  &fv, &fnull, &nf);
+	if (nf == 0)
+		return PointerGetDatum(construct_empty_array(fin->elemtype));
+	for (int i = 0; i < nf; i++)
+	{
+		double		p = fnull[i] ? 0.0 : DatumGetFloat8(fv[i]);
+
+		if (!fnull[i] && (p < 0 || p > 1 || isnan(p)))
+			ereport(ERROR,
+					(errcode(ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE),
+					 errmsg("percentile value %g is not between 0 and 1", p)));
+	}
+	out = palloc(sizeof(Datum) * nf);
+	outnull = palloc(sizeof(bool) * nf);
+	for (int i = 0; i < nf; i++)
+	{
+		double		p = fnull[i] ? 0.0 : DatumGetFloat8(fv[i]);
+
+		outnull[i] = fnull[i];
+		out[i] = (Datum) 0;
+		if (fnull[i])
+			continue;
+		if (agg->kind == GA_AGG_PCT_DISC)
+		{
+			int64		row = (int64) ceil(p * n);
+
+			out[i] = host_datum(fin, host_row(res, agg->distinct, st, Max(row, 1) - 1));
+		}
+		else
+		{
+			double		first = floor(p * (n - 1));
+			GaDatum		lo,
+						hi;
+
+			lo.u = host_row(res, agg->distinct, st, (uint64) first);
+			hi.u = host_row(res, agg->distinct, st, (uint64) ceil(p * (n - 1)));
+			/* (float8_lerp, where the two rows differ) */
+			out[i] = Float8GetDatum(ceil(p * (n - 1)) > first ?
+									lo.f + (((p * (n - 1)) - first) * (hi.f - lo.f)) : lo.f);
+		}
+	}
+	return PointerGetDatum(construct_md_array(out, outnull, ARR_NDIM(fin->fractions),
+											  ARR_DIMS(fin->fractions),
+											  ARR_LBOUND(fin->fractions), fin->elemtype,
+											  fin->elemlen, fin->elembyval, fin->elemalign));
+}
+
+/*
  * An ordered-set aggregate's value from its states (n, then order bits:
  * GaAggKind), as percentile_disc_final, percentile_cont_final_common and
  * mode_final make it from the sorted values: the fraction checked first,
  * then NULL for no rows.
  */
 static Datum
-ordered_value(GpuaggFinal *fin, const uint64 *st, bool *isnull)
+ordered_value(GpuaggFinal *fin, const GaResult *res, const uint64 *st, bool *isnull)
 {
 	const GaAgg *agg = fin->agg;
 	double		f = fin->fraction;
 	GaDatum		lo;
 
 	*isnull = true;
+	if (fin->multi)
+		return ordered_array(fin, res, st, isnull);
 	if (agg->kind != GA_AGG_MODE)
 	{
 		if (fin->fraction_null)
@@ -435,11 +567,16 @@ ordered_value(GpuaggFinal *fin, const uint64 *st, bool *isnull)
 	if (st[0] == 0)
 		return (Datum) 0;
 	*isnull = false;
-	/* (a string the host selected: its value's bits, GpuaggPickStrings) */
+	/* (strings: the host selects from their sorted set) */
 	if (agg->host_select)
 	{
-		lo.u = st[agg->kind == GA_AGG_MODE ? 2 : 1];
-		return GpuaggKeyDatum(lo, agg->argtype, agg->argscale, fin->dict);
+		uint64		r0,
+					r1;
+
+		if (agg->kind == GA_AGG_MODE)
+			return host_datum(fin, res->pairvalue[agg->distinct][host_mode(res, agg->distinct, st)]);
+		ga_osa_rows(agg, st[0], &r0, &r1);
+		return host_datum(fin, host_row(res, agg->distinct, st, r0));
 	}
 	lo = ga_order_value(agg->argtype, st[agg->kind == GA_AGG_MODE ? 2 : 1], agg->desc);
 	if (agg->kind == GA_AGG_PCT_CONT)
@@ -469,7 +606,7 @@ GpuaggFinalize(GpuaggFinal *fin, const GaResult *res, uint64 g, Node *aggstate,
 	for (int i = 0; i < nslots; i++)
 		st[i] = res->states[(Size) (fin->agg->slot + i) * res->ngroups + g];
 	if (fin->ordered)
-		return ordered_value(fin, st, isnull);
+		return ordered_value(fin, res, st, isnull);
 
 	/*
 	 * A device that adds floats out of order notes an overflow instead of
@@ -645,14 +782,6 @@ GpuaggPickStringExtremes(const GpuaggProgram *prog, GaResult *res, GpuaggDict *d
 	}
 }
 
-/* A string's code; ... and a pair's place in its group's sort. */
-typedef struct PickEntry
-{
-	uint64		group;
-	uint32		rank;			/* its string's in the sort's order */
-	uint64		i;				/* the pair */
-} PickEntry;
-
 typedef struct PickCxt
 {
 	GpuaggDict *dict;
@@ -684,29 +813,37 @@ string_cmp(const void *a, const void *b, void *arg)
 					  cxt->collid);
 }
 
-static int
-pick_cmp(const void *a, const void *b)
+
+/* an entry of a set GpuaggSortOrderedSets sorts */
+typedef struct SortEntry
 {
-	const PickEntry *x = a,
+	uint64		group;
+	uint64		key;			/* the value's place in the sort's order */
+	uint64		i;				/* the entry */
+} SortEntry;
+
+static int
+sort_entry_cmp(const void *a, const void *b)
+{
+	const SortEntry *x = a,
 			   *y = b;
 
 	if (x->group != y->group)
 		return x->group < y->group ? -1 : 1;
-	return x->rank < y->rank ? -1 : x->rank > y->rank ? 1 : 0;
+	return x->key < y->key ? -1 : x->key > y->key ? 1 : 0;
 }
 
 /*
- * (result.h) The states of percentile_disc and mode of strings, from the
- * (group, string code, rows) entries the device returned: each group's
- * strings sorted by the collation (each distinct string ranked once),
- * percentile_disc the one at the row ga_osa_rows says, mode the most
- * frequent, the first in the sort's order of those as frequent, as
- * percentile_disc_final and mode_final pick them from the sorted rows.
- * The states are then what ordered_value reads: n, and the value's bits
- * (in slot 1, or a mode's slot 2).
+ * (result.h) Each ordered-set aggregate the host selects from: its set's
+ * (group, value, rows) entries sorted by group, then by the value's place
+ * in the ORDER BY's order (a string's rank under the collation, each
+ * distinct string ranked once by varstr_cmp; another value's order bits,
+ * ga_order_bits, DESC inverted), moved into that order, and each group's
+ * states made (n, its first entry, its entries) for ordered_value to walk
+ * as the final functions walk the sorted rows.
  */
 void
-GpuaggPickStrings(const GpuaggProgram *prog, GaResult *res, GpuaggDict *dict)
+GpuaggSortOrderedSets(const GpuaggProgram *prog, GaResult *res, GpuaggDict *dict)
 {
 	const GaProgram *p = &prog->ga;
 
@@ -716,112 +853,104 @@ GpuaggPickStrings(const GpuaggProgram *prog, GaResult *res, GpuaggDict *dict)
 		int			j = ag->distinct;
 		uint64		m;
 		uint64	   *n,
-				   *v1,
-				   *v2;
-		uint32	   *codes,
-				   *sorted,
-				   *rank;
+				   *first,
+				   *count;
+		uint32	   *codes = NULL,
+				   *rank = NULL;
 		uint64		u = 0;
-		PickEntry  *e;
-		PickCxt		cxt;
+		SortEntry  *e;
+		uint64	   *group,
+				   *value,
+				   *rows;
+		MemoryContext cxt;
 
 		if (j < 0 || !ag->host_select)
 			continue;
 		m = res->npairs[j];
 		n = res->states + (Size) ag->slot * res->ngroups;
-		v1 = n + res->ngroups;
-		v2 = v1 + res->ngroups;
+		first = n + res->ngroups;
+		count = first + res->ngroups;
 		for (uint64 g = 0; g < res->ngroups; g++)
-			n[g] = v1[g] = v2[g] = 0;
+			n[g] = first[g] = count[g] = 0;
 		if (m == 0)
 			continue;
 		if (res->pairrows[j] == NULL)
-			elog(ERROR, "gpuagg: an ordered-set aggregate's strings came without their rows");
+			elog(ERROR, "gpuagg: an ordered-set aggregate's values came without their rows");
 
-		/* the distinct strings, ranked in the collation's order */
-		codes = palloc_extended(sizeof(uint32) * m, MCXT_ALLOC_HUGE);
-		for (uint64 i = 0; i < m; i++)
-			codes[i] = GA_TEXT_EQ(res->pairvalue[j][i]);
-		qsort(codes, m, sizeof(uint32), code_cmp);
-		for (uint64 i = 0; i < m; i++)
-			if (i == 0 || codes[i] != codes[u - 1])
-				codes[u++] = codes[i];
-		sorted = palloc_extended(sizeof(uint32) * u, MCXT_ALLOC_HUGE);
-		memcpy(sorted, codes, sizeof(uint32) * u);
-		cxt.dict = dict;
-		cxt.collid = prog->extreme_collid[j];
-		cxt.calls = 0;
-		qsort_arg(sorted, u, sizeof(uint32), string_cmp, &cxt);
-		rank = palloc_extended(sizeof(uint32) * u, MCXT_ALLOC_HUGE);
-		for (uint64 r = 0; r < u; r++)
+		if (ag->argtype == GA_T_TEXT)
 		{
-			uint32	   *at = bsearch(&sorted[r], codes, u, sizeof(uint32), code_cmp);
+			/* the distinct strings, ranked in the collation's order */
+			uint32	   *sorted;
+			PickCxt		pc;
 
-			rank[at - codes] = (uint32) (ag->desc ? u - 1 - r : r);
+			codes = palloc_extended(sizeof(uint32) * m, MCXT_ALLOC_HUGE);
+			for (uint64 i = 0; i < m; i++)
+				codes[i] = GA_TEXT_EQ(res->pairvalue[j][i]);
+			qsort(codes, m, sizeof(uint32), code_cmp);
+			for (uint64 i = 0; i < m; i++)
+				if (i == 0 || codes[i] != codes[u - 1])
+					codes[u++] = codes[i];
+			sorted = palloc_extended(sizeof(uint32) * u, MCXT_ALLOC_HUGE);
+			memcpy(sorted, codes, sizeof(uint32) * u);
+			pc.dict = dict;
+			pc.collid = prog->extreme_collid[j];
+			pc.calls = 0;
+			qsort_arg(sorted, u, sizeof(uint32), string_cmp, &pc);
+			rank = palloc_extended(sizeof(uint32) * u, MCXT_ALLOC_HUGE);
+			for (uint64 r = 0; r < u; r++)
+			{
+				uint32	   *at = bsearch(&sorted[r], codes, u, sizeof(uint32), code_cmp);
+
+				rank[at - codes] = (uint32) (ag->desc ? u - 1 - r : r);
+			}
+			pfree(sorted);
 		}
 
-		/* each group's entries in the sort's order */
-		e = palloc_extended(sizeof(PickEntry) * m, MCXT_ALLOC_HUGE);
+		e = palloc_extended(sizeof(SortEntry) * m, MCXT_ALLOC_HUGE);
 		for (uint64 i = 0; i < m; i++)
 		{
-			uint32		code = GA_TEXT_EQ(res->pairvalue[j][i]);
+			uint64		v = res->pairvalue[j][i];
 
 			if (res->pairgroup[j][i] >= res->ngroups)
 				elog(ERROR, "gpuagg: an ordered-set entry names group " UINT64_FORMAT " of " UINT64_FORMAT,
 					 res->pairgroup[j][i], res->ngroups);
 			e[i].group = res->pairgroup[j][i];
-			e[i].rank = rank[(uint32 *) bsearch(&code, codes, u, sizeof(uint32), code_cmp) - codes];
+			if (rank)
+			{
+				uint32		code = GA_TEXT_EQ(v);
+
+				e[i].key = rank[(uint32 *) bsearch(&code, codes, u, sizeof(uint32),
+												   code_cmp) - codes];
+			}
+			else
+				e[i].key = ga_order_bits(ag->argtype, (GaDatum) {.u = v}, ag->desc);
 			e[i].i = i;
 			n[e[i].group] += res->pairrows[j][i];
 		}
 		CHECK_FOR_INTERRUPTS();
-		qsort(e, m, sizeof(PickEntry), pick_cmp);
-		for (uint64 i = 0, first = 0; i < m; i++)
+		qsort(e, m, sizeof(SortEntry), sort_entry_cmp);
+		/* the entries in that order, in the result's memory */
+		cxt = GetMemoryChunkContext(res->pairvalue[j]);
+		group = MemoryContextAllocHuge(cxt, sizeof(uint64) * m);
+		value = MemoryContextAllocHuge(cxt, sizeof(uint64) * m);
+		rows = MemoryContextAllocHuge(cxt, sizeof(uint64) * m);
+		for (uint64 i = 0; i < m; i++)
 		{
 			uint64		g = e[i].group;
-			uint64		rows = res->pairrows[j][e[i].i];
-			uint32		code = GA_TEXT_EQ(res->pairvalue[j][e[i].i]);
-			/* (a set's value is the equality code; a register's, both) */
-			uint64		value = (uint64) code << 32 | code;
 
-			if ((i & 4095) == 0)
-				CHECK_FOR_INTERRUPTS();
-			if (i == 0 || e[i - 1].group != g)
-				first = i;
-			if (ag->kind == GA_AGG_MODE)
-			{
-				/* (the first of the most frequent: strictly more replaces) */
-				if (i == first || rows > v1[g])
-				{
-					v1[g] = rows;
-					v2[g] = value;
-				}
-				continue;
-			}
-			/* percentile_disc: the string whose rows reach the row sought */
-			if (i == first)
-			{
-				uint64		r0,
-							r1;
-
-				ga_osa_rows(ag, n[g], &r0, &r1);
-				v2[g] = r0;		/* (the rows still to pass) */
-				v1[g] = value;
-			}
-			if (v2[g] != PG_UINT64_MAX)
-			{
-				if (v2[g] < rows)
-				{
-					v1[g] = value;
-					v2[g] = PG_UINT64_MAX;	/* found */
-				}
-				else
-					v2[g] -= rows;
-			}
+			group[i] = g;
+			value[i] = res->pairvalue[j][e[i].i];
+			rows[i] = res->pairrows[j][e[i].i];
+			if (count[g]++ == 0)
+				first[g] = i;
 		}
-		pfree(codes);
-		pfree(sorted);
-		pfree(rank);
+		res->pairgroup[j] = group;
+		res->pairvalue[j] = value;
+		res->pairrows[j] = rows;
+		if (codes)
+			pfree(codes);
+		if (rank)
+			pfree(rank);
 		pfree(e);
 	}
 }

@@ -11,6 +11,7 @@
 #include "fmgr.h"
 #include "nodes/execnodes.h"
 #include "nodes/primnodes.h"
+#include "utils/array.h"
 
 #include "../cuda/gpuagg_abi.h"
 #include "dict.h"
@@ -32,6 +33,13 @@ typedef struct GpuaggFinal
 								 * here, as its final function would */
 	bool		fraction_null;	/* percentile_*: its fraction */
 	double		fraction;
+	/* ... or its array of them (percentile_*(float8[])), as written */
+	ArrayType  *fractions;		/* NULL for none (or a NULL array) */
+	bool		multi;
+	Oid			elemtype;		/* its result's elements' type */
+	int16		elemlen;
+	bool		elembyval;
+	char		elemalign;
 } GpuaggFinal;
 
 extern void GpuaggFinalInit(GpuaggFinal *fin, Aggref *aggref, const GaAgg *agg,
@@ -56,11 +64,13 @@ extern int	GpuaggFoldDistinct(const GpuaggProgram *prog, GaResult *res);
 extern void GpuaggPickStringExtremes(const GpuaggProgram *prog, GaResult *res,
 									 GpuaggDict *dict);
 /*
- * percentile_disc and mode of strings: the device returned each group's
- * distinct values with their rows; each group's state gets the one the
- * collation's order picks.
+ * Ordered-set aggregates the host selects from (GaAgg.host_select: of
+ * strings, or of an array of fractions): the device returned each
+ * group's distinct values with their rows; they are sorted here, each
+ * group's together in the sort's order (strings by the collation), for
+ * GpuaggFinalize to walk.
  */
-extern void GpuaggPickStrings(const GpuaggProgram *prog, GaResult *res, GpuaggDict *dict);
+extern void GpuaggSortOrderedSets(const GpuaggProgram *prog, GaResult *res, GpuaggDict *dict);
 
 /*
  * Grouping sets (GpuaggPlanInfo.sets): res, the device's groups by every

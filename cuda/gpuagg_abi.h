@@ -449,8 +449,8 @@ typedef struct GaAgg
 								 * whose sets the device returns as (group,
 								 * value) pairs for the host to fold
 								 * (ga_agg_host_folds, GaResult); an
-								 * ordered-set aggregate's, counted (of
-								 * strings, returned with the rows) */
+								 * ordered-set aggregate's, counted
+								 * (host_select: returned with the rows) */
 	int32_t		count_on_host;	/* count(DISTINCT) under grouping sets: its
 								 * set returned as pairs too, for the host to
 								 * count per set's group */
@@ -463,9 +463,11 @@ typedef struct GaAgg
 	int32_t		pair;			/* with arg2: where a device keeps the row's X
 								 * (0 .. GA_MAX_PAIRS - 1) until it folds */
 	int32_t		desc;			/* ordered-set: ORDER BY the argument DESC */
-	int32_t		host_select;	/* ... of strings: the device returns its
-								 * set as (group, value, rows) and the host
-								 * selects, in the collation's order */
+	int32_t		host_select;	/* ... of strings or of an array of
+								 * fractions: the device returns its set
+								 * as (group, value, rows) and the host
+								 * selects (strings in the collation's
+								 * order) */
 	double		fraction;		/* percentile_*: the fraction (the host checks
 								 * it; a device clamps it to 0 .. 1) */
 } GaAgg;
@@ -803,8 +805,8 @@ typedef struct GaResult
  * PostgreSQL sorts them, so that float sums are its own); and
  * count(DISTINCT) too under grouping sets, where a set's group counts
  * the values of several of the device's groups once; and an ordered-set
- * aggregate of strings, whose set's values are selected from in the
- * collation's order (GaAgg.host_select).
+ * aggregate of strings (whose order is the collation's) or of an array of
+ * fractions, which the host selects from (GaAgg.host_select).
  */
 GA_HD int
 ga_agg_host_folds(const GaAgg *ag)

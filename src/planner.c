@@ -1510,6 +1510,11 @@ gpuagg_cost(const GpuaggCandidate *c)
 	 */
 	if (c->device_join)
 		join = c->join.dim_cost + 2 * c->join.dim_rows * cpu_tuple_cost;
+	else if (c->join.priv != NIL && !c->is_join)
+		/* (x [NOT] IN (subquery) alone: a lookup a row, as the host filter was) */
+		join = c->join.dim_cost + c->join.dim_rows * cpu_tuple_cost +
+			c->scan_rel->tuples / c->divisor *
+			(cpu_tuple_cost + 2 * cpu_operator_cost * GpuaggJoinDims(c->join.priv));
 	else if (c->join.priv != NIL)
 		join = c->join.dim_cost + c->join.dim_rows * cpu_tuple_cost +
 			c->scan_rel->tuples / c->divisor *

@@ -430,20 +430,29 @@ transition_value(GpuaggFinal *fin, const uint64 *st, bool *isnull)
 
 /*
  * Of an ordered-set aggregate the host selects from (GpuaggSortOrderedSets):
- * a group's entries are st[2] of set j's from st[1] on, sorted.  The value
- * of its row r (from 0), ...
+ * a group's entries are st[2] of set j's from st[1] on, sorted, each with
+ * the group's rows up to and including it (pairrows).  The value of its
+ * row r (from 0), by binary search, ...
  */
 static uint64
 host_row(const GaResult *res, int j, const uint64 *st, uint64 r)
 {
-	for (uint64 i = st[1]; i < st[1] + st[2]; i++)
+	uint64		lo = st[1],
+				hi = st[1] + st[2];
+
+	if (st[2] == 0 || r >= res->pairrows[j][hi - 1])
+		elog(ERROR, "gpuagg: missing row in an ordered-set aggregate");
+	/* the first entry whose rows so far pass r */
+	while (lo < hi)
 	{
-		if (r < res->pairrows[j][i])
-			return res->pairvalue[j][i];
-		r -= res->pairrows[j][i];
+		uint64		mid = lo + (hi - lo) / 2;
+
+		if (res->pairrows[j][mid] > r)
+			hi = mid;
+		else
+			lo = mid + 1;
 	}
-	elog(ERROR, "gpuagg: missing row in an ordered-set aggregate");
-	return 0;
+	return res->pairvalue[j][lo];
 }
 
 /* ... the index of its mode's entry: the first of the most rows ... */
@@ -451,10 +460,18 @@ static uint64
 host_mode(const GaResult *res, int j, const uint64 *st)
 {
 	uint64		best = st[1];
+	uint64		best_rows = res->pairrows[j][st[1]];
 
 	for (uint64 i = st[1] + 1; i < st[1] + st[2]; i++)
-		if (res->pairrows[j][i] > res->pairrows[j][best])
+	{
+		uint64		rows = res->pairrows[j][i] - res->pairrows[j][i - 1];
+
+		if (rows > best_rows)
+		{
 			best = i;
+			best_rows = rows;
+		}
+	}
 	return best;
 }
 
@@ -838,9 +855,10 @@ sort_entry_cmp(const void *a, const void *b)
  * (group, value, rows) entries sorted by group, then by the value's place
  * in the ORDER BY's order (a string's rank under the collation, each
  * distinct string ranked once by varstr_cmp; another value's order bits,
- * ga_order_bits, DESC inverted), moved into that order, and each group's
- * states made (n, its first entry, its entries) for ordered_value to walk
- * as the final functions walk the sorted rows.
+ * ga_order_bits, DESC inverted), moved into that order (each entry's rows
+ * become the group's rows up to it), and each group's states made (n, its
+ * first entry, its entries) for ordered_value to search as the final
+ * functions walk the sorted rows.
  */
 void
 GpuaggSortOrderedSets(const GpuaggProgram *prog, GaResult *res, GpuaggDict *dict)
@@ -938,12 +956,20 @@ GpuaggSortOrderedSets(const GpuaggProgram *prog, GaResult *res, GpuaggDict *dict
 		{
 			uint64		g = e[i].group;
 
+			if ((i & 65535) == 0)
+				CHECK_FOR_INTERRUPTS();
 			group[i] = g;
 			value[i] = res->pairvalue[j][e[i].i];
+			/* (the group's rows so far: host_row searches them) */
 			rows[i] = res->pairrows[j][e[i].i];
 			if (count[g]++ == 0)
 				first[g] = i;
+			else
+				rows[i] += rows[i - 1];
 		}
+		pfree(res->pairgroup[j]);
+		pfree(res->pairvalue[j]);
+		pfree(res->pairrows[j]);
 		res->pairgroup[j] = group;
 		res->pairvalue[j] = value;
 		res->pairrows[j] = rows;

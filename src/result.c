@@ -749,6 +749,21 @@ GpuaggFoldDistinct(const GpuaggProgram *prog, GaResult *res)
 }
 
 /*
+ * Two codes' strings of dict compared by varstr_cmp under collid, as
+ * text_lt and text_larger do (under "C" it compares the bytes itself).
+ */
+static int
+dict_string_cmp(GpuaggDict *dict, uint32 a, uint32 b, Oid collid)
+{
+	Datum		x = GpuaggDictValue(dict, a);
+	Datum		y = GpuaggDictValue(dict, b);
+
+	return varstr_cmp(VARDATA_ANY(DatumGetPointer(x)), VARSIZE_ANY_EXHDR(DatumGetPointer(x)),
+					  VARDATA_ANY(DatumGetPointer(y)), VARSIZE_ANY_EXHDR(DatumGetPointer(y)),
+					  collid);
+}
+
+/*
  * (result.h) The (has, value) state of a group's min/max of strings, from
  * the pairs (group, string code) the device sent back.
  */
@@ -782,14 +797,7 @@ GpuaggPickStringExtremes(const GpuaggProgram *prog, GaResult *res, GpuaggDict *d
 					 g, res->ngroups);
 			if (has[g] != 0)
 			{
-				Datum		a = GpuaggDictValue(dict, code);
-				Datum		b = GpuaggDictValue(dict, GA_TEXT_SHOWN(value[g]));
-
-				/* (under "C", varstr_cmp compares the bytes itself) */
-				c = varstr_cmp(VARDATA_ANY(DatumGetPointer(a)),
-							   VARSIZE_ANY_EXHDR(DatumGetPointer(a)),
-							   VARDATA_ANY(DatumGetPointer(b)),
-							   VARSIZE_ANY_EXHDR(DatumGetPointer(b)), collid);
+				c = dict_string_cmp(dict, code, GA_TEXT_SHOWN(value[g]), collid);
 				if (ag->kind == GA_AGG_MIN ? c >= 0 : c <= 0)
 					continue;
 			}
@@ -815,19 +823,15 @@ code_cmp(const void *a, const void *b)
 	return x < y ? -1 : x > y ? 1 : 0;
 }
 
-/* two codes' strings by varstr_cmp under the collation, as texteq/text_lt do */
+/* ... as qsort_arg's comparator of codes */
 static int
 string_cmp(const void *a, const void *b, void *arg)
 {
 	PickCxt    *cxt = arg;
-	Datum		x = GpuaggDictValue(cxt->dict, *(const uint32 *) a);
-	Datum		y = GpuaggDictValue(cxt->dict, *(const uint32 *) b);
 
 	if ((++cxt->calls & 4095) == 0)
 		CHECK_FOR_INTERRUPTS();
-	return varstr_cmp(VARDATA_ANY(DatumGetPointer(x)), VARSIZE_ANY_EXHDR(DatumGetPointer(x)),
-					  VARDATA_ANY(DatumGetPointer(y)), VARSIZE_ANY_EXHDR(DatumGetPointer(y)),
-					  cxt->collid);
+	return dict_string_cmp(cxt->dict, *(const uint32 *) a, *(const uint32 *) b, cxt->collid);
 }
 
 

@@ -98,19 +98,17 @@ GpuaggExplain(CustomScanState *node, List *ancestors, ExplainState *es)
 		{
 			const char *kind = GpuaggJoinKindName(st->plan->join, d);
 			List	   *clauses = GpuaggJoinKeyClauses(st->plan->join, d);
-			Node	   *sub = linitial(clauses);
+			bool		notin;
+			SubPlan    *sub = GpuaggSubqueryOf(linitial(clauses), &notin);
 			char	   *keys;
 
-			if (is_notclause(sub))
-				sub = (Node *) get_notclausearg((Expr *) sub);
-			if (IsA(sub, SubPlan))
+			if (sub)
 			{
 				/* x [NOT] IN (a subquery's rows): SubPlan n, below */
 				keys = psprintf("%s %sIN (%s)",
-								deparse(st, linitial(castNode(OpExpr, ((SubPlan *) sub)->testexpr)->args),
+								deparse(st, linitial(castNode(OpExpr, sub->testexpr)->args),
 										context, useprefix),
-								sub != linitial(clauses) ? "NOT " : "",
-								((SubPlan *) sub)->plan_name);
+								notin ? "NOT " : "", sub->plan_name);
 			}
 			else
 				keys = deparse(st, (Node *) make_ands_explicit(clauses), context, useprefix);

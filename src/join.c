@@ -735,11 +735,21 @@ GpuaggJoinPlanFor(PlannerInfo *root, RelOptInfo *input_rel, GpuaggJoinPlan *jp)
 }
 
 /* (join.h) */
+SubPlan *
+GpuaggSubqueryOf(Node *clause, bool *notin)
+{
+	*notin = is_notclause(clause);
+	if (*notin)
+		clause = (Node *) get_notclausearg((Expr *) clause);
+	return IsA(clause, SubPlan) ? (SubPlan *) clause : NULL;
+}
+
+/* (join.h) */
 void
 GpuaggJoinAddSubquery(PlannerInfo *root, GpuaggJoinPlan *jp, Expr *clause)
 {
-	bool		notin = is_notclause(clause);
-	SubPlan    *sp = (SubPlan *) (notin ? get_notclausearg(clause) : clause);
+	bool		notin;
+	SubPlan    *sp = castNode(SubPlan, GpuaggSubqueryOf((Node *) clause, &notin));
 	OpExpr	   *op = castNode(OpExpr, sp->testexpr);
 	Var		   *x = linitial_node(Var, op->args);
 	Plan	   *plan = list_nth(root->glob->subplans, sp->plan_id - 1);
@@ -1272,6 +1282,19 @@ notin_state(JoinDim *dim, uint64 nrows, bool null_key)
 	return !dim->notin || nrows == 0 ? 0 : null_key ? 2 : 1;
 }
 
+/*
+ * Start reading a dimension's plan: from its first row again where it ran
+ * before (a host build after the device's collection, a rescan, or another
+ * SubPlan sharing a subquery's planstate, as buildSubPlanHash does).
+ */
+static void
+dim_start(JoinDim *dim)
+{
+	if (dim->ran)
+		ExecReScan(dim->ps);
+	dim->ran = true;
+}
+
 /* Run the dimensions' plans and hash their rows, unless done already. */
 static void
 GpuaggJoinBuild(GpuaggJoin *j)
@@ -1296,9 +1319,7 @@ GpuaggJoinBuild(GpuaggJoin *j)
 
 		bool		null_key = false;
 
-		if (dim->ran)
-			ExecReScan(dim->ps);
-		dim->ran = true;
+		dim_start(dim);
 		nrows = 0;
 		dim->table = joinhash_create(j->cxt, 1024, NULL);
 		for (;;)
@@ -1908,9 +1929,7 @@ GpuaggJoinCollect(GpuaggJoin *j, GaProgram *p, GpuaggBatchReader *reader,
 		if (p->dims[d].scan)
 			continue;			/* (the device scans its table) */
 		/* (a later host build runs the plan again) */
-		if (dim->ran)
-			ExecReScan(dim->ps);
-		dim->ran = true;
+		dim_start(dim);
 		j->built = false;
 		cap = GpuaggDimRoom(&p->dims[d], dm, 0,
 							Min(Max(dim->ps->plan->plan_rows, 1024), 1 << 20), cxt);

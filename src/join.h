@@ -58,6 +58,12 @@ extern const char *GpuaggJoinPlanFor(PlannerInfo *root, RelOptInfo *input_rel,
 extern void GpuaggJoinAddSubquery(PlannerInfo *root, GpuaggJoinPlan *jp, Expr *clause);
 
 /*
+ * The SubPlan of such a clause, x IN (subquery) or NOT (x IN (subquery)),
+ * and whether it is NOT IN; NULL for any other clause.
+ */
+extern SubPlan *GpuaggSubqueryOf(Node *clause, bool *notin);
+
+/*
  * Will the device run the join (GpuaggJoinToDevice, below)?  Where every
  * dimension is matched on integer keys alone (the scanned table's, fact's,
  * of their operator's width), within the device's limits, and (setting)

@@ -138,12 +138,10 @@ subplan_params(List *clauses)
 
 	foreach(lc, clauses)
 	{
-		Expr	   *clause = lfirst(lc);
-		SubPlan    *sp;
+		bool		notin;
+		SubPlan    *sp = castNode(SubPlan, GpuaggSubqueryOf(lfirst(lc), &notin));
 
-		if (is_notclause(clause))
-			clause = get_notclausearg(clause);
-		sp = copyObject(castNode(SubPlan, clause));
+		sp = copyObject(sp);
 		sp->testexpr = NULL;
 		out = lappend(out, sp);
 	}

@@ -310,6 +310,23 @@ check_collation(Compiler *c, Oid collid, const char *what)
 }
 
 /*
+ * Strings an aggregate orders (min/max, ordered sets) are ranked by the
+ * host under collid, which must exist and be deterministic: under a
+ * nondeterministic one different strings may tie, and which one wins
+ * would depend on the order of the rows.  what ... tail names it.
+ */
+static bool
+check_order_collation(Compiler *c, Oid collid, const char *what, const char *tail)
+{
+	if (!OidIsValid(collid))
+		return fail(c, "%s without a collation%s", what, tail);
+	if (!get_collation_isdeterministic(collid))
+		return fail(c, "%s under the nondeterministic collation %s%s", what,
+					get_collation_name(collid), tail);
+	return true;
+}
+
+/*
  * A collation under which equal strings are equal bytes (and which LIKE,
  * regular expressions and substring searches accept); not none.
  */
@@ -3004,17 +3021,13 @@ compile_ordered(Compiler *c, Aggref *aggref, GaAgg *ag)
 		/*
 		 * Strings sort by their collation, which the device does not know:
 		 * it returns each group's strings with their rows, and the host
-		 * selects (GpuaggSortOrderedSets).  Under a nondeterministic collation
-		 * different strings may tie, and which one a sort puts first
-		 * would depend on the order of the rows.
+		 * selects (GpuaggSortOrderedSets).
 		 */
 		Oid			collid = exprCollation((Node *) linitial_node(TargetEntry, aggref->args)->expr);
 
-		if (!OidIsValid(collid))
-			return fail(c, "%s WITHIN GROUP (ORDER BY strings without a collation)", name);
-		if (!get_collation_isdeterministic(collid))
-			return fail(c, "%s WITHIN GROUP (ORDER BY strings under the nondeterministic collation %s)",
-						name, get_collation_name(collid));
+		if (!check_order_collation(c, collid,
+								   psprintf("%s WITHIN GROUP (ORDER BY strings", name), ")"))
+			return false;
 		ag->host_select = 1;
 		c->prog->extreme_collid[p->ndistinct] = collid;
 	}
@@ -3065,19 +3078,13 @@ compile_aggref(Compiler *c, Aggref *aggref, GaAgg *ag)
 		 * min/max of text: the device keeps the set of (group, value) and
 		 * the host picks each group's smallest or largest string as
 		 * text_smaller and text_larger do, by varstr_cmp under the
-		 * aggregate's collation.  Under a nondeterministic collation two
-		 * different strings may tie, and which one wins would depend on
-		 * the order of the rows.
+		 * aggregate's collation.
 		 */
 		GaProgram  *p = &c->prog->ga;
 
-		if (!OidIsValid(aggref->inputcollid))
-			return fail(c, "%s of strings without a collation",
-						get_func_name(aggref->aggfnoid));
-		if (!get_collation_isdeterministic(aggref->inputcollid))
-			return fail(c, "%s of strings under the nondeterministic collation %s",
-						get_func_name(aggref->aggfnoid),
-						get_collation_name(aggref->inputcollid));
+		if (!check_order_collation(c, aggref->inputcollid,
+								   psprintf("%s of strings", get_func_name(aggref->aggfnoid)), ""))
+			return false;
 		if (!reserve_set(c, "min/max of strings"))
 			return false;
 		ag->kind = (transfn == F_TEXT_LARGER) ? GA_AGG_MAX : GA_AGG_MIN;

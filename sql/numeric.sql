@@ -108,7 +108,8 @@ SELECT check_error('SELECT g, sum(price::numeric(4,2)) FROM nm GROUP BY g');
 SELECT check_error('SELECT g, sum((price * 100)::numeric(2,-2)) FROM nm GROUP BY g');
 
 -- numeric parameters, compared with a column or an expression: at its
--- scale; a value with digits below it, NaN or infinite runs the exact path
+-- scale; a value with digits below it rounded where the comparison allows
+-- (<, <=, >, >=), not for = and <>; NaN or infinite runs the exact path
 SET plan_cache_mode = force_generic_plan;
 SET gpuagg.enabled = off;
 PREPARE pn(numeric, numeric) AS
@@ -135,7 +136,59 @@ CREATE TEMP TABLE rg AS EXECUTE pg(NULL, 1);
 :same
 DEALLOCATE pn;
 DEALLOCATE pg;
+-- each operator, the parameter on either side, values between a column's
+-- steps (negative too), on one, and past int64
+SET gpuagg.enabled = off;
+PREPARE pn(numeric) AS
+SELECT g, count(*) FILTER (WHERE price < $1) AS lt, count(*) FILTER (WHERE price <= $1) AS le,
+	   count(*) FILTER (WHERE price > $1) AS gt, count(*) FILTER (WHERE price >= $1) AS ge,
+	   count(*) FILTER (WHERE $1 < rate * 2) AS plt, count(*) FILTER (WHERE $1 <= rate * 2) AS ple,
+	   sum(k) FILTER (WHERE $1 > k) AS pgt, sum(k) FILTER (WHERE $1 >= k) AS pge
+  FROM nm GROUP BY g ORDER BY g;
+EXECUTE pn(12.345);
+SET gpuagg.enabled = on;
+PREPARE pg(numeric) AS
+SELECT g, count(*) FILTER (WHERE price < $1) AS lt, count(*) FILTER (WHERE price <= $1) AS le,
+	   count(*) FILTER (WHERE price > $1) AS gt, count(*) FILTER (WHERE price >= $1) AS ge,
+	   count(*) FILTER (WHERE $1 < rate * 2) AS plt, count(*) FILTER (WHERE $1 <= rate * 2) AS ple,
+	   sum(k) FILTER (WHERE $1 > k) AS pgt, sum(k) FILTER (WHERE $1 >= k) AS pge
+  FROM nm GROUP BY g ORDER BY g;
+CREATE TEMP TABLE rn AS EXECUTE pn(12.345);
+CREATE TEMP TABLE rg AS EXECUTE pg(12.345);
+:same
+SELECT exact_runs('EXECUTE pg(12.345)');
+CREATE TEMP TABLE rn AS EXECUTE pn(-12.34567);
+CREATE TEMP TABLE rg AS EXECUTE pg(-12.34567);
+:same
+SELECT exact_runs('EXECUTE pg(-12.34567)');
+CREATE TEMP TABLE rn AS EXECUTE pn(-0.00001);
+CREATE TEMP TABLE rg AS EXECUTE pg(-0.00001);
+:same
+CREATE TEMP TABLE rn AS EXECUTE pn(2.5);
+CREATE TEMP TABLE rg AS EXECUTE pg(2.5);
+:same
+CREATE TEMP TABLE rn AS EXECUTE pn(1e30);
+CREATE TEMP TABLE rg AS EXECUTE pg(1e30);
+:same
+SELECT exact_runs('EXECUTE pg(1e30)');
+DEALLOCATE pn;
+DEALLOCATE pg;
+-- = and <> with such a value: the exact path
+SET gpuagg.enabled = off;
+PREPARE pn(numeric) AS SELECT g, count(*) FILTER (WHERE price = $1) AS eq, count(*) FILTER (WHERE price <> $1) AS ne FROM nm GROUP BY g ORDER BY g;
+EXECUTE pn(2.5);
+SET gpuagg.enabled = on;
+PREPARE pg(numeric) AS SELECT g, count(*) FILTER (WHERE price = $1) AS eq, count(*) FILTER (WHERE price <> $1) AS ne FROM nm GROUP BY g ORDER BY g;
+CREATE TEMP TABLE rn AS EXECUTE pn(2.505);
+CREATE TEMP TABLE rg AS EXECUTE pg(2.505);
+:same
+SELECT exact_runs('EXECUTE pg(2.505)');
+DEALLOCATE pn;
+DEALLOCATE pg;
 RESET plan_cache_mode;
+-- TPC-H Q22's form: a column against an InitPlan's avg (many digits)
+SELECT check_offload('SELECT g, count(*), sum(price) FROM nm WHERE price > (SELECT avg(price) FROM nm WHERE price > 0) GROUP BY g');
+SELECT exact_runs('SELECT g, count(*), sum(price) FROM nm WHERE price > (SELECT avg(price) FROM nm WHERE price > 0) GROUP BY g');
 
 -- values the device cannot hold: the exact path, same answers
 SELECT check_offload('SELECT g, sum(big), max(big) FROM nm GROUP BY g');

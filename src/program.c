@@ -36,6 +36,7 @@
 #include "utils/fmgroids.h"
 #include "utils/regproc.h"
 #include "utils/lsyscache.h"
+#include "utils/numeric.h"
 /*
  * utils/pg_locale.h includes ICU's headers where PostgreSQL was built with
  * ICU, which a build host need not have: only this function is used.
@@ -63,6 +64,7 @@ typedef struct Compiler
 	int			casetest_type;
 	int			param_scale;	/* a numeric parameter's: the scale of what
 								 * it is compared with, or -1 */
+	int			param_round;	/* and its GpuaggProgram.paramref_round */
 	int			regscale[GA_MAX_REGS];	/* a numeric register's scale, set
 										 * when the register is written */
 	List	   *numeric_scales; /* GpuaggCompile's */
@@ -497,9 +499,14 @@ numeric_rescale(Compiler *c, int r, int from, int to)
 
 /*
  * A numeric comparison with a parameter: the parameter's value goes to the
- * device at the other operand's scale (GpuaggLoadParams; a value that does
- * not fit it runs the exact path), where it orders as the value does.
- * Two parameters: not worth a device.
+ * device at the other operand's scale (GpuaggLoadParams), where it orders
+ * as the value does.  A value with digits below that scale (TPC-H Q22's
+ * c_acctbal > (SELECT avg(c_acctbal) ...)) is rounded where the
+ * comparison allows: for a value v of scale s and x = p * 10^s, v * 10^s
+ * is an integer, so it is < x where it is < ceil(x), <= x where it is <=
+ * floor(x), and so on.  An equality with such a value, or one past the
+ * device's int64, runs the exact path.  Two parameters: not worth a
+ * device.
  */
 static int
 compile_param_comparison(Compiler *c, const char *name, List *args, int *type)
@@ -519,8 +526,14 @@ compile_param_comparison(Compiler *c, const char *name, List *args, int *type)
 	if (t != GA_T_NUMERIC)
 		return fail(c, "unexpected numeric comparison operand"), -1;
 	c->param_scale = c->regscale[ro];
+	/* other < p: ceil; other <= p: floor; ...; p < other: floor; ... */
+	c->param_round = (op == GA_OP_LT || op == GA_OP_GE) ? 1 :
+		(op == GA_OP_LE || op == GA_OP_GT) ? -1 : 0;
+	if (param_first)
+		c->param_round = -c->param_round;
 	rp = compile_expr(c, param_first ? linitial(args) : lsecond(args), &t);
 	c->param_scale = -1;
+	c->param_round = 0;
 	if (rp < 0)
 		return -1;
 	if (emit(c, op, GA_T_INT8, ro, param_first ? rp : ro, param_first ? ro : rp, 0) < 0)
@@ -650,6 +663,7 @@ compile_scan_constant(Compiler *c, Expr *expr, int type)
 	prog->paramref_const[prog->nparamrefs] = k;
 	prog->paramref_param[prog->nparamrefs] = idx;
 	prog->paramref_scale[prog->nparamrefs] = type == GA_T_NUMERIC ? c->param_scale : 0;
+	prog->paramref_round[prog->nparamrefs] = type == GA_T_NUMERIC ? c->param_round : 0;
 	prog->nparamrefs++;
 	if (type == GA_T_NUMERIC)
 		c->regscale[r] = c->param_scale;
@@ -3429,6 +3443,28 @@ GpuaggCompile(GpuaggProgram *prog, List *quals, List *keys, List *aggrefs,
 	return true;
 }
 
+/*
+ * A numeric parameter d at scale (GpuaggNumericScaled), or, where round
+ * allows, its value times 10^scale rounded down (-1) or up (1) to an
+ * integer (compile_param_comparison).  false: NaN, an infinity, past
+ * int64, or digits below the scale where round is 0.
+ */
+static bool
+param_numeric_scaled(Datum d, int scale, int round, int64 *out)
+{
+	Datum		x;
+
+	if (GpuaggNumericScaled(d, scale, -1, out))
+		return true;
+	if (round == 0 || scale > GA_NUMERIC_MAX_SCALE || numeric_is_nan(DatumGetNumeric(d)) ||
+		numeric_is_inf(DatumGetNumeric(d)))
+		return false;
+	x = DirectFunctionCall2(numeric_mul, d,
+							NumericGetDatum(int64_to_numeric(ga_pow10(scale))));
+	x = DirectFunctionCall1(round < 0 ? numeric_floor : numeric_ceil, x);
+	return GpuaggNumericScaled(x, 0, -1, out);
+}
+
 /* (program.h) */
 bool
 GpuaggLoadParams(GpuaggProgram *prog, List *param_states, ExprContext *econtext,
@@ -3459,7 +3495,8 @@ GpuaggLoadParams(GpuaggProgram *prog, List *param_states, ExprContext *econtext,
 			;
 		else if (typid == NUMERICOID)
 		{
-			if (!GpuaggNumericScaled(values[p], prog->paramref_scale[i], -1, &v.i))
+			if (!param_numeric_scaled(values[p], prog->paramref_scale[i],
+									  prog->paramref_round[i], &v.i))
 				fits = false;
 		}
 		else

@@ -26,6 +26,12 @@ typedef struct GpuaggProgram
 	int16		paramref_const[GA_MAX_CONSTS];	/* constant slot */
 	int16		paramref_param[GA_MAX_CONSTS];	/* index into params */
 	int16		paramref_scale[GA_MAX_CONSTS];	/* a numeric's scale */
+	/*
+	 * a numeric compared by <, <=, > or >=, whose digits go below that
+	 * scale: rounded down (-1) or up (1) to it, where the comparison with
+	 * values of the scale keeps its answer; 0: it runs the exact path
+	 */
+	int8		paramref_round[GA_MAX_CONSTS];
 	Oid			keytypid[GA_MAX_KEYS];	/* PostgreSQL type of each key */
 	/*
 	 * min/max of strings and ordered-set aggregates of them: by distinct

@@ -34,6 +34,7 @@
 #include "utils/fmgrprotos.h"
 #include "utils/lsyscache.h"
 #include "utils/memutils.h"
+#include "utils/numeric.h"
 #include "utils/syscache.h"
 #include "utils/varlena.h"
 
@@ -78,7 +79,7 @@ GpuaggFinalInit(GpuaggFinal *fin, Aggref *aggref, const GaAgg *agg,
 		}
 		else
 			fin->fraction = f && !f->constisnull ? DatumGetFloat8(f->constvalue) : 0.0;
-		fin->partial = fin->has_final = fin->has_deserial = fin->avg_f8 = false;
+		fin->partial = fin->has_final = fin->has_deserial = fin->avg_f8 = fin->sum_i128 = false;
 		ReleaseSysCache(tup);
 		return;
 	}
@@ -101,6 +102,15 @@ GpuaggFinalInit(GpuaggFinal *fin, Aggref *aggref, const GaAgg *agg,
 	 */
 	fin->avg_f8 = fin->has_final && form->aggfinalfn == F_FLOAT8_AVG &&
 		agg->kind == GA_AGG_ACCUM_F8;
+	/*
+	 * sum(numeric) and sum(int8) are numeric_sum and numeric_poly_sum over
+	 * {N, sumX}: NULL for no input, else sumX at its display scale (as
+	 * transition_value serializes it).  Likewise done here,
+	 * without serializing the state, deserializing it and finalizing it.
+	 */
+	fin->sum_i128 = fin->has_final &&
+		(agg->kind == GA_AGG_SUM_I128 || agg->kind == GA_AGG_SUM_I128_DS) &&
+		(form->aggfinalfn == F_NUMERIC_SUM || form->aggfinalfn == F_NUMERIC_POLY_SUM);
 	fin->has_deserial = (form->aggtranstype == INTERNALOID) && !fin->partial;
 	if (fin->has_deserial)
 	{
@@ -172,6 +182,10 @@ numeric_from_words(bool negative, const uint64 *w, int scale)
 	char	   *p = digits;
 	int			n;
 
+	/* within int64 (nearly always): PostgreSQL's own, without the text */
+	if (w[1] == 0 && w[2] == 0 && w[0] <= (uint64) PG_INT64_MAX)
+		return NumericGetDatum(int64_div_fast_to_numeric(negative ? -(int64) w[0] : (int64) w[0],
+														 scale));
 	do
 	{
 		uint128		rem = 0;
@@ -636,6 +650,16 @@ GpuaggFinalize(GpuaggFinal *fin, const GaResult *res, uint64 g, Node *aggstate,
 	{
 		*isnull = (slot_f8(st[0]) == 0.0);
 		return *isnull ? (Datum) 0 : Float8GetDatum(slot_f8(st[1]) / slot_f8(st[0]));
+	}
+	if (fin->sum_i128)
+	{
+		*isnull = (st[0] == 0);
+		if (*isnull)
+			return (Datum) 0;
+		if (fin->agg->kind == GA_AGG_SUM_I128_DS)
+			return numeric_from_i128_dscale(st + 1, fin->agg->argscale,
+											(int) Min(st[3], (uint64) fin->agg->argscale));
+		return numeric_from_i128(st + 1, fin->agg->argscale);
 	}
 	value = transition_value(fin, st, isnull);
 

@@ -24,6 +24,7 @@ typedef struct GpuaggFinal
 	Oid			transtype;
 	bool		has_final;
 	bool		avg_f8;			/* float8_avg: Sx / N computed here */
+	bool		sum_i128;		/* numeric_sum, numeric_poly_sum: sumX here */
 	FmgrInfo	finalfn;
 	bool		has_deserial;
 	FmgrInfo	deserialfn;

@@ -29,6 +29,39 @@ SELECT check_offload('WITH agg AS (SELECT k, sum(v) AS s FROM hv GROUP BY k) SEL
 -- GROUP BY with a constant and with an ordinal
 SELECT check_offload('SELECT 1 AS one, k, count(*) FROM hv GROUP BY 1, 2');
 
+-- HAVING aggregate op constant: groups failing it are skipped before
+-- their tuples are made (result.c's checks), the rest still pass the qual;
+-- each kind of value, each operator, the constant on either side, NULL
+-- aggregates, numerics at their scale and a constant between its steps
+CREATE TABLE hn (k int4, i2 int2, i8 int8, n numeric(12,2), m numeric);
+INSERT INTO hn SELECT i % 97, (i % 50) - 25, CASE WHEN i % 97 = 5 THEN NULL ELSE i::int8 * 100000003 END,
+	   CASE WHEN i % 97 = 7 THEN NULL ELSE (i % 1000) / 100.0 - 3 END, (i % 13) * 0.125
+  FROM generate_series(1, 20000) i;
+ANALYZE hn;
+SELECT check_offload('SELECT k, count(*) FROM hn GROUP BY k HAVING count(*) > 206');
+SELECT check_offload('SELECT k, count(n) FROM hn GROUP BY k HAVING count(n) = 206 AND 100 <= count(*)');
+SELECT check_offload('SELECT k, sum(i2) FROM hn GROUP BY k HAVING sum(i2) >= -10 OR sum(i2) < -200');
+SELECT check_offload('SELECT k, sum(i2) FROM hn GROUP BY k HAVING -50 < sum(i2) AND sum(i2) <= -20::int2');
+SELECT check_offload('SELECT k, sum(i8) FROM hn GROUP BY k HAVING sum(i8) > 206000000000000');
+SELECT check_offload('SELECT k, sum(n) FROM hn GROUP BY k HAVING sum(n) > 410.005');
+SELECT check_offload('SELECT k, sum(n) FROM hn GROUP BY k HAVING sum(n) >= 405.005 AND sum(n) < 415.001');
+SELECT check_offload('SELECT k, sum(n) FROM hn GROUP BY k HAVING 415.009 >= sum(n) AND 400.5 < sum(n)');
+SELECT check_offload('SELECT k, sum(n) FROM hn GROUP BY k HAVING sum(n) = 422.47');
+SELECT check_offload('SELECT k, sum(n) FROM hn GROUP BY k HAVING sum(n) = 422.475 OR sum(n) = -1');
+SELECT check_offload('SELECT k, sum(n) FROM hn GROUP BY k HAVING sum(n) > ''NaN'' OR sum(n) < ''Infinity''');
+SELECT check_offload('SELECT k, sum(n) FROM hn GROUP BY k HAVING sum(n) < 1e30');
+SELECT check_offload('SELECT k, sum(m) FROM hn GROUP BY k HAVING sum(m) > 155.1');
+SELECT check_offload('SELECT k, min(n), max(i2) FROM hn GROUP BY k HAVING min(n) > -3 AND max(i2) = 24');
+SELECT check_offload('SELECT k, max(n) FROM hn GROUP BY k HAVING max(n) <= 6.989');
+SELECT check_offload('SELECT k FROM hn GROUP BY k HAVING sum(n) IS NULL OR sum(i8) IS NULL');
+SELECT explain_stable('SELECT k, sum(n) FROM hn GROUP BY k HAVING sum(n) > 410.005 AND count(*) > 0', true);
+-- no group is skipped whose finishing raises an error natively (every
+-- aggregate is finished before HAVING), nor past a conjunct that may fail
+SELECT check_error('SELECT k, percentile_disc(1.5) WITHIN GROUP (ORDER BY i2) FROM hn GROUP BY k HAVING count(*) > 100000');
+SELECT check_error('SELECT k, count(*) FROM hn GROUP BY k HAVING 1 / (sum(i2) + 212) > 0 AND count(*) > 100000');
+SELECT check_error('SELECT k, count(*) FROM hn GROUP BY k HAVING count(*) > 100000 AND 1 / (sum(i2) + 212) > 0');
+DROP TABLE hn;
+
 DROP TABLE hv;
 
 -- ORDER BY a count LIMIT n straight above: the node returns only the

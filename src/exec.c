@@ -184,6 +184,8 @@ gpuagg_begin(CustomScanState *node, EState *estate, int eflags)
 						estate->es_query_cxt);
 		i++;
 	}
+	GpuaggHavingInit(&st->having, cscan->scan.plan.qual, st->prog->ga.nkeys, st->finals,
+					 st->prog->ga.naggs);
 	st->aggcontext = GpuaggMakeAggContext(node->ss.ps.ps_ExprContext);
 	open_relations(st, estate);
 	/*
@@ -942,8 +944,19 @@ gpuagg_next(ScanState *node)
 	instr_time	t0;
 
 	ExecClearTuple(slot);
-	while (st->next_group < st->result.ngroups && !GpuaggTopNKeeps(&st->topn, st->next_group))
-		st->next_group++;
+	while (st->next_group < st->result.ngroups)
+	{
+		if (!GpuaggTopNKeeps(&st->topn, st->next_group))
+			st->next_group++;
+		else if (!GpuaggHavingKeeps(&st->having, st->finals, &st->result, st->next_group))
+		{
+			/* (counted as the qual's, EXPLAIN's Rows Removed by Filter) */
+			InstrCountFiltered1(node, 1);
+			st->next_group++;
+		}
+		else
+			break;
+	}
 	if (st->next_group >= st->result.ngroups)
 		return slot;
 	g = st->next_group++;

@@ -93,6 +93,7 @@ typedef struct GpuAggState
 	ParallelContext *pcxt;		/* the leader's, for its workers' count */
 	int			feed_next;		/* the worker to look at first */
 	GpuaggTopN	topn;			/* ORDER BY a count LIMIT n above */
+	GpuaggHaving having;		/* HAVING's checks of a group's states */
 
 	/* set up by Begin */
 	GpuaggProgram *prog;

@@ -3443,14 +3443,9 @@ GpuaggCompile(GpuaggProgram *prog, List *quals, List *keys, List *aggrefs,
 	return true;
 }
 
-/*
- * A numeric parameter d at scale (GpuaggNumericScaled), or, where round
- * allows, its value times 10^scale rounded down (-1) or up (1) to an
- * integer (compile_param_comparison).  false: NaN, an infinity, past
- * int64, or digits below the scale where round is 0.
- */
-static bool
-param_numeric_scaled(Datum d, int scale, int round, int64 *out)
+/* (program.h; for a parameter: compile_param_comparison's rounding) */
+bool
+GpuaggNumericRounded(Datum d, int scale, int round, int64 *out)
 {
 	Datum		x;
 
@@ -3495,7 +3490,7 @@ GpuaggLoadParams(GpuaggProgram *prog, List *param_states, ExprContext *econtext,
 			;
 		else if (typid == NUMERICOID)
 		{
-			if (!param_numeric_scaled(values[p], prog->paramref_scale[i],
+			if (!GpuaggNumericRounded(values[p], prog->paramref_scale[i],
 									  prog->paramref_round[i], &v.i))
 				fits = false;
 		}

@@ -181,6 +181,13 @@ extern int	GpuaggTypeOf(Oid typid);
 extern bool GpuaggNumericScaled(Datum d, int scale, int dscale, int64 *out);
 
 /*
+ * Or, where round is -1 or 1 and d has digits below scale, d times
+ * 10^scale rounded down or up to an integer; false for NaN, an infinity,
+ * a value past int64, or digits below scale where round is 0.
+ */
+extern bool GpuaggNumericRounded(Datum d, int scale, int round, int64 *out);
+
+/*
  * Does a LIKE pattern end in an escape?  PostgreSQL raises an error for
  * it, at the rows it reaches, so such a LIKE is left to PostgreSQL.
  */

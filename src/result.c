@@ -23,7 +23,9 @@
 #include "postgres.h"
 
 #include "access/htup_details.h"
+#include "access/nbtree.h"
 #include "catalog/pg_aggregate.h"
+#include "catalog/pg_opfamily.h"
 #include "catalog/pg_type.h"
 #include "libpq/pqformat.h"
 #include "miscadmin.h"
@@ -36,6 +38,7 @@
 #include "utils/memutils.h"
 #include "utils/numeric.h"
 #include "utils/syscache.h"
+#include "utils/typcache.h"
 #include "utils/varlena.h"
 
 #include "result.h"
@@ -691,6 +694,219 @@ GpuaggFinalize(GpuaggFinal *fin, const GaResult *res, uint64 g, Node *aggstate,
 		*isnull = fcinfo->isnull;
 	}
 	return value;
+}
+
+/*
+ * An aggregate whose value a check can read from its state, exactly: 1 an
+ * integer (st[vslot]), 2 a numeric at the argument's scale (an int128 from
+ * st[vslot]); 0 none.  nullable: NULL where st[0] is 0.
+ */
+static int
+having_value(const GpuaggFinal *fin, int *vslot, bool *nullable)
+{
+	const GaAgg *agg = fin->agg;
+
+	if (fin->ordered || fin->partial)
+		return 0;
+	*nullable = true;
+	*vslot = 1;
+	if (fin->sum_i128)
+		return 2;				/* (either kind: sumX at argscale, from st[1]) */
+	if (fin->has_final || fin->has_deserial)
+		return 0;
+	switch (agg->kind)
+	{
+		case GA_AGG_COUNT:
+			*nullable = false;
+			*vslot = 0;
+			return 1;
+		case GA_AGG_SUM_I64:
+			return fin->transtype == INT8OID ? 1 : 0;	/* sum(int2/int4) */
+		case GA_AGG_MIN:
+		case GA_AGG_MAX:
+			return agg->argtype == GA_T_INT2 || agg->argtype == GA_T_INT4 ||
+				agg->argtype == GA_T_INT8 ? 1 :
+				agg->argtype == GA_T_NUMERIC ? 2 : 0;
+		default:
+			return 0;
+	}
+}
+
+/*
+ * Can finishing the aggregate raise an error?  Not a count, a sum or
+ * average of integers or numerics, nor min/max/bool_and/bool_or.
+ */
+static bool
+finalize_cannot_fail(const GpuaggFinal *fin)
+{
+	if (fin->ordered || fin->partial)
+		return false;
+	switch (fin->agg->kind)
+	{
+		case GA_AGG_COUNT:
+		case GA_AGG_SUM_I64:
+		case GA_AGG_SUM_I128:
+		case GA_AGG_SUM_I128_DS:
+			return true;
+		case GA_AGG_MIN:
+		case GA_AGG_MAX:
+		case GA_AGG_BOOL_AND:
+		case GA_AGG_BOOL_OR:
+			return !fin->has_final && !fin->has_deserial;
+		default:
+			return false;
+	}
+}
+
+/* (result.h) */
+void
+GpuaggHavingInit(GpuaggHaving *h, List *qual, int nkeys, const GpuaggFinal *finals,
+				 int naggs)
+{
+	Oid			numeric_family = lookup_type_cache(NUMERICOID, TYPECACHE_BTREE_OPFAMILY)->btree_opf;
+	ListCell   *lc;
+
+	h->n = 0;
+	h->checks = palloc(sizeof(GpuaggHavingCheck) * Max(list_length(qual), 1));
+	/*
+	 * PostgreSQL finalizes every aggregate of a group before its HAVING
+	 * (an out-of-range percentile, a float overflow raise their errors
+	 * there), so a group is skipped only where none of them can fail.
+	 */
+	for (int a = 0; a < naggs; a++)
+		if (!finalize_cannot_fail(&finals[a]))
+			return;
+	/*
+	 * And it evaluates the conjuncts in order, stopping at a false one: the
+	 * checks are the leading conjuncts that are checks, which cannot fail.
+	 */
+	foreach(lc, qual)
+	{
+		OpExpr	   *op = lfirst(lc);
+		Var		   *var;
+		Const	   *k;
+		bool		var_first;
+		int			kind,
+					vslot,
+					strategy = 0,
+					a,
+					round;
+		bool		nullable;
+		Oid			family = InvalidOid;
+		GpuaggHavingCheck *c = &h->checks[h->n];
+		ListCell   *lc2;
+
+		if (!IsA(op, OpExpr) || list_length(op->args) != 2)
+			break;
+		var_first = IsA(linitial(op->args), Var);
+		var = var_first ? linitial(op->args) : lsecond(op->args);
+		k = var_first ? lsecond(op->args) : linitial(op->args);
+		if (!IsA(var, Var) || !IsA(k, Const) || k->constisnull || var->varno != INDEX_VAR)
+			break;
+		a = var->varattno - 1 - nkeys;
+		if (a < 0 || a >= naggs)
+			break;
+		kind = having_value(&finals[a], &vslot, &nullable);
+		if (kind == 0)
+			break;
+		foreach(lc2, get_op_btree_interpretation(op->opno))
+		{
+			OpBtreeInterpretation *bi = lfirst(lc2);
+
+			if (bi->strategy >= BTLessStrategyNumber && bi->strategy <= BTGreaterStrategyNumber &&
+				(bi->opfamily_id == INTEGER_BTREE_FAM_OID ||
+				 bi->opfamily_id == numeric_family))
+			{
+				strategy = bi->strategy;
+				family = bi->opfamily_id;
+				break;
+			}
+		}
+		if (strategy == 0)
+			break;
+		/* k op var: var op' k */
+		if (!var_first)
+			strategy = BTCommuteStrategyNumber(strategy);
+		c->agg = a;
+		c->strategy = strategy;
+		c->never = false;
+		if (family == INTEGER_BTREE_FAM_OID && kind == 1 &&
+			(k->consttype == INT2OID || k->consttype == INT4OID || k->consttype == INT8OID))
+			c->bound = k->consttype == INT2OID ? DatumGetInt16(k->constvalue) :
+				k->consttype == INT4OID ? DatumGetInt32(k->constvalue) :
+				DatumGetInt64(k->constvalue);
+		else if (family == numeric_family && kind == 2 && k->consttype == NUMERICOID)
+		{
+			/*
+			 * the value v * 10^s is an integer: v < x where it is <
+			 * ceil(x * 10^s), v <= x where it is <= floor(...), ...
+			 */
+			round = (strategy == BTLessStrategyNumber ||
+					 strategy == BTGreaterEqualStrategyNumber) ? 1 :
+				strategy == BTEqualStrategyNumber ? 0 : -1;
+			if (!GpuaggNumericRounded(k->constvalue, finals[a].agg->argscale, round, &c->bound))
+			{
+				if (strategy != BTEqualStrategyNumber ||
+					!GpuaggNumericRounded(k->constvalue, finals[a].agg->argscale, -1, &c->bound))
+					break;	/* NaN, an infinity, past int64 */
+				c->never = true;	/* no value of the scale equals it */
+			}
+		}
+		else
+			break;
+		h->n++;
+	}
+}
+
+/* (result.h) */
+bool
+GpuaggHavingKeeps(const GpuaggHaving *h, const GpuaggFinal *finals, const GaResult *res,
+				  uint64 g)
+{
+	for (int i = 0; i < h->n; i++)
+	{
+		const GpuaggHavingCheck *c = &h->checks[i];
+		const GpuaggFinal *fin = &finals[c->agg];
+		int			vslot;
+		bool		nullable;
+		int			kind = having_value(fin, &vslot, &nullable);
+		const uint64 *states = res->states + (Size) fin->agg->slot * res->ngroups;
+		int128		v;
+
+		if (nullable && states[g] == 0)
+			return false;		/* NULL: the operator's NULL fails the qual */
+		if (c->never)
+			return false;
+		if (kind == 2 && fin->sum_i128)
+			v = (int128) (((uint128) states[(Size) (vslot + 1) * res->ngroups + g] << 64) |
+						  states[(Size) vslot * res->ngroups + g]);
+		else
+			v = (int64) states[(Size) vslot * res->ngroups + g];
+		switch (c->strategy)
+		{
+			case BTLessStrategyNumber:
+				if (!(v < c->bound))
+					return false;
+				break;
+			case BTLessEqualStrategyNumber:
+				if (!(v <= c->bound))
+					return false;
+				break;
+			case BTEqualStrategyNumber:
+				if (v != c->bound)
+					return false;
+				break;
+			case BTGreaterEqualStrategyNumber:
+				if (!(v >= c->bound))
+					return false;
+				break;
+			case BTGreaterStrategyNumber:
+				if (!(v > c->bound))
+					return false;
+				break;
+		}
+	}
+	return true;
 }
 
 /* A DISTINCT aggregate's value of a group, as GpuaggFoldDistinct sorts them. */

@@ -53,6 +53,35 @@ extern void GpuaggFinalInit(GpuaggFinal *fin, Aggref *aggref, const GaAgg *agg,
 extern Datum GpuaggFinalize(GpuaggFinal *fin, const GaResult *res, uint64 g,
 							Node *aggstate, bool *isnull);
 
+/*
+ * HAVING's conjuncts of the form aggregate op constant (count(*) > 1,
+ * sum(l_quantity) > 300): <, <=, =, >=, > of integers or numerics, over a
+ * count, a sum or a min/max of integers or numerics.  Each group failing
+ * one of them is skipped before its tuple is made; the qual still runs
+ * on the others, so a check need only be right where it fails a group.
+ */
+typedef struct GpuaggHavingCheck
+{
+	int			agg;			/* the aggregate */
+	int			strategy;		/* BTLessStrategyNumber ... its value to bound */
+	int64		bound;			/* ... in units of 10^-scale of its value */
+	bool		never;			/* = with a value of digits below that scale */
+} GpuaggHavingCheck;
+
+typedef struct GpuaggHaving
+{
+	int			n;
+	GpuaggHavingCheck *checks;
+} GpuaggHaving;
+
+/* The checks of qual (the node's, over its scan tuple: keys, aggregates). */
+extern void GpuaggHavingInit(GpuaggHaving *h, List *qual, int nkeys,
+							 const GpuaggFinal *finals, int naggs);
+
+/* Does group g pass every check (NULL fails, as the qual's strict operators)? */
+extern bool GpuaggHavingKeeps(const GpuaggHaving *h, const GpuaggFinal *finals,
+							  const GaResult *res, uint64 g);
+
 /* Would finishing some group of res raise a float overflow error? */
 extern bool GpuaggAnyFloatOverflow(const GaProgram *prog, const GaResult *res);
 

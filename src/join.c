@@ -731,7 +731,41 @@ GpuaggJoinPlanFor(PlannerInfo *root, RelOptInfo *input_rel, GpuaggJoinPlan *jp)
 									   list_length(d->reltarget->exprs) * 9.0 + 48.0);
 		jp->dim_cost += path->total_cost;
 	}
+	GpuaggJoinScanCosts(jp);
 	return NULL;
+}
+
+/* (join.h) */
+void
+GpuaggJoinScanCosts(GpuaggJoinPlan *jp)
+{
+	ListCell   *lc;
+
+	jp->dim_scan_cost = 0;
+	jp->dim_scan_pages = 0;
+	jp->dim_scan_tuples = 0;
+	jp->dim_scan_rows = 0;
+	foreach(lc, jp->dim_paths)
+	{
+		Path	   *path = lfirst(lc);
+		RelOptInfo *rel = path->parent;
+		GpuaggProgram *dp;
+		const char *reason;
+
+		/* as scan_program decides at run time, its column checks aside */
+		if (path->pathtype != T_SeqScan || path->parallel_aware || path->param_info != NULL ||
+			rel->rtekind != RTE_RELATION || rel->reloptkind != RELOPT_BASEREL)
+			continue;
+		dp = palloc0(sizeof(GpuaggProgram));
+		if (!GpuaggCompile(dp, extract_actual_clauses(rel->baserestrictinfo, false), NIL, NIL,
+						   NIL, false, rel->relid, NIL, NIL, &reason) ||
+			dp->params != NIL || dp->uses_zone || GpuaggProgramNeedsExact(&dp->ga))
+			continue;
+		jp->dim_scan_cost += path->total_cost;
+		jp->dim_scan_pages += rel->pages;
+		jp->dim_scan_tuples += rel->tuples;
+		jp->dim_scan_rows += path->rows;
+	}
 }
 
 /* (join.h) */

@@ -37,6 +37,15 @@ typedef struct GpuaggJoinPlan
 	double		dim_rows;		/* rows of the dimensions, all */
 	double		dim_bytes;		/* ... and their bytes as the node holds them */
 	Cost		dim_cost;		/* running their plans */
+	/*
+	 * ... of which those whose plans are sequential scans the device may
+	 * read itself, in page batches (GaDimDesc.scan): their plans' cost,
+	 * pages and rows (GpuaggJoinScanCosts)
+	 */
+	Cost		dim_scan_cost;
+	double		dim_scan_pages;
+	double		dim_scan_tuples;
+	double		dim_scan_rows;	/* (their rows, which never reach the host) */
 	Cost		subquery_cost;	/* ... of which the hashed subqueries' */
 	bool		subquery_unsafe;	/* one of them is not parallel-safe */
 } GpuaggJoinPlan;
@@ -47,6 +56,14 @@ typedef struct GpuaggJoinPlan
  */
 extern const char *GpuaggJoinPlanFor(PlannerInfo *root, RelOptInfo *input_rel,
 									 GpuaggJoinPlan *jp);
+
+/*
+ * Set jp's dim_scan_* for the plans in its dim_paths: those a device join
+ * reads in page batches, filtering them on the device (join.c's
+ * scan_program), cost what the scanned table's pages and rows do, not a
+ * serial scan's CPU.
+ */
+extern void GpuaggJoinScanCosts(GpuaggJoinPlan *jp);
 
 /*
  * x [NOT] IN (subquery) in the WHERE of the table scanned (planner.c's

@@ -1394,6 +1394,7 @@ parallel_plan(GpuaggCandidate *c)
 		c->join.dim_cost = c->join.subquery_cost;
 		foreach(lc, c->join.dim_paths)
 			c->join.dim_cost += ((Path *) lfirst(lc))->total_cost;
+		GpuaggJoinScanCosts(&c->join);
 	}
 	if (c->partial && parse->groupClause != NIL && !(c->extra->flags & GROUPING_CAN_USE_HASH))
 		return "no parallel plan: the group keys cannot be hashed";
@@ -1425,7 +1426,10 @@ estimate(GpuaggCandidate *c)
 	double		sessions;
 	ListCell   *lc;
 
+	/* (a join: the device reads every row of the table scanned, in batches) */
 	c->rows = Max(input_rel->tuples, input_rel->rows);
+	if (c->is_join)
+		c->rows = Max(c->rows, c->scan_rel->tuples);
 	if (root->parse->groupClause == NIL)
 		c->groups = 1;
 	else
@@ -1509,7 +1513,16 @@ gpuagg_cost(const GpuaggCandidate *c)
 	 * are hashed once, and a row of the table costs what any row does.
 	 */
 	if (c->device_join)
-		join = c->join.dim_cost + 2 * c->join.dim_rows * cpu_tuple_cost;
+	{
+		/*
+		 * A table the device scans itself costs what the scanned table's
+		 * pages and rows do, its pages pinned by the workers where fed.
+		 */
+		join = c->join.dim_cost - c->join.dim_scan_cost +
+			seq_page_cost * c->join.dim_scan_pages / (c->feed ? c->divisor : 1.0) +
+			c->join.dim_scan_tuples * gpuagg_tuple_cost +
+			2 * (c->join.dim_rows - c->join.dim_scan_rows) * cpu_tuple_cost;
+	}
 	else if (c->join.priv != NIL && !c->is_join)
 		/* (x [NOT] IN (subquery) alone: a lookup a row, as the host filter was) */
 		join = c->join.dim_cost + c->join.dim_rows * cpu_tuple_cost +

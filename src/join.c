@@ -40,6 +40,7 @@
  */
 #include "postgres.h"
 
+#include "access/table.h"
 #include "catalog/pg_class.h"
 #include "common/hashfn.h"
 #include "executor/executor.h"
@@ -731,13 +732,13 @@ GpuaggJoinPlanFor(PlannerInfo *root, RelOptInfo *input_rel, GpuaggJoinPlan *jp)
 									   list_length(d->reltarget->exprs) * 9.0 + 48.0);
 		jp->dim_cost += path->total_cost;
 	}
-	GpuaggJoinScanCosts(jp);
+	GpuaggJoinScanCosts(root, jp);
 	return NULL;
 }
 
 /* (join.h) */
 void
-GpuaggJoinScanCosts(GpuaggJoinPlan *jp)
+GpuaggJoinScanCosts(PlannerInfo *root, GpuaggJoinPlan *jp)
 {
 	ListCell   *lc;
 
@@ -751,15 +752,30 @@ GpuaggJoinScanCosts(GpuaggJoinPlan *jp)
 		RelOptInfo *rel = path->parent;
 		GpuaggProgram *dp;
 		const char *reason;
+		Relation	r;
+		bool		scans;
 
-		/* as scan_program decides at run time, its column checks aside */
+		/*
+		 * as scan_program decides at run time, its column checks aside (a
+		 * pseudoconstant qual would put a Result above the scan)
+		 */
 		if (path->pathtype != T_SeqScan || path->parallel_aware || path->param_info != NULL ||
-			rel->rtekind != RTE_RELATION || rel->reloptkind != RELOPT_BASEREL)
+			rel->rtekind != RTE_RELATION || rel->reloptkind != RELOPT_BASEREL ||
+			extract_actual_clauses(rel->baserestrictinfo, true) != NIL)
 			continue;
 		dp = palloc0(sizeof(GpuaggProgram));
-		if (!GpuaggCompile(dp, extract_actual_clauses(rel->baserestrictinfo, false), NIL, NIL,
-						   NIL, false, rel->relid, NIL, NIL, &reason) ||
-			dp->params != NIL || dp->uses_zone || GpuaggProgramNeedsExact(&dp->ga))
+		scans = GpuaggCompile(dp, extract_actual_clauses(rel->baserestrictinfo, false), NIL,
+							  NIL, NIL, false, rel->relid, NIL, NIL, &reason) &&
+			dp->params == NIL && !dp->uses_zone && !GpuaggProgramNeedsExact(&dp->ga);
+		if (scans)
+		{
+			/* (page batches on, a heap table in shared buffers) */
+			r = table_open(planner_rt_fetch(rel->relid, root)->relid, NoLock);
+			scans = GpuaggPageFormMissing(&dp->ga, r, 65536) == NULL;
+			table_close(r, NoLock);
+		}
+		pfree(dp);
+		if (!scans)
 			continue;
 		jp->dim_scan_cost += path->total_cost;
 		jp->dim_scan_pages += rel->pages;

@@ -63,7 +63,7 @@ extern const char *GpuaggJoinPlanFor(PlannerInfo *root, RelOptInfo *input_rel,
  * scan_program), cost what the scanned table's pages and rows do, not a
  * serial scan's CPU.
  */
-extern void GpuaggJoinScanCosts(GpuaggJoinPlan *jp);
+extern void GpuaggJoinScanCosts(PlannerInfo *root, GpuaggJoinPlan *jp);
 
 /*
  * x [NOT] IN (subquery) in the WHERE of the table scanned (planner.c's

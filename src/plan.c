@@ -153,6 +153,7 @@ subplan_params(List *clauses)
  * HAVING's conjuncts cheapest first, as create_agg_plan orders an Agg's
  * (createplan.c's order_qual_clauses: by cost_qual_eval_node, stable), so
  * that a conjunct that may fail runs for the groups it does natively.
+ * (create_groupingsets_plan keeps them as written.)
  */
 typedef struct QualCost1
 {
@@ -224,7 +225,8 @@ plan_gpuagg(PlannerInfo *root, RelOptInfo *rel, CustomPath *best_path,
 							 makeTargetEntry(copyObject(lfirst(lc)), resno++, NULL, false));
 
 	cscan->scan.plan.targetlist = tlist;
-	cscan->scan.plan.qual = order_having(root, info.having);
+	/* (grouping sets: in the order written, as create_groupingsets_plan) */
+	cscan->scan.plan.qual = info.sets != NIL ? info.having : order_having(root, info.having);
 	cscan->scan.scanrelid = info.varno;
 	cscan->flags = best_path->flags;
 	cscan->custom_plans = custom_plans;	/* the exact path, if any; a join's

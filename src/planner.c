@@ -1394,7 +1394,7 @@ parallel_plan(GpuaggCandidate *c)
 		c->join.dim_cost = c->join.subquery_cost;
 		foreach(lc, c->join.dim_paths)
 			c->join.dim_cost += ((Path *) lfirst(lc))->total_cost;
-		GpuaggJoinScanCosts(&c->join);
+		GpuaggJoinScanCosts(c->root, &c->join);
 	}
 	if (c->partial && parse->groupClause != NIL && !(c->extra->flags & GROUPING_CAN_USE_HASH))
 		return "no parallel plan: the group keys cannot be hashed";
@@ -1426,9 +1426,9 @@ estimate(GpuaggCandidate *c)
 	double		sessions;
 	ListCell   *lc;
 
-	/* (a join: the device reads every row of the table scanned, in batches) */
+	/* (a device join: the device reads every row of the table scanned) */
 	c->rows = Max(input_rel->tuples, input_rel->rows);
-	if (c->is_join)
+	if (c->device_join)
 		c->rows = Max(c->rows, c->scan_rel->tuples);
 	if (root->parse->groupClause == NIL)
 		c->groups = 1;

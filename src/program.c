@@ -3454,6 +3454,11 @@ GpuaggNumericRounded(Datum d, int scale, int round, int64 *out)
 	if (round == 0 || scale > GA_NUMERIC_MAX_SCALE || numeric_is_nan(DatumGetNumeric(d)) ||
 		numeric_is_inf(DatumGetNumeric(d)))
 		return false;
+	/* past int64 already (and its product might overflow numeric itself) */
+	if (DatumGetBool(DirectFunctionCall2(numeric_gt,
+										 DirectFunctionCall1(numeric_abs, d),
+										 NumericGetDatum(int64_to_numeric(PG_INT64_MAX)))))
+		return false;
 	x = DirectFunctionCall2(numeric_mul, d,
 							NumericGetDatum(int64_to_numeric(ga_pow10(scale))));
 	x = DirectFunctionCall1(round < 0 ? numeric_floor : numeric_ceil, x);

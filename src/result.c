@@ -186,7 +186,12 @@ numeric_from_words(bool negative, const uint64 *w, int scale)
 	int			n;
 
 	/* within int64 (nearly always): PostgreSQL's own, without the text */
-	if (w[1] == 0 && w[2] == 0 && w[0] <= (uint64) PG_INT64_MAX)
+	/*
+	 * (at most INT64_MAX / 1000: its scaling by up to 1000 never takes the
+	 * function's slow branch, which some 15.x releases got wrong at large
+	 * scales)
+	 */
+	if (w[1] == 0 && w[2] == 0 && w[0] <= (uint64) (PG_INT64_MAX / 1000))
 		return NumericGetDatum(int64_div_fast_to_numeric(negative ? -(int64) w[0] : (int64) w[0],
 														 scale));
 	do

@@ -42,6 +42,14 @@ extern double gpuagg_batch_cost;
 /* The cheapest parallel-safe unparameterized path of a pathlist, or NULL. */
 struct Path;
 extern struct Path *GpuaggCheapestSafePath(List *pathlist);
+
+/*
+ * Quals (RestrictInfos or plain clauses) in the order PostgreSQL evaluates
+ * them: by security level, then by cost, stably (createplan.c's
+ * order_qual_clauses, which create_agg_plan also applies to HAVING); the
+ * clauses.
+ */
+extern List *GpuaggOrderedQuals(PlannerInfo *root, List *quals);
 extern void GpuaggPlannerInit(void);
 
 /* plan.c */

@@ -24,7 +24,6 @@
 
 #include "nodes/makefuncs.h"
 #include "nodes/nodeFuncs.h"
-#include "optimizer/cost.h"
 
 #include "gpuagg.h"
 #include "join.h"
@@ -149,57 +148,6 @@ subplan_params(List *clauses)
 	return out;
 }
 
-/*
- * HAVING's conjuncts cheapest first, as create_agg_plan orders an Agg's
- * (createplan.c's order_qual_clauses: by cost_qual_eval_node, stable), so
- * that a conjunct that may fail runs for the groups it does natively.
- * (create_groupingsets_plan keeps them as written.)
- */
-typedef struct QualCost1
-{
-	Node	   *clause;
-	Cost		cost;
-	int			at;
-} QualCost1;
-
-static int
-qual_cost_cmp(const void *a, const void *b)
-{
-	const QualCost1 *x = a;
-	const QualCost1 *y = b;
-
-	if (x->cost != y->cost)
-		return x->cost < y->cost ? -1 : 1;
-	return x->at - y->at;
-}
-
-static List *
-order_having(PlannerInfo *root, List *having)
-{
-	int			n = list_length(having);
-	QualCost1  *items;
-	List	   *out = NIL;
-	ListCell   *lc;
-
-	if (n <= 1)
-		return having;
-	items = palloc(sizeof(QualCost1) * n);
-	foreach(lc, having)
-	{
-		QualCost	qc;
-		QualCost1  *it = &items[foreach_current_index(lc)];
-
-		cost_qual_eval_node(&qc, lfirst(lc), root);
-		it->clause = lfirst(lc);
-		it->cost = qc.per_tuple;
-		it->at = foreach_current_index(lc);
-	}
-	qsort(items, n, sizeof(QualCost1), qual_cost_cmp);
-	for (int i = 0; i < n; i++)
-		out = lappend(out, items[i].clause);
-	return out;
-}
-
 static Plan *
 plan_gpuagg(PlannerInfo *root, RelOptInfo *rel, CustomPath *best_path,
 			List *tlist, List *clauses, List *custom_plans)
@@ -225,8 +173,13 @@ plan_gpuagg(PlannerInfo *root, RelOptInfo *rel, CustomPath *best_path,
 							 makeTargetEntry(copyObject(lfirst(lc)), resno++, NULL, false));
 
 	cscan->scan.plan.targetlist = tlist;
-	/* (grouping sets: in the order written, as create_groupingsets_plan) */
-	cscan->scan.plan.qual = info.sets != NIL ? info.having : order_having(root, info.having);
+	/*
+	 * HAVING in the order an Agg evaluates it, so that a conjunct that may
+	 * fail runs for the groups it does natively (grouping sets: as written,
+	 * as create_groupingsets_plan keeps it)
+	 */
+	cscan->scan.plan.qual = info.sets != NIL ? info.having :
+		GpuaggOrderedQuals(root, info.having);
 	cscan->scan.scanrelid = info.varno;
 	cscan->flags = best_path->flags;
 	cscan->custom_plans = custom_plans;	/* the exact path, if any; a join's

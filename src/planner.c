@@ -239,49 +239,51 @@ strings_last(List *quals)
 	return list_concat(plain, strings);
 }
 
-/*
- * The WHERE quals in the order a native scan evaluates them: sorted by
- * security level, then by cost, stably (createplan.c's order_qual_clauses).
- */
-static List *
-ordered_quals(PlannerInfo *root, List *rinfos)
+/* (gpuagg.h) */
+List *
+GpuaggOrderedQuals(PlannerInfo *root, List *quals)
 {
-	int			n = list_length(rinfos);
-	RestrictInfo **items = palloc(sizeof(RestrictInfo *) * Max(n, 1));
+	int			n = list_length(quals);
+	Node	  **items = palloc(sizeof(Node *) * Max(n, 1));
+	Index	   *levels = palloc(sizeof(Index) * Max(n, 1));
 	Cost	   *costs = palloc(sizeof(Cost) * Max(n, 1));
 	List	   *result = NIL;
 	int			i = 0;
 	ListCell   *lc;
 
-	foreach(lc, rinfos)
+	foreach(lc, quals)
 	{
 		QualCost	qcost;
 
-		items[i] = lfirst_node(RestrictInfo, lc);
-		cost_qual_eval_node(&qcost, (Node *) items[i], root);
+		items[i] = lfirst(lc);
+		levels[i] = IsA(items[i], RestrictInfo) ?
+			((RestrictInfo *) items[i])->security_level : 0;
+		cost_qual_eval_node(&qcost, items[i], root);
 		costs[i] = qcost.per_tuple;
 		i++;
 	}
 	for (i = 1; i < n; i++)
 	{
-		RestrictInfo *item = items[i];
+		Node	   *item = items[i];
+		Index		level = levels[i];
 		Cost		cost = costs[i];
 		int			j;
 
 		for (j = i; j > 0; j--)
 		{
-			if (item->security_level > items[j - 1]->security_level ||
-				(item->security_level == items[j - 1]->security_level &&
-				 cost >= costs[j - 1]))
+			if (level > levels[j - 1] || (level == levels[j - 1] && cost >= costs[j - 1]))
 				break;
 			items[j] = items[j - 1];
+			levels[j] = levels[j - 1];
 			costs[j] = costs[j - 1];
 		}
 		items[j] = item;
+		levels[j] = level;
 		costs[j] = cost;
 	}
 	for (i = 0; i < n; i++)
-		result = lappend(result, items[i]->clause);
+		result = lappend(result, IsA(items[i], RestrictInfo) ?
+						 (Node *) ((RestrictInfo *) items[i])->clause : items[i]);
 	return result;
 }
 
@@ -1188,14 +1190,14 @@ compile_query(GpuaggCandidate *c)
 			GpuaggJoinAddSubquery(c->root, &c->join, lfirst(lc));
 		c->host = NIL;
 	}
-	c->quals = strings_last(ordered_quals(c->root, scan_rinfos));
+	c->quals = strings_last(GpuaggOrderedQuals(c->root, scan_rinfos));
 	/* a join's other conditions, after the table's own, as at a join */
 	if (c->is_join)
 	{
-		c->quals = list_concat(c->quals, ordered_quals(c->root, c->join.residual));
+		c->quals = list_concat(c->quals, GpuaggOrderedQuals(c->root, c->join.residual));
 		c->gating = list_concat(c->gating, c->join.gating);
 	}
-	c->gating = ordered_quals(c->root, c->gating);
+	c->gating = GpuaggOrderedQuals(c->root, c->gating);
 
 	numeric_scales(c);
 	c->prog = palloc(sizeof(GpuaggProgram));

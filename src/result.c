@@ -833,6 +833,9 @@ GpuaggHavingInit(GpuaggHaving *h, List *qual, int nkeys, const GpuaggFinal *fina
 		if (!var_first)
 			strategy = BTCommuteStrategyNumber(strategy);
 		c->agg = a;
+		c->vslot = vslot;
+		c->wide = kind == 2 && finals[a].sum_i128;
+		c->nullable = nullable;
 		c->strategy = strategy;
 		c->never = false;
 		if (family == INTEGER_BTREE_FAM_OID && kind == 1 &&
@@ -871,22 +874,18 @@ GpuaggHavingKeeps(const GpuaggHaving *h, const GpuaggFinal *finals, const GaResu
 	for (int i = 0; i < h->n; i++)
 	{
 		const GpuaggHavingCheck *c = &h->checks[i];
-		const GpuaggFinal *fin = &finals[c->agg];
-		int			vslot;
-		bool		nullable;
-		int			kind = having_value(fin, &vslot, &nullable);
-		const uint64 *states = res->states + (Size) fin->agg->slot * res->ngroups;
+		const uint64 *states = res->states + (Size) finals[c->agg].agg->slot * res->ngroups;
+		const uint64 *value = states + (Size) c->vslot * res->ngroups;
 		int128		v;
 
-		if (nullable && states[g] == 0)
+		if (c->nullable && states[g] == 0)
 			return false;		/* NULL: the operator's NULL fails the qual */
 		if (c->never)
 			return false;
-		if (kind == 2 && fin->sum_i128)
-			v = (int128) (((uint128) states[(Size) (vslot + 1) * res->ngroups + g] << 64) |
-						  states[(Size) vslot * res->ngroups + g]);
+		if (c->wide)
+			v = (int128) (((uint128) value[res->ngroups + g] << 64) | value[g]);
 		else
-			v = (int64) states[(Size) vslot * res->ngroups + g];
+			v = (int64) value[g];
 		switch (c->strategy)
 		{
 			case BTLessStrategyNumber:

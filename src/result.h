@@ -63,6 +63,9 @@ extern Datum GpuaggFinalize(GpuaggFinal *fin, const GaResult *res, uint64 g,
 typedef struct GpuaggHavingCheck
 {
 	int			agg;			/* the aggregate */
+	int			vslot;			/* ... its value's state slot */
+	bool		wide;			/* ... an int128 there (and the next slot) */
+	bool		nullable;		/* ... NULL where its slot 0 is 0 */
 	int			strategy;		/* BTLessStrategyNumber ... its value to bound */
 	int64		bound;			/* ... in units of 10^-scale of its value */
 	bool		never;			/* = with a value of digits below that scale */

@@ -736,6 +736,21 @@ GpuaggJoinPlanFor(PlannerInfo *root, RelOptInfo *input_rel, GpuaggJoinPlan *jp)
 	return NULL;
 }
 
+/*
+ * Can the device scan a joined table with these quals (of range table
+ * entry varno) itself: do they compile into dp, without parameters, a
+ * time zone or a numeric it might not hold?  (For the planner's costs and
+ * the executor's scan_program alike.)
+ */
+static bool
+scan_quals_compile(GpuaggProgram *dp, List *quals, Index varno)
+{
+	const char *reason;
+
+	return GpuaggCompile(dp, quals, NIL, NIL, NIL, false, varno, NIL, NIL, &reason) &&
+		dp->params == NIL && !dp->uses_zone && !GpuaggProgramNeedsExact(&dp->ga);
+}
+
 /* (join.h) */
 void
 GpuaggJoinScanCosts(PlannerInfo *root, GpuaggJoinPlan *jp)
@@ -751,7 +766,6 @@ GpuaggJoinScanCosts(PlannerInfo *root, GpuaggJoinPlan *jp)
 		Path	   *path = lfirst(lc);
 		RelOptInfo *rel = path->parent;
 		GpuaggProgram *dp;
-		const char *reason;
 		Relation	r;
 		bool		scans;
 
@@ -764,9 +778,8 @@ GpuaggJoinScanCosts(PlannerInfo *root, GpuaggJoinPlan *jp)
 			extract_actual_clauses(rel->baserestrictinfo, true) != NIL)
 			continue;
 		dp = palloc0(sizeof(GpuaggProgram));
-		scans = GpuaggCompile(dp, extract_actual_clauses(rel->baserestrictinfo, false), NIL,
-							  NIL, NIL, false, rel->relid, NIL, NIL, &reason) &&
-			dp->params == NIL && !dp->uses_zone && !GpuaggProgramNeedsExact(&dp->ga);
+		scans = scan_quals_compile(dp, extract_actual_clauses(rel->baserestrictinfo, false),
+								   rel->relid);
 		if (scans)
 		{
 			/* (page batches on, a heap table in shared buffers) */
@@ -1785,7 +1798,6 @@ scan_program(GpuaggJoin *j, int d, GaProgram *main, int batch_rows)
 	Relation	rel;
 	GpuaggProgram *dp;
 	GaProgram  *g;
-	const char *reason;
 	uint32		codes = 0;
 
 	dd->scan = 0;
@@ -1795,9 +1807,7 @@ scan_program(GpuaggJoin *j, int d, GaProgram *main, int batch_rows)
 		return;
 	dp = palloc0(sizeof(GpuaggProgram));
 	g = &dp->ga;
-	if (!GpuaggCompile(dp, plan->qual, NIL, NIL, NIL, false, ((Scan *) plan)->scanrelid, NIL,
-					   NIL, &reason) ||
-		dp->params != NIL || dp->uses_zone || GpuaggProgramNeedsExact(g))
+	if (!scan_quals_compile(dp, plan->qual, ((Scan *) plan)->scanrelid))
 		return;
 	for (int k = 0; k < dim->nkeys; k++)
 	{

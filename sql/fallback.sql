@@ -131,4 +131,22 @@ EXPLAIN (COSTS OFF) SELECT k, sum(v) FROM fb GROUP BY k;
 RESET gpuagg.force_offload;
 EXPLAIN (COSTS OFF) SELECT k, sum(v) FROM fb GROUP BY k;
 
-DROP TABLE fb, fb2, fbw, fbm, fbf;
+-- a string function only the host computes (column batches, no page
+-- form): it runs once per distinct string, so over a column of 50 strings
+-- the plan offloads, and over one with a string a row it stays native on
+-- cost (TPC-H Q22's SUBSTRING(c_phone ...), 12x slower offloaded)
+CREATE TABLE fbs (few text, own text, v int4);
+INSERT INTO fbs SELECT 'k' || (i % 50), md5(i::text), i % 100 FROM generate_series(1, 400000) i;
+ANALYZE fbs;
+SET max_parallel_workers_per_gather = 2;
+SET client_min_messages = warning;
+SELECT check_offload($$SELECT count(*), sum(v) FROM fbs WHERE substring(few FROM 2 FOR 1) IN ('1', '2')$$);
+SELECT check_offload('SELECT count(*), sum(v) FROM fbs WHERE length(few) > 2');
+SELECT offloaded($$SELECT count(*), sum(v) FROM fbs WHERE substring(own FROM 1 FOR 2) IN ('ab', 'cd')$$);
+SELECT offloaded('SELECT count(*), sum(v) FROM fbs WHERE length(own) > 31');
+-- (a plain column of the same strings the device codes itself, in pages)
+SELECT check_offload($$SELECT count(*), sum(v) FROM fbs WHERE own LIKE 'ab%'$$);
+RESET client_min_messages;
+RESET max_parallel_workers_per_gather;
+
+DROP TABLE fb, fb2, fbw, fbm, fbf, fbs;

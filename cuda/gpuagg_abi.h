@@ -44,7 +44,7 @@
 #define GA_HD static inline
 #endif
 
-#define GA_ABI_VERSION		22
+#define GA_ABI_VERSION		23
 
 /*
  * Words of a page's visibility bitmap in a page-form batch: room for
@@ -597,9 +597,11 @@ typedef struct GaDims
  * (gpuagg_topn.h).  The tie keys here are the first of the ORDER BY's
  * whose order the device knows: group keys of the integer, date and
  * timestamp types, bool and the floats, sorted by their type's default
- * order.
+ * order.  Where they and the count are the whole ORDER BY, groups equal in
+ * all of them are interchangeable for the query, and the group's place
+ * breaks their ties (a last word: only n of them need go).
  */
-#define GA_TOPN_WORDS		(1 + GA_MAX_KEYS)
+#define GA_TOPN_WORDS		(2 + GA_MAX_KEYS)
 /* its select's histogram bins: 256 digits, then groups with a float overflow */
 #define GA_TOPN_HIST		257
 
@@ -609,6 +611,8 @@ typedef struct GaTopN
 	int32_t		slot;			/* the count's state slot */
 	uint32_t	nties;			/* tie keys */
 	uint8_t		desc;			/* the count DESC */
+	uint8_t		whole;			/* the count and the tie keys are the whole
+								 * ORDER BY */
 	uint8_t		key[GA_MAX_KEYS];	/* tie key i is group key key[i], */
 	uint8_t		keydesc[GA_MAX_KEYS];	/* DESC, */
 	uint8_t		nullsfirst[GA_MAX_KEYS];	/* NULLS FIRST */

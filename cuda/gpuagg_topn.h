@@ -14,7 +14,11 @@
  *	- a group that PostgreSQL ranks before another has words no larger.
  *
  * (A NULL and the extreme value it is placed next to share a word; the
- * host tells them apart.)  So if B is the row of words the n-th smallest
+ * host tells them apart.)  Where the count and the tie keys are the whole
+ * ORDER BY (GaTopN.whole), groups equal in them are interchangeable: any n
+ * of them answer the query, so a last word, the group's place in the table
+ * or result (unique), breaks their ties, and a query whose groups all tie
+ * (a group a row, ORDER BY its count) returns n groups, not all of them.  So if B is the row of words the n-th smallest
  * row has, every group PostgreSQL ranks n-th or before has words at most
  * B: fewer than n groups have smaller words than any group it could be
  * tied with.  A device finds B, or a bound above it, by a radix select: a
@@ -35,6 +39,16 @@
 #define GPUAGG_TOPN_H
 
 #include "gpuagg_eval.h"
+
+/* the place word's NULL bits, a tie key each, over a place of 56 bits */
+#if GA_MAX_KEYS > 8
+#error "GA_MAX_KEYS tie keys' NULL bits do not fit the place word"
+#endif
+#ifdef __CUDA_ARCH__
+#define GA_CLZ64(x)			__clzll((long long) (x))
+#else
+#define GA_CLZ64(x)			__builtin_clzll(x)
+#endif
 
 /* a select stops where this many groups or fewer share its prefix */
 #define GA_TOPN_FEW			4096
@@ -64,6 +78,13 @@ ga_topn_applies(const GaProgram *p, uint64_t ngroups)
 	return 1;
 }
 
+/* Words of a group's rank: the count, the tie keys, and its place. */
+GA_HD uint32_t
+ga_topn_nwords(const GaProgram *p)
+{
+	return 1 + p->topn.nties + (p->topn.whole ? 1 : 0);
+}
+
 /* A bound that keeps every group: nothing decided. */
 GA_HD void
 ga_topn_start(GaTopNBound *b, uint64_t ngroups)
@@ -89,6 +110,23 @@ ga_topn_word(const GaProgram *p, uint32_t w, const uint64_t *keys, const uint8_t
 	{
 		v = states[(uint64_t) t->slot * stride + i];
 		return t->desc ? ~v : v;
+	}
+	if (w > t->nties)
+	{
+		/*
+		 * (whole) which of its tie keys are NULL, where a NULL shares its
+		 * word with an extreme value (only the last key's can: topn.c), a
+		 * bit a key, the first highest, 0 for the side that ranks first
+		 * (NULLS FIRST or LAST); then the group's place (under stride),
+		 * its top bit right under those, so that few steps decide it
+		 */
+		int			bits = stride > 1 ? 64 - GA_CLZ64(stride - 1) : 0;
+
+		v = 0;
+		for (uint32_t j = 0; j < t->nties; j++)
+			v = (v << 1) |
+				(uint64_t) ((keynulls[(uint64_t) t->key[j] * stride + i] != 0) == !t->nullsfirst[j]);
+		return (v << 56) | (i << (56 - bits));
 	}
 	k = t->key[w - 1];
 	if (keynulls[(uint64_t) k * stride + i])
@@ -148,7 +186,7 @@ ga_topn_keeps(const GaProgram *p, const GaTopNBound *b, const uint64_t *keys,
 		if (v != b->prefix[w])
 			return v < b->prefix[w];
 	}
-	if (b->word > p->topn.nties)
+	if (b->word >= ga_topn_nwords(p))
 		return 1;				/* every word decided: equal */
 	v = ga_topn_word(p, b->word, keys, keynulls, states, stride, i);
 	hi = b->shift == 64 ? UINT64_MAX :
@@ -196,7 +234,7 @@ ga_topn_step(const GaProgram *p, GaTopNBound *b, const uint64_t *hist)
 		b->word++;
 		b->shift = 64;
 	}
-	return b->word > p->topn.nties || b->within <= GA_TOPN_FEW;
+	return b->word >= ga_topn_nwords(p) || b->within <= GA_TOPN_FEW;
 }
 
 #endif							/* GPUAGG_TOPN_H */

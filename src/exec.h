@@ -68,6 +68,7 @@ typedef struct GpuaggTopN
 	bool		desc;			/* ... DESC: the largest counts */
 	binaryheap_comparator worse;	/* ... > 0: count a ranks after b */
 	int			ntie;			/* ... then ORDER BY these group keys */
+	bool		whole;			/* ... and no other sort keys */
 	int		   *tie_key;		/* ... their indexes */
 	Oid		   *tie_op;			/* ... their sort operators */
 	SortSupport tie_ssup;		/* ... their orders */

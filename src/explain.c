@@ -191,7 +191,9 @@ GpuaggExplain(CustomScanState *node, List *ancestors, ExplainState *es)
 				appendStringInfoString(&buf, ssup->ssup_nulls_first ?
 									   " NULLS FIRST" : " NULLS LAST");
 		}
-		appendStringInfo(&buf, ", %d groups and their ties", st->topn.n);
+		/* (whole: of groups tied in the whole ORDER BY, any n will do) */
+		appendStringInfo(&buf, st->topn.whole ? ", %d groups" :
+						 ", %d groups and their ties", st->topn.n);
 		ExplainPropertyText("Device Top-N", buf.data, es);
 	}
 	ExplainPropertyInteger("Device Memory Estimate", "kB",

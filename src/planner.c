@@ -611,7 +611,9 @@ const_limit(Query *parse)
  * of a type passed by value (topn.c compares them without a dictionary),
  * each group key once (ORDER BY may name one under several aliases; again
  * it breaks no tie), as lists: group key indexes, sort operators,
- * collations, nulls first.
+ * collations, nulls first; and whether they are all the sort keys left
+ * (then groups equal in all of them are interchangeable: not under FETCH
+ * ... WITH TIES, which returns every one).
  */
 static List *
 topn_tie_keys(Query *parse, List *keys, const GpuaggProgram *prog)
@@ -621,6 +623,7 @@ topn_tie_keys(Query *parse, List *keys, const GpuaggProgram *prog)
 			   *colls = NIL,
 			   *nulls = NIL;
 	ListCell   *lc;
+	bool		whole = parse->limitOption != LIMIT_OPTION_WITH_TIES;
 
 	for_each_from(lc, parse->sortClause, 1)
 	{
@@ -629,6 +632,8 @@ topn_tie_keys(Query *parse, List *keys, const GpuaggProgram *prog)
 		ListCell   *lk;
 		int			k = -1;
 		int			type;
+
+		whole = false;
 
 		foreach(lk, keys)
 		{
@@ -644,6 +649,7 @@ topn_tie_keys(Query *parse, List *keys, const GpuaggProgram *prog)
 		if (type == GA_T_TEXT || type == GA_T_BPCHAR || type == GA_T_NULLONLY ||
 			type == GA_T_NUMERIC)
 			break;
+		whole = parse->limitOption != LIMIT_OPTION_WITH_TIES;
 		if (list_member_int(idx, k))
 			continue;
 		idx = lappend_int(idx, k);
@@ -651,7 +657,7 @@ topn_tie_keys(Query *parse, List *keys, const GpuaggProgram *prog)
 		colls = lappend_oid(colls, exprCollation((Node *) te->expr));
 		nulls = lappend_int(nulls, sc->nulls_first ? 1 : 0);
 	}
-	return list_make4(idx, ops, colls, nulls);
+	return list_make5(idx, ops, colls, nulls, makeInteger(whole ? 1 : 0));
 }
 
 /*

@@ -54,6 +54,7 @@ GpuaggTopNInit(GpuaggTopN *t, List *topn)
 	t->desc = intVal(lthird(topn)) != 0;
 	t->worse = t->desc ? count_worse_desc : count_worse_asc;
 	t->ntie = list_length(idx);
+	t->whole = intVal(list_nth(ties, 4)) != 0;
 	t->tie_key = palloc(sizeof(int) * Max(t->ntie, 1));
 	t->tie_op = palloc(sizeof(Oid) * Max(t->ntie, 1));
 	t->tie_ssup = palloc0(sizeof(SortSupportData) * Max(t->ntie, 1));
@@ -118,7 +119,26 @@ GpuaggTopNForDevice(const GpuaggTopN *t, GpuaggProgram *prog)
 		d->keydesc[i] = t->tie_op[i] == tc->gt_opr;
 		d->nullsfirst[i] = t->tie_ssup[i].ssup_nulls_first;
 		d->nties++;
+
+		/*
+		 * A NULL shares its word with an extreme value of a 64-bit key
+		 * (int8's, the timestamps' infinities) on whichever side it is
+		 * placed, and with a float's NaN where both rank last (ASC NULLS
+		 * LAST, DESC NULLS FIRST): a later key's word would decide
+		 * between them before the NULL's side does, so none follows.
+		 * (The NULL's side then orders them: the host's heap, and the
+		 * place word where the keys are the whole ORDER BY.)
+		 */
+		if (type == INT8OID || type == TIMESTAMPOID || type == TIMESTAMPTZOID ||
+			((type == FLOAT4OID || type == FLOAT8OID) &&
+			 d->nullsfirst[i] == d->keydesc[i]))
+		{
+			if (i + 1 < t->ntie)
+				return;
+		}
 	}
+	/* (every tie key went: groups equal in them all are interchangeable) */
+	d->whole = t->whole;
 }
 
 /*
@@ -148,6 +168,9 @@ group_worse(Datum a, Datum b, void *arg)
 								nb ? (Datum) 0 : GpuaggKeyDatum(res->keys[at + gb], type, 0, NULL), nb,
 								&t->tie_ssup[i]);
 	}
+	/* the whole ORDER BY: of groups equal in it any will do, exactly n go */
+	if (c == 0 && t->whole)
+		c = ga < gb ? -1 : ga > gb ? 1 : 0;
 	return c;
 }
 

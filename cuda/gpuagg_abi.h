@@ -44,7 +44,7 @@
 #define GA_HD static inline
 #endif
 
-#define GA_ABI_VERSION		23
+#define GA_ABI_VERSION		24
 
 /*
  * Words of a page's visibility bitmap in a page-form batch: room for
@@ -591,8 +591,9 @@ typedef struct GaDims
 } GaDims;
 
 /*
- * ORDER BY a count [, group keys] LIMIT n straight over the grouping (GPU
- * Top-N, planner.c's topn_for): of more groups than n, a device may return
+ * ORDER BY a count or a sum [, group keys] LIMIT n straight over the
+ * grouping (GPU Top-N, planner.c's topn_for): of more groups than n, a
+ * device may return
  * only those that can rank n-th or before it, ties included
  * (gpuagg_topn.h).  The tie keys here are the first of the ORDER BY's
  * whose order the device knows: group keys of the integer, date and
@@ -601,16 +602,19 @@ typedef struct GaDims
  * all of them are interchangeable for the query, and the group's place
  * breaks their ties (a last word: only n of them need go).
  */
-#define GA_TOPN_WORDS		(2 + GA_MAX_KEYS)
+#define GA_TOPN_WORDS		(4 + GA_MAX_KEYS)
 /* its select's histogram bins: 256 digits, then groups with a float overflow */
 #define GA_TOPN_HIST		257
 
 typedef struct GaTopN
 {
 	uint64_t	n;				/* 0: no top-N */
-	int32_t		slot;			/* the count's state slot */
+	int32_t		kind;			/* the aggregate's: GA_AGG_COUNT, or a sum's
+								 * GA_AGG_SUM_I64 or GA_AGG_SUM_I128 */
+	int32_t		slot;			/* its first state slot */
+	uint8_t		aggnullsfirst;	/* a sum of no rows (NULL) ranks first */
 	uint32_t	nties;			/* tie keys */
-	uint8_t		desc;			/* the count DESC */
+	uint8_t		desc;			/* the aggregate DESC */
 	uint8_t		whole;			/* the count and the tie keys are the whole
 								 * ORDER BY */
 	uint8_t		key[GA_MAX_KEYS];	/* tie key i is group key key[i], */

@@ -1,12 +1,15 @@
 /*-------------------------------------------------------------------------
  *
  * gpuagg_topn.h
- *		GPU Top-N: which groups a device returns under ORDER BY a count
- *		[, group keys] LIMIT n (GaTopN), shared by both devices.
+ *		GPU Top-N: which groups a device returns under ORDER BY a count or
+ *		a sum [, group keys] LIMIT n (GaTopN), shared by both devices.
  *
  * A group's rank is a row of words, compared word by word as unsigned
  * integers, smaller ranking first: the count (complemented when DESC),
- * then each tie key in a form whose unsigned order is PostgreSQL's (NULLs
+ * or a sum's NULL-ness (a sum of no rows is NULL, first or last as the
+ * ORDER BY places NULLs) and its int64 or int128 value, sign bit flipped
+ * (all of it complemented when DESC: a numeric sum's values share one
+ * scale, so their integers order as the numerics do), then each tie key in a form whose unsigned order is PostgreSQL's (NULLs
  * first or last, DESC complemented; NaN above every float, -0 equal to 0).
  * Two properties make the device's choice safe:
  *
@@ -78,11 +81,21 @@ ga_topn_applies(const GaProgram *p, uint64_t ngroups)
 	return 1;
 }
 
-/* Words of a group's rank: the count, the tie keys, and its place. */
+/*
+ * Words of the aggregate's rank: a count's value; a sum's NULL-ness (no
+ * rows), then its value, one word of int64 or two of int128.
+ */
+GA_HD uint32_t
+ga_topn_aggwords(const GaProgram *p)
+{
+	return p->topn.kind == GA_AGG_SUM_I64 ? 2 : p->topn.kind == GA_AGG_SUM_I128 ? 3 : 1;
+}
+
+/* Words of a group's rank: the aggregate's, the tie keys, and its place. */
 GA_HD uint32_t
 ga_topn_nwords(const GaProgram *p)
 {
-	return 1 + p->topn.nties + (p->topn.whole ? 1 : 0);
+	return ga_topn_aggwords(p) + p->topn.nties + (p->topn.whole ? 1 : 0);
 }
 
 /* A bound that keeps every group: nothing decided. */
@@ -103,14 +116,28 @@ ga_topn_word(const GaProgram *p, uint32_t w, const uint64_t *keys, const uint8_t
 			 const uint64_t *states, uint64_t stride, uint64_t i)
 {
 	const GaTopN *t = &p->topn;
+	uint32_t	aw = ga_topn_aggwords(p);
 	uint32_t	k;
 	uint64_t	v;
 
-	if (w == 0)
+	if (w < aw)
 	{
-		v = states[(uint64_t) t->slot * stride + i];
+		/* slot s of the aggregate's states: states[(t->slot + s) * stride + i] */
+		const uint64_t *st = states + (uint64_t) t->slot * stride + i;
+
+		if (aw == 1)			/* a count */
+			v = st[0];
+		else if (w == 0)		/* NULL first or last, whatever the order */
+			return st[0] == 0 ? (t->aggnullsfirst ? 0 : 2) : 1;
+		else if (st[0] == 0)
+			return 0;			/* (NULLs are equal) */
+		else if (w == 1)		/* the int64, or the int128's high word */
+			v = st[(aw - 1) * stride] ^ (UINT64_C(1) << 63);
+		else
+			v = st[stride];		/* the int128's low word */
 		return t->desc ? ~v : v;
 	}
+	w -= aw - 1;				/* (tie key w - 1, or the place) */
 	if (w > t->nties)
 	{
 		/*

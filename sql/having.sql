@@ -211,13 +211,70 @@ SELECT q, check_offload(q)
 			   ('SELECT b, i4 a1, i4 a2, i4 a3, i4 a4, i4 a5, i4 a6, i4 a7, i4 a8, i4 a9, i4 a10, count(*) FROM tk GROUP BY b, a1 ORDER BY 12 DESC, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 1 LIMIT 5'),
 			   ('SELECT b, i4 a1, i4 a2, i4 a3, i4 a4, i4 a5, i4 a6, i4 a7, i4 a8, i4 a9, i4 a10, count(*) FROM tk GROUP BY b, a1 ORDER BY 12, 2 DESC, 3, 4, 5, 6, 7, 8, 9, 10, 11, 1 LIMIT 5')) t(q);
 DROP TABLE tk;
+-- ORDER BY a sum LIMIT n: of int2 or int4 (an int8), of int8 or numeric
+-- (a numeric; int128 on the device, past int64 here); a sum of no rows is
+-- NULL, first or last as the ORDER BY says; not avg, whose state is a sum's
+CREATE TABLE ts AS
+  SELECT i % 6000 AS k,
+    CASE WHEN i % 6000 % 50 = 0 THEN NULL ELSE (i * 7919 % 2001) - 1000 END::int4 AS v,
+    CASE WHEN i % 6000 % 70 = 0 THEN NULL ELSE (i::int8 * 104729 % 2001 - 1000) * 9000000000000000 END AS b,
+    CASE WHEN i % 6000 % 90 = 0 THEN NULL ELSE (i * 31 % 100001) / 100.0 - 500 END::numeric(12,2) AS n
+  FROM generate_series(1, 30000) i;
+ANALYZE ts;
+SELECT explain_stable('SELECT k, sum(v) FROM ts GROUP BY k ORDER BY sum(v) DESC NULLS LAST, k LIMIT 5');
+SELECT explain_stable('SELECT k, avg(v) FROM ts GROUP BY k ORDER BY avg(v) DESC, k LIMIT 5');
+SELECT (n->>'Groups From Device')::int < 6000 AS narrowed, n->>'Groups Returned' AS returned
+  FROM (SELECT analyzed_plan('SELECT k, sum(b) FROM ts GROUP BY k ORDER BY sum(b) DESC NULLS LAST, k LIMIT 5')
+			   ->'Plans'->0->'Plans'->0 AS n) p;
+SELECT q, plan_text(q) LIKE '%Top-N%' AS top_n, check_offload(q)
+  FROM (VALUES ('SELECT k, sum(v) FROM ts GROUP BY k ORDER BY sum(v) DESC, k LIMIT 5'),
+			   ('SELECT k, sum(v) FILTER (WHERE v > 900) FROM ts GROUP BY k ORDER BY 2 DESC NULLS LAST, k LIMIT 5'),
+			   ('SELECT k, sum(v) FILTER (WHERE v > 990) FROM ts GROUP BY k ORDER BY 2 NULLS FIRST, k LIMIT 5'),
+			   ('SELECT k, sum(v) FROM ts GROUP BY k ORDER BY sum(v) DESC NULLS LAST, k LIMIT 5'),
+			   ('SELECT k, sum(v) FROM ts GROUP BY k ORDER BY sum(v), k DESC LIMIT 5 OFFSET 2'),
+			   ('SELECT k, sum(v) FROM ts GROUP BY k ORDER BY sum(v) NULLS FIRST, k LIMIT 130'),
+			   ('SELECT k, sum(v::int2) FROM ts WHERE v BETWEEN -300 AND 300 GROUP BY k ORDER BY 2 DESC, k LIMIT 4'),
+			   ('SELECT k, sum(b) FROM ts GROUP BY k ORDER BY sum(b) DESC, k LIMIT 5'),
+			   ('SELECT k, sum(b) FROM ts GROUP BY k ORDER BY sum(b), k LIMIT 6'),
+			   ('SELECT k, sum(b) FROM ts GROUP BY k ORDER BY sum(b) DESC NULLS LAST, k LIMIT 5'),
+			   ('SELECT k, sum(n) AS s FROM ts GROUP BY k ORDER BY s DESC, k LIMIT 7 OFFSET 3'),
+			   ('SELECT k, sum(n) FROM ts GROUP BY k ORDER BY sum(n) NULLS FIRST, k LIMIT 70'),
+			   ('SELECT k % 7, sum(n) FROM ts GROUP BY 1 ORDER BY 2 DESC LIMIT 3'),
+			   ('SELECT sum(n) FROM (SELECT k, sum(n) AS n FROM ts GROUP BY k ORDER BY n DESC LIMIT 10) s')) t(q);
+DROP TABLE ts;
+-- a group a row: the select reads past the sum's first word, into an
+-- int128's low word (the high word the same for all), into the tie key
+-- after a sum, and into the place
+CREATE TABLE tu AS
+  SELECT i AS id, i::int8 * 1000003 AS w, -(i::int8 * 1000003) AS neg, 7 AS x
+  FROM generate_series(1, 20000) i;
+-- (ids over 10000 two rows of 4.7e18: sums past 2^63, the low word's top
+-- bit set under a high word of 0, as below it)
+INSERT INTO tu SELECT i, 4700000000000000000 + i, 0, 0 FROM generate_series(10001, 20000) i;
+UPDATE tu SET w = 4700000000000000000 + id WHERE id > 10000;
+ANALYZE tu;
+SELECT (n->>'Groups From Device')::int < 5000 AS narrowed, n->>'Groups Returned' AS returned
+  FROM (SELECT analyzed_plan('SELECT id, sum(w) FROM tu GROUP BY id ORDER BY sum(w) DESC LIMIT 5')
+			   ->'Plans'->0->'Plans'->0 AS n) p;
+SELECT q, plan_text(q) LIKE '%Top-N%' AS top_n, check_offload(q)
+  FROM (VALUES ('SELECT id, sum(w) FROM tu GROUP BY id ORDER BY sum(w) DESC LIMIT 5'),
+			   ('SELECT id, sum(neg) FROM tu GROUP BY id ORDER BY sum(neg) LIMIT 5'),
+			   ('SELECT id, sum(w) FROM tu GROUP BY id ORDER BY sum(w) LIMIT 5 OFFSET 9998'),
+			   ('SELECT id, sum(x) FROM tu GROUP BY id ORDER BY sum(x) DESC, id DESC LIMIT 5'),
+			   ('SELECT sum(x) FROM (SELECT id, sum(x) AS x FROM tu GROUP BY id ORDER BY x DESC LIMIT 5) s')) t(q);
+DROP TABLE tu;
 -- no top-N where something between filters or reorders the groups, or the
--- first key is not a count
+-- first key is not a count or a sum of integers or numerics
 SELECT q, plan_text(q) LIKE '%Top-N%' AS top_n, check_offload(q)
   FROM (VALUES ('SELECT k, count(*) FROM tn GROUP BY k HAVING sum(v) > 1000 ORDER BY count(*) DESC, k LIMIT 5'),
 			   ('SELECT k, count(*), rank() OVER (ORDER BY k) FROM tn GROUP BY k ORDER BY count(*) DESC, k LIMIT 5'),
 			   ('SELECT DISTINCT count(*) FROM tn GROUP BY k ORDER BY count(*) DESC LIMIT 5'),
-			   ('SELECT k, sum(v) FROM tn GROUP BY k ORDER BY sum(v) DESC, k LIMIT 5'),
+			   ('SELECT k, sum(v::float8) FROM tn GROUP BY k ORDER BY 2 DESC, k LIMIT 5'),
+			   ('SELECT k, avg(v) FROM tn GROUP BY k ORDER BY avg(v) DESC, k LIMIT 5'),
+			   ('SELECT k, avg(v::int8) FROM tn GROUP BY k ORDER BY 2 DESC, k LIMIT 5'),
+			   ('SELECT k, avg(v::numeric) FROM tn GROUP BY k ORDER BY 2, k LIMIT 5'),
+			   ('SELECT k, sum(DISTINCT v) FROM tn GROUP BY k ORDER BY 2 DESC, k LIMIT 5'),
+			   ('SELECT k, sum(v) FROM tn GROUP BY k ORDER BY -sum(v), k LIMIT 5'),
 			   ('SELECT k, count(DISTINCT s) FROM tn GROUP BY k ORDER BY count(DISTINCT s) DESC, k LIMIT 5'),
 			   ('SELECT k, count(*) FROM tn GROUP BY k ORDER BY k LIMIT 5')) t(q);
 -- an error a left-out group would raise is still raised: no top-N with an

@@ -57,22 +57,23 @@ typedef struct GpuaggCounters
 
 /*
  * The host's Top-N (topn.c), from GpuaggPlanInfo.topn: n is 0 without one.
- * After a run, count is the run's counts when the Top-N bounds its groups
- * (NULL: every group goes out), and bound the group ranking last of those
- * that go out.
+ * After a run, states is the aggregate's first state slot of the run's
+ * groups when the Top-N bounds them (NULL: every group goes out), and
+ * bound the group ranking last of those that go out.
  */
 typedef struct GpuaggTopN
 {
-	int			n;				/* ORDER BY a count LIMIT n above, or 0 */
-	int			agg;			/* ... that count's aggregate */
-	bool		desc;			/* ... DESC: the largest counts */
-	binaryheap_comparator worse;	/* ... > 0: count a ranks after b */
+	int			n;				/* ORDER BY a count or sum LIMIT n above, or 0 */
+	int			agg;			/* ... that aggregate */
+	int			kind;			/* ... its GaAggKind (a count's or a sum's) */
+	bool		desc;			/* ... DESC: the largest first */
+	bool		aggnullsfirst;	/* ... a sum of no rows, NULL, first */
 	int			ntie;			/* ... then ORDER BY these group keys */
 	bool		whole;			/* ... and no other sort keys */
 	int		   *tie_key;		/* ... their indexes */
 	Oid		   *tie_op;			/* ... their sort operators */
 	SortSupport tie_ssup;		/* ... their orders */
-	const uint64 *count;		/* the run's counts, when the Top-N bounds */
+	const uint64 *states;		/* the run's, when the Top-N bounds */
 	uint64		bound;			/* ... the group ranking last that goes out */
 	const GaResult *res;		/* ... the run's groups */
 	const int  *keytype;		/* ... their keys' GaTypes */
@@ -93,7 +94,7 @@ typedef struct GpuAggState
 								 * the whole table itself */
 	ParallelContext *pcxt;		/* the leader's, for its workers' count */
 	int			feed_next;		/* the worker to look at first */
-	GpuaggTopN	topn;			/* ORDER BY a count LIMIT n above */
+	GpuaggTopN	topn;			/* ORDER BY a count or sum LIMIT n above */
 	GpuaggHaving having;		/* HAVING's checks of a group's states */
 
 	/* set up by Begin */

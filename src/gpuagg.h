@@ -102,12 +102,14 @@ typedef struct GpuaggPlanInfo
 								 * after the aggregates */
 	List	   *grouping_values;	/* ... per GroupingFunc, its value in each
 									 * set (IntLists; one value without sets) */
-	List	   *topn;			/* NIL, or Integers (n, aggregate, desc) and a
+	List	   *topn;			/* NIL, or Integers (n, aggregate, desc), a
 								 * List of the tie keys' lists (group key
 								 * indexes, sort operators, collations, nulls
-								 * first): ORDER BY that count, those keys,
-								 * LIMIT n above, so only groups reaching the
-								 * n-th need be returned */
+								 * first; and an Integer: they are all the
+								 * ORDER BY's other keys) and an Integer (a
+								 * NULL sum first): ORDER BY that count or
+								 * sum, those keys, LIMIT n above, so only
+								 * groups reaching the n-th need be returned */
 	List	   *join;			/* NIL, or the join's other tables (join.c):
 								 * their plans are the node's custom_plans
 								 * after the exact path, in this order */

@@ -50,6 +50,7 @@
 #include "utils/lsyscache.h"
 #include "utils/selfuncs.h"
 #include "utils/syscache.h"
+#include "utils/typcache.h"
 
 #include "batch.h"
 #include "device.h"
@@ -661,16 +662,18 @@ topn_tie_keys(Query *parse, List *keys, const GpuaggProgram *prog)
 }
 
 /*
- * ORDER BY count(...) LIMIT n straight over the grouping (nothing between
- * them that filters or multiplies groups: HAVING, window functions,
- * DISTINCT): the GpuAgg node need return only the groups whose count
- * reaches the n-th largest (DESC) or smallest (ASC), ties all kept; the
+ * ORDER BY count(...) or sum(...) of integers or numerics LIMIT n straight
+ * over the grouping (nothing between them that filters or multiplies
+ * groups: HAVING, window functions, DISTINCT): the GpuAgg node need return
+ * only the groups whose count (sum) reaches the n-th largest (DESC) or
+ * smallest (ASC), ties all kept; the
  * Sort and Limit above still order them exactly, by every sort key, and
  * pick.  Sort keys after the count that are group keys of a type passed
  * by value break the count's ties the same way (with a group a row, all
  * counts tie at 1, and every group would go out otherwise).  As (n, the
- * aggregate's index, descending, and the tie keys as lists: group key
- * indexes, sort operators, collations, nulls first), or NIL.
+ * aggregate's index, descending, the tie keys as lists: group key
+ * indexes, sort operators, collations, nulls first; and whether a NULL
+ * sum ranks first), or NIL.
  */
 static List *
 topn_for(PlannerInfo *root, List *aggrefs, List *keys, List *outputs,
@@ -704,18 +707,31 @@ topn_for(PlannerInfo *root, List *aggrefs, List *keys, List *outputs,
 	}
 	sortcl = linitial_node(SortGroupClause, parse->sortClause);
 	tle = get_sortgroupclause_tle(sortcl, parse->targetList);
-	if (!get_ordering_op_properties(sortcl->sortop, &opfamily, &opcintype, &strategy) ||
-		opcintype != INT8OID || opfamily != INTEGER_BTREE_FAM_OID)
+	if (!get_ordering_op_properties(sortcl->sortop, &opfamily, &opcintype, &strategy))
 		return NIL;
 	foreach(lc, aggrefs)
 	{
 		const GaAgg *ag = &prog->ga.aggs[foreach_current_index(lc)];
+		Aggref	   *aggref = lfirst_node(Aggref, lc);
+		bool		by_int8 = opcintype == INT8OID && opfamily == INTEGER_BTREE_FAM_OID;
+		bool		by_numeric = opcintype == NUMERICOID &&
+			opfamily == lookup_type_cache(NUMERICOID, TYPECACHE_BTREE_OPFAMILY)->btree_opf;
 
-		if (ag->kind == GA_AGG_COUNT && ag->distinct < 0 && equal(lfirst(lc), tle->expr))
-			return list_make4(makeInteger((int) limit),
+		/*
+		 * a count; a sum of int2 or int4 (int8), or of int8 or numeric
+		 * (numeric, at one scale: the device's int128s order as they do)
+		 */
+		if (ag->distinct < 0 && equal(aggref, tle->expr) &&
+			((ag->kind == GA_AGG_COUNT && by_int8) ||
+			 (ag->kind == GA_AGG_SUM_I64 && by_int8 &&
+			  (aggref->aggfnoid == F_SUM_INT2 || aggref->aggfnoid == F_SUM_INT4)) ||
+			 (ag->kind == GA_AGG_SUM_I128 && by_numeric &&
+			  (aggref->aggfnoid == F_SUM_INT8 || aggref->aggfnoid == F_SUM_NUMERIC))))
+			return list_make5(makeInteger((int) limit),
 							  makeInteger(foreach_current_index(lc)),
 							  makeInteger(strategy == BTGreaterStrategyNumber ? 1 : 0),
-							  topn_tie_keys(parse, keys, prog));
+							  topn_tie_keys(parse, keys, prog),
+							  makeInteger(sortcl->nulls_first ? 1 : 0));
 	}
 	return NIL;
 }

@@ -1,9 +1,11 @@
 /*-------------------------------------------------------------------------
  *
  * topn.c
- *		The host's side of a GpuAgg Top-N: ORDER BY a count LIMIT n above.
+ *		The host's side of a GpuAgg Top-N: ORDER BY a count or a sum LIMIT n
+ *		above.
  *
- * planner.c offers a GpuAgg a Top-N when a Sort on one of its counts (and
+ * planner.c offers a GpuAgg a Top-N when a Sort on one of its counts or
+ * sums of integers or numerics (and
  * then group keys) and a Limit sit right above it (GpuaggPlanInfo.topn).
  * Of many groups, only those ranking with the n-th or before it, ties
  * included, need go out: the Sort and Limit above pick from them exactly as
@@ -23,19 +25,46 @@
 #include "exec.h"
 #include "result.h"
 
-StaticAssertDecl(SIZEOF_DATUM == 8, "a count fits a Datum");
+StaticAssertDecl(SIZEOF_DATUM == 8, "a group's index fits a Datum");
 
-/* The order of counts, as binaryheap compares: > 0 when a ranks after b */
+/*
+ * The order of groups a and b by the aggregate, > 0 when a ranks after b:
+ * a count's value; a sum's NULL (no rows) first or last as the ORDER BY
+ * puts it, then its int64 or int128 value (a numeric sum's, at the scale
+ * every group's shares, orders as the numeric does).
+ */
 static int
-count_worse_desc(Datum a, Datum b, void *arg)
+agg_worse(const GpuaggTopN *t, uint64 a, uint64 b)
 {
-	return a < b ? 1 : a > b ? -1 : 0;
-}
+	const uint64 *s = t->states;
+	uint64		stride = t->res->ngroups;
+	int			c;
 
-static int
-count_worse_asc(Datum a, Datum b, void *arg)
-{
-	return a > b ? 1 : a < b ? -1 : 0;
+	if (t->kind == GA_AGG_SUM_I64 || t->kind == GA_AGG_SUM_I128)
+	{
+		bool		na = s[a] == 0;
+		bool		nb = s[b] == 0;
+
+		if (na || nb)
+			return na == nb ? 0 : na == t->aggnullsfirst ? -1 : 1;
+	}
+	if (t->kind == GA_AGG_SUM_I64)
+	{
+		int64		x = (int64) s[stride + a];
+		int64		y = (int64) s[stride + b];
+
+		c = x > y ? 1 : x < y ? -1 : 0;
+	}
+	else if (t->kind == GA_AGG_SUM_I128)
+	{
+		int128		x = (int128) (((uint128) s[2 * stride + a] << 64) | s[stride + a]);
+		int128		y = (int128) (((uint128) s[2 * stride + b] << 64) | s[stride + b]);
+
+		c = x > y ? 1 : x < y ? -1 : 0;
+	}
+	else
+		c = s[a] > s[b] ? 1 : s[a] < s[b] ? -1 : 0;
+	return t->desc ? -c : c;
 }
 
 void
@@ -52,7 +81,7 @@ GpuaggTopNInit(GpuaggTopN *t, List *topn)
 	t->n = intVal(linitial(topn));
 	t->agg = intVal(lsecond(topn));
 	t->desc = intVal(lthird(topn)) != 0;
-	t->worse = t->desc ? count_worse_desc : count_worse_asc;
+	t->aggnullsfirst = intVal(list_nth(topn, 4)) != 0;
 	t->ntie = list_length(idx);
 	t->whole = intVal(list_nth(ties, 4)) != 0;
 	t->tie_key = palloc(sizeof(int) * Max(t->ntie, 1));
@@ -87,8 +116,10 @@ GpuaggTopNForDevice(const GpuaggTopN *t, GpuaggProgram *prog)
 	if (t->n <= 0)
 		return;
 	d->n = (uint64) t->n;
+	d->kind = prog->ga.aggs[t->agg].kind;
 	d->slot = prog->ga.aggs[t->agg].slot;
 	d->desc = t->desc;
+	d->aggnullsfirst = t->aggnullsfirst;
 	for (int i = 0; i < t->ntie; i++)
 	{
 		int			k = t->tie_key[i];
@@ -143,7 +174,7 @@ GpuaggTopNForDevice(const GpuaggTopN *t, GpuaggProgram *prog)
 
 /*
  * The order of groups (indexes into the run's result), as binaryheap
- * compares: > 0 when group a ranks after group b, by its count, then by the
+ * compares: > 0 when group a ranks after group b, by its aggregate, then by the
  * tie keys.
  */
 static int
@@ -153,7 +184,7 @@ group_worse(Datum a, Datum b, void *arg)
 	const GaResult *res = t->res;
 	uint64		ga = (uint64) a;
 	uint64		gb = (uint64) b;
-	int			c = t->worse((Datum) t->count[ga], (Datum) t->count[gb], NULL);
+	int			c = agg_worse(t, ga, gb);
 
 	for (int i = 0; i < t->ntie && c == 0; i++)
 	{
@@ -177,7 +208,7 @@ group_worse(Datum a, Datum b, void *arg)
 bool
 GpuaggTopNKeeps(const GpuaggTopN *t, uint64 g)
 {
-	return t->count == NULL ||
+	return t->states == NULL ||
 		group_worse((Datum) g, (Datum) t->bound, (void *) t) <= 0;
 }
 
@@ -189,7 +220,7 @@ GpuaggTopNBound(GpuaggTopN *t, const GaProgram *prog, const GaResult *res, bool 
 	uint64		kept = 0;
 	binaryheap *heap;
 
-	t->count = NULL;
+	t->states = NULL;
 	if (t->n <= 0)
 		return 0;
 	/* a group's overflow error is raised when it is finished: all go out */
@@ -197,7 +228,8 @@ GpuaggTopNBound(GpuaggTopN *t, const GaProgram *prog, const GaResult *res, bool 
 		return res->ngroups;
 	t->res = res;
 	t->keytype = prog->keytype;
-	t->count = res->states + (Size) prog->aggs[t->agg].slot * res->ngroups;
+	t->kind = prog->aggs[t->agg].kind;
+	t->states = res->states + (Size) prog->aggs[t->agg].slot * res->ngroups;
 	/* the heap's top is the group ranking last of those kept */
 	heap = binaryheap_allocate(t->n, group_worse, t);
 	for (uint64 g = 0; g < n; g++)

@@ -9,9 +9,10 @@
  * or a sum's NULL-ness (a sum of no rows is NULL, first or last as the
  * ORDER BY places NULLs) and its int64 or int128 value, sign bit flipped
  * (all of it complemented when DESC: a numeric sum's values share one
- * scale, so their integers order as the numerics do), then each tie key in a form whose unsigned order is PostgreSQL's (NULLs
- * first or last, DESC complemented; NaN above every float, -0 equal to 0).
- * Two properties make the device's choice safe:
+ * scale, so their integers order as the numerics do), then each tie key
+ * in a form whose unsigned order is PostgreSQL's (NULLs first or last,
+ * DESC complemented; NaN above every float, -0 equal to 0).  Two
+ * properties make the device's choice safe:
  *
  *	- groups PostgreSQL finds equal have equal words, and
  *	- a group that PostgreSQL ranks before another has words no larger.
@@ -21,10 +22,10 @@
  * ORDER BY (GaTopN.whole), groups equal in them are interchangeable: any n
  * of them answer the query, so a last word, the group's place in the table
  * or result (unique), breaks their ties, and a query whose groups all tie
- * (a group a row, ORDER BY its count) returns n groups, not all of them.  So if B is the row of words the n-th smallest
- * row has, every group PostgreSQL ranks n-th or before has words at most
- * B: fewer than n groups have smaller words than any group it could be
- * tied with.  A device finds B, or a bound above it, by a radix select: a
+ * (a group a row, ORDER BY its count) returns n groups, not all of them.
+ * So if B is the row of words the n-th smallest row has, every group
+ * PostgreSQL ranks n-th or before has words at most B: fewer than n
+ * groups have smaller words than any group it could be tied with.  A device finds B, or a bound above it, by a radix select: a
  * histogram of the next 8 bits of the groups that share the bits found so
  * far (ga_topn_digit), the digit where the count reaches n
  * (ga_topn_step), again, until the groups that share the prefix are few or

@@ -624,7 +624,7 @@ topn_tie_keys(Query *parse, List *keys, const GpuaggProgram *prog)
 			   *colls = NIL,
 			   *nulls = NIL;
 	ListCell   *lc;
-	bool		whole = parse->limitOption != LIMIT_OPTION_WITH_TIES;
+	bool		whole = true;
 
 	for_each_from(lc, parse->sortClause, 1)
 	{
@@ -650,7 +650,7 @@ topn_tie_keys(Query *parse, List *keys, const GpuaggProgram *prog)
 		if (type == GA_T_TEXT || type == GA_T_BPCHAR || type == GA_T_NULLONLY ||
 			type == GA_T_NUMERIC)
 			break;
-		whole = parse->limitOption != LIMIT_OPTION_WITH_TIES;
+		whole = true;
 		if (list_member_int(idx, k))
 			continue;
 		idx = lappend_int(idx, k);
@@ -658,6 +658,7 @@ topn_tie_keys(Query *parse, List *keys, const GpuaggProgram *prog)
 		colls = lappend_oid(colls, exprCollation((Node *) te->expr));
 		nulls = lappend_int(nulls, sc->nulls_first ? 1 : 0);
 	}
+	whole &= parse->limitOption != LIMIT_OPTION_WITH_TIES;
 	return list_make5(idx, ops, colls, nulls, makeInteger(whole ? 1 : 0));
 }
 
@@ -685,6 +686,8 @@ topn_for(PlannerInfo *root, List *aggrefs, List *keys, List *outputs,
 	Oid			opfamily;
 	Oid			opcintype;
 	int16		strategy;
+	bool		by_int8;
+	bool		by_numeric;
 	double		limit = const_limit(parse);
 	ListCell   *lc;
 
@@ -709,13 +712,13 @@ topn_for(PlannerInfo *root, List *aggrefs, List *keys, List *outputs,
 	tle = get_sortgroupclause_tle(sortcl, parse->targetList);
 	if (!get_ordering_op_properties(sortcl->sortop, &opfamily, &opcintype, &strategy))
 		return NIL;
+	by_int8 = opcintype == INT8OID && opfamily == INTEGER_BTREE_FAM_OID;
+	by_numeric = opcintype == NUMERICOID &&
+		opfamily == lookup_type_cache(NUMERICOID, TYPECACHE_BTREE_OPFAMILY)->btree_opf;
 	foreach(lc, aggrefs)
 	{
 		const GaAgg *ag = &prog->ga.aggs[foreach_current_index(lc)];
 		Aggref	   *aggref = lfirst_node(Aggref, lc);
-		bool		by_int8 = opcintype == INT8OID && opfamily == INTEGER_BTREE_FAM_OID;
-		bool		by_numeric = opcintype == NUMERICOID &&
-			opfamily == lookup_type_cache(NUMERICOID, TYPECACHE_BTREE_OPFAMILY)->btree_opf;
 
 		/*
 		 * a count; a sum of int2 or int4 (int8), or of int8 or numeric

@@ -241,7 +241,7 @@ numeric_from_words(bool negative, const uint64 *w, int scale)
 static Datum
 numeric_from_i128(const uint64 *st, int scale)
 {
-	int128		v = (int128) (((uint128) st[1] << 64) | st[0]);
+	int128		v = GpuaggI128(st[0], st[1]);
 	uint128		mag = v < 0 ? -(uint128) v : (uint128) v;
 	uint64		w[3] = {(uint64) mag, (uint64) (mag >> 64), 0};
 
@@ -256,7 +256,7 @@ numeric_from_i128(const uint64 *st, int scale)
 static Datum
 numeric_from_i128_dscale(const uint64 *st, int scale, int dscale)
 {
-	int128		v = (int128) (((uint128) st[1] << 64) | st[0]);
+	int128		v = GpuaggI128(st[0], st[1]);
 	int128		p = 1;
 	uint64		w[2];
 
@@ -883,7 +883,7 @@ GpuaggHavingKeeps(const GpuaggHaving *h, const GpuaggFinal *finals, const GaResu
 		if (c->never)
 			return false;
 		if (c->wide)
-			v = (int128) (((uint128) value[res->ngroups + g] << 64) | value[g]);
+			v = GpuaggI128(value[g], value[res->ngroups + g]);
 		else
 			v = (int64) value[g];
 		switch (c->strategy)

@@ -46,6 +46,13 @@ typedef struct GpuaggFinal
 extern void GpuaggFinalInit(GpuaggFinal *fin, Aggref *aggref, const GaAgg *agg,
 							MemoryContext cxt);
 
+/* A device's signed 128-bit state value, held in two slots (lo, hi). */
+static inline int128
+GpuaggI128(uint64 lo, uint64 hi)
+{
+	return (int128) (((uint128) hi << 64) | lo);
+}
+
 /*
  * The aggregate's value for group g.  aggstate is the stand-in AggState
  * PostgreSQL's deserialize and final functions are called with.

@@ -27,43 +27,44 @@
 
 StaticAssertDecl(SIZEOF_DATUM == 8, "a group's index fits a Datum");
 
+/* Group g's value of the aggregate: a count's, a sum's int64 or int128. */
+static int128
+agg_value(const GpuaggTopN *t, uint64 g)
+{
+	const uint64 *s = t->states;
+	uint64		stride = t->res->ngroups;
+
+	if (t->kind == GA_AGG_SUM_I128)
+		return GpuaggI128(s[stride + g], s[2 * stride + g]);
+	if (t->kind == GA_AGG_SUM_I64)
+		return (int64) s[stride + g];
+	return s[g];
+}
+
 /*
  * The order of groups a and b by the aggregate, > 0 when a ranks after b:
  * a count's value; a sum's NULL (no rows) first or last as the ORDER BY
- * puts it, then its int64 or int128 value (a numeric sum's, at the scale
- * every group's shares, orders as the numeric does).
+ * puts it, then its value (a numeric sum's, at the scale every group's
+ * shares, orders as the numeric does).
  */
 static int
 agg_worse(const GpuaggTopN *t, uint64 a, uint64 b)
 {
-	const uint64 *s = t->states;
-	uint64		stride = t->res->ngroups;
+	int128		x;
+	int128		y;
 	int			c;
 
-	if (t->kind == GA_AGG_SUM_I64 || t->kind == GA_AGG_SUM_I128)
+	if (t->kind != GA_AGG_COUNT)
 	{
-		bool		na = s[a] == 0;
-		bool		nb = s[b] == 0;
+		bool		na = t->states[a] == 0;
+		bool		nb = t->states[b] == 0;
 
 		if (na || nb)
 			return na == nb ? 0 : na == t->aggnullsfirst ? -1 : 1;
 	}
-	if (t->kind == GA_AGG_SUM_I64)
-	{
-		int64		x = (int64) s[stride + a];
-		int64		y = (int64) s[stride + b];
-
-		c = x > y ? 1 : x < y ? -1 : 0;
-	}
-	else if (t->kind == GA_AGG_SUM_I128)
-	{
-		int128		x = (int128) (((uint128) s[2 * stride + a] << 64) | s[stride + a]);
-		int128		y = (int128) (((uint128) s[2 * stride + b] << 64) | s[stride + b]);
-
-		c = x > y ? 1 : x < y ? -1 : 0;
-	}
-	else
-		c = s[a] > s[b] ? 1 : s[a] < s[b] ? -1 : 0;
+	x = agg_value(t, a);
+	y = agg_value(t, b);
+	c = x > y ? 1 : x < y ? -1 : 0;
 	return t->desc ? -c : c;
 }
 
@@ -160,13 +161,11 @@ GpuaggTopNForDevice(const GpuaggTopN *t, GpuaggProgram *prog)
 		 * (The NULL's side then orders them: the host's heap, and the
 		 * place word where the keys are the whole ORDER BY.)
 		 */
-		if (type == INT8OID || type == TIMESTAMPOID || type == TIMESTAMPTZOID ||
-			((type == FLOAT4OID || type == FLOAT8OID) &&
-			 d->nullsfirst[i] == d->keydesc[i]))
-		{
-			if (i + 1 < t->ntie)
-				return;
-		}
+		if (i + 1 < t->ntie &&
+			(type == INT8OID || type == TIMESTAMPOID || type == TIMESTAMPTZOID ||
+			 ((type == FLOAT4OID || type == FLOAT8OID) &&
+			  d->nullsfirst[i] == d->keydesc[i])))
+			return;
 	}
 	/* (every tie key went: groups equal in them all are interchangeable) */
 	d->whole = t->whole;

@@ -118,6 +118,13 @@ SELECT q, check_offload(q)
 			   ('SELECT g, f, count(*) FROM tt GROUP BY g, f ORDER BY count(*), g, f DESC LIMIT 6'),
 			   ('SELECT g, s, count(*) FROM tt GROUP BY g, s ORDER BY count(*) DESC, g NULLS FIRST, s LIMIT 4'),
 			   ('SELECT id, g, count(*) FROM tt GROUP BY id, g ORDER BY count(*) DESC, g, id LIMIT 4 OFFSET 9998')) t(q);
+-- a Top-N node's counters (under its Limit and Sort): fewer groups than
+-- bound came from the device, and how many the node returned
+CREATE FUNCTION topn_counts(q text, bound int, OUT narrowed bool, OUT returned text)
+LANGUAGE sql AS $$
+	SELECT (n->>'Groups From Device')::int < bound, n->>'Groups Returned'
+	  FROM (SELECT analyzed_plan(q)->'Plans'->0->'Plans'->0 AS n) p
+$$;
 -- the count and its tie keys the whole ORDER BY: of groups tied in all of
 -- them any will do, so the device returns n of them, not every tied group
 -- (ClickBench Q33 as written: a group a row, ORDER BY the count alone);
@@ -125,9 +132,7 @@ SELECT q, check_offload(q)
 SELECT explain_stable('SELECT id, count(*) AS c FROM tt GROUP BY id ORDER BY c DESC LIMIT 10');
 -- (which groups the device sends depends on where they lie: at most a few
 -- thousand of the 20001; the node returns 10)
-SELECT (n->>'Groups From Device')::int < 5000 AS narrowed, n->>'Groups Returned' AS returned
-  FROM (SELECT analyzed_plan('SELECT id, count(*) AS c FROM tt GROUP BY id ORDER BY c DESC LIMIT 10')
-			   ->'Plans'->0->'Plans'->0 AS n) p;
+SELECT * FROM topn_counts('SELECT id, count(*) AS c FROM tt GROUP BY id ORDER BY c DESC LIMIT 10', 5000);
 SELECT check_offload('SELECT c FROM (SELECT id, count(*) AS c FROM tt GROUP BY id ORDER BY c DESC LIMIT 10) s');
 SELECT check_offload('SELECT g, c FROM (SELECT id, g, count(*) AS c FROM tt GROUP BY id, g ORDER BY c DESC, g LIMIT 10) s');
 -- ... but FETCH ... WITH TIES returns every tied group
@@ -223,9 +228,7 @@ CREATE TABLE ts AS
 ANALYZE ts;
 SELECT explain_stable('SELECT k, sum(v) FROM ts GROUP BY k ORDER BY sum(v) DESC NULLS LAST, k LIMIT 5');
 SELECT explain_stable('SELECT k, avg(v) FROM ts GROUP BY k ORDER BY avg(v) DESC, k LIMIT 5');
-SELECT (n->>'Groups From Device')::int < 6000 AS narrowed, n->>'Groups Returned' AS returned
-  FROM (SELECT analyzed_plan('SELECT k, sum(b) FROM ts GROUP BY k ORDER BY sum(b) DESC NULLS LAST, k LIMIT 5')
-			   ->'Plans'->0->'Plans'->0 AS n) p;
+SELECT * FROM topn_counts('SELECT k, sum(b) FROM ts GROUP BY k ORDER BY sum(b) DESC NULLS LAST, k LIMIT 5', 6000);
 SELECT q, plan_text(q) LIKE '%Top-N%' AS top_n, check_offload(q)
   FROM (VALUES ('SELECT k, sum(v) FROM ts GROUP BY k ORDER BY sum(v) DESC, k LIMIT 5'),
 			   ('SELECT k, sum(v) FILTER (WHERE v > 900) FROM ts GROUP BY k ORDER BY 2 DESC NULLS LAST, k LIMIT 5'),
@@ -253,9 +256,7 @@ CREATE TABLE tu AS
 INSERT INTO tu SELECT i, 4700000000000000000 + i, 0, 0 FROM generate_series(10001, 20000) i;
 UPDATE tu SET w = 4700000000000000000 + id WHERE id > 10000;
 ANALYZE tu;
-SELECT (n->>'Groups From Device')::int < 5000 AS narrowed, n->>'Groups Returned' AS returned
-  FROM (SELECT analyzed_plan('SELECT id, sum(w) FROM tu GROUP BY id ORDER BY sum(w) DESC LIMIT 5')
-			   ->'Plans'->0->'Plans'->0 AS n) p;
+SELECT * FROM topn_counts('SELECT id, sum(w) FROM tu GROUP BY id ORDER BY sum(w) DESC LIMIT 5', 5000);
 SELECT q, plan_text(q) LIKE '%Top-N%' AS top_n, check_offload(q)
   FROM (VALUES ('SELECT id, sum(w) FROM tu GROUP BY id ORDER BY sum(w) DESC LIMIT 5'),
 			   ('SELECT id, sum(neg) FROM tu GROUP BY id ORDER BY sum(neg) LIMIT 5'),
@@ -263,6 +264,7 @@ SELECT q, plan_text(q) LIKE '%Top-N%' AS top_n, check_offload(q)
 			   ('SELECT id, sum(x) FROM tu GROUP BY id ORDER BY sum(x) DESC, id DESC LIMIT 5'),
 			   ('SELECT sum(x) FROM (SELECT id, sum(x) AS x FROM tu GROUP BY id ORDER BY x DESC LIMIT 5) s')) t(q);
 DROP TABLE tu;
+DROP FUNCTION topn_counts;
 -- no top-N where something between filters or reorders the groups, or the
 -- first key is not a count or a sum of integers or numerics
 SELECT q, plan_text(q) LIKE '%Top-N%' AS top_n, check_offload(q)

@@ -50,6 +50,12 @@ if [ "${SANITIZE:-1}" = 0 ]; then
 	echo "skipped (SANITIZE=0)"
 elif command -v compute-sanitizer >/dev/null; then
 	sdata=/tmp/gpuagg-sanitize
+	# Stopped (a caller's timeout), leave no sanitized backend behind: su
+	# starts it in a session of its own, where the caller's signal never
+	# reaches, and it would hold the GPU for every later query.  (Hence
+	# the wait below, during which bash runs the trap at once.)
+	trap 'pkill -KILL -f -- "--single -D $sdata/data"; exit 143' TERM INT HUP
+	pkill -KILL -f -- "--single -D $sdata/data"
 	rm -rf "$sdata"
 	mkdir -p "$sdata" && chown postgres "$sdata"
 	su postgres -s /bin/bash -c "PATH=$PATH LD_LIBRARY_PATH=${LD_LIBRARY_PATH:-} initdb -D $sdata/data -A trust >/dev/null" &&
@@ -63,7 +69,8 @@ elif command -v compute-sanitizer >/dev/null; then
 		su postgres -s /bin/bash -c "PATH=$PATH LD_LIBRARY_PATH=${LD_LIBRARY_PATH:-} \
 			compute-sanitizer --tool $tool --error-exitcode 99 --print-limit 20 \
 			postgres --single -D $sdata/data -c gpuagg.device=cuda -c gpuagg.page_batches=$pb postgres" \
-			<test/gpu/sanitize.sql >"$sdata/$tool-$pb.log" 2>&1
+			<test/gpu/sanitize.sql >"$sdata/$tool-$pb.log" 2>&1 &
+		wait $!
 		status=$?
 		grep -E "=========|ERROR|WARNING|Page Batches|Pages" "$sdata/$tool-$pb.log" | grep -v "^\s*$" | head -40
 		[ "$pb" = on ] && ! grep -q "Page Batches" "$sdata/$tool-$pb.log" && status=98

@@ -44,7 +44,7 @@
 #define GA_HD static inline
 #endif
 
-#define GA_ABI_VERSION		24
+#define GA_ABI_VERSION		25
 
 /*
  * Words of a page's visibility bitmap in a page-form batch: room for
@@ -484,6 +484,14 @@ ga_agg_ordered(int kind)
 	return kind == GA_AGG_PCT_DISC || kind == GA_AGG_PCT_CONT || kind == GA_AGG_MODE;
 }
 
+/*
+ * GaColumn.length: a UTF-8 string's characters (length, char_length in a
+ * UTF-8 database), or its bytes (octet_length; length in a database of a
+ * single-byte encoding, where the two are one, as text_length says).
+ */
+#define GA_LENGTH_CHARS		1
+#define GA_LENGTH_OCTETS	2
+
 typedef struct GaColumn
 {
 	int32_t		type;			/* GaType */
@@ -499,6 +507,11 @@ typedef struct GaColumn
 								 * pattern lies in likes[] when a device
 								 * matches it itself (page form,
 								 * gpuagg_page.h's ga_like), else 0 */
+	int32_t		length;			/* of such a column, a function that is
+								 * length() of the string itself, which a
+								 * device counts where the value lies in the
+								 * page (gpuagg_page.h's ga_varlena_length):
+								 * GA_LENGTH_CHARS or GA_LENGTH_OCTETS, else 0 */
 	int32_t		dim;			/* d + 1 where the device joins (GaDimDesc):
 								 * column dimcol of dimension d's row the
 								 * table's row matches (gpuagg_join.h), not

@@ -83,6 +83,9 @@ typedef struct GaTupleLayout
 								 * rows the WHERE's instructions up to
 								 * defer_end keep (GaDeferred) */
 	int32_t		defer_end;
+	uint64_t	lengths;		/* bit c: column c is its string's length
+								 * (GaColumn.length) ... */
+	uint64_t	octets;			/* ... in bytes (GA_LENGTH_OCTETS) */
 	int16_t		like[GA_MAX_COLS];	/* each column's GaColumn.like */
 	uint8_t		likes[GA_LIKE_BYTES];	/* GaProgram.likes */
 	const GaAttr *attrs;		/* [natts] */
@@ -204,6 +207,57 @@ ga_varlena_inline(const uint8_t *p, const uint8_t **data, uint32_t *len)
 }
 
 /*
+ * The length of the string at p (GaColumn.length): its bytes, of a value
+ * compressed inline or TOASTed too, from the size its header keeps (as
+ * toast_raw_datum_size reads it); or its characters, counted as
+ * pg_mbstrlen_with_len counts UTF-8 (a lead byte says how many bytes its
+ * character takes, a NUL ends the count), of an inline value only.
+ * Returns 0 where the host must count (a value not inline, or one whose
+ * last character is cut short, which a UTF-8 database never stores).
+ */
+GA_HD int
+ga_varlena_length(const uint8_t *p, int octets, int32_t *out)
+{
+	const uint8_t *data;
+	uint32_t	len,
+				i,
+				n = 0;
+
+	if (!ga_varlena_inline(p, &data, &len))
+	{
+		if (!octets)
+			return 0;
+		if (p[0] == 0x01)
+		{
+			/* varatt_external's va_rawsize counts the header */
+			if (p[1] != 18)
+				return 0;		/* not VARTAG_ONDISK: not on a page */
+			*out = (int32_t) ga_read32(p + 2) - 4;
+			return 1;
+		}
+		/* compressed inline: va_tcinfo's size bits */
+		*out = (int32_t) (ga_read32(p + 4) & 0x3FFFFFFF);
+		return 1;
+	}
+	if (octets)
+	{
+		*out = (int32_t) len;
+		return 1;
+	}
+	for (i = 0; i < len && data[i] != 0; n++)
+	{
+		uint32_t	l = (data[i] & 0x80) == 0 ? 1 : (data[i] & 0xE0) == 0xC0 ? 2 :
+			(data[i] & 0xF0) == 0xE0 ? 3 : (data[i] & 0xF8) == 0xF0 ? 4 : 1;
+
+		if (l > len - i)
+			return 0;			/* a character cut short: PostgreSQL decides */
+		i += l;
+	}
+	*out = (int32_t) n;
+	return 1;
+}
+
+/*
  * A numeric's bytes (after its varlena header: PostgreSQL's on-disk form,
  * numeric.c's NumericShort or NumericLong header and base-10000 digits) as
  * an int64 holding the value times 10^scale (gpuagg_abi.h, GA_T_NUMERIC).
@@ -310,6 +364,8 @@ typedef struct GaHostStrings
 	int			(*bpcodes) (void *arg, const uint8_t *varlena, uint64_t *codes);
 	/* column c's LIKE of a compressed or TOASTed value; NULL: none */
 	int			(*like) (void *arg, const uint8_t *varlena, int c, uint8_t *match);
+	/* ... and length column c's characters of one */
+	int			(*length) (void *arg, const uint8_t *varlena, int c, int32_t *n);
 	void	   *arg;
 } GaHostStrings;
 #endif
@@ -324,6 +380,19 @@ ga_host_like(const void *strings, const uint8_t *p, int c, uint8_t *match)
 	const GaHostStrings *h = (const GaHostStrings *) strings;
 
 	return h->like != NULL && h->like(h->arg, p, c, match);
+#endif
+}
+
+/* Length column c's characters of a value not inline (the host's hook). */
+GA_HD int
+ga_host_length(const void *strings, const uint8_t *p, int c, int32_t *n)
+{
+#ifdef __CUDA_ARCH__
+	return 0;
+#else
+	const GaHostStrings *h = (const GaHostStrings *) strings;
+
+	return h->length != NULL && h->length(h->arg, p, c, n);
 #endif
 }
 
@@ -530,8 +599,8 @@ ga_put_deferred(const GaTupleLayout *L, const GaDeferred *later, uint32_t row,
 
 /*
  * Store attribute value src in every column c reading it; a string column
- * gets the string's code (or is deferred to later, when not NULL), a LIKE
- * column whether the string matches, a numeric column its scaled value.
+ * gets the string's code (or is deferred to later, when not NULL), a
+ * length column its length, a LIKE column whether the string matches, a numeric column its scaled value.
  * Returns GA_DEFORM_OK, or what went wrong (the value is stored as 0).
  */
 GA_HD int
@@ -552,6 +621,17 @@ ga_put_attr(const GaTupleLayout *L, int c, uint32_t row, void *const *values,
 		{
 			if (ga_put_string(L, c, row, values, nulls, anynull, src, strings) != GA_DEFORM_OK)
 				ok = GA_DEFORM_STRING;
+		}
+		else if ((L->lengths >> c) & 1)
+		{
+			int32_t		n = 0;
+			int64_t		wide;	/* (ga_put reads up to 8 bytes) */
+
+			if (!ga_varlena_length(src, (L->octets >> c) & 1, &n) &&
+				!ga_host_length(strings, src, c, &n))
+				ok = GA_DEFORM_STRING;
+			wide = n;
+			ga_put(L, c, row, values, nulls, anynull, (const uint8_t *) &wide, 0);
 		}
 		else if (L->like[c] > 0)
 		{
@@ -666,7 +746,8 @@ ga_deform_tuple(const GaTupleLayout *L, const uint8_t *tup, uint32_t len, uint32
 			if (dlen - off < (tp[off] == 0x01 ? 2u : (tp[off] & 0x01) ? 1u : 4u))
 				return GA_DEFORM_BAD;
 			size = ga_varsize_any(tp + off);
-			if (size == 0)
+			/* (a 4-byte header counts itself; a compressed one, va_tcinfo too) */
+			if (size == 0 || ((tp[off] & 0x01) == 0 && size < ((tp[off] & 0x02) ? 8u : 4u)))
 				return GA_DEFORM_BAD;
 		}
 		else

@@ -178,6 +178,37 @@ DELETE FROM hz WHERE length(k) > 100;
 VACUUM hz;
 SELECT * FROM string_counts('SELECT k, count(*) FROM hz GROUP BY k');
 SELECT check_offload('SELECT k, count(*), sum(n) FROM hz GROUP BY k');
+-- length(), char_length() and octet_length() of a string column itself:
+-- the devices count them where the value lies in the page, UTF-8
+-- characters of 1 to 4 bytes and bytes, under 1- and 4-byte headers, as
+-- keys, arguments and in WHERE and FILTER (ClickBench Q28's form last)
+CREATE TABLE hl (t text, v varchar(40), n int4) WITH (autovacuum_enabled = off);
+INSERT INTO hl
+SELECT CASE WHEN i % 9 = 0 THEN NULL WHEN i % 10 = 0 THEN ''
+			ELSE repeat((ARRAY['a', 'é', '日', '😀', 'z'])[1 + i % 5], i % 200) END,
+	   CASE WHEN i % 7 = 0 THEN NULL ELSE 'v' || repeat('ü', i % 5) END, i
+  FROM generate_series(1, 20000) i;
+SELECT * FROM string_counts('SELECT n % 5, sum(length(t)), max(octet_length(v)) FROM hl GROUP BY 1');
+SELECT check_offload('SELECT n % 5, sum(length(t)), max(char_length(v)), sum(octet_length(t)), avg(length(v)), sum(character_length(t)) FROM hl GROUP BY 1');
+SELECT check_offload('SELECT length(t) AS l, octet_length(v) AS o, count(*) FROM hl WHERE length(t) > 150 OR octet_length(v) = 9 GROUP BY 1, 2');
+SELECT check_offload('SELECT n % 3, count(*) FILTER (WHERE char_length(t) BETWEEN 10 AND 20), avg(length(t)) FILTER (WHERE t <> '''') FROM hl GROUP BY 1');
+SELECT check_offload('SELECT n % 50 AS k, avg(length(t)) AS l, count(*) AS c FROM hl WHERE t <> '''' GROUP BY 1 HAVING count(*) > 100 ORDER BY l DESC LIMIT 5');
+-- (a string coded only in the rows the WHERE keeps, its length in each)
+SELECT check_offload('SELECT t, length(t), count(*) FROM hl WHERE n % 7 = 0 GROUP BY t');
+-- (another function of the string is the host's: column form)
+SELECT * FROM string_counts('SELECT n % 5, sum(length(lower(t))) FROM hl GROUP BY 1');
+-- a value compressed inline or TOASTed: its bytes from its header, in the
+-- pages; its characters are the host's, the scan read again in column form
+INSERT INTO hl VALUES (repeat('é', 3000), 'x', 1),
+	((SELECT string_agg(md5(i::text), '') FROM generate_series(1, 400) i), 'y', 2),
+	((SELECT repeat(string_agg(md5(i::text), ''), 40) FROM generate_series(1, 100) i), 'z', 3);
+SELECT octet_length(t), pg_column_size(t) < octet_length(t) AS compressed
+  FROM hl WHERE octet_length(t) > 2000 ORDER BY 1;
+SELECT * FROM string_counts('SELECT n % 5, sum(octet_length(t)) FROM hl GROUP BY 1');
+SELECT check_offload('SELECT n % 5, sum(octet_length(t)), max(octet_length(t)), count(*) FILTER (WHERE octet_length(t) > 1000) FROM hl GROUP BY 1');
+SELECT * FROM string_counts('SELECT n % 5, sum(length(t)) FROM hl GROUP BY 1');
+SELECT check_offload('SELECT n % 5, sum(length(t)), max(char_length(t)), sum(octet_length(t)) FROM hl GROUP BY 1');
+DROP TABLE hl;
 -- bpchar and numeric from the pages: the deformer makes a bpchar's two
 -- codes (its bytes with and without trailing spaces) and a numeric's
 -- scaled value (its base-10000 digits), also of columns added with a
@@ -217,6 +248,10 @@ SELECT check_offload('SELECT e, count(*), sum(m), count(n), sum(n), sum(g), sum(
 SELECT * FROM string_counts('SELECT o, count(*) FROM hq GROUP BY o');
 SELECT check_offload('SELECT o, m, count(*), sum(h) FROM hq GROUP BY o, m');
 SELECT check_offload('SELECT count(*) FILTER (WHERE o = ''old''), count(DISTINCT o) FROM hq');
+-- (its LIKE's match and its length are not its code: the host deforms)
+SELECT * FROM string_counts('SELECT count(*) FILTER (WHERE o LIKE ''ol%''), sum(length(o)) FROM hq');
+SELECT check_offload('SELECT o, length(o), count(*) FILTER (WHERE o LIKE ''ol%''), sum(octet_length(o)) FROM hq GROUP BY o');
+SELECT check_offload('SELECT count(*) FILTER (WHERE o LIKE ''ol%''), count(*) FILTER (WHERE o NOT LIKE ''%w'') FROM hq');
 SELECT check_offload('SELECT m, count(*), sum(h), min(p) FROM hq GROUP BY m');
 UPDATE hq SET e = e + 100 WHERE g % 10 = 0;
 DELETE FROM hq WHERE g % 10 = 1;

@@ -461,6 +461,17 @@ host_like(void *arg, const uint8_t *p, int c, uint8_t *match)
 	return 1;
 }
 
+/* ... a length column's characters of one ... */
+static int
+host_length(void *arg, const uint8_t *p, int c, int32_t *n)
+{
+	GpuaggBatchReader *r = (GpuaggBatchReader *) arg;
+
+	*n = (int32) derived_value(r, &r->prog->cols[c], r->prog->cols[c].pred - 1,
+							   PointerGetDatum(p));
+	return 1;
+}
+
 /* ... and a bpchar column's two codes. */
 static int
 host_bpchar_codes(void *arg, const uint8_t *p, uint64_t *codes)
@@ -737,9 +748,9 @@ deform_tuple(GpuaggBatchReader *r, HeapTupleHeader tup, int row, void **values,
 
 /*
  * Can gpuagg_page.h deform column col, attribute att, where it lies: a
- * fixed-width value stored as it lies, or a text or varchar value stored as
- * its code (not bpchar's two codes, nor a LIKE column, which needs the
- * host's function), or any value of which only NULL-ness is read?
+ * fixed-width value stored as it lies, a text or varchar value stored as
+ * its code (or bpchar's two codes), whether it matches a LIKE the device
+ * matches, or its length, or any value of which only NULL-ness is read?
  */
 static bool
 column_deformable(const GaColumn *col, Form_pg_attribute att)
@@ -748,7 +759,7 @@ column_deformable(const GaColumn *col, Form_pg_attribute att)
 		return false;
 	if (col->type == GA_T_NULLONLY)
 		return true;			/* (count(x): any attribute, its NULL bit) */
-	if (col->type == GA_T_TEXT || col->type == GA_T_BPCHAR || col->like)
+	if (col->type == GA_T_TEXT || col->type == GA_T_BPCHAR || col->like || col->length)
 		return att->attlen == -1;
 	if (col->type == GA_T_NUMERIC)
 		return att->atttypid == NUMERICOID;
@@ -782,6 +793,21 @@ deferred_strings(const GaProgram *p, uint64 strings, int32 *end)
 			n++;
 		}
 	return deferred;
+}
+
+/*
+ * A default (GaAttr.missing) is one value for every column of its
+ * attribute's chain: a string's code, or its Datum as it is.  A LIKE
+ * column's match or a length column's count of it would be other values:
+ * does a column of the chain from c need one?
+ */
+static bool
+missing_differs(const GaProgram *p, const int *next_same, int c)
+{
+	for (; c >= 0; c = next_same[c])
+		if (p->cols[c].like || p->cols[c].length)
+			return true;
+	return false;
 }
 
 /*
@@ -826,6 +852,10 @@ shared_deform_possible(GpuaggBatchReader *r)
 		r->layout.width[c] = ga_type_width(t);
 		r->layout.next_same[c] = r->next_same[c];
 		r->layout.like[c] = p->cols[c].like;
+		if (p->cols[c].length)
+			r->layout.lengths |= UINT64CONST(1) << c;
+		if (p->cols[c].length == GA_LENGTH_OCTETS)
+			r->layout.octets |= UINT64CONST(1) << c;
 	}
 	memcpy(r->layout.likes, p->likes, sizeof(r->layout.likes));
 	/*
@@ -837,6 +867,7 @@ shared_deform_possible(GpuaggBatchReader *r)
 	r->hooks.code = host_string_code;
 	r->hooks.bpcodes = host_bpchar_codes;
 	r->hooks.like = host_like;
+	r->hooks.length = host_length;
 	r->hooks.arg = r;
 	attrs = palloc0(sizeof(GaAttr) * Max(r->maxattno, 1));
 	for (int i = 0; i < r->maxattno; i++)
@@ -857,23 +888,29 @@ shared_deform_possible(GpuaggBatchReader *r)
 			Datum		d = getmissingattr(r->desc, i + 1, &isnull);
 
 			a->missing_null = isnull;
-			/* a string's default: its code, which every device knows */
-			if (!isnull && (r->layout.numerics >> a->col) & 1)
+			if (isnull)
+				continue;
+			/*
+			 * a string's default: its code, which every device knows; a
+			 * numeric's: its scaled value.  The host deforms where there is
+			 * none, or where the chain's one value cannot serve each column.
+			 */
+			if ((r->layout.numerics >> a->col) & 1 ?
+				!GpuaggNumericScaled(d, r->layout.scale[a->col],
+									 GpuaggColumnDscale(&p->cols[a->col]), &a->missing.i) :
+				missing_differs(p, r->next_same, a->col))
 			{
-				/* a numeric's: its scaled value, or the host deforms */
-				if (!GpuaggNumericScaled(d, r->layout.scale[a->col],
-										 GpuaggColumnDscale(&p->cols[a->col]), &a->missing.i))
-				{
-					pfree(attrs);
-					r->layout.numerics = 0;
-					r->layout.strings = 0;
-					r->layout.bpchars = 0;
-					return false;
-				}
+				pfree(attrs);
+				r->layout.numerics = 0;
+				r->layout.strings = 0;
+				r->layout.bpchars = 0;
+				r->layout.lengths = 0;
+				r->layout.octets = 0;
+				return false;
 			}
-			else if (!isnull && (r->layout.bpchars >> a->col) & 1)
+			if ((r->layout.bpchars >> a->col) & 1)
 				a->missing.u = GpuaggDictRegister(r->dict, d, true);
-			else if (!isnull)
+			else if (!((r->layout.numerics >> a->col) & 1))
 				a->missing.u = (r->layout.strings >> a->col) & 1 ?
 					GpuaggDictEncode(r->dict, d) : (uint64) d;
 		}
@@ -924,7 +961,7 @@ GpuaggPageFormMissing(const GaProgram *prog, Relation rel, int batch_rows)
 	for (uint32 c = 0; c < prog->ncols; c++)
 		if (!prog->cols[c].dim &&
 			!column_deformable(&prog->cols[c], TupleDescAttr(desc, prog->cols[c].attno - 1)))
-			return "a string predicate or function only the host computes (ILIKE, a LIKE with _, <, lower(), length(), ...)";
+			return "a string predicate or function only the host computes (ILIKE, a LIKE with _, <, lower(), ...)";
 	return NULL;
 }
 

@@ -93,6 +93,7 @@ StaticAssertDecl(sizeof(GaProgram) <= 65536, "GaProgram must fit CUDA's constant
 #define session_zone(c, what) read_zone(c, what, NULL, false, 0)
 static bool regex_ok(List *args, Oid collid);
 static int	compile_string_func(Compiler *c, Expr *expr, int *type);
+static int	length_counted(Expr *expr);
 
 int
 GpuaggTypeOf(Oid typid)
@@ -1182,8 +1183,45 @@ compile_string_func(Compiler *c, Expr *expr, int *type)
 	prog->pred_argtype[prog->npreds] = var->vartype;
 	if ((r = host_column(c, var->varattno, t, &col)) < 0)
 		return -2;
+	prog->ga.cols[col].length = length_counted(expr);
 	*type = t;
 	return r;
+}
+
+/*
+ * length(), char_length() or octet_length() of a text or varchar column
+ * itself: a length the devices count where the value lies in the page
+ * (GaColumn.length), in bytes where text_length would (a single-byte
+ * encoding), in characters in a UTF-8 database; else 0 (the host's).
+ */
+static int
+length_counted(Expr *expr)
+{
+	FuncExpr   *f = (FuncExpr *) expr;
+	Expr	   *arg;
+
+	if (!IsA(expr, FuncExpr) || list_length(f->args) != 1)
+		return 0;
+	arg = linitial(f->args);
+	while (IsA(arg, RelabelType))
+		arg = ((RelabelType *) arg)->arg;
+	if (!IsA(arg, Var) ||
+		(((Var *) arg)->vartype != TEXTOID && ((Var *) arg)->vartype != VARCHAROID))
+		return 0;
+	switch (f->funcid)
+	{
+		case F_OCTET_LENGTH_TEXT:
+			return GA_LENGTH_OCTETS;
+		case F_TEXTLEN:
+		case F_LENGTH_TEXT:
+		case F_CHAR_LENGTH_TEXT:
+		case F_CHARACTER_LENGTH_TEXT:
+			if (pg_database_encoding_max_length() == 1)
+				return GA_LENGTH_OCTETS;
+			return GetDatabaseEncoding() == PG_UTF8 ? GA_LENGTH_CHARS : 0;
+		default:
+			return 0;
+	}
 }
 
 /*

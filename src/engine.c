@@ -332,15 +332,17 @@ ga_engine_start(GaEngineSession *s)
 									 0xff, sizeof(unsigned long long), s->s_exec));
 	}
 	if (!s->d_table &&
-		(err = engine_table_alloc(s, engine_half_load_cap(s->args.groups + s->args.batch_rows),
+		(err = engine_table_alloc(s, engine_half_load_cap(prog->nkeys == 0 ? 1.0 :
+														  s->args.groups + s->args.batch_rows),
 								  prog->nkeys, prog->nslots, GA_CNT_GROUPS,
 								  &s->table, &s->d_table, &s->table_bytes)) != GA_OK)
 		return err;
 
 	/*
-	 * Room for the estimated groups and a whole batch of new ones, so that
-	 * engine_make_room grows nothing when the estimate holds (planner.c's
-	 * vram_estimate counts the same).  A distinct set's keys: the group
+	 * Room for the estimated groups and a whole batch of new ones (without
+	 * group keys, for the one group), so that engine_make_room grows
+	 * nothing when the estimate holds (planner.c's vram_estimate counts the
+	 * same).  A distinct set's keys: the group
 	 * keys and the value; a counted set's state: the value's rows.
 	 */
 	for (uint32_t j = 0; j < prog->ndistinct; j++)

@@ -244,7 +244,9 @@ engine_make_room(GaEngineSession *s, uint64_t nrows)
 	int			err;
 	uint64_t	bound;
 
-	check = 2 * (s->groups_bound + engine_join_rows(s, nrows, -1)) > s->table.cap;
+	/* (a program without group keys has one group, whatever the rows) */
+	check = s->prog.nkeys > 0 &&
+		2 * (s->groups_bound + engine_join_rows(s, nrows, -1)) > s->table.cap;
 	for (uint32_t j = 0; j < s->prog.ndistinct; j++)
 		check |= 2 * (s->set_bound[j] + engine_join_rows(s, nrows, j)) > s->sets.set[j].cap;
 	if (!check)
@@ -252,7 +254,7 @@ engine_make_room(GaEngineSession *s, uint64_t nrows)
 	if ((err = engine_read_counters(s, counters)) != GA_OK)
 		return err;
 	bound = room_bound(s, &s->table, counters[GA_CNT_GROUPS], engine_join_rows(s, nrows, -1));
-	if (2 * bound > s->table.cap &&
+	if (s->prog.nkeys > 0 && 2 * bound > s->table.cap &&
 		(err = grow_table(s, &s->table, &s->d_table, &s->table_bytes, bound)) != GA_OK)
 		return err;
 	s->groups_bound = counters[GA_CNT_GROUPS];

@@ -414,8 +414,10 @@ vram_estimate(const GaProgram *p, double groups, const double *pairs,
 	bool		any_pairs = false,
 				osa = false;
 
+	/* (without group keys, one group: engine.c sizes its table so) */
 	bytes = staging +
-		table_bytes(groups, groups + batch_rows, batch_rows, p->nkeys, p->nslots) +
+		(p->nkeys == 0 ? table_bytes(1.0, 1.0, 0, 0, p->nslots) :
+		 table_bytes(groups, groups + batch_rows, batch_rows, p->nkeys, p->nslots)) +
 		Max(groups, 1.0) * ga_slot_bytes(p->nkeys, p->nslots) + 8 * GA_TOPN_HIST +
 		sizeof(GaProgram);
 

@@ -332,6 +332,16 @@ ANALYZE jday;
 SELECT check_offload('SELECT quarter, count(*), sum(qty) FROM jf JOIN jday ON day = dday GROUP BY quarter');
 SELECT l FROM explain_stable('SELECT quarter, count(*) FROM jf JOIN jday ON day = dday GROUP BY quarter', true) l
  WHERE l ~ 'Matched By|Scanned by Device';
+-- ... and a LIKE or a length of a joined table's string, as TPC-H Q14's
+-- CASE WHEN p_type LIKE 'PROMO%': the device answers it reading the
+-- table's pages too (a LIKE with `_' is the host's: the host reads it)
+SELECT check_offload('SELECT sum(CASE WHEN p_type LIKE ''PROMO%'' THEN qty ELSE 0 END), count(*) FILTER (WHERE p_type NOT LIKE ''%1%''), sum(length(p_type)), sum(octet_length(p_type)) FROM jf JOIN jp ON pk = p_id');
+SELECT check_offload('SELECT p_type LIKE ''PROMO%'' AS promo, length(p_type) AS l, count(*), sum(qty) FROM jf JOIN jp ON pk = p_id WHERE p_type NOT LIKE ''STD 4%'' GROUP BY 1, 2');
+SELECT l FROM explain_stable('SELECT sum(CASE WHEN p_type LIKE ''PROMO%'' THEN qty ELSE 0 END), sum(length(p_type)) FROM jf JOIN jp ON pk = p_id', true) l
+ WHERE l ~ 'Matched By|Scanned by Device';
+SELECT l FROM explain_stable('SELECT sum(CASE WHEN p_type LIKE ''PROMO_%'' THEN qty ELSE 0 END) FROM jf JOIN jp ON pk = p_id', true) l
+ WHERE l ~ 'Matched By|Scanned by Device';
+SELECT check_offload('SELECT sum(CASE WHEN p_type LIKE ''PROMO_%'' THEN qty ELSE 0 END), count(*) FILTER (WHERE upper(p_type) COLLATE "C" < ''Q'') FROM jf JOIN jp ON pk = p_id');
 -- ... and the host's matching (gpuagg.device_joins off) the same
 SET gpuagg.device_joins = off;
 SELECT check_offload('SELECT r_name, n_name, count(*), sum(amt) FROM jf JOIN jc ON ck = c_id JOIN jn ON c_nation = n_id JOIN jr ON n_region = r_id GROUP BY r_name, n_name');

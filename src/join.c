@@ -1790,8 +1790,9 @@ scan_attno(Plan *plan, int col)
  * might not hold), make its program and say so in main.
  */
 static void
-scan_program(GpuaggJoin *j, int d, GaProgram *main, int batch_rows)
+scan_program(GpuaggJoin *j, int d, GpuaggProgram *mainprog, int batch_rows)
 {
+	GaProgram  *main = &mainprog->ga;
 	JoinDim    *dim = &j->dims[d];
 	GaDimDesc  *dd = &main->dims[d];
 	Plan	   *plan = dim->ps->plan;
@@ -1832,9 +1833,17 @@ scan_program(GpuaggJoin *j, int d, GaProgram *main, int batch_rows)
 		{
 			const GaColumn *mc = &main->cols[dim->pay_prog[c]];
 
-			/* (a string predicate or function of it is the host's) */
-			if (mc->pred || mc->like)
-				return;
+			/*
+			 * a string predicate or function of it is the host's, but a
+			 * LIKE or a length the device answers in the pages (TPC-H
+			 * Q14's p_type LIKE 'PROMO%')
+			 */
+			if (mc->pred)
+			{
+				if ((dd->scan_col[c] = GpuaggCopyPageColumn(dp, attno, mainprog, mc)) < 0)
+					return;
+				continue;
+			}
 			want.type = mc->type;
 			want.scale = mc->scale;
 			want.dscale_checked = mc->dscale_checked;
@@ -1949,7 +1958,7 @@ GpuaggJoinToDevice(GpuaggJoin *j, GpuaggProgram *prog, Relation rel, int batch_r
 	p->ndims = j->ndims;
 	j->device = true;
 	for (int d = 0; d < j->ndims; d++)
-		scan_program(j, d, p, batch_rows);
+		scan_program(j, d, prog, batch_rows);
 	return true;
 }
 

@@ -878,6 +878,46 @@ host_column(Compiler *c, AttrNumber attno, int type, int *col)
 	return r;
 }
 
+/* (program.h) */
+int
+GpuaggCopyPageColumn(GpuaggProgram *to, AttrNumber attno, const GpuaggProgram *from,
+					 const GaColumn *fc)
+{
+	GaProgram  *g = &to->ga;
+	GaColumn   *c = &g->cols[g->ncols];
+	int			k = fc->pred - 1;
+
+	if (fc->pred == 0 || (!fc->like && !fc->length) || g->ncols >= GA_MAX_COLS ||
+		to->npreds >= GA_MAX_COLS)
+		return -1;
+	memset(c, 0, sizeof(GaColumn));
+	c->type = fc->type;
+	c->attno = attno;
+	c->length = fc->length;
+	if (fc->like)
+	{
+		/* (compile_like's layout: flags, parts, each part's length and bytes) */
+		const uint8 *pat = from->ga.likes + fc->like - 1;
+		int			n = 2;
+
+		for (int part = 0; part < pat[1]; part++)
+			n += 1 + pat[n];
+		if (to->nlikebytes + n > GA_LIKE_BYTES)
+			return -1;
+		memcpy(g->likes + to->nlikebytes, pat, n);
+		c->like = to->nlikebytes + 1;
+		to->nlikebytes += n;
+	}
+	/* (the host's hooks answer a value not inline with its function) */
+	to->pred_funcid[to->npreds] = from->pred_funcid[k];
+	to->pred_collid[to->npreds] = from->pred_collid[k];
+	to->pred_pattern[to->npreds] = from->pred_pattern[k];
+	to->pred_expr[to->npreds] = from->pred_expr[k];
+	to->pred_argtype[to->npreds] = from->pred_argtype[k];
+	c->pred = ++to->npreds;
+	return g->ncols++;
+}
+
 /*
  * column LIKE / NOT LIKE / ILIKE / NOT ILIKE 'pattern' and column < <= > >=
  * 'constant' (either side) on text or varchar: a bool column the host

@@ -193,6 +193,14 @@ extern bool GpuaggNumericRounded(Datum d, int scale, int round, int64 *out);
  */
 extern bool GpuaggLikeEndsInEscape(Datum pattern);
 
+/*
+ * A column of program `to' for attribute attno that is program from's
+ * column fc, a LIKE or a length a device answers in the pages, with what
+ * the host needs of it (a joined table the device scans: src/join.c).
+ */
+extern int	GpuaggCopyPageColumn(GpuaggProgram *to, AttrNumber attno,
+								 const GpuaggProgram *from, const GaColumn *fc);
+
 /* A numeric's display scale (numeric_scale), -1 for NaN and the infinities. */
 extern int	GpuaggNumericDscale(Datum d);
 

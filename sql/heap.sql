@@ -209,6 +209,13 @@ SELECT check_offload('SELECT n % 5, sum(octet_length(t)), max(octet_length(t)), 
 SELECT * FROM string_counts('SELECT n % 5, sum(length(t)) FROM hl GROUP BY 1');
 SELECT check_offload('SELECT n % 5, sum(length(t)), max(char_length(t)), sum(octet_length(t)) FROM hl GROUP BY 1');
 DROP TABLE hl;
+-- (compressed with lz4: the header keeps the size the same way)
+CREATE TABLE hl4 (t text COMPRESSION lz4, n int4) WITH (autovacuum_enabled = off);
+INSERT INTO hl4 SELECT repeat('é' || i, 1000 + i), i FROM generate_series(1, 30) i;
+SELECT count(*) FILTER (WHERE pg_column_compression(t) = 'lz4') AS lz4 FROM hl4;
+SELECT * FROM string_counts('SELECT n % 3, sum(octet_length(t)) FROM hl4 GROUP BY 1');
+SELECT check_offload('SELECT n % 3, sum(octet_length(t)), max(octet_length(t)), count(*) FROM hl4 GROUP BY 1');
+DROP TABLE hl4;
 -- bpchar and numeric from the pages: the deformer makes a bpchar's two
 -- codes (its bytes with and without trailing spaces) and a numeric's
 -- scaled value (its base-10000 digits), also of columns added with a

@@ -185,3 +185,49 @@ EXPLAIN (COSTS OFF) SELECT count(DISTINCT t) FROM stc;
 EXPLAIN (COSTS OFF) SELECT count(*) FROM stc WHERE t LIKE 'a%';
 EXPLAIN (COSTS OFF) SELECT n, min(t) FROM stc GROUP BY n;
 SELECT check_offload('SELECT n, count(*) FROM stc WHERE t COLLATE "C" = ''a'' GROUP BY n');
+
+-- A database of a single-byte encoding (LATIN1): length() counts bytes
+-- there, as text_length does, and LIKE matches bytes, both answered by the
+-- devices in the pages (with page batches on)
+\set regress_db :DBNAME
+SELECT current_setting('gpuagg.device') AS regress_device \gset
+CREATE DATABASE gpuagg_regress_latin1 ENCODING 'LATIN1' LC_COLLATE 'C' LC_CTYPE 'C'
+	TEMPLATE template0;
+\c gpuagg_regress_latin1
+SET client_min_messages = warning;
+CREATE EXTENSION gpuagg;
+RESET client_min_messages;
+SET gpuagg.device = :'regress_device';
+SET gpuagg.force_offload = on;
+CREATE FUNCTION same_in_pages(q text) RETURNS text
+LANGUAGE plpgsql AS $$
+DECLARE
+	plan text;
+	gpu text[];
+	native text[];
+BEGIN
+	EXECUTE 'EXPLAIN (ANALYZE, FORMAT JSON, COSTS OFF, TIMING OFF) ' || q INTO plan;
+	EXECUTE 'SELECT array_agg(r::text ORDER BY r::text) FROM (' || q || ') r' INTO gpu;
+	PERFORM set_config('gpuagg.enabled', 'off', true);
+	EXECUTE 'SELECT array_agg(r::text ORDER BY r::text) FROM (' || q || ') r' INTO native;
+	PERFORM set_config('gpuagg.enabled', 'on', true);
+	IF plan NOT LIKE '%"Custom Plan Provider": "GpuAgg"%' THEN
+		RETURN 'NOT OFFLOADED';
+	ELSIF current_setting('gpuagg.page_batches') = 'on' AND
+		(plan NOT LIKE '%"Page Batches"%' OR plan LIKE '%Read Again in Column Form%') THEN
+		RETURN 'not in page batches';
+	ELSIF gpu IS NOT DISTINCT FROM native THEN
+		RETURN 'offloaded, same as native';
+	END IF;
+	RETURN format('DIFFERENT: gpuagg %s native %s', gpu, native);
+END $$;
+CREATE TABLE l1 (t text, v varchar(30), n int4);
+INSERT INTO l1
+SELECT CASE WHEN i % 11 = 0 THEN NULL ELSE repeat(chr(224 + i % 20), i % 40) || 'x' END,
+	   chr(192 + i % 7) || i, i
+  FROM generate_series(1, 5000) i;
+SELECT same_in_pages('SELECT n % 5, sum(length(t)), sum(char_length(v)), sum(octet_length(t)), max(length(t)) FROM l1 GROUP BY 1');
+SELECT same_in_pages('SELECT length(t) AS l, count(*), count(*) FILTER (WHERE t LIKE ''%x'') FROM l1 WHERE v LIKE chr(193) || ''%'' GROUP BY 1');
+SELECT sum(length(t)) = sum(octet_length(t)) AS length_is_bytes FROM l1;
+\c :regress_db
+DROP DATABASE gpuagg_regress_latin1;

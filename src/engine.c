@@ -432,6 +432,14 @@ tighten_bounds(GaEngineSession *s, int b)
 }
 
 /*
+ * gpuagg_deform_pages takes the batch, the layout and the dictionary by
+ * value: with its other parameters they must fit the 4 kB that kernel
+ * parameters may take on any device and driver before CUDA 12.1.
+ */
+_Static_assert(sizeof(GaBatch) + sizeof(GaTupleLayout) + sizeof(GaDict) + 64 <= 4096,
+			   "gpuagg_deform_pages' parameters must fit in 4 kB");
+
+/*
  * A page-form batch: its page list, row starts, visibility bitmaps and
  * layout to the device, the null bitmaps zeroed, and gpuagg_deform_pages
  * to fill the columns from the pages where they lie in the mapped shared

@@ -44,7 +44,7 @@
 #define GA_HD static inline
 #endif
 
-#define GA_ABI_VERSION		25
+#define GA_ABI_VERSION		26
 
 /*
  * Words of a page's visibility bitmap in a page-form batch: room for
@@ -492,6 +492,14 @@ ga_agg_ordered(int kind)
 #define GA_LENGTH_CHARS		1
 #define GA_LENGTH_OCTETS	2
 
+/*
+ * GaColumn.prefix_flags: a character is a byte (a single-byte encoding);
+ * the string is a bpchar's without its trailing spaces (its cast to text).
+ */
+#define GA_PREFIX_OCTETS	1
+#define GA_PREFIX_RTRIM		2
+#define GA_PREFIX_MAX		1000	/* n of the longest prefix coded so */
+
 typedef struct GaColumn
 {
 	int32_t		type;			/* GaType */
@@ -512,6 +520,12 @@ typedef struct GaColumn
 								 * device counts where the value lies in the
 								 * page (gpuagg_page.h's ga_varlena_length):
 								 * GA_LENGTH_CHARS or GA_LENGTH_OCTETS, else 0 */
+	int32_t		prefix;			/* of such a column (GA_T_TEXT), a function
+								 * that is the string's first prefix - 1
+								 * characters, substring(s, 1, n) or left(s,
+								 * n), whose bytes a device codes itself
+								 * (gpuagg_page.h's ga_prefix_len); else 0 */
+	int32_t		prefix_flags;	/* GA_PREFIX_OCTETS, GA_PREFIX_RTRIM */
 	int32_t		dim;			/* d + 1 where the device joins (GaDimDesc):
 								 * column dimcol of dimension d's row the
 								 * table's row matches (gpuagg_join.h), not

@@ -85,7 +85,11 @@ typedef struct GaTupleLayout
 	int32_t		defer_end;
 	uint64_t	lengths;		/* bit c: column c is its string's length
 								 * (GaColumn.length) ... */
-	uint64_t	octets;			/* ... in bytes (GA_LENGTH_OCTETS) */
+	uint64_t	octets;			/* ... in bytes (GA_LENGTH_OCTETS), or a
+								 * prefix column's characters are bytes */
+	uint64_t	rtrim;			/* bit c: prefix column c's string is a
+								 * bpchar's without trailing spaces */
+	int16_t		prefix[GA_MAX_COLS];	/* each column's GaColumn.prefix */
 	int16_t		like[GA_MAX_COLS];	/* each column's GaColumn.like */
 	uint8_t		likes[GA_LIKE_BYTES];	/* GaProgram.likes */
 	const GaAttr *attrs;		/* [natts] */
@@ -366,6 +370,9 @@ typedef struct GaHostStrings
 	int			(*like) (void *arg, const uint8_t *varlena, int c, uint8_t *match);
 	/* ... and length column c's characters of one */
 	int			(*length) (void *arg, const uint8_t *varlena, int c, int32_t *n);
+	/* prefix column c's code of one (NULL: none); a string's bytes' code */
+	int			(*prefix) (void *arg, const uint8_t *varlena, int c, uint32_t *code);
+	int			(*bytes) (void *arg, const uint8_t *data, uint32_t len, uint32_t *code);
 	void	   *arg;
 } GaHostStrings;
 #endif
@@ -556,6 +563,79 @@ ga_put(const GaTupleLayout *L, int c, uint32_t row, void *const *values,
 #define GA_DEFORM_NUMERIC	(-2)	/* a numeric no int64 holds at its scale
 									 * (ga_numeric_value): the exact path */
 
+/*
+ * The bytes of the first n characters of the string of len bytes at s, as
+ * text_substring(s, 1, n) and text_left find them: UTF-8 characters as
+ * pg_mblen steps over them (or bytes, octets), the whole string where it
+ * has fewer.  0 where PostgreSQL must decide (a NUL, or a character cut
+ * short, which a UTF-8 database never stores).
+ */
+GA_HD int
+ga_prefix_len(const uint8_t *s, uint32_t len, uint32_t n, int octets, uint32_t *plen)
+{
+	uint32_t	i = 0;
+
+	if (octets)
+	{
+		*plen = n < len ? n : len;
+		return 1;
+	}
+	for (uint32_t k = 0; k < n && i < len; k++)
+	{
+		uint32_t	l = (s[i] & 0x80) == 0 ? 1 : (s[i] & 0xE0) == 0xC0 ? 2 :
+			(s[i] & 0xF0) == 0xE0 ? 3 : (s[i] & 0xF8) == 0xF0 ? 4 : 1;
+
+		if (s[i] == 0 || l > len - i)
+			return 0;
+		i += l;
+	}
+	*plen = i;
+	return 1;
+}
+
+/*
+ * Prefix column c's code of the string value at p: the code of its first
+ * L->prefix[c] - 1 characters' bytes, which the device puts in its
+ * dictionary; of a value not inline, the host's (none on a device).
+ */
+GA_HD int
+ga_prefix_code(const GaTupleLayout *L, int c, const void *strings, const uint8_t *p,
+			   uint32_t *code)
+{
+	const uint8_t *data;
+	uint32_t	len,
+				plen;
+
+	if (!ga_varlena_inline(p, &data, &len))
+	{
+#ifdef __CUDA_ARCH__
+		return 0;
+#else
+		const GaHostStrings *h = (const GaHostStrings *) strings;
+
+		return h->prefix != NULL && h->prefix(h->arg, p, c, code);
+#endif
+	}
+	if ((L->rtrim >> c) & 1)
+		len = ga_bpchar_len(data, len);
+	if (!ga_prefix_len(data, len, (uint32_t) (L->prefix[c] - 1), (L->octets >> c) & 1, &plen))
+	{
+#ifdef __CUDA_ARCH__
+		return 0;
+#else
+		const GaHostStrings *h = (const GaHostStrings *) strings;
+
+		return h->prefix != NULL && h->prefix(h->arg, p, c, code);
+#endif
+	}
+#ifdef __CUDA_ARCH__
+	return ga_dict_code((const GaDict *) strings, data, plen, code);
+#else
+	return ((const GaHostStrings *) strings)->bytes(((const GaHostStrings *) strings)->arg,
+													data, plen, code);
+#endif
+}
+
 /* Store string column c's code (a bpchar's two) of the value at src. */
 GA_HD int
 ga_put_string(const GaTupleLayout *L, int c, uint32_t row, void *const *values,
@@ -574,7 +654,8 @@ ga_put_string(const GaTupleLayout *L, int c, uint32_t row, void *const *values,
 	{
 		uint32_t	code = 0;
 
-		if (!ga_string_code(strings, src, &code))
+		if (L->prefix[c] > 0 ? !ga_prefix_code(L, c, strings, src, &code) :
+			!ga_string_code(strings, src, &code))
 			ok = GA_DEFORM_STRING;
 		codes = code;
 	}

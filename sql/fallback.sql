@@ -142,12 +142,13 @@ SET max_parallel_workers_per_gather = 2;
 SET client_min_messages = warning;
 SELECT check_offload($$SELECT count(*), sum(v) FROM fbs WHERE substring(few FROM 2 FOR 1) IN ('1', '2')$$);
 SELECT check_offload('SELECT count(*), sum(v) FROM fbs WHERE length(few) > 2');
-SELECT offloaded($$SELECT count(*), sum(v) FROM fbs WHERE substring(own FROM 1 FOR 2) IN ('ab', 'cd')$$);
+SELECT offloaded($$SELECT count(*), sum(v) FROM fbs WHERE substring(own FROM 2 FOR 2) IN ('ab', 'cd')$$);
 SELECT offloaded($$SELECT count(*), sum(v) FROM fbs WHERE upper(own) < 'AB'$$);
 -- (a plain column of the same strings the device codes itself, in pages,
--- and its length, which the device counts there)
+-- its length, which the device counts there, and a prefix it codes)
 SELECT check_offload($$SELECT count(*), sum(v) FROM fbs WHERE own LIKE 'ab%'$$);
 SELECT check_offload('SELECT count(*), sum(v) FROM fbs WHERE length(own) > 31');
+SELECT check_offload($$SELECT count(*), sum(v) FROM fbs WHERE substring(own FROM 1 FOR 2) IN ('ab', 'cd')$$);
 RESET client_min_messages;
 RESET max_parallel_workers_per_gather;
 

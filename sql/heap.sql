@@ -216,6 +216,30 @@ SELECT count(*) FILTER (WHERE pg_column_compression(t) = 'lz4') AS lz4 FROM hl4;
 SELECT * FROM string_counts('SELECT n % 3, sum(octet_length(t)) FROM hl4 GROUP BY 1');
 SELECT check_offload('SELECT n % 3, sum(octet_length(t)), max(octet_length(t)), count(*) FROM hl4 GROUP BY 1');
 DROP TABLE hl4;
+-- substring(s FROM 1 FOR n), substr(s, 1, n) and left(s, n) of a string
+-- column (or of a bpchar's text, its trailing spaces gone, as TPC-H Q22's
+-- substring(c_phone FROM 1 FOR 2)): the devices code the first n
+-- characters' bytes themselves, in the pages
+CREATE TABLE hpre (t text, v varchar(20), b char(8), n int4) WITH (autovacuum_enabled = off);
+INSERT INTO hpre
+SELECT CASE WHEN i % 13 = 0 THEN NULL WHEN i % 17 = 0 THEN ''
+			ELSE (ARRAY['ab', 'é日x', '😀😀z', 'a', 'xyz'])[1 + i % 5] || (i % 7) END,
+	   'v' || (i % 9) || repeat('ü', i % 3),
+	   CASE WHEN i % 11 = 0 THEN NULL ELSE (ARRAY['a b', ' ab', 'ab  ', '', 'é ü'])[1 + i % 5] END,
+	   i
+  FROM generate_series(1, 20000) i;
+SELECT * FROM string_counts('SELECT substring(t FROM 1 FOR 2), count(*) FROM hpre GROUP BY 1');
+SELECT check_offload('SELECT substring(t FROM 1 FOR 2) AS p, left(v, 3) AS l, substr(b, 1, 2) AS s, count(*) FROM hpre GROUP BY 1, 2, 3');
+SELECT check_offload('SELECT left(t, 0) AS z, left(t, 1) AS o, substring(b FROM 1 FOR 5) AS f, count(*), min(n) FROM hpre GROUP BY 1, 2, 3');
+SELECT check_offload('SELECT substring(b FROM 1 FOR 2) AS k, count(*), sum(n) FROM hpre WHERE substring(b FROM 1 FOR 2) IN (''a'', ''ab'', '' a'', ''é'', '''') GROUP BY 1');
+SELECT check_offload('SELECT count(*) FILTER (WHERE left(t, 1) = ''é''), count(DISTINCT left(t, 2)), min(substr(v, 1, 2) COLLATE "C") FROM hpre WHERE n % 3 = 0');
+-- (coded only in the rows the WHERE keeps)
+SELECT check_offload('SELECT left(t, 2), count(*) FROM hpre WHERE n % 5 = 0 GROUP BY 1');
+-- (a compressed value's prefix is the host's: read again in column form)
+INSERT INTO hpre VALUES (repeat('日', 3000), 'x', 'x', 1);
+SELECT * FROM string_counts('SELECT left(t, 2), count(*) FROM hpre GROUP BY 1');
+SELECT check_offload('SELECT left(t, 2), count(*) FROM hpre GROUP BY 1');
+DROP TABLE hpre;
 -- bpchar and numeric from the pages: the deformer makes a bpchar's two
 -- codes (its bytes with and without trailing spaces) and a numeric's
 -- scaled value (its base-10000 digits), also of columns added with a

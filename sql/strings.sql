@@ -228,6 +228,7 @@ SELECT CASE WHEN i % 11 = 0 THEN NULL ELSE repeat(chr(224 + i % 20), i % 40) || 
   FROM generate_series(1, 5000) i;
 SELECT same_in_pages('SELECT n % 5, sum(length(t)), sum(char_length(v)), sum(octet_length(t)), max(length(t)) FROM l1 GROUP BY 1');
 SELECT same_in_pages('SELECT length(t) AS l, count(*), count(*) FILTER (WHERE t LIKE ''%x'') FROM l1 WHERE v LIKE chr(193) || ''%'' GROUP BY 1');
+SELECT same_in_pages('SELECT left(t, 3) AS l, substring(v FROM 1 FOR 1) AS s, count(*) FROM l1 GROUP BY 1, 2');
 SELECT sum(length(t)) = sum(octet_length(t)) AS length_is_bytes FROM l1;
 \c :regress_db
 DROP DATABASE gpuagg_regress_latin1;

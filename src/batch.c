@@ -472,6 +472,27 @@ host_length(void *arg, const uint8_t *p, int c, int32_t *n)
 	return 1;
 }
 
+/* ... a prefix column's code of one ... */
+static int
+host_prefix(void *arg, const uint8_t *p, int c, uint32_t *code)
+{
+	GpuaggBatchReader *r = (GpuaggBatchReader *) arg;
+
+	*code = (uint32) derived_value(r, &r->prog->cols[c], r->prog->cols[c].pred - 1,
+								   PointerGetDatum(p));
+	return 1;
+}
+
+/* ... the code of a string's bytes ... */
+static int
+host_bytes(void *arg, const uint8_t *data, uint32_t len, uint32_t *code)
+{
+	GpuaggBatchReader *r = (GpuaggBatchReader *) arg;
+
+	*code = GpuaggDictEncodeBytes(r->dict, (const char *) data, (int32) len);
+	return 1;
+}
+
 /* ... and a bpchar column's two codes. */
 static int
 host_bpchar_codes(void *arg, const uint8_t *p, uint64_t *codes)
@@ -798,14 +819,15 @@ deferred_strings(const GaProgram *p, uint64 strings, int32 *end)
 /*
  * A default (GaAttr.missing) is one value for every column of its
  * attribute's chain: a string's code, or its Datum as it is.  A LIKE
- * column's match or a length column's count of it would be other values:
+ * column's match, a length column's count or a prefix column's code of it
+ * would be other values:
  * does a column of the chain from c need one?
  */
 static bool
 missing_differs(const GaProgram *p, const int *next_same, int c)
 {
 	for (; c >= 0; c = next_same[c])
-		if (p->cols[c].like || p->cols[c].length)
+		if (p->cols[c].like || p->cols[c].length || p->cols[c].prefix)
 			return true;
 	return false;
 }
@@ -854,8 +876,12 @@ shared_deform_possible(GpuaggBatchReader *r)
 		r->layout.like[c] = p->cols[c].like;
 		if (p->cols[c].length)
 			r->layout.lengths |= UINT64CONST(1) << c;
-		if (p->cols[c].length == GA_LENGTH_OCTETS)
+		if (p->cols[c].length == GA_LENGTH_OCTETS ||
+			(p->cols[c].prefix_flags & GA_PREFIX_OCTETS))
 			r->layout.octets |= UINT64CONST(1) << c;
+		if (p->cols[c].prefix_flags & GA_PREFIX_RTRIM)
+			r->layout.rtrim |= UINT64CONST(1) << c;
+		r->layout.prefix[c] = (int16) p->cols[c].prefix;
 	}
 	memcpy(r->layout.likes, p->likes, sizeof(r->layout.likes));
 	/*
@@ -868,6 +894,8 @@ shared_deform_possible(GpuaggBatchReader *r)
 	r->hooks.bpcodes = host_bpchar_codes;
 	r->hooks.like = host_like;
 	r->hooks.length = host_length;
+	r->hooks.prefix = host_prefix;
+	r->hooks.bytes = host_bytes;
 	r->hooks.arg = r;
 	attrs = palloc0(sizeof(GaAttr) * Max(r->maxattno, 1));
 	for (int i = 0; i < r->maxattno; i++)
@@ -906,6 +934,7 @@ shared_deform_possible(GpuaggBatchReader *r)
 				r->layout.bpchars = 0;
 				r->layout.lengths = 0;
 				r->layout.octets = 0;
+				r->layout.rtrim = 0;
 				return false;
 			}
 			if ((r->layout.bpchars >> a->col) & 1)

@@ -217,6 +217,16 @@ cpu_string_code(void *arg, const uint8_t *p, uint32_t *code)
 	return 1;
 }
 
+/* ... a string's bytes' (a prefix column's, ga_prefix_code) ... */
+static int
+cpu_bytes_code(void *arg, const uint8_t *data, uint32_t len, uint32_t *code)
+{
+	CpuSession *s = (CpuSession *) arg;
+
+	*code = GpuaggDictEncodeBytes(s->strings, (const char *) data, (int32) len);
+	return 1;
+}
+
 /* ... and a bpchar's two, as the GPU makes them (ga_bpchar_codes). */
 static int
 cpu_bpchar_codes(void *arg, const uint8_t *p, uint64_t *codes)
@@ -362,6 +372,7 @@ cpu_open(const GaProgram *prog, const GpuaggEstimate *est, MemoryContext cxt,
 		s->strings = GpuaggDictCreate(cxt);
 		s->hooks.code = cpu_string_code;
 		s->hooks.bpcodes = cpu_bpchar_codes;
+		s->hooks.bytes = cpu_bytes_code;
 		s->hooks.arg = s;
 		GpuaggDictDeserialize(s->strings, est->seed, est->nseed);
 		s->nseed = est->nseed;

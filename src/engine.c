@@ -161,6 +161,15 @@ topn_select(GaEngineSession *s, CUdeviceptr d_hist, GaTopNBound *b)
 	}
 }
 
+/* The string codes a page-form column makes a value: its own, a bpchar's two. */
+static uint32_t
+string_codes(const GaColumn *c)
+{
+	if (c->type == GA_T_BPCHAR)
+		return 2;
+	return c->type == GA_T_TEXT && (!c->pred || c->prefix) ? 1 : 0;
+}
+
 /* Does segment seg of p read a column a device's join gathers? */
 static bool
 reads_joined(const GaProgram *p, const GaSegment *seg)
@@ -210,24 +219,29 @@ ga_engine_open(const GaProgram *prog, const GaEngineArgs *args, const void *seed
 	s->topn_hist = (uint64_t *) (s->snap[1] + GA_NCOUNTERS);
 	s->buf[0] = (char *) host + GA_ENGINE_SCRATCH;
 	s->buf[1] = s->buf[0] + args->host_batch_bytes;
-	/* page form: the string columns the deformer codes in the dictionary */
+	/*
+	 * page form: the string columns the deformer codes in the dictionary,
+	 * and the most codes one attribute's bytes make (a bpchar's two, a
+	 * prefix's of the same string each another), so the most a page's
+	 * bytes may add
+	 */
 	s->page_string_bytes = 1;
 	for (uint32_t c = 0; c < prog->ncols && args->max_pages > 0; c++)
 	{
-		if (prog->cols[c].type == GA_T_TEXT && !prog->cols[c].pred)
-			s->nstringcols++;
-		if (prog->cols[c].type == GA_T_BPCHAR)
-		{
-			s->nstringcols += 2;
-			s->page_string_bytes = 2;
-		}
+		uint32_t	codes = 0;
+
+		s->nstringcols += string_codes(&prog->cols[c]);
+		for (uint32_t o = 0; o < prog->ncols && !prog->cols[c].dim; o++)
+			if (prog->cols[o].attno == prog->cols[c].attno && !prog->cols[o].dim)
+				codes += string_codes(&prog->cols[o]);
+		s->page_string_bytes = EMAX(s->page_string_bytes, codes);
 	}
 	/* (the tables of a join it scans code theirs in the same dictionary) */
 	if (args->max_pages > 0)
 	{
 		s->nstringcols = EMAX(s->nstringcols, prog->dim_strcodes);
 		if (prog->dim_bpchar)
-			s->page_string_bytes = 2;
+			s->page_string_bytes = EMAX(s->page_string_bytes, 2);
 	}
 	if (s->nstringcols > 0 && args->seed_bytes > 0)
 	{

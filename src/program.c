@@ -94,6 +94,7 @@ StaticAssertDecl(sizeof(GaProgram) <= 65536, "GaProgram must fit CUDA's constant
 static bool regex_ok(List *args, Oid collid);
 static int	compile_string_func(Compiler *c, Expr *expr, int *type);
 static int	length_counted(Expr *expr);
+static int	prefix_coded(Expr *expr, int32 *flags);
 
 int
 GpuaggTypeOf(Oid typid)
@@ -1224,8 +1225,67 @@ compile_string_func(Compiler *c, Expr *expr, int *type)
 	if ((r = host_column(c, var->varattno, t, &col)) < 0)
 		return -2;
 	prog->ga.cols[col].length = length_counted(expr);
+	prog->ga.cols[col].prefix = prefix_coded(expr, &prog->ga.cols[col].prefix_flags);
 	*type = t;
 	return r;
+}
+
+/*
+ * substring(s FROM 1 FOR n), substr(s, 1, n) or left(s, n), n a constant
+ * from 0 to GA_PREFIX_MAX, of a text or varchar column itself or of a
+ * bpchar column cast to text: a string the devices code themselves, the
+ * first n characters' bytes (GaColumn.prefix: n + 1), in a UTF-8
+ * database or one of a single-byte encoding (*flags says which, and
+ * whether the bpchar's trailing spaces go first); else 0 (the host's).
+ */
+static int
+prefix_coded(Expr *expr, int32 *flags)
+{
+	FuncExpr   *f = (FuncExpr *) expr;
+	Expr	   *arg;
+	Const	   *from = NULL,
+			   *n;
+
+	*flags = 0;
+	if (!IsA(expr, FuncExpr))
+		return 0;
+	if (f->funcid == F_LEFT && list_length(f->args) == 2)
+		n = lsecond(f->args);
+	else if ((f->funcid == F_SUBSTR_TEXT_INT4_INT4 || f->funcid == F_SUBSTRING_TEXT_INT4_INT4) &&
+			 list_length(f->args) == 3 && IsA(lsecond(f->args), Const))
+	{
+		from = lsecond(f->args);
+		n = lthird(f->args);
+	}
+	else
+		return 0;
+	if (!IsA(n, Const) || n->constisnull || DatumGetInt32(n->constvalue) < 0 ||
+		DatumGetInt32(n->constvalue) > GA_PREFIX_MAX ||
+		(from != NULL && (from->constisnull || DatumGetInt32(from->constvalue) != 1)))
+		return 0;
+	arg = linitial(f->args);
+	while (IsA(arg, RelabelType))
+		arg = ((RelabelType *) arg)->arg;
+	/* char(n)::text, without trailing spaces */
+	if (IsA(arg, FuncExpr) && ((FuncExpr *) arg)->funcid == F_TEXT_BPCHAR &&
+		list_length(((FuncExpr *) arg)->args) == 1)
+	{
+		arg = linitial(((FuncExpr *) arg)->args);
+		if (!IsA(arg, Var) || ((Var *) arg)->vartype != BPCHAROID)
+			return 0;
+		*flags = GA_PREFIX_RTRIM;
+	}
+	else if (!IsA(arg, Var) ||
+			 (((Var *) arg)->vartype != TEXTOID && ((Var *) arg)->vartype != VARCHAROID))
+		return 0;
+	if (pg_database_encoding_max_length() == 1)
+		*flags |= GA_PREFIX_OCTETS;
+	else if (GetDatabaseEncoding() != PG_UTF8)
+	{
+		*flags = 0;
+		return 0;
+	}
+	return DatumGetInt32(n->constvalue) + 1;
 }
 
 /*

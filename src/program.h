@@ -216,15 +216,15 @@ extern GaDatum GpuaggDatumToGa(Datum d, int type);
 
 /*
  * Does only the host know column c's values: a string predicate's answer
- * or a function's value, other than a LIKE the device matches itself and a
- * string's length it counts?  A program with such a
+ * or a function's value, other than a LIKE the device matches itself, a
+ * string's length it counts and a prefix it codes?  A program with such a
  * column cannot take page-form batches.  (A text, varchar or bpchar column
  * can: the device codes its strings itself, gpuagg_page.h.)
  */
 static inline bool
 GpuaggColumnFromHost(const GaColumn *c)
 {
-	return c->pred && !c->like && !c->length;
+	return c->pred && !c->like && !c->length && !c->prefix;
 }
 
 #endif							/* GPUAGG_PROGRAM_H */

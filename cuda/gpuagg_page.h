@@ -390,7 +390,10 @@ ga_host_like(const void *strings, const uint8_t *p, int c, uint8_t *match)
 #endif
 }
 
-/* Length column c's characters of a value not inline (the host's hook). */
+/*
+ * Length column c's characters of a value not inline, and prefix column
+ * c's code of one the device cannot read (the host's hooks), 0 if none.
+ */
 GA_HD int
 ga_host_length(const void *strings, const uint8_t *p, int c, int32_t *n)
 {
@@ -400,6 +403,18 @@ ga_host_length(const void *strings, const uint8_t *p, int c, int32_t *n)
 	const GaHostStrings *h = (const GaHostStrings *) strings;
 
 	return h->length != NULL && h->length(h->arg, p, c, n);
+#endif
+}
+
+GA_HD int
+ga_host_prefix(const void *strings, const uint8_t *p, int c, uint32_t *code)
+{
+#ifdef __CUDA_ARCH__
+	return 0;
+#else
+	const GaHostStrings *h = (const GaHostStrings *) strings;
+
+	return h->prefix != NULL && h->prefix(h->arg, p, c, code);
 #endif
 }
 
@@ -607,27 +622,11 @@ ga_prefix_code(const GaTupleLayout *L, int c, const void *strings, const uint8_t
 				plen;
 
 	if (!ga_varlena_inline(p, &data, &len))
-	{
-#ifdef __CUDA_ARCH__
-		return 0;
-#else
-		const GaHostStrings *h = (const GaHostStrings *) strings;
-
-		return h->prefix != NULL && h->prefix(h->arg, p, c, code);
-#endif
-	}
+		return ga_host_prefix(strings, p, c, code);
 	if ((L->rtrim >> c) & 1)
 		len = ga_bpchar_len(data, len);
 	if (!ga_prefix_len(data, len, (uint32_t) (L->prefix[c] - 1), (L->octets >> c) & 1, &plen))
-	{
-#ifdef __CUDA_ARCH__
-		return 0;
-#else
-		const GaHostStrings *h = (const GaHostStrings *) strings;
-
-		return h->prefix != NULL && h->prefix(h->arg, p, c, code);
-#endif
-	}
+		return ga_host_prefix(strings, p, c, code);
 #ifdef __CUDA_ARCH__
 	return ga_dict_code((const GaDict *) strings, data, plen, code);
 #else

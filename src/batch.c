@@ -928,13 +928,8 @@ shared_deform_possible(GpuaggBatchReader *r)
 									 GpuaggColumnDscale(&p->cols[a->col]), &a->missing.i) :
 				missing_differs(p, r->next_same, a->col))
 			{
+				/* (r->shared false: the layout is never read) */
 				pfree(attrs);
-				r->layout.numerics = 0;
-				r->layout.strings = 0;
-				r->layout.bpchars = 0;
-				r->layout.lengths = 0;
-				r->layout.octets = 0;
-				r->layout.rtrim = 0;
 				return false;
 			}
 			if ((r->layout.bpchars >> a->col) & 1)

@@ -816,6 +816,30 @@ GpuaggLikeEndsInEscape(Datum pattern)
 }
 
 /*
+ * How the devices count a string's characters in this database: its bytes
+ * (a single-byte encoding), UTF-8's lead bytes, or not at all (0, another
+ * multibyte encoding): GA_LENGTH_OCTETS, GA_LENGTH_CHARS or 0.
+ */
+static int
+device_chars(void)
+{
+	if (pg_database_encoding_max_length() == 1)
+		return GA_LENGTH_OCTETS;
+	return GetDatabaseEncoding() == PG_UTF8 ? GA_LENGTH_CHARS : 0;
+}
+
+/* A text or varchar column itself (under RelabelTypes), or NULL. */
+static Var *
+string_column(Expr *e)
+{
+	while (IsA(e, RelabelType))
+		e = ((RelabelType *) e)->arg;
+	if (!IsA(e, Var) || (((Var *) e)->vartype != TEXTOID && ((Var *) e)->vartype != VARCHAROID))
+		return NULL;
+	return (Var *) e;
+}
+
+/*
  * column LIKE 'pattern' (NOT LIKE: negate) as the devices match it in page
  * form (gpuagg_page.h's ga_like, which says how the pattern is laid out)
  * into prog->ga.likes: 1 + where it lies, or 0 when they cannot: a `_',
@@ -831,9 +855,7 @@ compile_like(GpuaggProgram *prog, Datum pattern, bool negate)
 	int			at = 3,			/* flags, parts, the first part's length */
 				partlen = 2;	/* where that length is */
 
-	if (GetDatabaseEncoding() != PG_UTF8 && pg_database_encoding_max_length() != 1)
-		return 0;
-	if (room < 3)
+	if (device_chars() == 0 || room < 3)
 		return 0;
 	out[0] = negate ? 1 : 0;
 	out[1] = 1;
@@ -1245,6 +1267,7 @@ prefix_coded(Expr *expr, int32 *flags)
 	Expr	   *arg;
 	Const	   *from = NULL,
 			   *n;
+	bool		rtrim = false;
 
 	*flags = 0;
 	if (!IsA(expr, FuncExpr))
@@ -1273,18 +1296,14 @@ prefix_coded(Expr *expr, int32 *flags)
 		arg = linitial(((FuncExpr *) arg)->args);
 		if (!IsA(arg, Var) || ((Var *) arg)->vartype != BPCHAROID)
 			return 0;
-		*flags = GA_PREFIX_RTRIM;
+		rtrim = true;
 	}
-	else if (!IsA(arg, Var) ||
-			 (((Var *) arg)->vartype != TEXTOID && ((Var *) arg)->vartype != VARCHAROID))
+	else if (string_column(arg) == NULL)
 		return 0;
-	if (pg_database_encoding_max_length() == 1)
-		*flags |= GA_PREFIX_OCTETS;
-	else if (GetDatabaseEncoding() != PG_UTF8)
-	{
-		*flags = 0;
+	if (device_chars() == 0)
 		return 0;
-	}
+	*flags = (rtrim ? GA_PREFIX_RTRIM : 0) |
+		(device_chars() == GA_LENGTH_OCTETS ? GA_PREFIX_OCTETS : 0);
 	return DatumGetInt32(n->constvalue) + 1;
 }
 
@@ -1298,15 +1317,9 @@ static int
 length_counted(Expr *expr)
 {
 	FuncExpr   *f = (FuncExpr *) expr;
-	Expr	   *arg;
 
-	if (!IsA(expr, FuncExpr) || list_length(f->args) != 1)
-		return 0;
-	arg = linitial(f->args);
-	while (IsA(arg, RelabelType))
-		arg = ((RelabelType *) arg)->arg;
-	if (!IsA(arg, Var) ||
-		(((Var *) arg)->vartype != TEXTOID && ((Var *) arg)->vartype != VARCHAROID))
+	if (!IsA(expr, FuncExpr) || list_length(f->args) != 1 ||
+		string_column(linitial(f->args)) == NULL)
 		return 0;
 	switch (f->funcid)
 	{
@@ -1316,9 +1329,7 @@ length_counted(Expr *expr)
 		case F_LENGTH_TEXT:
 		case F_CHAR_LENGTH_TEXT:
 		case F_CHARACTER_LENGTH_TEXT:
-			if (pg_database_encoding_max_length() == 1)
-				return GA_LENGTH_OCTETS;
-			return GetDatabaseEncoding() == PG_UTF8 ? GA_LENGTH_CHARS : 0;
+			return device_chars();
 		default:
 			return 0;
 	}

@@ -50,7 +50,9 @@ END $$;
 
 -- Run q offloaded and natively; say whether it was offloaded and whether
 -- the two runs returned the same rows (as a multiset of row texts; on the
--- CUDA device with numbers rounded to 6 significant digits).
+-- CUDA device with numbers rounded to 6 significant digits).  The rows are
+-- query_row, a name no column of a test takes: a column named r would have
+-- been compared alone, as r::text, not the whole row.
 CREATE FUNCTION check_offload(q text) RETURNS text
 LANGUAGE plpgsql AS $$
 DECLARE
@@ -58,12 +60,12 @@ DECLARE
 	gpu text[];
 	native text[];
 BEGIN
-	EXECUTE 'SELECT array_agg(r::text ORDER BY r::text) FROM (' || q || ') r'
+	EXECUTE 'SELECT array_agg(query_row::text ORDER BY query_row::text) FROM (' || q || ') query_row'
 		INTO gpu;
 	-- a serial native plan sums floats in the same order as the device
 	PERFORM set_config('gpuagg.enabled', 'off', true);
 	PERFORM set_config('max_parallel_workers_per_gather', '0', true);
-	EXECUTE 'SELECT array_agg(r::text ORDER BY r::text) FROM (' || q || ') r'
+	EXECUTE 'SELECT array_agg(query_row::text ORDER BY query_row::text) FROM (' || q || ') query_row'
 		INTO native;
 	PERFORM set_config('max_parallel_workers_per_gather',
 					   current_setting('max_parallel_workers_per_gather'), true);
@@ -118,14 +120,14 @@ BEGIN
 		RETURN 'NOT OFFLOADED';
 	END IF;
 	BEGIN
-		EXECUTE 'SELECT array_agg(r::text) FROM (' || q || ') r';
+		EXECUTE 'SELECT array_agg(query_row::text) FROM (' || q || ') query_row';
 	EXCEPTION WHEN OTHERS THEN
 		GET STACKED DIAGNOSTICS gpu = RETURNED_SQLSTATE, msg = MESSAGE_TEXT;
 		gpu := gpu || ' ' || msg;
 	END;
 	PERFORM set_config('gpuagg.enabled', 'off', true);
 	BEGIN
-		EXECUTE 'SELECT array_agg(r::text) FROM (' || q || ') r';
+		EXECUTE 'SELECT array_agg(query_row::text) FROM (' || q || ') query_row';
 	EXCEPTION WHEN OTHERS THEN
 		GET STACKED DIAGNOSTICS native = RETURNED_SQLSTATE, msg = MESSAGE_TEXT;
 		native := native || ' ' || msg;

@@ -295,6 +295,8 @@ INSERT INTO jnull VALUES (NULL, 'null', 1);
 ANALYZE jnull;
 SELECT check_offload('SELECT label, count(*), sum(amt) FROM jf JOIN jnull ON qty = k GROUP BY label');
 SELECT check_offload('SELECT label, count(*) FROM jf LEFT JOIN jnull ON ck = k GROUP BY label');
+-- a key the host maps, of a joined table's string (NULL where unmatched)
+SELECT check_offload('SELECT regexp_replace(label, ''[0-4]$'', ''-''), count(*), sum(amt) FROM jf LEFT JOIN jnull ON ck = k GROUP BY 1');
 SELECT check_offload('SELECT count(*), sum(qty) FROM jf WHERE NOT EXISTS (SELECT 1 FROM jnull WHERE k = ck)');
 SELECT check_offload('SELECT n_name, count(*) FROM jf JOIN jnull ON qty = k JOIN jn ON nk = n_id WHERE EXISTS (SELECT 1 FROM jdup WHERE jdup.k = jf.sk) GROUP BY n_name');
 -- ... repeated keys and other conditions of a semi, anti or left join:

@@ -89,6 +89,15 @@ SELECT regexp_replace(line, 'Device Memory Estimate: \d+', 'Device Memory Estima
 SELECT check_parallel('SELECT k, sum(v), count(*), max(f) FROM parfeed GROUP BY k HAVING sum(v) % 53 = 0');
 SELECT check_parallel('SELECT s, count(*), max(v), count(DISTINCT k) FROM parfeed GROUP BY s HAVING max(v) % 53 = 0');
 SELECT check_parallel('SELECT k, min(s COLLATE "C"), count(*) FROM parfeed GROUP BY k HAVING min(v) % 41 = 0');
+-- a key the host maps per distinct string (GpuaggRekey): each process
+-- maps its own groups' strings, so the plan is partial however many groups;
+-- fed where it cannot be (count(DISTINCT)), the leader mapping them all
+SELECT line FROM explain_stable('SELECT regexp_replace(s, ''[0-9]$'', '''') AS k, count(*) FROM parfeed GROUP BY 1') line
+ WHERE line ~ 'Aggregation|Mapped';
+SELECT check_parallel('SELECT regexp_replace(s, ''[0-9]$'', '''') AS k, count(*), sum(v), min(s COLLATE "C") FROM parfeed GROUP BY 1 HAVING sum(v) % 53 = 0');
+SELECT line FROM explain_stable('SELECT rtrim(s, ''0123'') AS r, count(DISTINCT k) FROM parfeed GROUP BY 1') line
+ WHERE line ~ 'Aggregation|Mapped';
+SELECT check_parallel('SELECT rtrim(s, ''0123'') AS r, count(DISTINCT k), max(v) FROM parfeed GROUP BY 1 HAVING max(v) % 53 = 0');
 -- the workers pinned every page once, the leader's device had every row
 CREATE FUNCTION fed_counts(q text, OUT workers int, OUT every_page_once bool,
 						   OUT every_row_once bool, OUT reread int)

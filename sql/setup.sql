@@ -170,6 +170,32 @@ BEGIN
 	END LOOP;
 END $$;
 
+-- Run q offloaded and natively as check_offload does (without rounding),
+-- and say also whether it read page batches where they are on, without
+-- reading any table again in column form.
+CREATE FUNCTION same_in_pages(q text) RETURNS text
+LANGUAGE plpgsql AS $$
+DECLARE
+	plan text;
+	gpu text[];
+	native text[];
+BEGIN
+	EXECUTE 'EXPLAIN (ANALYZE, FORMAT JSON, COSTS OFF, TIMING OFF) ' || q INTO plan;
+	EXECUTE 'SELECT array_agg(query_row::text ORDER BY query_row::text) FROM (' || q || ') query_row' INTO gpu;
+	PERFORM set_config('gpuagg.enabled', 'off', true);
+	EXECUTE 'SELECT array_agg(query_row::text ORDER BY query_row::text) FROM (' || q || ') query_row' INTO native;
+	PERFORM set_config('gpuagg.enabled', 'on', true);
+	IF plan NOT LIKE '%"Custom Plan Provider": "GpuAgg"%' THEN
+		RETURN 'NOT OFFLOADED';
+	ELSIF current_setting('gpuagg.page_batches') = 'on' AND
+		(plan NOT LIKE '%"Page Batches"%' OR plan LIKE '%Read Again in Column Form%') THEN
+		RETURN 'not in page batches';
+	ELSIF gpu IS NOT DISTINCT FROM native THEN
+		RETURN 'offloaded, same as native';
+	END IF;
+	RETURN format('DIFFERENT: gpuagg %s native %s', gpu, native);
+END $$;
+
 -- The admission queue's length, once it is n (or after 10 s): for the
 -- tests that queue sessions (admission, dying)
 CREATE FUNCTION wait_queued(n int) RETURNS int LANGUAGE plpgsql AS $$

@@ -146,6 +146,32 @@ SELECT check_offload('SELECT initcap(v) AS i, count(*) FROM st WHERE lower(t) LI
 -- multibyte and TOASTed strings: length counts characters, octet_length bytes
 SELECT check_offload('SELECT id, max(length(t)), max(octet_length(t)), min(upper(t)), min(left(t, 2)), max(right(t, 3)) FROM st WHERE id > 5000 GROUP BY id');
 
+-- a group key that is such a function yielding text (not a prefix the
+-- devices code): the devices group by the string itself, in the pages, and
+-- the host maps each distinct string of the groups and merges the groups
+-- that then agree, combining their states as grouping sets do (ClickBench
+-- Q29's regexp_replace of Referer)
+EXPLAIN (COSTS OFF) SELECT regexp_replace(t, '^pre([0-9a-f]).*$', '\1') AS k, count(*) FROM st GROUP BY 1;
+SELECT same_in_pages('SELECT regexp_replace(t, ''^pre([0-9a-f]).*$'', ''\1'') AS k, avg(length(v)), count(*), min(t), max(v) FROM st WHERE id <= 5000 AND t <> '''' GROUP BY k HAVING count(*) > 100');
+SELECT same_in_pages('SELECT right(t, 2), n % 3, count(*), sum(n), min(f), max(v), min(t) FROM st WHERE id <= 5000 GROUP BY 1, 2');
+SELECT same_in_pages('SELECT right(t, 1) AS r, count(DISTINCT n), count(*) FROM st WHERE id <= 5000 GROUP BY 1');
+SELECT same_in_pages('SELECT upper(v) AS u, right(t, 1) AS r, count(DISTINCT n), sum(DISTINCT n), avg(DISTINCT f), count(DISTINCT t) FROM st WHERE id <= 5000 GROUP BY 1, 2');
+SELECT same_in_pages('SELECT regexp_replace(t, ''.*'', ''one'') AS k, count(*), count(t), sum(n) FROM st WHERE id <= 5000 GROUP BY 1');
+-- (a HAVING on the key alone is a WHERE: the function per row then)
+SELECT check_offload('SELECT t || ''!'' AS k, count(*) FROM st GROUP BY 1 HAVING t || ''!'' > ''pre8'' OR t || ''!'' IS NULL');
+SELECT same_in_pages('SELECT right(t, 1) AS r, count(*) FROM st WHERE id <= 5000 GROUP BY 1 ORDER BY 2 DESC LIMIT 3');
+SELECT same_in_pages('SELECT lower(t) AS l, n % 2 AS m, count(*), sum(f), grouping(lower(t), n % 2) FROM st WHERE id <= 5000 GROUP BY ROLLUP (1, 2)');
+SELECT same_in_pages('SELECT replace(t, ''e'', ''E''), count(*), sum(n) FROM st WHERE id <= 5000 AND (id % 17 = 0 OR id % 13 = 0) GROUP BY 1');
+-- no Top-N where the host maps a key (the device's groups are not the query's)
+SELECT plan_text('SELECT right(t, 1), count(*) FROM st GROUP BY 1 ORDER BY 2 DESC LIMIT 3') LIKE '%Top-N%' AS topn;
+-- the counters: the device's groups by the strings, and the groups
+SELECT p->'Groups by Strings' AS by_strings, p->'Groups' AS groups
+  FROM analyzed_plan('SELECT regexp_replace(t, ''^pre([0-9a-f]).*$'', ''\1''), count(*) FROM st WHERE id <= 5000 GROUP BY 1') p;
+-- beside an ordered-set aggregate, the host still computes the key per row
+SELECT check_offload('SELECT lower(t), percentile_disc(0.5) WITHIN GROUP (ORDER BY n) FROM st GROUP BY 1');
+-- TOASTed and compressed strings, read again in column form, are mapped too
+SELECT check_offload('SELECT lower(t) AS l, count(*), max(octet_length(t)) FROM st WHERE id > 5000 GROUP BY 1');
+
 -- parameters of string type
 PREPARE stp(text, varchar) AS SELECT v, count(*), count(DISTINCT t) FROM st WHERE t = $1 OR v = $2 GROUP BY v ORDER BY v;
 SELECT offloaded('EXECUTE stp(''pre5'', ''v2'')');
@@ -191,6 +217,7 @@ SELECT check_offload('SELECT n, count(*) FROM stc WHERE t COLLATE "C" = ''a'' GR
 -- devices in the pages (with page batches on)
 \set regress_db :DBNAME
 SELECT current_setting('gpuagg.device') AS regress_device \gset
+SELECT pg_get_functiondef('same_in_pages'::regproc) AS same_in_pages_def \gset
 CREATE DATABASE gpuagg_regress_latin1 ENCODING 'LATIN1' LC_COLLATE 'C' LC_CTYPE 'C'
 	TEMPLATE template0;
 \c gpuagg_regress_latin1
@@ -199,28 +226,7 @@ CREATE EXTENSION gpuagg;
 RESET client_min_messages;
 SET gpuagg.device = :'regress_device';
 SET gpuagg.force_offload = on;
-CREATE FUNCTION same_in_pages(q text) RETURNS text
-LANGUAGE plpgsql AS $$
-DECLARE
-	plan text;
-	gpu text[];
-	native text[];
-BEGIN
-	EXECUTE 'EXPLAIN (ANALYZE, FORMAT JSON, COSTS OFF, TIMING OFF) ' || q INTO plan;
-	EXECUTE 'SELECT array_agg(r::text ORDER BY r::text) FROM (' || q || ') r' INTO gpu;
-	PERFORM set_config('gpuagg.enabled', 'off', true);
-	EXECUTE 'SELECT array_agg(r::text ORDER BY r::text) FROM (' || q || ') r' INTO native;
-	PERFORM set_config('gpuagg.enabled', 'on', true);
-	IF plan NOT LIKE '%"Custom Plan Provider": "GpuAgg"%' THEN
-		RETURN 'NOT OFFLOADED';
-	ELSIF current_setting('gpuagg.page_batches') = 'on' AND
-		(plan NOT LIKE '%"Page Batches"%' OR plan LIKE '%Read Again in Column Form%') THEN
-		RETURN 'not in page batches';
-	ELSIF gpu IS NOT DISTINCT FROM native THEN
-		RETURN 'offloaded, same as native';
-	END IF;
-	RETURN format('DIFFERENT: gpuagg %s native %s', gpu, native);
-END $$;
+:same_in_pages_def;
 CREATE TABLE l1 (t text, v varchar(30), n int4);
 INSERT INTO l1
 SELECT CASE WHEN i % 11 = 0 THEN NULL ELSE repeat(chr(224 + i % 20), i % 40) || 'x' END,

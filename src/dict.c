@@ -315,6 +315,27 @@ GpuaggDictRegister(GpuaggDict *d, Datum value, bool bpchar)
 }
 
 uint32
+GpuaggDictAppend(GpuaggDict *d, Datum value)
+{
+	struct varlena *raw = (struct varlena *) DatumGetPointer(value);
+	struct varlena *v = pg_detoast_datum_packed(raw);
+
+	if (d->nvalues >= (uint32) PG_INT32_MAX)
+		ereport(ERROR,
+				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+				 errmsg("too many distinct strings for gpuagg")));
+	if (d->nvalues == d->capacity)
+	{
+		d->capacity = Max(d->capacity * 2, 1024);
+		d->values = repalloc_huge(d->values, sizeof(Datum) * (Size) d->capacity);
+	}
+	d->values[d->nvalues] = dict_copy(d, v);
+	if (v != raw)
+		pfree(v);
+	return d->nvalues++;
+}
+
+uint32
 GpuaggDictEncodeBytes(GpuaggDict *d, const char *data, int32 len)
 {
 	return dict_encode(d, NULL, data, len);

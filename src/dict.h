@@ -24,6 +24,13 @@ extern uint64 GpuaggDictRegister(GpuaggDict *dict, Datum value, bool bpchar);
 /* The value with this (untrimmed) code. */
 extern Datum GpuaggDictValue(GpuaggDict *dict, uint32 code);
 
+/*
+ * A copy of the value under a code of its own, found by that code only
+ * (the dictionary sealed or not: GpuaggRekey, which tells its values
+ * apart itself).
+ */
+extern uint32 GpuaggDictAppend(GpuaggDict *dict, Datum value);
+
 /* The code of len bytes of text. */
 extern uint32 GpuaggDictEncodeBytes(GpuaggDict *dict, const char *data, int32 len);
 

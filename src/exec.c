@@ -775,6 +775,13 @@ run_on_device(GpuAggState *st, char **why)
 					   st->result.strlen, st->result.strat, st->result.strbytes,
 					   st->result.nstrbytes);
 	st->counters.strings_coded += st->result.nstrings;
+	if (st->prog->nrekeys > 0)
+	{
+		st->counters.groups_by_strings += st->result.ngroups;
+		if ((err = GpuaggRekey(st->prog, &st->result, st->dict)) != GA_OK)
+			raise_device_error(err);
+		st->result.groups_all = st->result.ngroups;
+	}
 	if (st->plan->sets != NIL &&
 		(err = GpuaggGroupingSets(st->prog, &st->result, st->plan->sets, &st->setof)) != GA_OK)
 		raise_device_error(err);

@@ -39,6 +39,7 @@ counters_add(GpuaggCounters *all, const GpuaggCounters *c)
 	all->ngroups += c->ngroups;
 	all->groups_back += c->groups_back;
 	all->groups_returned += c->groups_returned;
+	all->groups_by_strings += c->groups_by_strings;
 	all->strings_coded += c->strings_coded;
 	all->column_reruns += c->column_reruns;
 	all->exact_runs += c->exact_runs;
@@ -142,9 +143,23 @@ GpuaggExplain(CustomScanState *node, List *ancestors, ExplainState *es)
 									context, useprefix), es);
 	if (st->plan->keys != NIL)
 	{
+		List	   *mapped = NIL;
+
 		foreach(lc, st->plan->keys)
-			items = lappend(items, deparse(st, lfirst(lc), context, useprefix));
+		{
+			Node	   *key = lfirst(lc);
+
+			/* a function of a string the host maps: the device's, the string */
+			if (st->prog->rekey_expr[foreach_current_index(lc)] != NULL)
+			{
+				mapped = lappend(mapped, deparse(st, key, context, useprefix));
+				key = linitial(pull_var_clause(key, 0));
+			}
+			items = lappend(items, deparse(st, key, context, useprefix));
+		}
 		ExplainPropertyList("Device Group Key", items, es);
+		if (mapped != NIL)
+			ExplainPropertyList("Group Key Mapped by Host", mapped, es);
 	}
 	if (st->plan->sets != NIL)
 	{
@@ -268,6 +283,8 @@ GpuaggExplain(CustomScanState *node, List *ancestors, ExplainState *es)
 		else
 			ExplainPropertyInteger("Rows Removed by Device Filter", NULL,
 								   all.stats.rows_in - all.stats.rows_passed, es);
+		if (st->prog->nrekeys > 0)
+			ExplainPropertyInteger("Groups by Strings", NULL, all.groups_by_strings, es);
 		ExplainPropertyInteger("Groups", NULL, all.ngroups, es);
 		if (st->topn.n > 0)
 		{

@@ -1483,6 +1483,14 @@ estimate(GpuaggCandidate *c)
 									input_rel->rows, NULL, NULL), Max(c->rows, 1.0));
 	}
 	/*
+	 * A group key the host maps (GpuaggProgram.rekey_expr) is evaluated per
+	 * distinct string of the device's groups: partial, each process
+	 * evaluates its own share, where fed the leader would evaluate them all.
+	 */
+	if ((c->partial || (c->feed && partial_possible(c->extra) && !c->exact)) &&
+		!c->no_pages && c->prog->nrekeys > 0 && c->feed)
+		return "no parallel plan with one GPU session: the host maps a group key per distinct string, so each process maps its share instead";
+	/*
 	 * Many groups in page form: every process would return nearly all of
 	 * them, and the leader would combine them all on one core.  That is what
 	 * the fed path is for: the workers pin pages for the leader's session,
@@ -1492,7 +1500,7 @@ estimate(GpuaggCandidate *c)
 	 * a page.
 	 */
 	if ((c->partial || (c->feed && partial_possible(c->extra) && !c->exact)) &&
-		!c->no_pages &&
+		!c->no_pages && c->prog->nrekeys == 0 &&
 		(estimate_num_groups(root, c->named_keys, input_rel->rows / c->divisor, NULL, NULL) >
 		 fed_groups(c->device)) != c->feed)
 		return c->feed ? "no parallel plan with one GPU session: few groups (gpuagg.fed_groups), so each process aggregates its share instead" :
@@ -1631,6 +1639,15 @@ gpuagg_cost(const GpuaggCandidate *c)
 			(cpu_tuple_cost + 2 * cpu_operator_cost * list_length(c->host));
 	if (c->no_pages)
 		join += column_form_cost(c);
+	/* a group key the host maps: its function per group, and the merge */
+	for (uint32 k = 0; k < c->prog->ga.nkeys; k++)
+		if (c->prog->rekey_expr[k] != NULL)
+		{
+			QualCost	qc;
+
+			cost_qual_eval_node(&qc, (Node *) c->prog->rekey_expr[k], c->root);
+			join += c->groups * (qc.per_tuple + 2 * cpu_tuple_cost);
+		}
 	return gpuagg_startup_cost + join + seq_page_cost * c->pages / c->divisor +
 		(c->rows * gpuagg_tuple_cost + ceil(c->rows / c->batch_rows) * gpuagg_batch_cost) /
 		(c->feed ? 1.0 : c->divisor) +
@@ -1798,7 +1815,8 @@ add_gpuagg_path(GpuaggCandidate *c)
 	info.sets = c->sets;
 	info.groupfuncs = c->groupfuncs;
 	info.grouping_values = c->grouping_values;
-	info.topn = c->partial || c->sets != NIL ||
+	/* (not where the host maps a key: the device's groups are not the query's) */
+	info.topn = c->partial || c->sets != NIL || c->prog->nrekeys > 0 ||
 		c->input_rel->reloptkind == RELOPT_OTHER_MEMBER_REL ? NIL :
 		topn_for(root, c->aggrefs, c->keys, output_rel->reltarget->exprs, c->prog,
 				 c->extra);

@@ -95,6 +95,7 @@ static bool regex_ok(List *args, Oid collid);
 static int	compile_string_func(Compiler *c, Expr *expr, int *type);
 static int	length_counted(Expr *expr);
 static int	prefix_coded(Expr *expr, int32 *flags);
+static Var *rekey_column(Expr *key, List *aggrefs);
 
 int
 GpuaggTypeOf(Oid typid)
@@ -1305,6 +1306,36 @@ prefix_coded(Expr *expr, int32 *flags)
 	*flags = (rtrim ? GA_PREFIX_RTRIM : 0) |
 		(device_chars() == GA_LENGTH_OCTETS ? GA_PREFIX_OCTETS : 0);
 	return DatumGetInt32(n->constvalue) + 1;
+}
+
+/*
+ * A group key the host maps (GpuaggProgram.rekey_expr): a function of one
+ * text or varchar column, of compile_string_func's forms, yielding text,
+ * other than a prefix the devices code themselves.  The devices group by
+ * the column's code, so the scan may read pages however costly the
+ * function (ClickBench's regexp_replace of Referer), and the host
+ * evaluates it once per distinct string among the groups, merging those it
+ * makes equal as grouping sets merge finer groups.  Not beside an
+ * ordered-set aggregate, whose rows that merge does not combine.  Returns
+ * the column, or NULL.
+ */
+static Var *
+rekey_column(Expr *key, List *aggrefs)
+{
+	Var		   *var = NULL;
+	int32		flags;
+	ListCell   *lc;
+
+	while (IsA(key, RelabelType))
+		key = ((RelabelType *) key)->arg;
+	if ((!IsA(key, FuncExpr) && !IsA(key, OpExpr)) || exprType((Node *) key) != TEXTOID ||
+		!string_func_arg_ok(key, &var) || var == NULL || string_column((Expr *) var) == NULL ||
+		prefix_coded(key, &flags) > 0)
+		return NULL;
+	foreach(lc, aggrefs)
+		if (((Aggref *) lfirst(lc))->aggkind != AGGKIND_NORMAL)
+			return NULL;
+	return var;
 }
 
 /*
@@ -3506,17 +3537,26 @@ GpuaggCompile(GpuaggProgram *prog, List *quals, List *keys, List *aggrefs,
 	foreach(lc, keys)
 	{
 		Expr	   *key = lfirst(lc);
+		Var		   *rekey = rekey_column(key, aggrefs);
 		int			r;
 
+		if (rekey != NULL)
+		{
+			/* the devices group by the string itself, the host maps it */
+			prog->rekey_expr[p->nkeys] = (Expr *) var_to_param((Node *) key, NULL);
+			prog->rekey_argtype[p->nkeys] = rekey->vartype;
+			prog->nrekeys++;
+			key = (Expr *) rekey;
+		}
 		r = compile_expr(&c, key, &t);
 		if (r < 0)
 		{
 			*reason = c.reason;
 			return false;
 		}
-		prog->keytypid[p->nkeys] = exprType((Node *) key);
+		prog->keytypid[p->nkeys] = exprType((Node *) lfirst(lc));
 		if (t == GA_T_TEXT &&
-			!check_collation(&c, exprCollation((Node *) key), "string group key"))
+			!check_collation(&c, exprCollation((Node *) lfirst(lc)), "string group key"))
 		{
 			*reason = c.reason;
 			return false;
@@ -3546,7 +3586,8 @@ GpuaggCompile(GpuaggProgram *prog, List *quals, List *keys, List *aggrefs,
 			return false;
 		}
 		/* grouping sets: a set's group counts its finer groups' values once */
-		if (grouping_sets && ag->distinct >= 0 && ag->kind == GA_AGG_COUNT)
+		if ((grouping_sets || prog->nrekeys > 0) && ag->distinct >= 0 &&
+			ag->kind == GA_AGG_COUNT)
 			ag->count_on_host = 1;
 		p->naggs++;
 	}

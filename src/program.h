@@ -61,6 +61,17 @@ typedef struct GpuaggProgram
 	Oid			pred_argtype[GA_MAX_COLS];	/* the string's type ($1's) */
 	int			nlikebytes;		/* of ga.likes, used */
 
+	/*
+	 * Group keys a function of one string column (text, as
+	 * compile_string_func allows): the devices group by the column's own
+	 * code, and the host maps each group's string to the key's value, the
+	 * expression over Param $1, and merges the groups that then agree
+	 * (result.c's GpuaggRekey); NULL for every other key.
+	 */
+	int			nrekeys;
+	Expr	   *rekey_expr[GA_MAX_KEYS];
+	Oid			rekey_argtype[GA_MAX_KEYS]; /* the string's type ($1's) */
+
 	int			ntextconsts;
 	int16		textconst_slot[GA_MAX_CONSTS];	/* constant slot */
 	int16		textconst_param[GA_MAX_CONSTS]; /* index into params, or -1 */

@@ -27,6 +27,7 @@
 #include "catalog/pg_aggregate.h"
 #include "catalog/pg_opfamily.h"
 #include "catalog/pg_type.h"
+#include "executor/executor.h"
 #include "libpq/pqformat.h"
 #include "miscadmin.h"
 #include "nodes/nodeFuncs.h"
@@ -1325,7 +1326,7 @@ set_is_empty(const bool *in, uint32 nkeys)
  * of them all): keys, states combined, DISTINCT pairs moved to them.
  */
 static uint64
-set_groups(const GpuaggProgram *prog, const GaResult *res, const bool *in,
+set_groups(const GpuaggProgram *prog, const GaResult *res, const bool *in, bool merge,
 		   uint64 base, GaResult *out, uint64 *pairs_at, int *err)
 {
 	const GaProgram *p = &prog->ga;
@@ -1334,9 +1335,12 @@ set_groups(const GpuaggProgram *prog, const GaResult *res, const bool *in,
 	uint64	   *index;
 	uint64		m = 0;
 	bool		found;
-	bool		finest = true;
+	bool		finest = !merge;
 
-	/* the finest set itself (ROLLUP's and CUBE's largest): its groups as they are */
+	/*
+	 * the finest set itself (ROLLUP's and CUBE's largest): its groups as
+	 * they are, unless keys the host mapped may now repeat (merge)
+	 */
 	for (uint32 k = 0; k < p->nkeys; k++)
 		finest &= in[k];
 	tab = finest ? NULL : setkeys_create(CurrentMemoryContext, Max(res->ngroups, 1), &sk);
@@ -1408,11 +1412,13 @@ set_groups(const GpuaggProgram *prog, const GaResult *res, const bool *in,
 }
 
 /*
- * (result.h) res, the finest groups, becomes the groups of each set in
- * turn; (*setof)[g] is group g's set.
+ * res, the finest groups, becomes the groups of each set in turn;
+ * (*setof)[g] is group g's set.  merge: the finest set's groups may
+ * repeat (GpuaggRekey's).
  */
-int
-GpuaggGroupingSets(const GpuaggProgram *prog, GaResult *res, List *sets, uint32 **setof)
+static int
+combine_sets(const GpuaggProgram *prog, GaResult *res, List *sets, bool merge,
+			 uint32 **setof)
 {
 	const GaProgram *p = &prog->ga;
 	int			nsets = list_length(sets);
@@ -1432,7 +1438,8 @@ GpuaggGroupingSets(const GpuaggProgram *prog, GaResult *res, List *sets, uint32 
 
 		foreach(lk, (List *) lfirst(lc))
 			in[(Size) s * p->nkeys + lfirst_int(lk)] = true;
-		counts[s] = set_groups(prog, res, in + (Size) s * p->nkeys, 0, NULL, NULL, &err);
+		counts[s] = set_groups(prog, res, in + (Size) s * p->nkeys, merge, 0, NULL, NULL,
+							   &err);
 		total += counts[s];
 	}
 
@@ -1448,7 +1455,7 @@ GpuaggGroupingSets(const GpuaggProgram *prog, GaResult *res, List *sets, uint32 
 	*setof = palloc_array_huge(uint32, total);
 	for (int s = 0; s < nsets && err == GA_OK; s++)
 	{
-		set_groups(prog, res, in + (Size) s * p->nkeys, base, &out, pairs_at, &err);
+		set_groups(prog, res, in + (Size) s * p->nkeys, merge, base, &out, pairs_at, &err);
 		for (uint64 g = base; g < base + counts[s]; g++)
 			(*setof)[g] = s;
 		base += counts[s];
@@ -1456,5 +1463,137 @@ GpuaggGroupingSets(const GpuaggProgram *prog, GaResult *res, List *sets, uint32 
 	for (int j = 0; j < GA_MAX_DISTINCT; j++)
 		out.npairs[j] = pairs_at[j];
 	*res = out;
+	return err;
+}
+
+/* (result.h) */
+int
+GpuaggGroupingSets(const GpuaggProgram *prog, GaResult *res, List *sets, uint32 **setof)
+{
+	return combine_sets(prog, res, sets, false, setof);
+}
+
+/*
+ * GpuaggRekey's values of one key: its expression, and the strings it
+ * yielded, told apart in a dictionary of their own (values) and each
+ * appended to the run's once, under code[its code in values].
+ */
+typedef struct RekeyState
+{
+	ExprState  *state;
+	ExprContext *econtext;
+	Oid			argtype;
+	GpuaggDict *values;
+	uint32	   *code;			/* [a power of two, at least ncode] */
+	uint32		ncode;
+} RekeyState;
+
+/*
+ * The key's value for one string (NULL: isnull): 1 and *out its register,
+ * or 2, NULL.
+ */
+static uint8
+rekey_value(RekeyState *rk, bool isnull, Datum d, GpuaggDict *dict, uint64 *out)
+{
+	ParamExternData *prm = &rk->econtext->ecxt_param_list_info->params[0];
+	Datum		v;
+	bool		vnull;
+	uint32		local;
+
+	prm->pflags = PARAM_FLAG_CONST;
+	prm->ptype = rk->argtype;
+	prm->isnull = isnull;
+	prm->value = d;
+	v = ExecEvalExprSwitchContext(rk->state, rk->econtext, &vnull);
+	*out = 0;
+	if (!vnull)
+	{
+		local = GpuaggDictEncode(rk->values, v);
+		if (local == rk->ncode)
+		{
+			/* a value not seen before (codes come in order) */
+			if ((rk->ncode & (rk->ncode - 1)) == 0)
+				rk->code = repalloc_huge(rk->code, sizeof(uint32) * (Size) rk->ncode * 2);
+			rk->code[rk->ncode++] = GpuaggDictAppend(dict, v);
+		}
+		*out = (uint64) rk->code[local] << 32 | rk->code[local];
+	}
+	ResetExprContext(rk->econtext);
+	return vnull ? 2 : 1;
+}
+
+/*
+ * (result.h) Each key the host maps: its value per distinct string, by the
+ * string's code, and for a NULL string (NULL, the functions being strict,
+ * but asked all the same), then the groups merged.
+ */
+int
+GpuaggRekey(const GpuaggProgram *prog, GaResult *res, GpuaggDict *dict)
+{
+	const GaProgram *p = &prog->ga;
+	uint32		ncodes = GpuaggDictCount(dict);
+	MemoryContext cxt = AllocSetContextCreate(CurrentMemoryContext, "gpuagg mapped keys",
+											  ALLOCSET_DEFAULT_SIZES);
+	MemoryContext old = MemoryContextSwitchTo(cxt);
+	RekeyState	rk;
+	List	   *all = NIL;
+	uint32	   *setof;
+	int			err;
+
+	rk.econtext = CreateStandaloneExprContext();
+	rk.econtext->ecxt_param_list_info = makeParamList(1);
+	for (uint32 k = 0; k < p->nkeys; k++)
+	{
+		uint64	   *value;
+		uint8	   *known;		/* by code: 0 not yet, 1 value[code], 2 NULL */
+		uint64		nullvalue = 0;
+		uint8		nullknown = 0;	/* the same for a NULL string */
+
+		all = lappend_int(all, k);
+		if (prog->rekey_expr[k] == NULL)
+			continue;
+		rk.state = ExecInitExpr(prog->rekey_expr[k], NULL);
+		rk.argtype = prog->rekey_argtype[k];
+		rk.values = GpuaggDictCreate(cxt);
+		rk.code = palloc(sizeof(uint32));
+		rk.ncode = 0;
+		value = palloc_array_huge(uint64, ncodes);
+		known = palloc0_array_huge(uint8, ncodes);
+		for (uint64 g = 0; g < res->ngroups; g++)
+		{
+			Size		at = (Size) k * res->ngroups + g;
+			uint32		code = GA_TEXT_SHOWN(res->keys[at].u);
+			uint8		kn;
+			uint64		v;
+
+			if ((g & 4095) == 0)
+				CHECK_FOR_INTERRUPTS();
+			if (res->keynulls[at])
+			{
+				if (nullknown == 0)
+					nullknown = rekey_value(&rk, true, (Datum) 0, dict, &nullvalue);
+				kn = nullknown;
+				v = nullvalue;
+			}
+			else
+			{
+				if (code >= ncodes)
+					elog(ERROR, "gpuagg: group key string code %u past the dictionary's %u",
+						 code, ncodes);
+				if (known[code] == 0)
+					known[code] = rekey_value(&rk, false, GpuaggDictValue(dict, code), dict,
+											  &value[code]);
+				kn = known[code];
+				v = value[code];
+			}
+			res->keynulls[at] = kn == 2;
+			res->keys[at].u = v;
+		}
+	}
+	FreeExprContext(rk.econtext, true);
+	MemoryContextSwitchTo(old);
+	err = combine_sets(prog, res, list_make1(all), true, &setof);
+	pfree(setof);
+	MemoryContextDelete(cxt);
 	return err;
 }

@@ -124,6 +124,15 @@ extern void GpuaggSortOrderedSets(const GpuaggProgram *prog, GaResult *res, Gpua
 extern int	GpuaggGroupingSets(const GpuaggProgram *prog, GaResult *res, List *sets,
 							   uint32 **setof);
 
+/*
+ * Group keys the host maps (GpuaggProgram.rekey_expr): res's groups by the
+ * strings become groups by the keys' values, the states of those that
+ * agree combined as GpuaggGroupingSets combines a set's (before it, and
+ * before GpuaggFoldDistinct and GpuaggPickStringExtremes).  Returns GA_OK
+ * or the error a combine raised.
+ */
+extern int	GpuaggRekey(const GpuaggProgram *prog, GaResult *res, GpuaggDict *dict);
+
 /* A group key as a Datum of its PostgreSQL type (strings: from dict). */
 extern Datum GpuaggKeyDatum(GaDatum v, int type, int scale, GpuaggDict *dict);
 

@@ -25,9 +25,10 @@ extern uint64 GpuaggDictRegister(GpuaggDict *dict, Datum value, bool bpchar);
 extern Datum GpuaggDictValue(GpuaggDict *dict, uint32 code);
 
 /*
- * A copy of the value under a code of its own, found by that code only
- * (the dictionary sealed or not: GpuaggRekey, which tells its values
- * apart itself).
+ * A copy of the value under a code of its own, found by that code only:
+ * GpuaggDictEncode of the same bytes later gives another code, so only
+ * for values nothing encodes again (GpuaggRekey's, which it tells apart
+ * itself), the dictionary sealed or not.
  */
 extern uint32 GpuaggDictAppend(GpuaggDict *dict, Datum value);
 

@@ -1483,14 +1483,6 @@ estimate(GpuaggCandidate *c)
 									input_rel->rows, NULL, NULL), Max(c->rows, 1.0));
 	}
 	/*
-	 * A group key the host maps (GpuaggProgram.rekey_expr) is evaluated per
-	 * distinct string of the device's groups: partial, each process
-	 * evaluates its own share, where fed the leader would evaluate them all.
-	 */
-	if ((c->partial || (c->feed && partial_possible(c->extra) && !c->exact)) &&
-		!c->no_pages && c->prog->nrekeys > 0 && c->feed)
-		return "no parallel plan with one GPU session: the host maps a group key per distinct string, so each process maps its share instead";
-	/*
 	 * Many groups in page form: every process would return nearly all of
 	 * them, and the leader would combine them all on one core.  That is what
 	 * the fed path is for: the workers pin pages for the leader's session,
@@ -1500,7 +1492,7 @@ estimate(GpuaggCandidate *c)
 	 * a page.
 	 */
 	if ((c->partial || (c->feed && partial_possible(c->extra) && !c->exact)) &&
-		!c->no_pages && c->prog->nrekeys == 0 &&
+		!c->no_pages && c->prog->nrekeys == 0 &&	/* (with one: below) */
 		(estimate_num_groups(root, c->named_keys, input_rel->rows / c->divisor, NULL, NULL) >
 		 fed_groups(c->device)) != c->feed)
 		return c->feed ? "no parallel plan with one GPU session: few groups (gpuagg.fed_groups), so each process aggregates its share instead" :
@@ -1512,6 +1504,16 @@ estimate(GpuaggCandidate *c)
 	budget = GpuaggVramBudget();
 	/* in parallel, every process holds its own tables (fed: the leader only) */
 	sessions = c->partial ? c->workers + 1 : 1;
+	/*
+	 * A group key the host maps (GpuaggProgram.rekey_expr) is evaluated per
+	 * distinct string of the device's groups: partial, each process
+	 * evaluates its own share, where fed the leader would evaluate them
+	 * all; so fed only where a partial plan cannot be (its tables in every
+	 * process over the budget).
+	 */
+	if (c->feed && c->prog->nrekeys > 0 && partial_possible(c->extra) && !c->exact &&
+		(c->vram + c->join.dim_bytes) * (c->workers + 1) <= budget)
+		return "no parallel plan with one GPU session: the host maps a group key per distinct string, so each process maps its share instead";
 	if (c->vram * sessions > budget)
 		return psprintf("estimated device memory %.0f MB exceeds gpuagg.vram_budget (%.0f MB)",
 						c->vram * sessions / (1024.0 * 1024.0), budget / (1024.0 * 1024.0));

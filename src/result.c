@@ -1512,7 +1512,7 @@ rekey_value(RekeyState *rk, bool isnull, Datum d, GpuaggDict *dict, uint64 *out)
 		if (local == rk->ncode)
 		{
 			/* a value not seen before (codes come in order) */
-			if ((rk->ncode & (rk->ncode - 1)) == 0)
+			if (rk->ncode > 0 && (rk->ncode & (rk->ncode - 1)) == 0)
 				rk->code = repalloc_huge(rk->code, sizeof(uint32) * (Size) rk->ncode * 2);
 			rk->code[rk->ncode++] = GpuaggDictAppend(dict, v);
 		}

@@ -123,11 +123,11 @@ SELECT SearchPhrase FROM hits WHERE SearchPhrase <> '' ORDER BY SearchPhrase LIM
 SELECT SearchPhrase FROM hits WHERE SearchPhrase <> '' ORDER BY EventTime, SearchPhrase LIMIT 10;
 
 -- name: Q28
--- note: length() of a string column: evaluated once per distinct URL on the host
+-- note: length() of a string column: counted by the device where the value lies in the page
 SELECT CounterID, AVG(length(URL)) AS l, COUNT(*) AS c FROM hits WHERE URL <> '' GROUP BY CounterID HAVING COUNT(*) > 100000 ORDER BY l DESC LIMIT 25;
 
 -- name: Q29
--- note: regexp_replace of a string column as the key: evaluated once per distinct Referer on the host
+-- note: regexp_replace of a string column as the key: the device groups by Referer in the pages, the host maps each distinct Referer of the groups (Group Key Mapped by Host)
 SELECT REGEXP_REPLACE(Referer, '^https?://(?:www\.)?([^/]+)/.*$', '\1') AS k, AVG(length(Referer)) AS l, COUNT(*) AS c, MIN(Referer) FROM hits WHERE Referer <> '' GROUP BY k HAVING COUNT(*) > 100000 ORDER BY l DESC LIMIT 25;
 
 -- name: Q30

@@ -1624,10 +1624,11 @@ static const struct
 static const char *
 func_words(FuncExpr *f)
 {
+	/* (a length coercion, char(n) or varchar(n), has its typmod and more) */
 	if ((f->funcformat == COERCE_EXPLICIT_CAST || f->funcformat == COERCE_IMPLICIT_CAST) &&
-		list_length(f->args) == 1)
+		list_length(f->args) >= 1)
 		return psprintf("cast from %s to %s", format_type_be(exprType(linitial(f->args))),
-						format_type_be(f->funcresulttype));
+						format_type_with_typemod(f->funcresulttype, exprTypmod((Node *) f)));
 	return psprintf("function %s", format_procedure(f->funcid));
 }
 
@@ -3266,27 +3267,38 @@ compile_aggref(Compiler *c, Aggref *aggref, GaAgg *ag)
 	ag->distinct = -1;
 	ag->arg2 = -1;
 	ag->pair = -1;
-	if (transfn == F_TEXT_LARGER || transfn == F_TEXT_SMALLER)
+	if (transfn == F_TEXT_LARGER || transfn == F_TEXT_SMALLER ||
+		transfn == F_BPCHAR_LARGER || transfn == F_BPCHAR_SMALLER)
 	{
 		/*
 		 * min/max of text: the device keeps the set of (group, value) and
 		 * the host picks each group's smallest or largest string as
 		 * text_smaller and text_larger do, by varstr_cmp under the
-		 * aggregate's collation.
+		 * aggregate's collation.  Of a char(n) likewise, as bpchar_smaller
+		 * and bpchar_larger do, by the values without their trailing
+		 * spaces (a string register's equality code); every value of a
+		 * char(n) is padded to n, so the one picked is too.  An unbounded
+		 * bpchar's values may differ in their spaces alone, and native
+		 * keeps the first of those it meets: not offloaded.
 		 */
 		GaProgram  *p = &c->prog->ga;
+		bool		bpchar = transfn == F_BPCHAR_LARGER || transfn == F_BPCHAR_SMALLER;
+		int32		typmod = exprTypmod((Node *) linitial_node(TargetEntry, aggref->args)->expr);
 
+		if (bpchar && typmod <= VARHDRSZ)
+			return fail(c, "%s of bpchar without a length (only of char(n))",
+						get_func_name(aggref->aggfnoid));
 		if (!check_order_collation(c, aggref->inputcollid,
 								   psprintf("%s of strings", get_func_name(aggref->aggfnoid)), ""))
 			return false;
 		if (!reserve_set(c, "min/max of strings"))
 			return false;
-		ag->kind = (transfn == F_TEXT_LARGER) ? GA_AGG_MAX : GA_AGG_MIN;
+		ag->kind = (transfn == F_TEXT_LARGER || transfn == F_BPCHAR_LARGER) ?
+			GA_AGG_MAX : GA_AGG_MIN;
 		c->prog->extreme_collid[p->ndistinct] = aggref->inputcollid;
+		c->prog->extreme_typmod[p->ndistinct] = bpchar ? typmod : 0;
 		ag->distinct = p->ndistinct++;
 	}
-	if (ag->kind == 0 && (transfn == F_BPCHAR_LARGER || transfn == F_BPCHAR_SMALLER))
-		return fail(c, "%s of bpchar", get_func_name(aggref->aggfnoid));
 	if (ag->kind == 0)
 		return fail(c, "aggregate %s", format_procedure(aggref->aggfnoid));
 	if (aggref->aggdistinct != NIL &&

@@ -1009,6 +1009,41 @@ dict_string_cmp(GpuaggDict *dict, uint32 a, uint32 b, Oid collid)
 }
 
 /*
+ * min/max of a char(n): each group's value, picked by its code without
+ * trailing spaces, padded to n again as bpchar(value, typmod) pads it
+ * (its code appended to dict, once a value).
+ */
+static void
+pad_extremes(int32 typmod, const uint64 *has, uint64 *value, uint64 ngroups,
+			 GpuaggDict *dict)
+{
+	uint32		ncodes = GpuaggDictCount(dict);
+	uint32	   *padded = palloc_extended(sizeof(uint32) * Max(ncodes, 1),
+										  MCXT_ALLOC_HUGE | MCXT_ALLOC_ZERO);
+
+	for (uint64 g = 0; g < ngroups; g++)
+	{
+		uint32		code = GA_TEXT_SHOWN(value[g]);
+
+		if ((g & 4095) == 0)
+			CHECK_FOR_INTERRUPTS();
+		if (has[g] == 0)
+			continue;
+		if (code >= ncodes)
+			elog(ERROR, "gpuagg: string code %u past the dictionary's %u", code, ncodes);
+		/* (codes from 1: 0 says not yet) */
+		if (padded[code] == 0)
+			padded[code] = 1 + GpuaggDictAppend(dict,
+												DirectFunctionCall3(bpchar,
+																	GpuaggDictValue(dict, code),
+																	Int32GetDatum(typmod),
+																	BoolGetDatum(false)));
+		value[g] = (uint64) (padded[code] - 1) << 32 | (padded[code] - 1);
+	}
+	pfree(padded);
+}
+
+/*
  * (result.h) The (has, value) state of a group's min/max of strings, from
  * the pairs (group, string code) the device sent back.
  */
@@ -1049,6 +1084,8 @@ GpuaggPickStringExtremes(const GpuaggProgram *prog, GaResult *res, GpuaggDict *d
 			has[g] = 1;
 			value[g] = (uint64) code << 32 | code;
 		}
+		if (prog->extreme_typmod[ag->distinct] > 0)
+			pad_extremes(prog->extreme_typmod[ag->distinct], has, value, res->ngroups, dict);
 	}
 }
 

@@ -162,6 +162,40 @@ SELECT check_offload('SELECT t || ''!'' AS k, count(*) FROM st GROUP BY 1 HAVING
 SELECT same_in_pages('SELECT right(t, 1) AS r, count(*) FROM st WHERE id <= 5000 GROUP BY 1 ORDER BY 2 DESC LIMIT 3');
 SELECT same_in_pages('SELECT lower(t) AS l, n % 2 AS m, count(*), sum(f), grouping(lower(t), n % 2) FROM st WHERE id <= 5000 GROUP BY ROLLUP (1, 2)');
 SELECT same_in_pages('SELECT replace(t, ''e'', ''E''), count(*), sum(n) FROM st WHERE id <= 5000 AND (id % 17 = 0 OR id % 13 = 0) GROUP BY 1');
+-- to_char(e, format) and e::text of a value of another type: the devices
+-- group by e, the host formats each distinct value (in the session's
+-- settings, as natively); not of a float, whose text tells -0 from 0
+CREATE TABLE stk AS
+SELECT i, date '2024-01-01' + i % 400 AS d, timestamp '2024-01-01' + (i % 1000) * interval '7 hours' AS ts,
+	   timestamptz '2024-03-01 00:00+00' + (i % 900) * interval '5 hours' AS tz,
+	   ((i % 97) * 1.25)::numeric(10, 2) AS m, i % 13 AS n, i % 3 = 0 AS b,
+	   CASE WHEN i % 17 = 0 THEN NULL ELSE i % 7 END AS nn, (i % 5 - 2) * 0.0::float8 AS z,
+	   timestamptz '2024-11-03 04:00+00' + (i % 240) * interval '1 minute' AS fall,
+	   (i % 40)::int8 * 25 AS c
+  FROM generate_series(1, 20000) i;
+ANALYZE stk;
+EXPLAIN (COSTS OFF) SELECT to_char(ts, 'YYYY-MM') AS mon, count(*) FROM stk GROUP BY 1;
+SELECT same_in_pages('SELECT to_char(d, ''YYYY-MM'') AS mon, count(*), sum(m) FROM stk GROUP BY 1');
+SELECT same_in_pages('SELECT to_char(ts, ''YYYY "Q"Q Dy'') AS q, count(*), avg(n), max(ts) FROM stk GROUP BY 1');
+SET timezone = 'America/New_York';
+SELECT same_in_pages('SELECT to_char(tz, ''YYYY-MM-DD HH24'') AS h, tz::text AS t, count(*) FROM stk GROUP BY 1, 2');
+-- New York's 01:00 to 01:59 twice on 3 November 2024 (EDT, then EST): one hour
+SELECT same_in_pages('SELECT to_char(fall, ''HH24'') AS h, to_char(d, ''Mon'') AS mon, count(*) FROM stk GROUP BY 1, 2');
+RESET timezone;
+SELECT same_in_pages('SELECT to_char(c, ''FM9G999'') AS thousands, to_char(m, ''FM9'') AS units, count(*), sum(n) FROM stk GROUP BY 1, 2');
+SELECT same_in_pages('SELECT to_char(date_trunc(''month'', ts), ''Mon YYYY'') AS mon, n::text AS t, count(*) FROM stk GROUP BY 1, 2');
+SELECT same_in_pages('SELECT to_char(m, ''FM999.0'') AS f, m::text AS t, count(*) FROM stk GROUP BY 1, 2');
+SELECT same_in_pages('SELECT b::text AS bt, nn::text AS nt, to_char(nn * 3, ''FM00'') AS n3, count(*), sum(n) FROM stk GROUP BY 1, 2, 3');
+SELECT same_in_pages('SELECT to_char(d, ''YYYY'') AS y, count(DISTINCT n), min(ts) FROM stk GROUP BY ROLLUP (1)');
+SET gpuagg.log_fallback = on;
+EXPLAIN (COSTS OFF) SELECT z::text, count(*) FROM stk GROUP BY 1;
+-- under a nondeterministic collation '-1' and '1' may be one group
+CREATE COLLATION stk_ci (provider = icu, locale = 'und-u-ka-shifted', deterministic = false);
+EXPLAIN (COSTS OFF) SELECT (n - 6)::text COLLATE stk_ci, count(*) FROM stk GROUP BY 1;
+DROP COLLATION stk_ci;
+RESET gpuagg.log_fallback;
+SELECT z::text, count(*) FROM stk GROUP BY 1 ORDER BY 1;
+DROP TABLE stk;
 -- no Top-N where the host maps a key (the device's groups are not the query's)
 SELECT plan_text('SELECT right(t, 1), count(*) FROM st GROUP BY 1 ORDER BY 2 DESC LIMIT 3') LIKE '%Top-N%' AS topn;
 -- the counters: the device's groups by the strings, and the groups

@@ -983,7 +983,7 @@ gpuagg_next(ScanState *node)
 
 		slot->tts_isnull[k] = st->result.keynulls[at];
 		slot->tts_values[k] = slot->tts_isnull[k] ? (Datum) 0 :
-			GpuaggKeyDatum(st->result.keys[at], st->prog->ga.keytype[k],
+			GpuaggKeyDatum(st->result.keys[at], GpuaggKeyType(st->prog, k),
 						   st->prog->ga.keyscale[k], st->dict);
 	}
 	for (uint32 a = 0; a < st->prog->ga.naggs; a++)

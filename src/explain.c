@@ -149,11 +149,11 @@ GpuaggExplain(CustomScanState *node, List *ancestors, ExplainState *es)
 		{
 			Node	   *key = lfirst(lc);
 
-			/* a function of a string the host maps: the device's, the string */
+			/* a key the host maps: the device's, the value inside it */
 			if (st->prog->rekey_expr[foreach_current_index(lc)] != NULL)
 			{
 				mapped = lappend(mapped, deparse(st, key, context, useprefix));
-				key = linitial(pull_var_clause(key, 0));
+				key = (Node *) GpuaggRekeyInner((Expr *) key);
 			}
 			items = lappend(items, deparse(st, key, context, useprefix));
 		}

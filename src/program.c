@@ -27,6 +27,7 @@
 #include "miscadmin.h"
 #include "nodes/makefuncs.h"
 #include "nodes/nodeFuncs.h"
+#include "optimizer/optimizer.h"
 #include "parser/scansup.h"
 #include "pgtime.h"
 #include "regex/regex.h"
@@ -95,7 +96,7 @@ static bool regex_ok(List *args, Oid collid);
 static int	compile_string_func(Compiler *c, Expr *expr, int *type);
 static int	length_counted(Expr *expr);
 static int	prefix_coded(Expr *expr, int32 *flags);
-static Var *rekey_column(Expr *key, List *aggrefs);
+static Expr *rekey_inner(Expr *key, List *aggrefs);
 
 int
 GpuaggTypeOf(Oid typid)
@@ -1309,33 +1310,103 @@ prefix_coded(Expr *expr, int32 *flags)
 }
 
 /*
- * A group key the host maps (GpuaggProgram.rekey_expr): a function of one
- * text or varchar column, of compile_string_func's forms, yielding text,
- * other than a prefix the devices code themselves.  The devices group by
- * the column's code, so the scan may read pages however costly the
- * function (ClickBench's regexp_replace of Referer), and the host
- * evaluates it once per distinct string among the groups, merging those it
- * makes equal as grouping sets merge finer groups.  Not beside an
- * ordered-set aggregate, whose rows that merge does not combine.  Returns
- * the column, or NULL.
+ * (program.h) The expression a group key the host maps has the devices
+ * group by (GpuaggProgram.rekey_expr), or NULL: the key yields text and
+ * is
+ * - a function of one text or varchar column, of compile_string_func's
+ *   forms, other than a prefix the devices code themselves: the column
+ *   (ClickBench's regexp_replace of Referer);
+ * - to_char(e, format) or e::text (a cast through the type's output
+ *   function, or bool's) of an expression e of another type, not a float (whose
+ *   text tells -0 from 0), the format a constant (`to_char(order_date,
+ *   'YYYY-MM')`): e, which the devices must then compile.
+ * The host evaluates the key once per distinct value among the device's
+ * groups, merging those it makes equal as grouping sets merge finer
+ * groups, so the function runs as often as there are such values, and
+ * the scan may read pages however costly it is.  Both are stable at most
+ * (to_char and the output functions follow the session's settings, as
+ * natively in the same session).
  */
-static Var *
-rekey_column(Expr *key, List *aggrefs)
+Expr *
+GpuaggRekeyInner(Expr *key)
 {
 	Var		   *var = NULL;
 	int32		flags;
-	ListCell   *lc;
+	Expr	   *e = NULL;
 
 	while (IsA(key, RelabelType))
 		key = ((RelabelType *) key)->arg;
+	if (exprType((Node *) key) != TEXTOID && exprType((Node *) key) != VARCHAROID)
+		return NULL;
+	if (IsA(key, CoerceViaIO))
+		e = ((CoerceViaIO *) key)->arg;
+	else if (IsA(key, FuncExpr) && ((FuncExpr *) key)->funcid == F_TEXT_BOOL)
+		e = linitial(((FuncExpr *) key)->args);	/* bool::text */
+	else if (IsA(key, FuncExpr) && list_length(((FuncExpr *) key)->args) == 2 &&
+			 IsA(lsecond(((FuncExpr *) key)->args), Const) &&
+			 !((Const *) lsecond(((FuncExpr *) key)->args))->constisnull &&
+			 (((FuncExpr *) key)->funcid == F_TO_CHAR_TIMESTAMP_TEXT ||
+			  ((FuncExpr *) key)->funcid == F_TO_CHAR_TIMESTAMPTZ_TEXT ||
+			  ((FuncExpr *) key)->funcid == F_TO_CHAR_NUMERIC_TEXT ||
+			  ((FuncExpr *) key)->funcid == F_TO_CHAR_INT4_TEXT ||
+			  ((FuncExpr *) key)->funcid == F_TO_CHAR_INT8_TEXT))
+		e = linitial(((FuncExpr *) key)->args);
+	if (e != NULL)
+	{
+		Oid			t = exprType((Node *) e);
+
+		/*
+		 * (a string's own functions are the first form's; a float's text
+		 * tells -0 from 0, which the devices group together, as float8eq)
+		 */
+		if (t == TEXTOID || t == VARCHAROID || t == BPCHAROID ||
+			t == FLOAT4OID || t == FLOAT8OID ||
+			(GpuaggTypeOf(t) == GA_T_INVALID && t != NUMERICOID) ||
+			contain_volatile_functions((Node *) key))
+			return NULL;
+		return e;
+	}
 	if ((!IsA(key, FuncExpr) && !IsA(key, OpExpr)) || exprType((Node *) key) != TEXTOID ||
 		!string_func_arg_ok(key, &var) || var == NULL || string_column((Expr *) var) == NULL ||
 		prefix_coded(key, &flags) > 0)
 		return NULL;
+	return (Expr *) var;
+}
+
+/*
+ * GpuaggRekeyInner's expression of a key, unless an ordered-set aggregate
+ * is beside it, whose rows the merge does not combine.
+ */
+static Expr *
+rekey_inner(Expr *key, List *aggrefs)
+{
+	ListCell   *lc;
+
 	foreach(lc, aggrefs)
 		if (((Aggref *) lfirst(lc))->aggkind != AGGKIND_NORMAL)
 			return NULL;
-	return var;
+	return GpuaggRekeyInner(key);
+}
+
+/* The key with its inner expression (by pointer) replaced by Param $1. */
+static Node *
+inner_to_param(Node *node, void *inner)
+{
+	if (node == NULL)
+		return NULL;
+	if (node == inner)
+	{
+		Param	   *p = makeNode(Param);
+
+		p->paramkind = PARAM_EXTERN;
+		p->paramid = 1;
+		p->paramtype = exprType(node);
+		p->paramtypmod = exprTypmod(node);
+		p->paramcollid = exprCollation(node);
+		p->location = -1;
+		return (Node *) p;
+	}
+	return expression_tree_mutator(node, inner_to_param, inner);
 }
 
 /*
@@ -3549,16 +3620,18 @@ GpuaggCompile(GpuaggProgram *prog, List *quals, List *keys, List *aggrefs,
 	foreach(lc, keys)
 	{
 		Expr	   *key = lfirst(lc);
-		Var		   *rekey = rekey_column(key, aggrefs);
+		Expr	   *rekey = rekey_inner(key, aggrefs);
 		int			r;
 
 		if (rekey != NULL)
 		{
-			/* the devices group by the string itself, the host maps it */
-			prog->rekey_expr[p->nkeys] = (Expr *) var_to_param((Node *) key, NULL);
-			prog->rekey_argtype[p->nkeys] = rekey->vartype;
+			/* the devices group by the inner value, the host maps it */
+			prog->rekey_expr[p->nkeys] = (Expr *) (IsA(rekey, Var) ?
+												   var_to_param((Node *) key, NULL) :
+												   inner_to_param((Node *) key, rekey));
+			prog->rekey_argtype[p->nkeys] = exprType((Node *) rekey);
 			prog->nrekeys++;
-			key = (Expr *) rekey;
+			key = rekey;
 		}
 		r = compile_expr(&c, key, &t);
 		if (r < 0)
@@ -3567,7 +3640,8 @@ GpuaggCompile(GpuaggProgram *prog, List *quals, List *keys, List *aggrefs,
 			return false;
 		}
 		prog->keytypid[p->nkeys] = exprType((Node *) lfirst(lc));
-		if (t == GA_T_TEXT &&
+		/* (a key the host maps is text, whatever the devices group by) */
+		if ((t == GA_T_TEXT || rekey != NULL) &&
 			!check_collation(&c, exprCollation((Node *) lfirst(lc)), "string group key"))
 		{
 			*reason = c.reason;

@@ -69,15 +69,16 @@ typedef struct GpuaggProgram
 	int			nlikebytes;		/* of ga.likes, used */
 
 	/*
-	 * Group keys a function of one string column (text, as
-	 * compile_string_func allows): the devices group by the column's own
-	 * code, and the host maps each group's string to the key's value, the
+	 * Group keys the host maps (GpuaggRekeyInner): the devices group by an
+	 * inner value (a string column, or the e of to_char(e, format) or
+	 * e::text), and the host maps each group's value to the key's, the
 	 * expression over Param $1, and merges the groups that then agree
-	 * (result.c's GpuaggRekey); NULL for every other key.
+	 * (result.c's GpuaggRekey); NULL for every other key.  Such a key's
+	 * values are strings from then on (GpuaggKeyType).
 	 */
 	int			nrekeys;
 	Expr	   *rekey_expr[GA_MAX_KEYS];
-	Oid			rekey_argtype[GA_MAX_KEYS]; /* the string's type ($1's) */
+	Oid			rekey_argtype[GA_MAX_KEYS]; /* the inner value's type ($1's) */
 
 	int			ntextconsts;
 	int16		textconst_slot[GA_MAX_CONSTS];	/* constant slot */
@@ -99,6 +100,19 @@ typedef struct GpuaggProgram
 	int			zone_offset;
 	const char *tz_what;
 } GpuaggProgram;
+
+/*
+ * A group key the host maps: the expression inside it the devices group
+ * by, or NULL (program.c says which keys).
+ */
+extern Expr *GpuaggRekeyInner(Expr *key);
+
+/* Group key k's type in a run's groups: text where the host mapped it. */
+static inline int
+GpuaggKeyType(const GpuaggProgram *prog, int k)
+{
+	return prog->rekey_expr[k] != NULL ? GA_T_TEXT : prog->ga.keytype[k];
+}
 
 /* What the planner found of a numeric column's scale (GpuaggCompile). */
 typedef enum GpuaggScaleFound

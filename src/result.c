@@ -1288,7 +1288,7 @@ typedef struct SetEntry
 typedef struct SetKeys
 {
 	const GaResult *res;
-	const GaProgram *prog;
+	const GpuaggProgram *prog;
 	const bool *in;				/* [nkeys]: the set groups by key k */
 } SetKeys;
 
@@ -1314,14 +1314,14 @@ set_hash(const SetKeys *sk, uint64 g)
 	const GaResult *res = sk->res;
 	uint64		h = 0;
 
-	for (uint32 k = 0; k < sk->prog->nkeys; k++)
+	for (uint32 k = 0; k < sk->prog->ga.nkeys; k++)
 	{
 		Size		at = (Size) k * res->ngroups + g;
 
 		if (!sk->in[k])
 			continue;
 		h = ga_mix64(h ^ (res->keynulls[at] ? UINT64_C(0x9e3779b97f4a7c15) :
-						  ga_canonical_key(sk->prog->keytype[k], res->keys[at]).u + k));
+						  ga_canonical_key(GpuaggKeyType(sk->prog, k), res->keys[at]).u + k));
 	}
 	return (uint32) (h >> 32);
 }
@@ -1331,11 +1331,11 @@ set_equal(const SetKeys *sk, uint64 a, uint64 b)
 {
 	const GaResult *res = sk->res;
 
-	for (uint32 k = 0; k < sk->prog->nkeys; k++)
+	for (uint32 k = 0; k < sk->prog->ga.nkeys; k++)
 	{
 		Size		at = (Size) k * res->ngroups + a;
 		Size		bt = (Size) k * res->ngroups + b;
-		int			type = sk->prog->keytype[k];
+		int			type = GpuaggKeyType(sk->prog, k);
 
 		if (!sk->in[k])
 			continue;
@@ -1367,7 +1367,7 @@ set_groups(const GpuaggProgram *prog, const GaResult *res, const bool *in, bool 
 		   uint64 base, GaResult *out, uint64 *pairs_at, int *err)
 {
 	const GaProgram *p = &prog->ga;
-	SetKeys		sk = {res, p, in};
+	SetKeys		sk = {res, prog, in};
 	setkeys_hash *tab;
 	uint64	   *index;
 	uint64		m = 0;
@@ -1511,7 +1511,7 @@ GpuaggGroupingSets(const GpuaggProgram *prog, GaResult *res, List *sets, uint32 
 }
 
 /*
- * GpuaggRekey's values of one key: its expression, and the strings it
+ * GpuaggRekey's work on one key: its expression, and the strings it
  * yielded, told apart in a dictionary of their own (values) and each
  * appended to the run's once, under code[its code in values].
  */
@@ -1559,16 +1559,36 @@ rekey_value(RekeyState *rk, bool isnull, Datum d, GpuaggDict *dict, uint64 *out)
 	return vnull ? 2 : 1;
 }
 
+/* GpuaggRekey's values of one key, by the inner value's canonical bits */
+typedef struct RekeyEntry
+{
+	uint64		key;
+	uint64		value;			/* the key's register */
+	uint8		known;			/* 1: value, 2: NULL */
+	char		status;
+} RekeyEntry;
+
+#define SH_PREFIX rekeymap
+#define SH_ELEMENT_TYPE RekeyEntry
+#define SH_KEY_TYPE uint64
+#define SH_KEY key
+#define SH_HASH_KEY(tb, key) ((uint32) ga_mix64(key))
+#define SH_EQUAL(tb, a, b) ((a) == (b))
+#define SH_SCOPE static inline
+#define SH_DECLARE
+#define SH_DEFINE
+#include "lib/simplehash.h"
+
 /*
- * (result.h) Each key the host maps: its value per distinct string, by the
- * string's code, and for a NULL string (NULL, the functions being strict,
- * but asked all the same), then the groups merged.
+ * (result.h) Each key the host maps: its value per distinct inner value
+ * (the devices' canonical bits: a string's code), and for a NULL one
+ * (NULL, the functions being strict, but asked all the same), then the
+ * groups merged.
  */
 int
 GpuaggRekey(const GpuaggProgram *prog, GaResult *res, GpuaggDict *dict)
 {
 	const GaProgram *p = &prog->ga;
-	uint32		ncodes = GpuaggDictCount(dict);
 	MemoryContext cxt = AllocSetContextCreate(CurrentMemoryContext, "gpuagg mapped keys",
 											  ALLOCSET_DEFAULT_SIZES);
 	MemoryContext old = MemoryContextSwitchTo(cxt);
@@ -1581,10 +1601,9 @@ GpuaggRekey(const GpuaggProgram *prog, GaResult *res, GpuaggDict *dict)
 	rk.econtext->ecxt_param_list_info = makeParamList(1);
 	for (uint32 k = 0; k < p->nkeys; k++)
 	{
-		uint64	   *value;
-		uint8	   *known;		/* by code: 0 not yet, 1 value[code], 2 NULL */
+		rekeymap_hash *map;
 		uint64		nullvalue = 0;
-		uint8		nullknown = 0;	/* the same for a NULL string */
+		uint8		nullknown = 0;	/* 0 not yet, 1 nullvalue, 2 NULL */
 
 		all = lappend_int(all, k);
 		if (prog->rekey_expr[k] == NULL)
@@ -1594,14 +1613,12 @@ GpuaggRekey(const GpuaggProgram *prog, GaResult *res, GpuaggDict *dict)
 		rk.values = GpuaggDictCreate(cxt);
 		rk.code = palloc(sizeof(uint32));
 		rk.ncode = 0;
-		value = palloc_array_huge(uint64, ncodes);
-		known = palloc0_array_huge(uint8, ncodes);
+		map = rekeymap_create(cxt, 1024, NULL);
 		for (uint64 g = 0; g < res->ngroups; g++)
 		{
 			Size		at = (Size) k * res->ngroups + g;
-			uint32		code = GA_TEXT_SHOWN(res->keys[at].u);
-			uint8		kn;
-			uint64		v;
+			RekeyEntry *e;
+			bool		found;
 
 			if ((g & 4095) == 0)
 				CHECK_FOR_INTERRUPTS();
@@ -1609,22 +1626,22 @@ GpuaggRekey(const GpuaggProgram *prog, GaResult *res, GpuaggDict *dict)
 			{
 				if (nullknown == 0)
 					nullknown = rekey_value(&rk, true, (Datum) 0, dict, &nullvalue);
-				kn = nullknown;
-				v = nullvalue;
+				res->keynulls[at] = nullknown == 2;
+				res->keys[at].u = nullvalue;
+				continue;
 			}
-			else
+			e = rekeymap_insert(map, ga_canonical_key(p->keytype[k], res->keys[at]).u, &found);
+			if (!found)
 			{
-				if (code >= ncodes)
-					elog(ERROR, "gpuagg: group key string code %u past the dictionary's %u",
-						 code, ncodes);
-				if (known[code] == 0)
-					known[code] = rekey_value(&rk, false, GpuaggDictValue(dict, code), dict,
-											  &value[code]);
-				kn = known[code];
-				v = value[code];
+				/* (a numeric's Datum in the memory rekey_value resets) */
+				MemoryContext tuple = MemoryContextSwitchTo(rk.econtext->ecxt_per_tuple_memory);
+				Datum		d = GpuaggKeyDatum(res->keys[at], p->keytype[k], p->keyscale[k], dict);
+
+				MemoryContextSwitchTo(tuple);
+				e->known = rekey_value(&rk, false, d, dict, &e->value);
 			}
-			res->keynulls[at] = kn == 2;
-			res->keys[at].u = v;
+			res->keynulls[at] = e->known == 2;
+			res->keys[at].u = e->value;
 		}
 	}
 	FreeExprContext(rk.econtext, true);

@@ -1351,6 +1351,20 @@ GpuaggRekeyInner(Expr *key)
 			  ((FuncExpr *) key)->funcid == F_TO_CHAR_INT4_TEXT ||
 			  ((FuncExpr *) key)->funcid == F_TO_CHAR_INT8_TEXT))
 		e = linitial(((FuncExpr *) key)->args);
+	/*
+	 * (a cast that keeps values apart, as to_char(date) is to_char of the
+	 * date as a timestamptz: the devices group by the date, not by an
+	 * instant in the session's zone, which needs its zone's table)
+	 */
+	while (e != NULL && IsA(e, FuncExpr) &&
+		   ((FuncExpr *) e)->funcformat == COERCE_IMPLICIT_CAST &&
+		   list_length(((FuncExpr *) e)->args) == 1 &&
+		   (((FuncExpr *) e)->funcid == F_TIMESTAMPTZ_DATE ||
+			((FuncExpr *) e)->funcid == F_TIMESTAMP_DATE ||
+			((FuncExpr *) e)->funcid == F_INT8_INT4 ||
+			((FuncExpr *) e)->funcid == F_NUMERIC_INT4 ||
+			((FuncExpr *) e)->funcid == F_NUMERIC_INT8))
+		e = linitial(((FuncExpr *) e)->args);
 	if (e != NULL)
 	{
 		Oid			t = exprType((Node *) e);

@@ -194,6 +194,10 @@ SELECT DATE_TRUNC('minute', EventTime) AS M, COUNT(*) AS PageViews FROM hits WHE
 -- note: not a ClickBench query: date_trunc of a timestamptz (EventTime::timestamptz) in the session's time zone, whose transitions go to the device with the scan constants
 SELECT date_trunc('hour', EventTime::timestamptz) AS h, count(*) AS c, avg(ResolutionWidth) AS w FROM hits GROUP BY 1;
 
+-- name: month_label
+-- note: not a ClickBench query: to_char of a date as the key: the device groups by the date, the host formats each distinct date (Group Key Mapped by Host)
+SELECT to_char(EventDate, 'YYYY-MM') AS m, count(*) AS c, count(DISTINCT UserID) AS u, sum(IsRefresh) AS r FROM hits GROUP BY 1 ORDER BY 1;
+
 -- name: tz_dow
 -- note: not a ClickBench query: extract of a timestamptz's local day of the week and hour, and its date
 SELECT extract(dow FROM EventTime::timestamptz) AS dow, extract(hour FROM EventTime::timestamptz) AS hr, max(EventTime::timestamptz::date) AS last_day, count(*) AS c FROM hits GROUP BY 1, 2;

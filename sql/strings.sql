@@ -190,6 +190,10 @@ SELECT same_in_pages('SELECT to_char(date_trunc(''month'', ts), ''Mon YYYY'') AS
 SELECT same_in_pages('SELECT to_char(m, ''FM999.0'') AS f, m::text AS t, count(*) FROM stk GROUP BY 1, 2');
 SELECT same_in_pages('SELECT b::text AS bt, nn::text AS nt, to_char(nn * 3, ''FM00'') AS n3, count(*), sum(n) FROM stk GROUP BY 1, 2, 3');
 SELECT same_in_pages('SELECT to_char(d, ''YYYY'') AS y, count(DISTINCT n), min(ts) FROM stk GROUP BY ROLLUP (1)');
+-- any functions, operators and casts of one such value (floats between)
+SELECT same_in_pages('SELECT lpad(n::text, 3, ''0'') AS p, upper(to_char(d, ''Mon'')) AS mon, count(*) FROM stk GROUP BY 1, 2');
+SELECT same_in_pages('SELECT concat(''Q'', extract(quarter FROM d)) AS q, (n * 1.5::float8)::text AS f, count(*) FROM stk GROUP BY 1, 2');
+EXPLAIN (COSTS OFF) SELECT concat('Q', extract(quarter FROM d)) AS q, count(*) FROM stk GROUP BY 1;
 SET gpuagg.log_fallback = on;
 EXPLAIN (COSTS OFF) SELECT z::text, count(*) FROM stk GROUP BY 1;
 -- under a nondeterministic collation '-1' and '1' may be one group

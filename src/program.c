@@ -1316,48 +1316,92 @@ prefix_coded(Expr *expr, int32 *flags)
  * - a function of one text or varchar column, of compile_string_func's
  *   forms, other than a prefix the devices code themselves: the column
  *   (ClickBench's regexp_replace of Referer);
- * - to_char(e, format) or e::text (a cast through the type's output
- *   function, or bool's) of an expression e of another type, not a float (whose
- *   text tells -0 from 0), the format a constant (`to_char(order_date,
- *   'YYYY-MM')`): e, which the devices must then compile.
+ * - functions, operators and casts, not volatile, whose arguments are
+ *   constants but one, down to a value e of another type the devices
+ *   group by, not a float (`to_char(order_date, 'YYYY-MM')`, `n::text`,
+ *   `lpad(n::text, 2, '0')`): e, which the devices must then compile.
  * The host evaluates the key once per distinct value among the device's
  * groups, merging those it makes equal as grouping sets merge finer
- * groups, so the function runs as often as there are such values, and
- * the scan may read pages however costly it is.  Both are stable at most
- * (to_char and the output functions follow the session's settings, as
- * natively in the same session).
+ * groups, so the function runs as often as there are such values (on the
+ * values native evaluates it on: the rows the WHERE keeps), and the scan
+ * may read pages however costly it is.  A stable function follows the
+ * session's settings there, as natively in the same session.
  */
+/* A type the devices group by before the host maps a key to text. */
+static bool
+inner_type(Oid t)
+{
+	/* (a float's text tells -0 from 0, which the devices group together) */
+	if (t == TEXTOID || t == VARCHAROID || t == BPCHAROID || t == FLOAT4OID || t == FLOAT8OID)
+		return false;
+	return t == NUMERICOID || GpuaggTypeOf(t) != GA_T_INVALID;
+}
+
 Expr *
 GpuaggRekeyInner(Expr *key)
 {
 	Var		   *var = NULL;
 	int32		flags;
-	Expr	   *e = NULL;
+	Expr	   *e;
 
 	while (IsA(key, RelabelType))
 		key = ((RelabelType *) key)->arg;
 	if (exprType((Node *) key) != TEXTOID && exprType((Node *) key) != VARCHAROID)
 		return NULL;
-	if (IsA(key, CoerceViaIO))
-		e = ((CoerceViaIO *) key)->arg;
-	else if (IsA(key, FuncExpr) && ((FuncExpr *) key)->funcid == F_TEXT_BOOL)
-		e = linitial(((FuncExpr *) key)->args);	/* bool::text */
-	else if (IsA(key, FuncExpr) && list_length(((FuncExpr *) key)->args) == 2 &&
-			 IsA(lsecond(((FuncExpr *) key)->args), Const) &&
-			 !((Const *) lsecond(((FuncExpr *) key)->args))->constisnull &&
-			 (((FuncExpr *) key)->funcid == F_TO_CHAR_TIMESTAMP_TEXT ||
-			  ((FuncExpr *) key)->funcid == F_TO_CHAR_TIMESTAMPTZ_TEXT ||
-			  ((FuncExpr *) key)->funcid == F_TO_CHAR_NUMERIC_TEXT ||
-			  ((FuncExpr *) key)->funcid == F_TO_CHAR_INT4_TEXT ||
-			  ((FuncExpr *) key)->funcid == F_TO_CHAR_INT8_TEXT))
-		e = linitial(((FuncExpr *) key)->args);
+	/* a string column's own functions: the column */
+	if ((IsA(key, FuncExpr) || IsA(key, OpExpr)) && exprType((Node *) key) == TEXTOID &&
+		string_func_arg_ok(key, &var) && var != NULL && string_column((Expr *) var) != NULL)
+		return prefix_coded(key, &flags) > 0 ? NULL : (Expr *) var;
+	if (contain_volatile_functions((Node *) key))
+		return NULL;
+
+	/*
+	 * Down through functions, operators and casts of one argument that is
+	 * not a constant (to_char(e, 'YYYY-MM'), e::text, lpad(e::text, 2,
+	 * '0')) to the first value of a type the devices group by.
+	 */
+	e = key;
+	for (;;)
+	{
+		List	   *args;
+		Expr	   *next = NULL;
+		ListCell   *lc;
+
+		while (IsA(e, RelabelType))
+			e = ((RelabelType *) e)->arg;
+		if (e != key && inner_type(exprType((Node *) e)))
+			break;
+		if (IsA(e, FuncExpr))
+			args = ((FuncExpr *) e)->args;
+		else if (IsA(e, OpExpr))
+			args = ((OpExpr *) e)->args;
+		else if (IsA(e, CoerceViaIO))
+			args = list_make1(((CoerceViaIO *) e)->arg);
+		else
+			return NULL;
+		foreach(lc, args)
+		{
+			Expr	   *a = lfirst(lc);
+
+			while (IsA(a, RelabelType))
+				a = ((RelabelType *) a)->arg;
+			if (IsA(a, Const))
+				continue;
+			if (next != NULL)
+				return NULL;
+			next = lfirst(lc);
+		}
+		if (next == NULL)
+			return NULL;
+		e = next;
+	}
+
 	/*
 	 * (a cast that keeps values apart, as to_char(date) is to_char of the
 	 * date as a timestamptz: the devices group by the date, not by an
 	 * instant in the session's zone, which needs its zone's table)
 	 */
-	while (e != NULL && IsA(e, FuncExpr) &&
-		   ((FuncExpr *) e)->funcformat == COERCE_IMPLICIT_CAST &&
+	while (IsA(e, FuncExpr) && ((FuncExpr *) e)->funcformat == COERCE_IMPLICIT_CAST &&
 		   list_length(((FuncExpr *) e)->args) == 1 &&
 		   (((FuncExpr *) e)->funcid == F_TIMESTAMPTZ_DATE ||
 			((FuncExpr *) e)->funcid == F_TIMESTAMP_DATE ||
@@ -1365,26 +1409,7 @@ GpuaggRekeyInner(Expr *key)
 			((FuncExpr *) e)->funcid == F_NUMERIC_INT4 ||
 			((FuncExpr *) e)->funcid == F_NUMERIC_INT8))
 		e = linitial(((FuncExpr *) e)->args);
-	if (e != NULL)
-	{
-		Oid			t = exprType((Node *) e);
-
-		/*
-		 * (a string's own functions are the first form's; a float's text
-		 * tells -0 from 0, which the devices group together, as float8eq)
-		 */
-		if (t == TEXTOID || t == VARCHAROID || t == BPCHAROID ||
-			t == FLOAT4OID || t == FLOAT8OID ||
-			(GpuaggTypeOf(t) == GA_T_INVALID && t != NUMERICOID) ||
-			contain_volatile_functions((Node *) key))
-			return NULL;
-		return e;
-	}
-	if ((!IsA(key, FuncExpr) && !IsA(key, OpExpr)) || exprType((Node *) key) != TEXTOID ||
-		!string_func_arg_ok(key, &var) || var == NULL || string_column((Expr *) var) == NULL ||
-		prefix_coded(key, &flags) > 0)
-		return NULL;
-	return (Expr *) var;
+	return e;
 }
 
 /*

@@ -1316,16 +1316,18 @@ prefix_coded(Expr *expr, int32 *flags)
  * - a function of one text or varchar column, of compile_string_func's
  *   forms, other than a prefix the devices code themselves: the column
  *   (ClickBench's regexp_replace of Referer);
- * - functions, operators and casts, not volatile, whose arguments are
- *   constants but one, down to a value e of another type the devices
- *   group by, not a float (`to_char(order_date, 'YYYY-MM')`, `n::text`,
- *   `lpad(n::text, 2, '0')`): e, which the devices must then compile.
+ * - functions, operators and casts, not volatile, that cannot fail
+ *   (mapping_cannot_fail) and whose arguments are constants but one, down
+ *   to a value e of another type the devices group by, not a float
+ *   (`to_char(order_date, 'YYYY-MM')`, `n::text`, `lpad(n::text, 2,
+ *   '0')`): e, which the devices must then compile.
  * The host evaluates the key once per distinct value among the device's
  * groups, merging those it makes equal as grouping sets merge finer
  * groups, so the function runs as often as there are such values (on the
- * values native evaluates it on: the rows the WHERE keeps), and the scan
- * may read pages however costly it is.  A stable function follows the
- * session's settings there, as natively in the same session.
+ * values native evaluates it on: the rows the WHERE keeps; and nothing on
+ * the way may raise an error, which native would raise first), and the
+ * scan may read pages however costly it is.  A stable function follows
+ * the session's settings there, as natively in the same session.
  */
 /* A type the devices group by before the host maps a key to text. */
 static bool
@@ -1335,6 +1337,63 @@ inner_type(Oid t)
 	if (t == TEXTOID || t == VARCHAROID || t == BPCHAROID || t == FLOAT4OID || t == FLOAT8OID)
 		return false;
 	return t == NUMERICOID || GpuaggTypeOf(t) != GA_T_INVALID;
+}
+
+/*
+ * May the host evaluate this node of a mapped key above its inner value?
+ * Only what cannot raise an error for any value (native raises it for the
+ * first row in scan order, the host after the scan): leakproof functions
+ * and operators, output casts to text, and to_char, concat, ||, lower,
+ * upper, initcap and lpad/rpad to a constant length of at most 1000.
+ */
+static bool
+mapping_cannot_fail(Expr *e)
+{
+	Oid			fn;
+	List	   *args;
+
+	if (IsA(e, CoerceViaIO))
+		return ((CoerceViaIO *) e)->resulttype == TEXTOID ||
+			((CoerceViaIO *) e)->resulttype == VARCHAROID;
+	if (IsA(e, FuncExpr))
+	{
+		fn = ((FuncExpr *) e)->funcid;
+		args = ((FuncExpr *) e)->args;
+	}
+	else
+	{
+		set_opfuncid((OpExpr *) e);
+		fn = ((OpExpr *) e)->opfuncid;
+		args = ((OpExpr *) e)->args;
+	}
+	switch (fn)
+	{
+		case F_TO_CHAR_TIMESTAMP_TEXT:
+		case F_TO_CHAR_TIMESTAMPTZ_TEXT:
+		case F_TO_CHAR_NUMERIC_TEXT:
+		case F_TO_CHAR_INT4_TEXT:
+		case F_TO_CHAR_INT8_TEXT:
+		case F_TO_CHAR_FLOAT4_TEXT:
+		case F_TO_CHAR_FLOAT8_TEXT:
+		case F_TEXT_BOOL:
+		case F_CONCAT:
+		case F_TEXTCAT:
+		case F_LOWER_TEXT:
+		case F_UPPER_TEXT:
+		case F_INITCAP:
+			return true;
+		case F_MD5_TEXT:
+		case F_MD5_BYTEA:
+			return false;		/* leakproof, but FIPS builds refuse it */
+		case F_LPAD_TEXT_INT4_TEXT:
+		case F_LPAD_TEXT_INT4:
+		case F_RPAD_TEXT_INT4_TEXT:
+		case F_RPAD_TEXT_INT4:
+			return IsA(lsecond(args), Const) && !((Const *) lsecond(args))->constisnull &&
+				DatumGetInt32(((Const *) lsecond(args))->constvalue) <= 1000;
+		default:
+			return get_func_leakproof(fn);
+	}
 }
 
 Expr *
@@ -1371,14 +1430,15 @@ GpuaggRekeyInner(Expr *key)
 			e = ((RelabelType *) e)->arg;
 		if (e != key && inner_type(exprType((Node *) e)))
 			break;
+		if ((!IsA(e, FuncExpr) && !IsA(e, OpExpr) && !IsA(e, CoerceViaIO)) ||
+			!mapping_cannot_fail(e))
+			return NULL;
 		if (IsA(e, FuncExpr))
 			args = ((FuncExpr *) e)->args;
 		else if (IsA(e, OpExpr))
 			args = ((OpExpr *) e)->args;
-		else if (IsA(e, CoerceViaIO))
-			args = list_make1(((CoerceViaIO *) e)->arg);
 		else
-			return NULL;
+			args = list_make1(((CoerceViaIO *) e)->arg);
 		foreach(lc, args)
 		{
 			Expr	   *a = lfirst(lc);
@@ -1399,7 +1459,9 @@ GpuaggRekeyInner(Expr *key)
 	/*
 	 * (a cast that keeps values apart, as to_char(date) is to_char of the
 	 * date as a timestamptz: the devices group by the date, not by an
-	 * instant in the session's zone, which needs its zone's table)
+	 * instant in the session's zone, which needs its zone's table; the
+	 * host's cast then raises "date out of range for timestamp" for a date
+	 * past 294276 AD, as native does, though perhaps not first)
 	 */
 	while (IsA(e, FuncExpr) && ((FuncExpr *) e)->funcformat == COERCE_IMPLICIT_CAST &&
 		   list_length(((FuncExpr *) e)->args) == 1 &&

@@ -1582,8 +1582,7 @@ typedef struct RekeyEntry
 /*
  * (result.h) Each key the host maps: its value per distinct inner value
  * (the devices' canonical bits: a string's code), and for a NULL one
- * (NULL, the functions being strict, but asked all the same), then the
- * groups merged.
+ * (concat and the like are not strict), then the groups merged.
  */
 int
 GpuaggRekey(const GpuaggProgram *prog, GaResult *res, GpuaggDict *dict)

@@ -211,7 +211,7 @@ DROP TABLE stk;
 -- no Top-N where the host maps a key (the device's groups are not the query's)
 SELECT plan_text('SELECT right(t, 1), count(*) FROM st GROUP BY 1 ORDER BY 2 DESC LIMIT 3') LIKE '%Top-N%' AS topn;
 -- the counters: the device's groups by the strings, and the groups
-SELECT p->'Groups by Strings' AS by_strings, p->'Groups' AS groups
+SELECT p->'Groups Before Mapping' AS before_mapping, p->'Groups' AS groups
   FROM analyzed_plan('SELECT regexp_replace(t, ''^pre([0-9a-f]).*$'', ''\1''), count(*) FROM st WHERE id <= 5000 GROUP BY 1') p;
 -- beside an ordered-set aggregate, the host still computes the key per row
 SELECT check_offload('SELECT lower(t), percentile_disc(0.5) WITHIN GROUP (ORDER BY n) FROM st GROUP BY 1');

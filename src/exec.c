@@ -777,7 +777,7 @@ run_on_device(GpuAggState *st, char **why)
 	st->counters.strings_coded += st->result.nstrings;
 	if (st->prog->nrekeys > 0)
 	{
-		st->counters.groups_by_strings += st->result.ngroups;
+		st->counters.groups_unmapped += st->result.ngroups;
 		if ((err = GpuaggRekey(st->prog, &st->result, st->dict)) != GA_OK)
 			raise_device_error(err);
 		st->result.groups_all = st->result.ngroups;

@@ -53,8 +53,8 @@ typedef struct GpuaggCounters
 	uint64		groups_back;	/* under a top-N (GpuaggPlanInfo.topn): those the
 								 * device sent back (GaTopN), */
 	uint64		groups_returned;	/* and those the node returns */
-	uint64		groups_by_strings;	/* keys the host maps: the device's groups,
-									 * by their strings (GpuaggRekey) */
+	uint64		groups_unmapped;	/* keys the host maps: the device's groups,
+									 * before GpuaggRekey merged them */
 } GpuaggCounters;
 
 /*

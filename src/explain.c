@@ -39,7 +39,7 @@ counters_add(GpuaggCounters *all, const GpuaggCounters *c)
 	all->ngroups += c->ngroups;
 	all->groups_back += c->groups_back;
 	all->groups_returned += c->groups_returned;
-	all->groups_by_strings += c->groups_by_strings;
+	all->groups_unmapped += c->groups_unmapped;
 	all->strings_coded += c->strings_coded;
 	all->column_reruns += c->column_reruns;
 	all->exact_runs += c->exact_runs;
@@ -284,7 +284,7 @@ GpuaggExplain(CustomScanState *node, List *ancestors, ExplainState *es)
 			ExplainPropertyInteger("Rows Removed by Device Filter", NULL,
 								   all.stats.rows_in - all.stats.rows_passed, es);
 		if (st->prog->nrekeys > 0)
-			ExplainPropertyInteger("Groups by Strings", NULL, all.groups_by_strings, es);
+			ExplainPropertyInteger("Groups Before Mapping", NULL, all.groups_unmapped, es);
 		ExplainPropertyInteger("Groups", NULL, all.ngroups, es);
 		if (st->topn.n > 0)
 		{

@@ -999,6 +999,25 @@ compile_string_pred(Compiler *c, Oid opfuncid, Oid inputcollid, List *args)
 }
 
 /*
+ * A function call or an operator (e a FuncExpr or an OpExpr): its
+ * function, its arguments and its input collation.
+ */
+static Oid
+call_parts(Expr *e, List **args, Oid *collid)
+{
+	if (IsA(e, FuncExpr))
+	{
+		*args = ((FuncExpr *) e)->args;
+		*collid = ((FuncExpr *) e)->inputcollid;
+		return ((FuncExpr *) e)->funcid;
+	}
+	set_opfuncid((OpExpr *) e);
+	*args = ((OpExpr *) e)->args;
+	*collid = ((OpExpr *) e)->inputcollid;
+	return ((OpExpr *) e)->opfuncid;
+}
+
+/*
  * Functions of one string a host column computes per distinct string
  * (derived columns): they raise no error for any string (a substring
  * length, a split_part field and a regular expression are checked here;
@@ -1026,24 +1045,11 @@ string_func_arg_ok(Expr *e, Var **var)
 	}
 	if (IsA(e, FuncExpr) || IsA(e, OpExpr))
 	{
-		Oid			fn;
 		List	   *args;
 		Oid			collid;
+		Oid			fn = call_parts(e, &args, &collid);
 		ListCell   *lc;
 
-		if (IsA(e, FuncExpr))
-		{
-			fn = ((FuncExpr *) e)->funcid;
-			args = ((FuncExpr *) e)->args;
-			collid = ((FuncExpr *) e)->inputcollid;
-		}
-		else
-		{
-			set_opfuncid((OpExpr *) e);
-			fn = ((OpExpr *) e)->opfuncid;
-			args = ((OpExpr *) e)->args;
-			collid = ((OpExpr *) e)->inputcollid;
-		}
 		/* a bpchar column is read through its cast to text only */
 		if (fn != F_TEXT_BPCHAR)
 		{
@@ -1218,10 +1224,9 @@ compile_string_func(Compiler *c, Expr *expr, int *type)
 	int			t = GpuaggTypeOf(exprType((Node *) expr));
 	int			col,
 				r;
-
-	List	   *args = IsA(expr, OpExpr) ? ((OpExpr *) expr)->args : ((FuncExpr *) expr)->args;
-	Oid			fn = IsA(expr, OpExpr) ? (set_opfuncid((OpExpr *) expr), ((OpExpr *) expr)->opfuncid) :
-		((FuncExpr *) expr)->funcid;
+	List	   *args;
+	Oid			collid;
+	Oid			fn = call_parts(expr, &args, &collid);
 
 	/* a LIKE or a comparison of the column itself: compile_string_pred's */
 	if (fn == F_TEXTLIKE || fn == F_TEXTNLIKE || fn == F_TEXTICLIKE || fn == F_TEXTICNLIKE ||
@@ -1349,23 +1354,14 @@ inner_type(Oid t)
 static bool
 mapping_cannot_fail(Expr *e)
 {
-	Oid			fn;
 	List	   *args;
+	Oid			collid;
+	Oid			fn;
 
 	if (IsA(e, CoerceViaIO))
 		return ((CoerceViaIO *) e)->resulttype == TEXTOID ||
 			((CoerceViaIO *) e)->resulttype == VARCHAROID;
-	if (IsA(e, FuncExpr))
-	{
-		fn = ((FuncExpr *) e)->funcid;
-		args = ((FuncExpr *) e)->args;
-	}
-	else
-	{
-		set_opfuncid((OpExpr *) e);
-		fn = ((OpExpr *) e)->opfuncid;
-		args = ((OpExpr *) e)->args;
-	}
+	fn = call_parts(e, &args, &collid);
 	switch (fn)
 	{
 		case F_TO_CHAR_TIMESTAMP_TEXT:
@@ -1423,6 +1419,7 @@ GpuaggRekeyInner(Expr *key)
 	for (;;)
 	{
 		List	   *args;
+		Oid			collid;
 		Expr	   *next = NULL;
 		ListCell   *lc;
 
@@ -1433,12 +1430,10 @@ GpuaggRekeyInner(Expr *key)
 		if ((!IsA(e, FuncExpr) && !IsA(e, OpExpr) && !IsA(e, CoerceViaIO)) ||
 			!mapping_cannot_fail(e))
 			return NULL;
-		if (IsA(e, FuncExpr))
-			args = ((FuncExpr *) e)->args;
-		else if (IsA(e, OpExpr))
-			args = ((OpExpr *) e)->args;
-		else
+		if (IsA(e, CoerceViaIO))
 			args = list_make1(((CoerceViaIO *) e)->arg);
+		else
+			call_parts(e, &args, &collid);
 		foreach(lc, args)
 		{
 			Expr	   *a = lfirst(lc);

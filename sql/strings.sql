@@ -190,6 +190,17 @@ SELECT same_in_pages('SELECT to_char(date_trunc(''month'', ts), ''Mon YYYY'') AS
 SELECT same_in_pages('SELECT to_char(m, ''FM999.0'') AS f, m::text AS t, count(*) FROM stk GROUP BY 1, 2');
 SELECT same_in_pages('SELECT b::text AS bt, nn::text AS nt, to_char(nn * 3, ''FM00'') AS n3, count(*), sum(n) FROM stk GROUP BY 1, 2, 3');
 SELECT same_in_pages('SELECT to_char(d, ''YYYY'') AS y, count(DISTINCT n), min(ts) FROM stk GROUP BY ROLLUP (1)');
+-- a value the host maps to NULL (to_char of +-infinity) joins the NULL group;
+-- the session's DateStyle formats the keys, as natively
+CREATE TABLE stinf AS
+SELECT CASE WHEN i % 5 = 0 THEN NULL WHEN i % 7 = 0 THEN 'infinity'::date
+			WHEN i % 11 = 0 THEN '-infinity'::date ELSE date '2024-01-01' + i % 40 END AS d, i
+  FROM generate_series(1, 5000) i;
+SELECT same_in_pages('SELECT to_char(d, ''YYYY-MM'') AS mon, count(*), sum(i) FROM stinf GROUP BY 1');
+SET DateStyle = 'SQL, DMY';
+SELECT same_in_pages('SELECT d::text AS t, to_char(d, ''YYYY'') AS y, count(*) FROM stinf GROUP BY 1, 2');
+RESET DateStyle;
+DROP TABLE stinf;
 -- any functions, operators and casts of one such value (floats between)
 SELECT same_in_pages('SELECT lpad(n::text, 3, ''0'') AS p, upper(to_char(d, ''Mon'')) AS mon, count(*) FROM stk GROUP BY 1, 2');
 SELECT same_in_pages('SELECT concat(''Q'', extract(quarter FROM d)) AS q, to_char(n::float8, ''FM0.0'') AS f, count(*) FROM stk GROUP BY 1, 2');

@@ -97,4 +97,27 @@ CREATE TABLE other (k int4, t text, n numeric);
 INSERT INTO other VALUES (1, 'a', 1.5), (1, NULL, NULL), (2, 'b', 2), (2, 'c', NULL);
 SELECT check_offload('SELECT k, count(t), count(n), count(*) FROM other GROUP BY k');
 
+-- columns of domain types: read as their base types (a domain's checks
+-- are the host's, where a value is cast to it)
+CREATE DOMAIN ty_pos AS int4 CHECK (VALUE >= 0);
+CREATE DOMAIN ty_name AS text;
+CREATE DOMAIN ty_money AS numeric(12, 2);
+CREATE DOMAIN ty_day AS date;
+CREATE TABLE tyd AS
+SELECT (i % 37)::ty_pos AS p, ('n' || i % 11)::ty_name AS s, (i * 0.25)::ty_money AS m,
+	   (date '2024-01-01' + i % 90)::ty_day AS d, CASE WHEN i % 9 = 0 THEN NULL ELSE i END AS i
+  FROM generate_series(1, 20000) i;
+ANALYZE tyd;
+EXPLAIN (COSTS OFF) SELECT p, s, count(*), sum(m) FROM tyd GROUP BY p, s;
+SELECT same_in_pages('SELECT p, s, count(*), sum(m), avg(m), max(d), min(s) FROM tyd GROUP BY p, s');
+SELECT same_in_pages('SELECT d, count(DISTINCT p), sum(p) FROM tyd WHERE s LIKE ''n1%'' AND p > 3 GROUP BY d');
+SELECT same_in_pages('SELECT to_char(d, ''YYYY-MM'') AS mon, p::text AS t, lower(s) AS l, count(*) FROM tyd GROUP BY 1, 2, 3');
+SELECT same_in_pages('SELECT sum(m), count(i) FROM tyd WHERE m > 100::ty_money');
+-- (a cast to a domain checks every value: the host's)
+SET gpuagg.log_fallback = on;
+EXPLAIN (COSTS OFF) SELECT sum((p - 10)::ty_pos) FROM tyd;
+RESET gpuagg.log_fallback;
+DROP TABLE tyd;
+DROP DOMAIN ty_pos, ty_name, ty_money, ty_day;
+
 DROP TABLE ty, big, other;

@@ -36,6 +36,7 @@
 #include "storage/bufmgr.h"
 #include "storage/predicate.h"
 #include "storage/proc.h"
+#include "utils/lsyscache.h"
 
 #include "batch.h"
 #include "gpuagg.h"
@@ -783,7 +784,7 @@ column_deformable(const GaColumn *col, Form_pg_attribute att)
 	if (col->type == GA_T_TEXT || col->type == GA_T_BPCHAR || col->like || col->length)
 		return att->attlen == -1;
 	if (col->type == GA_T_NUMERIC)
-		return att->atttypid == NUMERICOID;
+		return getBaseType(att->atttypid) == NUMERICOID;
 	return att->attbyval && att->attlen == ga_type_width(col->type);
 }
 

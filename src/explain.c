@@ -153,7 +153,7 @@ GpuaggExplain(CustomScanState *node, List *ancestors, ExplainState *es)
 			if (st->prog->rekey_expr[foreach_current_index(lc)] != NULL)
 			{
 				mapped = lappend(mapped, deparse(st, key, context, useprefix));
-				key = (Node *) GpuaggRekeyInner((Expr *) key);
+				key = (Node *) GpuaggRekeyInner((Expr *) GpuaggBaseTypedVars(key));
 			}
 			items = lappend(items, deparse(st, key, context, useprefix));
 		}

@@ -97,6 +97,7 @@ static int	compile_string_func(Compiler *c, Expr *expr, int *type);
 static int	length_counted(Expr *expr);
 static int	prefix_coded(Expr *expr, int32 *flags);
 static Expr *rekey_inner(Expr *key, List *aggrefs);
+static Node *domain_vars_mutator(Node *node, void *cxt);
 
 int
 GpuaggTypeOf(Oid typid)
@@ -3160,7 +3161,8 @@ compile_expr(Compiler *c, Expr *expr, int *type)
 				RelabelType *rl = (RelabelType *) expr;
 
 				r = compile_expr(c, rl->arg, &t);
-				if (r >= 0 && t != GpuaggTypeOf(rl->resulttype))
+				if (r >= 0 && t != (rl->resulttype == NUMERICOID ? GA_T_NUMERIC :
+									GpuaggTypeOf(rl->resulttype)))
 					return fail(c, "unsupported type relabeling"), -1;
 				*type = t;
 				return r;
@@ -3608,6 +3610,40 @@ join_vars_mutator(Node *node, JoinVarsContext *cxt)
 }
 
 /*
+ * A column of a domain type is its base type's bytes: the devices read it
+ * as the base type (with the domain's typmod, a numeric's scale).  Only
+ * the copies compiled change: a domain's checks apply where a value is
+ * cast to it (CoerceToDomain, which stays the host's), never where it is
+ * read.
+ */
+Node *
+GpuaggBaseTypedVars(Node *node)
+{
+	return domain_vars_mutator(node, NULL);
+}
+
+static Node *
+domain_vars_mutator(Node *node, void *cxt)
+{
+	if (node == NULL)
+		return NULL;
+	if (IsA(node, Var))
+	{
+		Var		   *var = (Var *) node;
+		int32		typmod = var->vartypmod;
+		Oid			base = getBaseTypeAndTypmod(var->vartype, &typmod);
+
+		if (base == var->vartype)
+			return node;
+		var = copyObject(var);
+		var->vartype = base;
+		var->vartypmod = typmod;
+		return (Node *) var;
+	}
+	return expression_tree_mutator(node, domain_vars_mutator, cxt);
+}
+
+/*
  * An implicitly-ANDed list of quals into seg, ExecQual's rule: the first
  * one not true ends it.  *strings (where not NULL): where the first qual
  * that reads a string column starts (GaProgram.where_strings).  False, and
@@ -3687,6 +3723,9 @@ GpuaggCompile(GpuaggProgram *prog, List *quals, List *keys, List *aggrefs,
 			return false;
 		}
 	}
+	quals = (List *) domain_vars_mutator((Node *) quals, NULL);
+	keys = (List *) domain_vars_mutator((Node *) keys, NULL);
+	aggrefs = (List *) domain_vars_mutator((Node *) aggrefs, NULL);
 	c.numeric_scales = numeric_scales;
 	p->abi_version = GA_ABI_VERSION;
 	p->where.reg = -1;

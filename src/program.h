@@ -101,6 +101,9 @@ typedef struct GpuaggProgram
 	const char *tz_what;
 } GpuaggProgram;
 
+/* node with each Var of a domain type as its base type (as compiled) */
+extern Node *GpuaggBaseTypedVars(Node *node);
+
 /*
  * A group key the host maps: the expression inside it the devices group
  * by, or NULL (program.c says which keys).

@@ -44,6 +44,7 @@ bool		gpuagg_debug_inject_fault = false;
 int			gpuagg_debug_fail_batch = 0;
 bool		gpuagg_page_batches = true;
 bool		gpuagg_device_joins = true;
+bool		gpuagg_decorrelate = true;
 double		gpuagg_startup_cost = 2000.0;
 double		gpuagg_tuple_cost = 0.002;
 double		gpuagg_batch_cost = 10.0;
@@ -252,6 +253,18 @@ _PG_init(void)
 							 "probes, once per row of its key.  Off: the host matches every "
 							 "row.",
 							 &gpuagg_device_joins,
+							 true,
+							 PGC_USERSET,
+							 0,
+							 NULL, NULL, NULL);
+
+	DefineCustomBoolVariable("gpuagg.decorrelate",
+							 "Plans a correlated scalar aggregate subquery also as a join with its groups.",
+							 "WHERE x < (SELECT avg(y) FROM t WHERE t.k = outer.k) is planned "
+							 "a second time as a join with (SELECT k, avg(y) FROM t GROUP BY k), "
+							 "whose aggregation GpuAgg can offload; that plan is kept where it "
+							 "holds a GpuAgg and costs less than the original.",
+							 &gpuagg_decorrelate,
 							 true,
 							 PGC_USERSET,
 							 0,

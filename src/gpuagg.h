@@ -34,6 +34,7 @@ extern bool gpuagg_debug_inject_fault;
 extern int	gpuagg_debug_fail_batch;
 extern bool gpuagg_page_batches;
 extern bool gpuagg_device_joins;
+extern bool gpuagg_decorrelate;
 extern double gpuagg_startup_cost;
 extern double gpuagg_tuple_cost;
 extern double gpuagg_batch_cost;
@@ -51,6 +52,14 @@ extern struct Path *GpuaggCheapestSafePath(List *pathlist);
  */
 extern List *GpuaggOrderedQuals(PlannerInfo *root, List *quals);
 extern void GpuaggPlannerInit(void);
+
+/* decorrelate.c */
+/*
+ * A copy of the query whose correlated scalar aggregate subqueries in
+ * WHERE are joins with their groups, or NULL where none is.
+ */
+struct Query;
+extern struct Query *GpuaggDecorrelate(struct Query *parse);
 
 /* plan.c */
 extern const CustomPathMethods GpuaggPathMethods;

@@ -100,9 +100,14 @@ extension_installed(void)
 	return OidIsValid(get_extension_oid("gpuagg", true));
 }
 
+/* while a second form of the statement is planned (decorrelate.c) */
+static bool quiet_fallback = false;
+
 static void
 report_fallback(const char *reason)
 {
+	if (quiet_fallback)
+		return;
 	ereport(gpuagg_log_fallback ? NOTICE : DEBUG1,
 			(errmsg("gpuagg: query not offloaded: %s", reason)));
 }
@@ -2048,12 +2053,25 @@ name_scanned_tables(Plan *plan)
 		name_scanned_tables(((SubqueryScan *) plan)->subplan);
 }
 
+/* Does the statement's plan hold a GpuAgg node? */
+static bool
+stmt_has_gpuagg(PlannedStmt *stmt)
+{
+	bool		used = plan_has_gpuagg(stmt->planTree);
+	ListCell   *lc;
+
+	foreach(lc, stmt->subplans)
+		used = used || plan_has_gpuagg(lfirst(lc));
+	return used;
+}
+
 /*
- * planner_hook: where a GpuAgg path was offered and the plan has none, it
- * lost on cost: say so with both costs (gpuagg.log_fallback).
+ * One planning of the statement: where a GpuAgg path was offered and the
+ * plan has none, it lost on cost: say so with both costs
+ * (gpuagg.log_fallback).
  */
 static PlannedStmt *
-gpuagg_planner(Query *parse, const char *query_string, int cursorOptions,
+plan_statement(Query *parse, const char *query_string, int cursorOptions,
 			   ParamListInfo boundParams)
 {
 	PlannedStmt *stmt;
@@ -2066,7 +2084,6 @@ gpuagg_planner(Query *parse, const char *query_string, int cursorOptions,
 	serial_joins = NIL;
 	PG_TRY();
 	{
-		bool		used = false;
 		ListCell   *lc;
 
 		stmt = prev_planner_hook ?
@@ -2074,16 +2091,13 @@ gpuagg_planner(Query *parse, const char *query_string, int cursorOptions,
 			standard_planner(parse, query_string, cursorOptions, boundParams);
 		if (offered_cost >= 0)
 		{
-			used = plan_has_gpuagg(stmt->planTree);
-			foreach(lc, stmt->subplans)
-				used = used || plan_has_gpuagg(lfirst(lc));
-			if (used)
+			if (stmt_has_gpuagg(stmt))
 			{
 				name_scanned_tables(stmt->planTree);
 				foreach(lc, stmt->subplans)
 					name_scanned_tables(lfirst(lc));
 			}
-			if (!used)
+			else
 				report_fallback(psprintf("kept native on cost: the cheapest GpuAgg plan of its aggregation costs %.2f, the native one %.2f (gpuagg.startup_cost, gpuagg.tuple_cost and gpuagg.batch_cost weigh GpuAgg)",
 										 offered_cost, native_cost));
 		}
@@ -2096,6 +2110,53 @@ gpuagg_planner(Query *parse, const char *query_string, int cursorOptions,
 		serial_joins = save_serial;
 	}
 	PG_END_TRY();
+	return stmt;
+}
+
+/*
+ * planner_hook.  A statement with a correlated scalar aggregate subquery
+ * is planned a second time first, as a join with the subquery's groups
+ * (decorrelate.c), quietly; that plan is kept where it holds a GpuAgg and
+ * costs less than the statement's own.
+ */
+static PlannedStmt *
+gpuagg_planner(Query *parse, const char *query_string, int cursorOptions,
+			   ParamListInfo boundParams)
+{
+	PlannedStmt *stmt,
+			   *alt = NULL;
+	Query	   *joined = NULL;
+
+	if (gpuagg_enabled && gpuagg_decorrelate && parse->commandType == CMD_SELECT &&
+		extension_installed())
+		joined = GpuaggDecorrelate(parse);
+	if (joined != NULL)
+	{
+		bool		save_quiet = quiet_fallback;
+
+		quiet_fallback = true;
+		PG_TRY();
+		{
+			alt = plan_statement(joined, query_string, cursorOptions, boundParams);
+		}
+		PG_FINALLY();
+		{
+			quiet_fallback = save_quiet;
+		}
+		PG_END_TRY();
+		if (!stmt_has_gpuagg(alt))
+		{
+			report_fallback("a correlated subquery planned as a join with its groups: no GpuAgg in that plan either");
+			alt = NULL;
+		}
+	}
+	stmt = plan_statement(parse, query_string, cursorOptions, boundParams);
+	if (alt == NULL)
+		return stmt;
+	if (alt->planTree->total_cost < stmt->planTree->total_cost)
+		return alt;
+	report_fallback(psprintf("a correlated subquery kept: as a join with its groups, with a GpuAgg, the plan costs %.2f, as written %.2f",
+							 alt->planTree->total_cost, stmt->planTree->total_cost));
 	return stmt;
 }
 

@@ -1,11 +1,11 @@
 -- gucs: every gpuagg setting exists with its default, and bad values are
 -- rejected with the right SQLSTATE.
 BEGIN;
-SELECT plan(52);
+SELECT plan(53);
 
 -- the settings exist, with their compiled-in defaults
-SELECT is((SELECT count(*)::int FROM pg_settings WHERE name LIKE 'gpuagg.%'), 17,
-	'seventeen gpuagg.* settings');
+SELECT is((SELECT count(*)::int FROM pg_settings WHERE name LIKE 'gpuagg.%'), 18,
+	'eighteen gpuagg.* settings');
 SELECT is((SELECT boot_val FROM pg_settings WHERE name = 'gpuagg.enabled'), 'on',
 	'gpuagg.enabled defaults to on');
 SELECT is((SELECT boot_val FROM pg_settings WHERE name = 'gpuagg.device'), 'auto',
@@ -42,6 +42,8 @@ SELECT is((SELECT boot_val FROM pg_settings WHERE name = 'gpuagg.page_batches'),
 	'gpuagg.page_batches defaults to on');
 SELECT is((SELECT boot_val FROM pg_settings WHERE name = 'gpuagg.device_joins'), 'on',
 	'gpuagg.device_joins defaults to on');
+SELECT is((SELECT boot_val FROM pg_settings WHERE name = 'gpuagg.decorrelate'), 'on',
+	'gpuagg.decorrelate defaults to on');
 SELECT is((SELECT boot_val || ' ' || context FROM pg_settings WHERE name = 'gpuagg.debug_inject_fault'),
 	'off superuser', 'gpuagg.debug_inject_fault (a test hook) is off and for superusers only');
 SELECT is((SELECT boot_val || ' ' || context FROM pg_settings WHERE name = 'gpuagg.debug_fail_batch'),

@@ -1,0 +1,673 @@
+/*-------------------------------------------------------------------------
+ *
+ * decorrelate.c
+ *	  A correlated scalar aggregate subquery as a join with its groups.
+ *
+ * TPC-H Q17 filters lineitem by a subquery per part:
+ *
+ *	  WHERE l_quantity < (SELECT 0.2 * avg(l_quantity) FROM lineitem
+ *						  WHERE l_partkey = p_partkey)
+ *
+ * PostgreSQL runs it as a SubPlan once per outer row, which a GpuAgg can
+ * only serve by scanning the table once per row.  Rewritten, the subquery
+ * is an aggregation of its own, grouped by its side of the correlation,
+ * joined where the correlation held:
+ *
+ *	  FROM ..., (SELECT l_partkey, 0.2 * avg(l_quantity) FROM lineitem
+ *				 GROUP BY l_partkey) d
+ *	  WHERE d.k1 = p_partkey AND l_quantity < d.v
+ *
+ * which GpuAgg offloads as two scans (the groups become a dimension).
+ * The planner hook plans this form beside the original and keeps it only
+ * where it holds a GpuAgg and costs less (planner.c).
+ *
+ * The rewrite keeps the answer where:
+ * - the subquery is an aggregate without GROUP BY, HAVING, DISTINCT,
+ *	 ORDER BY, LIMIT, window functions, set operations or sublinks: one row
+ *	 per outer row;
+ * - each correlation is a conjunct `inner = outer` of its WHERE, with the
+ *	 equality of inner's type's default btree family (the GROUP BY's own
+ *	 equality, so at most one group matches) and no nondeterministic
+ *	 collation; nothing else in it reads the outer query;
+ * - over no rows it yields NULL (sum, avg, min and max, and expressions
+ *	 strict in them), and the conjunct of the outer WHERE that holds it is
+ *	 not true where it is NULL: an outer row without a group then fails it
+ *	 as it fails with the subquery's NULL, and an inner join will do;
+ * - nothing it evaluates can raise an error (the join computes every
+ *	 group, the SubPlan only those an outer row asks for): leakproof
+ *	 functions and operators, comparisons of numerics and of dates with
+ *	 timestamps, LIKE with a constant pattern, sums and averages of
+ *	 integers and numerics, min and max.  One exception: numeric +, - and *
+ *	 over the aggregates, whose only error is a result past numeric's
+ *	 131072 digits.
+ *
+ * Copyright (c) 2026, gpuagg authors
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "postgres.h"
+
+#include "access/htup_details.h"
+#include "catalog/pg_aggregate.h"
+#include "catalog/pg_am.h"
+#include "catalog/pg_namespace.h"
+#include "catalog/pg_opfamily.h"
+#include "catalog/pg_proc.h"
+#include "catalog/pg_type.h"
+#include "commands/defrem.h"
+#include "nodes/makefuncs.h"
+#include "nodes/nodeFuncs.h"
+#include "optimizer/clauses.h"
+#include "optimizer/optimizer.h"
+#include "parser/parse_oper.h"
+#include "rewrite/rewriteManip.h"
+#include "utils/fmgroids.h"
+#include "utils/lsyscache.h"
+#include "utils/syscache.h"
+
+#include "gpuagg.h"
+#include "program.h"
+
+/* LIKEs whose pattern is a constant not ending in an escape cannot fail */
+static bool
+like_cannot_fail(OpExpr *op)
+{
+	Const	   *pat;
+
+	if (op->opfuncid != F_TEXTLIKE && op->opfuncid != F_TEXTNLIKE &&
+		op->opfuncid != F_BPCHARLIKE && op->opfuncid != F_BPCHARNLIKE)
+		return false;
+	pat = list_length(op->args) == 2 ? lsecond(op->args) : NULL;
+	return pat != NULL && IsA(pat, Const) && !pat->constisnull &&
+		!GpuaggLikeEndsInEscape(pat->constvalue);
+}
+
+/* Functions that raise no error for any input, though not leakproof. */
+static bool
+func_cannot_fail(Oid fn)
+{
+	switch (fn)
+	{
+		case F_NUMERIC_EQ:
+		case F_NUMERIC_NE:
+		case F_NUMERIC_LT:
+		case F_NUMERIC_LE:
+		case F_NUMERIC_GT:
+		case F_NUMERIC_GE:
+		case F_DATE_EQ_TIMESTAMP:
+		case F_DATE_NE_TIMESTAMP:
+		case F_DATE_LT_TIMESTAMP:
+		case F_DATE_LE_TIMESTAMP:
+		case F_DATE_GT_TIMESTAMP:
+		case F_DATE_GE_TIMESTAMP:
+		case F_TIMESTAMP_EQ_DATE:
+		case F_TIMESTAMP_NE_DATE:
+		case F_TIMESTAMP_LT_DATE:
+		case F_TIMESTAMP_LE_DATE:
+		case F_TIMESTAMP_GT_DATE:
+		case F_TIMESTAMP_GE_DATE:
+			return true;		/* (dates past timestamp's range compare as such) */
+		default:
+			return get_func_leakproof(fn);
+	}
+}
+
+/* numeric +, - and *: an error only past numeric's range (see above) */
+static bool
+numeric_arith(Oid fn)
+{
+	return fn == F_NUMERIC_ADD || fn == F_NUMERIC_SUB || fn == F_NUMERIC_MUL;
+}
+
+/*
+ * An aggregate over no rows NULL whose work cannot fail: sum or avg of an
+ * integer or numeric, min or max of anything; no ORDER BY, DISTINCT or
+ * FILTER that could fail either (checked by the caller's walk).
+ */
+static bool
+agg_ok(Aggref *agg)
+{
+	HeapTuple	tup;
+	Form_pg_proc proc;
+	const char *name;
+	bool		ok = false;
+	Oid			argtype;
+
+	if (agg->agglevelsup != 0 || agg->aggkind != AGGKIND_NORMAL ||
+		list_length(agg->args) != 1)
+		return false;
+	argtype = exprType((Node *) linitial_node(TargetEntry, agg->args)->expr);
+	tup = SearchSysCache1(PROCOID, ObjectIdGetDatum(agg->aggfnoid));
+	if (!HeapTupleIsValid(tup))
+		return false;
+	proc = (Form_pg_proc) GETSTRUCT(tup);
+	name = NameStr(proc->proname);
+	if (proc->pronamespace == PG_CATALOG_NAMESPACE)
+	{
+		if (strcmp(name, "min") == 0 || strcmp(name, "max") == 0)
+			ok = true;
+		else if (strcmp(name, "sum") == 0 || strcmp(name, "avg") == 0)
+			ok = argtype == INT2OID || argtype == INT4OID || argtype == INT8OID ||
+				argtype == NUMERICOID;
+	}
+	ReleaseSysCache(tup);
+	return ok;
+}
+
+typedef struct FailContext
+{
+	bool		arith_ok;		/* numeric +, -, * allowed (over the groups) */
+} FailContext;
+
+/* Might evaluating node raise an error for some row? */
+static bool
+may_fail(Node *node, FailContext *cxt)
+{
+	if (node == NULL)
+		return false;
+	/*
+	 * An immutable expression of no column is folded while either form is
+	 * planned (date '1994-01-01' + interval '1' year): an error there is
+	 * both forms'.
+	 */
+	if (!IsA(node, List) && !IsA(node, TargetEntry) && !IsA(node, Aggref) &&
+		!contain_var_clause(node) && !contain_agg_clause(node) &&
+		!contain_mutable_functions(node) && !contain_subplans(node))
+		return false;
+	switch (nodeTag(node))
+	{
+		case T_Var:
+		case T_Const:
+		case T_Param:
+		case T_BoolExpr:
+		case T_NullTest:
+		case T_BooleanTest:
+		case T_RelabelType:
+		case T_TargetEntry:
+		case T_List:
+			break;
+		case T_Aggref:
+			if (!agg_ok((Aggref *) node))
+				return true;
+			{
+				/* its argument and FILTER row by row, no arithmetic */
+				FailContext inner = {false};
+
+				return expression_tree_walker(node, may_fail, &inner);
+			}
+		case T_OpExpr:
+		case T_DistinctExpr:
+		case T_NullIfExpr:
+			{
+				OpExpr	   *op = (OpExpr *) node;
+
+				set_opfuncid(op);
+				if (!like_cannot_fail(op) && !func_cannot_fail(op->opfuncid) &&
+					!(cxt->arith_ok && numeric_arith(op->opfuncid)))
+					return true;
+			}
+			break;
+		case T_ScalarArrayOpExpr:
+			set_sa_opfuncid((ScalarArrayOpExpr *) node);
+			if (!func_cannot_fail(((ScalarArrayOpExpr *) node)->opfuncid))
+				return true;
+			break;
+		case T_FuncExpr:
+			if (!func_cannot_fail(((FuncExpr *) node)->funcid) &&
+				!(cxt->arith_ok && numeric_arith(((FuncExpr *) node)->funcid)))
+				return true;
+			break;
+		case T_ArrayExpr:
+			break;
+		default:
+			return true;
+	}
+	return expression_tree_walker(node, may_fail, cxt);
+}
+
+/* Might a join condition of a FROM list raise an error for some row? */
+static bool
+from_may_fail(Node *node, FailContext *cxt)
+{
+	ListCell   *lc;
+
+	if (node == NULL || IsA(node, RangeTblRef))
+		return false;
+	if (IsA(node, JoinExpr))
+		return may_fail(((JoinExpr *) node)->quals, cxt) ||
+			from_may_fail(((JoinExpr *) node)->larg, cxt) ||
+			from_may_fail(((JoinExpr *) node)->rarg, cxt);
+	if (IsA(node, FromExpr))
+		return may_fail(((FromExpr *) node)->quals, cxt) ||
+			from_may_fail((Node *) ((FromExpr *) node)->fromlist, cxt);
+	if (IsA(node, List))
+	{
+		foreach(lc, (List *) node)
+			if (from_may_fail(lfirst(lc), cxt))
+				return true;
+		return false;
+	}
+	return true;
+}
+
+/*
+ * Does the query (at depth levels below the subquery) read a level above
+ * the subquery's own?  Vars, placeholders, aggregates and GROUPING() of an
+ * outer query's.
+ */
+static bool
+reads_outer_walker(Node *node, int *depth)
+{
+	if (node == NULL)
+		return false;
+	if (IsA(node, Var))
+		return ((Var *) node)->varlevelsup > (Index) *depth;
+	if (IsA(node, PlaceHolderVar))
+		return ((PlaceHolderVar *) node)->phlevelsup > (Index) *depth;
+	if (IsA(node, Aggref) && ((Aggref *) node)->agglevelsup > (Index) *depth)
+		return true;
+	if (IsA(node, GroupingFunc) && ((GroupingFunc *) node)->agglevelsup > (Index) *depth)
+		return true;
+	if (IsA(node, Query))
+	{
+		bool		r;
+
+		(*depth)++;
+		r = query_tree_walker((Query *) node, reads_outer_walker, depth, 0);
+		(*depth)--;
+		return r;
+	}
+	return expression_tree_walker(node, reads_outer_walker, depth);
+}
+
+static bool
+query_reads_outer(Query *q)
+{
+	int			depth = 0;
+
+	return query_tree_walker(q, reads_outer_walker, &depth, 0);
+}
+
+/* Only Vars of level 0 (inner) or only of level 1 (outer), and some? */
+typedef struct LevelsContext
+{
+	bool		level0;
+	bool		level1;
+	bool		other;
+} LevelsContext;
+
+static bool
+levels_walker(Node *node, LevelsContext *cxt)
+{
+	if (node == NULL)
+		return false;
+	if (IsA(node, Var))
+	{
+		if (((Var *) node)->varlevelsup == 0)
+			cxt->level0 = true;
+		else if (((Var *) node)->varlevelsup == 1)
+			cxt->level1 = true;
+		else
+			cxt->other = true;
+		return false;
+	}
+	if (IsA(node, Aggref) || IsA(node, GroupingFunc) || IsA(node, SubLink) ||
+		IsA(node, PlaceHolderVar) || IsA(node, WindowFunc))
+	{
+		cxt->other = true;
+		return false;
+	}
+	return expression_tree_walker(node, levels_walker, cxt);
+}
+
+/*
+ * A correlation: `inner = outer`, inner of the subquery's own columns,
+ * outer of the enclosing query's, the operator the equality of inner's
+ * type's default btree family.  Its parts, or false.
+ */
+static bool
+correlation(Node *conj, Expr **inner, Expr **outer, Oid *opno, Oid *collid)
+{
+	OpExpr	   *op;
+	LevelsContext l,
+				r;
+	Oid			type,
+				opclass;
+	int			side;
+
+	if (!IsA(conj, OpExpr) || list_length(((OpExpr *) conj)->args) != 2)
+		return false;
+	op = (OpExpr *) conj;
+	for (side = 0; side < 2; side++)
+	{
+		Node	   *a = list_nth(op->args, side);
+		Node	   *b = list_nth(op->args, 1 - side);
+
+		memset(&l, 0, sizeof(l));
+		memset(&r, 0, sizeof(r));
+		levels_walker(a, &l);
+		levels_walker(b, &r);
+		if (l.level0 && !l.level1 && !l.other && r.level1 && !r.level0 && !r.other &&
+			!contain_volatile_functions(a) && !contain_volatile_functions(b))
+		{
+			*inner = (Expr *) a;
+			*outer = (Expr *) b;
+			break;
+		}
+	}
+	if (side == 2)
+		return false;
+	type = exprType((Node *) *inner);
+	opclass = GetDefaultOpClass(type, BTREE_AM_OID);
+	if (!OidIsValid(opclass) ||
+		get_op_opfamily_strategy(op->opno, get_opclass_family(opclass)) != BTEqualStrategyNumber)
+		return false;
+	if (OidIsValid(op->inputcollid) && !get_collation_isdeterministic(op->inputcollid))
+		return false;
+	if (OidIsValid(exprCollation((Node *) *inner)) &&
+		!get_collation_isdeterministic(exprCollation((Node *) *inner)))
+		return false;
+	*opno = op->opno;
+	*collid = op->inputcollid;
+	return true;
+}
+
+/* Replace the SubLink (by pointer) with a node. */
+typedef struct ReplaceContext
+{
+	SubLink    *from;
+	Node	   *to;
+} ReplaceContext;
+
+static Node *
+replace_mutator(Node *node, ReplaceContext *cxt)
+{
+	if (node == (Node *) cxt->from)
+		return copyObject(cxt->to);
+	return expression_tree_mutator(node, replace_mutator, cxt);
+}
+
+/* The Aggrefs of an expression as NULLs of their types. */
+static Node *
+aggs_null_mutator(Node *node, void *cxt)
+{
+	if (node == NULL)
+		return NULL;
+	if (IsA(node, Aggref))
+		return (Node *) makeNullConst(exprType(node), exprTypmod(node), exprCollation(node));
+	return expression_tree_mutator(node, aggs_null_mutator, cxt);
+}
+
+/* Does the constant-folded expression come to a NULL (or false) Const? */
+static bool
+folds_to_null(Node *expr, bool false_too)
+{
+	Node	   *n = eval_const_expressions(NULL, expr);
+
+	return IsA(n, Const) &&
+		(((Const *) n)->constisnull ||
+		 (false_too && ((Const *) n)->consttype == BOOLOID &&
+		  !DatumGetBool(((Const *) n)->constvalue)));
+}
+
+/*
+ * The SubLink of q's WHERE conjunct conj as a join, if it is one the
+ * rewrite keeps right (file header).  True where q changed.
+ */
+static bool
+decorrelate_sublink(Query *q, Node **conj, SubLink *sl, List **added)
+{
+	Query	   *sub;
+	TargetEntry *tle;
+	List	   *conjs,
+			   *rest = NIL,
+			   *inners = NIL,
+			   *outers = NIL,
+			   *ops = NIL,
+			   *collids = NIL,
+			   *tlist = NIL,
+			   *groups = NIL,
+			   *colnames = NIL;
+	ListCell   *lc;
+	FailContext fc = {false};
+	RangeTblEntry *rte;
+	RangeTblRef *rtr;
+	Index		rti;
+	int			k;
+	Var		   *value;
+	ReplaceContext rc;
+
+	if (sl->subLinkType != EXPR_SUBLINK || !IsA(sl->subselect, Query))
+		return false;
+	sub = (Query *) sl->subselect;
+	if (sub->commandType != CMD_SELECT || sub->setOperations != NULL || !sub->hasAggs ||
+		sub->groupClause != NIL || sub->groupingSets != NIL || sub->havingQual != NULL ||
+		sub->hasWindowFuncs || sub->hasTargetSRFs || sub->hasSubLinks ||
+		sub->distinctClause != NIL || sub->sortClause != NIL || sub->limitCount != NULL ||
+		sub->limitOffset != NULL || sub->cteList != NIL || sub->rowMarks != NIL ||
+		sub->hasForUpdate || sub->hasRecursive || sub->hasModifyingCTE ||
+		sub->jointree == NULL || sub->jointree->quals == NULL ||
+		list_length(sub->targetList) != 1)
+		return false;
+	tle = linitial_node(TargetEntry, sub->targetList);
+	if (tle->resjunk)
+		return false;
+	/* NULL over no rows, and nothing per group that can fail */
+	if (!folds_to_null(aggs_null_mutator((Node *) tle->expr, NULL), false))
+		return false;
+	fc.arith_ok = true;
+	if (may_fail((Node *) tle->expr, &fc))
+		return false;
+	fc.arith_ok = false;
+
+	/* the WHERE: correlations, and the rest (which must not fail) */
+	conjs = make_ands_implicit((Expr *) sub->jointree->quals);
+	foreach(lc, conjs)
+	{
+		Expr	   *inner,
+				   *outer;
+		Oid			opno,
+					collid;
+
+		if (correlation(lfirst(lc), &inner, &outer, &opno, &collid))
+		{
+			inners = lappend(inners, inner);
+			outers = lappend(outers, outer);
+			ops = lappend_oid(ops, opno);
+			collids = lappend_oid(collids, collid);
+		}
+		else if (may_fail(lfirst(lc), &fc))
+			return false;
+		else
+			rest = lappend(rest, lfirst(lc));
+	}
+	if (inners == NIL || list_length(inners) > 8)
+		return false;
+	sub->jointree->quals = rest == NIL ? NULL : (Node *) make_ands_explicit(rest);
+	/* (the join quals of its FROM are evaluated for every row too) */
+	if (from_may_fail((Node *) sub->jointree->fromlist, &fc) || query_reads_outer(sub))
+		return false;			/* (q is a copy: the caller drops it) */
+
+	/* the conjunct must fail where the value is NULL */
+	rc.from = sl;
+	rc.to = (Node *) makeNullConst(exprType((Node *) tle->expr), exprTypmod((Node *) tle->expr),
+								   exprCollation((Node *) tle->expr));
+	if (!folds_to_null(replace_mutator(*conj, &rc), true))
+		return false;
+
+	/* the subquery grouped by its sides of the correlations */
+	k = 0;
+	foreach(lc, inners)
+	{
+		Expr	   *inner = lfirst(lc);
+		TargetEntry *key;
+		SortGroupClause *sgc = makeNode(SortGroupClause);
+		Oid			sortop,
+					eqop;
+		bool		hashable;
+
+		get_sort_group_operators(exprType((Node *) inner), false, true, false,
+								 &sortop, &eqop, NULL, &hashable);
+		if (!OidIsValid(eqop))
+			return false;
+		k++;
+		key = makeTargetEntry(inner, k, psprintf("k%d", k), false);
+		key->ressortgroupref = k;
+		tlist = lappend(tlist, key);
+		sgc->tleSortGroupRef = k;
+		sgc->eqop = eqop;
+		sgc->sortop = sortop;
+		sgc->nulls_first = false;
+		sgc->hashable = hashable;
+		groups = lappend(groups, sgc);
+		colnames = lappend(colnames, makeString(psprintf("k%d", k)));
+	}
+	tle->resno = k + 1;
+	tle->resname = pstrdup("v");
+	tlist = lappend(tlist, tle);
+	colnames = lappend(colnames, makeString("v"));
+	sub->targetList = tlist;
+	sub->groupClause = groups;
+
+	/* a table of the enclosing query */
+	rte = makeNode(RangeTblEntry);
+	rte->rtekind = RTE_SUBQUERY;
+	rte->subquery = sub;
+	rte->alias = makeAlias("gpuagg_groups", colnames);
+	rte->eref = makeAlias("gpuagg_groups", colnames);
+	rte->inFromCl = true;
+	q->rtable = lappend(q->rtable, rte);
+	rti = list_length(q->rtable);
+	rtr = makeNode(RangeTblRef);
+	rtr->rtindex = rti;
+	q->jointree->fromlist = lappend(q->jointree->fromlist, rtr);
+
+	/* the value for the SubLink, and the correlations as join clauses */
+	value = makeVar(rti, k + 1, exprType((Node *) tle->expr), exprTypmod((Node *) tle->expr),
+					exprCollation((Node *) tle->expr), 0);
+	rc.to = (Node *) value;
+	*conj = replace_mutator(*conj, &rc);
+	k = 0;
+	foreach(lc, outers)
+	{
+		Expr	   *outer = copyObject(lfirst(lc));
+		Expr	   *inner = list_nth(inners, k);
+		Var		   *kv;
+		bool		inner_left = false;
+		Oid			opno = list_nth_oid(ops, k);
+		Expr	   *clause;
+
+		IncrementVarSublevelsUp((Node *) outer, -1, 1);
+		kv = makeVar(rti, k + 1, exprType((Node *) inner), exprTypmod((Node *) inner),
+					 exprCollation((Node *) inner), 0);
+		/* the operator as written: inner on its side */
+		{
+			Oid			lt,
+						rt;
+
+			op_input_types(opno, &lt, &rt);
+			inner_left = lt == exprType((Node *) inner);
+		}
+		clause = inner_left ?
+			make_opclause(opno, BOOLOID, false, (Expr *) kv, outer, InvalidOid,
+						  list_nth_oid(collids, k)) :
+			make_opclause(opno, BOOLOID, false, outer, (Expr *) kv, InvalidOid,
+						  list_nth_oid(collids, k));
+		*added = lappend(*added, clause);
+		k++;
+	}
+	return true;
+}
+
+/* Find the SubLinks of an expression (not below another SubLink). */
+static bool
+sublinks_walker(Node *node, List **found)
+{
+	if (node == NULL)
+		return false;
+	if (IsA(node, SubLink))
+	{
+		*found = lappend(*found, node);
+		return false;
+	}
+	return expression_tree_walker(node, sublinks_walker, found);
+}
+
+/*
+ * Each Query of the tree, its WHERE's correlated aggregates rewritten: a
+ * conjunct with one SubLink, which may be one.
+ */
+static bool
+decorrelate_walker(Node *node, bool *changed)
+{
+	if (node == NULL)
+		return false;
+	if (IsA(node, Query))
+	{
+		Query	   *q = (Query *) node;
+
+		if (q->commandType == CMD_SELECT && q->jointree != NULL &&
+			q->jointree->quals != NULL && q->setOperations == NULL)
+		{
+			List	   *conjs = list_copy(make_ands_implicit((Expr *) q->jointree->quals));
+			List	   *added = NIL;
+			ListCell   *lc;
+
+			foreach(lc, conjs)
+			{
+				List	   *found = NIL;
+				Node	   *conj = lfirst(lc);
+				SubLink    *sl;
+				Query	   *sub_copy;
+
+				sublinks_walker(conj, &found);
+				if (list_length(found) != 1)
+					continue;
+				sl = linitial(found);
+				/* (a rewrite that gives up leaves the subquery as it was) */
+				sub_copy = copyObject((Query *) sl->subselect);
+				if (decorrelate_sublink(q, &conj, sl, &added))
+					lfirst(lc) = conj;
+				else
+					sl->subselect = (Node *) sub_copy;
+			}
+			if (added != NIL)
+			{
+				q->jointree->quals = (Node *) make_ands_explicit(list_concat(conjs, added));
+				*changed = true;
+			}
+		}
+		return query_tree_walker(q, decorrelate_walker, changed, 0);
+	}
+	return expression_tree_walker(node, decorrelate_walker, changed);
+}
+
+/* Is there a scalar aggregate subquery anywhere in the tree? */
+static bool
+candidate_walker(Node *node, void *cxt)
+{
+	if (node == NULL)
+		return false;
+	if (IsA(node, SubLink) && ((SubLink *) node)->subLinkType == EXPR_SUBLINK &&
+		IsA(((SubLink *) node)->subselect, Query) &&
+		((Query *) ((SubLink *) node)->subselect)->hasAggs)
+		return true;
+	if (IsA(node, Query))
+		return query_tree_walker((Query *) node, candidate_walker, cxt, 0);
+	return expression_tree_walker(node, candidate_walker, cxt);
+}
+
+/* (gpuagg.h) */
+Query *
+GpuaggDecorrelate(Query *parse)
+{
+	Query	   *q;
+	bool		changed = false;
+
+	/* (a subquery in FROM may hold one where parse has no SubLink) */
+	if (!candidate_walker((Node *) parse, NULL))
+		return NULL;
+	q = copyObject(parse);
+	decorrelate_walker((Node *) q, &changed);
+	return changed ? q : NULL;
+}

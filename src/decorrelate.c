@@ -23,23 +23,28 @@
  *
  * The rewrite keeps the answer where:
  * - the subquery is an aggregate without GROUP BY, HAVING, DISTINCT,
- *	 ORDER BY, LIMIT, window functions, set operations or sublinks: one row
- *	 per outer row;
+ *	 ORDER BY, LIMIT, window functions, set operations or sublinks, over
+ *	 plain tables and inner joins of them: one row per outer row;
  * - each correlation is a conjunct `inner = outer` of its WHERE, with the
  *	 equality of inner's type's default btree family (the GROUP BY's own
  *	 equality, so at most one group matches) and no nondeterministic
  *	 collation; nothing else in it reads the outer query;
- * - over no rows it yields NULL (sum, avg, min and max, and expressions
- *	 strict in them), and the conjunct of the outer WHERE that holds it is
- *	 not true where it is NULL: an outer row without a group then fails it
- *	 as it fails with the subquery's NULL, and an inner join will do;
- * - nothing it evaluates can raise an error (the join computes every
- *	 group, the SubPlan only those an outer row asks for): leakproof
- *	 functions and operators, comparisons of numerics and of dates with
- *	 timestamps, LIKE with a constant pattern, sums and averages of
- *	 integers and numerics, min and max.  One exception: numeric +, - and *
- *	 over the aggregates, whose only error is a result past numeric's
- *	 131072 digits.
+ * - over no rows it yields NULL (sum, avg, min and max, and strict
+ *	 functions of them), and the conjunct of the outer WHERE that holds it
+ *	 is NULL where it is (strict functions of it, by their shape: nothing
+ *	 is evaluated to find out): an outer row without a group then fails
+ *	 it as it fails with the subquery's NULL, and an inner join will do;
+ * - nothing either evaluates can raise an error (the join computes every
+ *	 group, the SubPlan only those an outer row asks for, and the rest of
+ *	 the conjunct runs only for rows with a group): leakproof functions and
+ *	 operators, comparisons of numerics and of dates with timestamps,
+ *	 integer to numeric casts, LIKE with a constant pattern, sums and
+ *	 averages of integers and numerics, min and max, and immutable
+ *	 expressions of constants (folded while either form is planned).  One
+ *	 exception: numeric +, - and * over the aggregates, whose only error
+ *	 is a result past numeric's 131072 digits;
+ * - the query level takes no row locks (FOR UPDATE's recheck would keep
+ *	 an old row's group), and the statement is not a cursor's (planner.c).
  *
  * Copyright (c) 2026, gpuagg authors
  *
@@ -60,6 +65,7 @@
 #include "optimizer/clauses.h"
 #include "optimizer/optimizer.h"
 #include "parser/parse_oper.h"
+#include "parser/parsetree.h"
 #include "rewrite/rewriteManip.h"
 #include "utils/fmgroids.h"
 #include "utils/lsyscache.h"
@@ -77,6 +83,8 @@ like_cannot_fail(OpExpr *op)
 	if (op->opfuncid != F_TEXTLIKE && op->opfuncid != F_TEXTNLIKE &&
 		op->opfuncid != F_BPCHARLIKE && op->opfuncid != F_BPCHARNLIKE)
 		return false;
+	if (OidIsValid(op->inputcollid) && !get_collation_isdeterministic(op->inputcollid))
+		return false;			/* (LIKE refuses nondeterministic collations) */
 	pat = list_length(op->args) == 2 ? lsecond(op->args) : NULL;
 	return pat != NULL && IsA(pat, Const) && !pat->constisnull &&
 		!GpuaggLikeEndsInEscape(pat->constvalue);
@@ -106,6 +114,9 @@ func_cannot_fail(Oid fn)
 		case F_TIMESTAMP_LE_DATE:
 		case F_TIMESTAMP_GT_DATE:
 		case F_TIMESTAMP_GE_DATE:
+		case F_NUMERIC_INT2:
+		case F_NUMERIC_INT4:
+		case F_NUMERIC_INT8:
 			return true;		/* (dates past timestamp's range compare as such) */
 		default:
 			return get_func_leakproof(fn);
@@ -154,6 +165,19 @@ agg_ok(Aggref *agg)
 	return ok;
 }
 
+/* Does the expression read anything but constants (a column, a parameter)? */
+static bool
+reads_anything(Node *node, void *cxt)
+{
+	if (node == NULL)
+		return false;
+	if (IsA(node, Var) || IsA(node, Param) || IsA(node, Aggref) ||
+		IsA(node, GroupingFunc) || IsA(node, WindowFunc) || IsA(node, SubLink) ||
+		IsA(node, SubPlan) || IsA(node, PlaceHolderVar) || IsA(node, CaseTestExpr))
+		return true;
+	return expression_tree_walker(node, reads_anything, cxt);
+}
+
 typedef struct FailContext
 {
 	bool		arith_ok;		/* numeric +, -, * allowed (over the groups) */
@@ -170,9 +194,8 @@ may_fail(Node *node, FailContext *cxt)
 	 * planned (date '1994-01-01' + interval '1' year): an error there is
 	 * both forms'.
 	 */
-	if (!IsA(node, List) && !IsA(node, TargetEntry) && !IsA(node, Aggref) &&
-		!contain_var_clause(node) && !contain_agg_clause(node) &&
-		!contain_mutable_functions(node) && !contain_subplans(node))
+	if (!IsA(node, List) && !IsA(node, TargetEntry) && !reads_anything(node, NULL) &&
+		!contain_mutable_functions(node))
 		return false;
 	switch (nodeTag(node))
 	{
@@ -217,33 +240,41 @@ may_fail(Node *node, FailContext *cxt)
 				!(cxt->arith_ok && numeric_arith(((FuncExpr *) node)->funcid)))
 				return true;
 			break;
-		case T_ArrayExpr:
-			break;
 		default:
 			return true;
 	}
 	return expression_tree_walker(node, may_fail, cxt);
 }
 
-/* Might a join condition of a FROM list raise an error for some row? */
+/*
+ * Might the FROM list raise an error for some row, or read a row
+ * otherwise once than per outer row?  Only plain tables (their row
+ * security quals checked too) and joins of them whose conditions cannot
+ * fail; not a view or subquery, a function, VALUES or TABLESAMPLE.
+ */
 static bool
-from_may_fail(Node *node, FailContext *cxt)
+from_may_fail(Node *node, List *rtable, FailContext *cxt)
 {
 	ListCell   *lc;
 
-	if (node == NULL || IsA(node, RangeTblRef))
+	if (node == NULL)
 		return false;
+	if (IsA(node, RangeTblRef))
+	{
+		RangeTblEntry *rte = rt_fetch(((RangeTblRef *) node)->rtindex, rtable);
+
+		return rte->rtekind != RTE_RELATION || rte->tablesample != NULL ||
+			may_fail((Node *) rte->securityQuals, cxt);
+	}
 	if (IsA(node, JoinExpr))
-		return may_fail(((JoinExpr *) node)->quals, cxt) ||
-			from_may_fail(((JoinExpr *) node)->larg, cxt) ||
-			from_may_fail(((JoinExpr *) node)->rarg, cxt);
-	if (IsA(node, FromExpr))
-		return may_fail(((FromExpr *) node)->quals, cxt) ||
-			from_may_fail((Node *) ((FromExpr *) node)->fromlist, cxt);
+		return ((JoinExpr *) node)->jointype != JOIN_INNER ||
+			may_fail(((JoinExpr *) node)->quals, cxt) ||
+			from_may_fail(((JoinExpr *) node)->larg, rtable, cxt) ||
+			from_may_fail(((JoinExpr *) node)->rarg, rtable, cxt);
 	if (IsA(node, List))
 	{
 		foreach(lc, (List *) node)
-			if (from_may_fail(lfirst(lc), cxt))
+			if (from_may_fail(lfirst(lc), rtable, cxt))
 				return true;
 		return false;
 	}
@@ -326,7 +357,8 @@ levels_walker(Node *node, LevelsContext *cxt)
  * type's default btree family.  Its parts, or false.
  */
 static bool
-correlation(Node *conj, Expr **inner, Expr **outer, Oid *opno, Oid *collid)
+correlation(Node *conj, Expr **inner, Expr **outer, Oid *opno, Oid *collid,
+			bool *inner_first)
 {
 	OpExpr	   *op;
 	LevelsContext l,
@@ -352,6 +384,7 @@ correlation(Node *conj, Expr **inner, Expr **outer, Oid *opno, Oid *collid)
 		{
 			*inner = (Expr *) a;
 			*outer = (Expr *) b;
+			*inner_first = side == 0;
 			break;
 		}
 	}
@@ -387,27 +420,50 @@ replace_mutator(Node *node, ReplaceContext *cxt)
 	return expression_tree_mutator(node, replace_mutator, cxt);
 }
 
-/* The Aggrefs of an expression as NULLs of their types. */
-static Node *
-aggs_null_mutator(Node *node, void *cxt)
-{
-	if (node == NULL)
-		return NULL;
-	if (IsA(node, Aggref))
-		return (Node *) makeNullConst(exprType(node), exprTypmod(node), exprCollation(node));
-	return expression_tree_mutator(node, aggs_null_mutator, cxt);
-}
-
-/* Does the constant-folded expression come to a NULL (or false) Const? */
+/*
+ * Is node NULL wherever target is (target the SubLink, or NULL for any
+ * aggregate)?  By its shape, evaluating nothing: target itself, or a
+ * strict function, operator or cast of one argument that is, or NOT of
+ * one.
+ */
 static bool
-folds_to_null(Node *expr, bool false_too)
+null_if(Node *node, Node *target)
 {
-	Node	   *n = eval_const_expressions(NULL, expr);
+	List	   *args;
+	ListCell   *lc;
 
-	return IsA(n, Const) &&
-		(((Const *) n)->constisnull ||
-		 (false_too && ((Const *) n)->consttype == BOOLOID &&
-		  !DatumGetBool(((Const *) n)->constvalue)));
+	if (node == NULL)
+		return false;
+	if (target != NULL ? node == target : IsA(node, Aggref))
+		return true;
+	switch (nodeTag(node))
+	{
+		case T_RelabelType:
+			return null_if((Node *) ((RelabelType *) node)->arg, target);
+		case T_CoerceViaIO:
+			return null_if((Node *) ((CoerceViaIO *) node)->arg, target);
+		case T_BoolExpr:
+			return ((BoolExpr *) node)->boolop == NOT_EXPR &&
+				null_if(linitial(((BoolExpr *) node)->args), target);
+		case T_OpExpr:
+			set_opfuncid((OpExpr *) node);
+			if (!func_strict(((OpExpr *) node)->opfuncid))
+				return false;
+			args = ((OpExpr *) node)->args;
+			break;
+		case T_FuncExpr:
+			if (!func_strict(((FuncExpr *) node)->funcid) ||
+				((FuncExpr *) node)->funcretset)
+				return false;
+			args = ((FuncExpr *) node)->args;
+			break;
+		default:
+			return false;
+	}
+	foreach(lc, args)
+		if (null_if(lfirst(lc), target))
+			return true;
+	return false;
 }
 
 /*
@@ -425,6 +481,7 @@ decorrelate_sublink(Query *q, Node **conj, SubLink *sl, List **added)
 			   *outers = NIL,
 			   *ops = NIL,
 			   *collids = NIL,
+			   *firsts = NIL,
 			   *tlist = NIL,
 			   *groups = NIL,
 			   *colnames = NIL;
@@ -452,11 +509,9 @@ decorrelate_sublink(Query *q, Node **conj, SubLink *sl, List **added)
 	tle = linitial_node(TargetEntry, sub->targetList);
 	if (tle->resjunk)
 		return false;
-	/* NULL over no rows, and nothing per group that can fail */
-	if (!folds_to_null(aggs_null_mutator((Node *) tle->expr, NULL), false))
-		return false;
+	/* nothing per group that can fail, and NULL over no rows */
 	fc.arith_ok = true;
-	if (may_fail((Node *) tle->expr, &fc))
+	if (may_fail((Node *) tle->expr, &fc) || !null_if((Node *) tle->expr, NULL))
 		return false;
 	fc.arith_ok = false;
 
@@ -468,9 +523,14 @@ decorrelate_sublink(Query *q, Node **conj, SubLink *sl, List **added)
 				   *outer;
 		Oid			opno,
 					collid;
+		bool		inner_first;
 
-		if (correlation(lfirst(lc), &inner, &outer, &opno, &collid))
+		if (correlation(lfirst(lc), &inner, &outer, &opno, &collid, &inner_first))
 		{
+			/* (inner is a group key, computed for every row) */
+			if (may_fail((Node *) inner, &fc) || may_fail((Node *) outer, &fc))
+				return false;
+			firsts = lappend_int(firsts, inner_first);
 			inners = lappend(inners, inner);
 			outers = lappend(outers, outer);
 			ops = lappend_oid(ops, opno);
@@ -485,14 +545,22 @@ decorrelate_sublink(Query *q, Node **conj, SubLink *sl, List **added)
 		return false;
 	sub->jointree->quals = rest == NIL ? NULL : (Node *) make_ands_explicit(rest);
 	/* (the join quals of its FROM are evaluated for every row too) */
-	if (from_may_fail((Node *) sub->jointree->fromlist, &fc) || query_reads_outer(sub))
+	if (from_may_fail((Node *) sub->jointree->fromlist, sub->rtable, &fc) ||
+		query_reads_outer(sub))
 		return false;			/* (q is a copy: the caller drops it) */
 
-	/* the conjunct must fail where the value is NULL */
+	/*
+	 * The conjunct must fail where the value is NULL (so an outer row
+	 * without a group fails it as natively), and the rest of it, which the
+	 * join evaluates only for rows with a group, cannot fail or change
+	 * anything.
+	 */
+	if (!null_if(*conj, (Node *) sl) || contain_volatile_functions(*conj))
+		return false;
 	rc.from = sl;
 	rc.to = (Node *) makeNullConst(exprType((Node *) tle->expr), exprTypmod((Node *) tle->expr),
 								   exprCollation((Node *) tle->expr));
-	if (!folds_to_null(replace_mutator(*conj, &rc), true))
+	if (may_fail(replace_mutator(*conj, &rc), &fc))
 		return false;
 
 	/* the subquery grouped by its sides of the correlations */
@@ -533,7 +601,7 @@ decorrelate_sublink(Query *q, Node **conj, SubLink *sl, List **added)
 	rte = makeNode(RangeTblEntry);
 	rte->rtekind = RTE_SUBQUERY;
 	rte->subquery = sub;
-	rte->alias = makeAlias("gpuagg_groups", colnames);
+	rte->alias = makeAlias("gpuagg_groups", list_copy(colnames));
 	rte->eref = makeAlias("gpuagg_groups", colnames);
 	rte->inFromCl = true;
 	q->rtable = lappend(q->rtable, rte);
@@ -553,7 +621,7 @@ decorrelate_sublink(Query *q, Node **conj, SubLink *sl, List **added)
 		Expr	   *outer = copyObject(lfirst(lc));
 		Expr	   *inner = list_nth(inners, k);
 		Var		   *kv;
-		bool		inner_left = false;
+		bool		inner_left = list_nth_int(firsts, k);
 		Oid			opno = list_nth_oid(ops, k);
 		Expr	   *clause;
 
@@ -561,13 +629,6 @@ decorrelate_sublink(Query *q, Node **conj, SubLink *sl, List **added)
 		kv = makeVar(rti, k + 1, exprType((Node *) inner), exprTypmod((Node *) inner),
 					 exprCollation((Node *) inner), 0);
 		/* the operator as written: inner on its side */
-		{
-			Oid			lt,
-						rt;
-
-			op_input_types(opno, &lt, &rt);
-			inner_left = lt == exprType((Node *) inner);
-		}
 		clause = inner_left ?
 			make_opclause(opno, BOOLOID, false, (Expr *) kv, outer, InvalidOid,
 						  list_nth_oid(collids, k)) :
@@ -606,8 +667,10 @@ decorrelate_walker(Node *node, bool *changed)
 	{
 		Query	   *q = (Query *) node;
 
+		/* (not under FOR UPDATE: a recheck would keep the old row's group) */
 		if (q->commandType == CMD_SELECT && q->jointree != NULL &&
-			q->jointree->quals != NULL && q->setOperations == NULL)
+			q->jointree->quals != NULL && q->setOperations == NULL &&
+			q->rowMarks == NIL && !q->hasForUpdate)
 		{
 			List	   *conjs = list_copy(make_ands_implicit((Expr *) q->jointree->quals));
 			List	   *added = NIL;

@@ -2117,7 +2117,11 @@ plan_statement(Query *parse, const char *query_string, int cursorOptions,
  * planner_hook.  A statement with a correlated scalar aggregate subquery
  * is planned a second time first, as a join with the subquery's groups
  * (decorrelate.c), quietly; that plan is kept where it holds a GpuAgg and
- * costs less than the statement's own.
+ * costs less than the statement's own.  Not a cursor's (DECLARE, PL/pgSQL:
+ * CURSOR_OPT_FAST_PLAN), whose WHERE CURRENT OF needs a plain scan and
+ * whose costs are not total costs.  (Its fallback reasons are the
+ * original's, said while it is planned; the one said afterwards says
+ * which plan was kept.)
  */
 static PlannedStmt *
 gpuagg_planner(Query *parse, const char *query_string, int cursorOptions,
@@ -2128,7 +2132,7 @@ gpuagg_planner(Query *parse, const char *query_string, int cursorOptions,
 	Query	   *joined = NULL;
 
 	if (gpuagg_enabled && gpuagg_decorrelate && parse->commandType == CMD_SELECT &&
-		extension_installed())
+		!(cursorOptions & CURSOR_OPT_FAST_PLAN) && extension_installed())
 		joined = GpuaggDecorrelate(parse);
 	if (joined != NULL)
 	{
@@ -2146,7 +2150,7 @@ gpuagg_planner(Query *parse, const char *query_string, int cursorOptions,
 		PG_END_TRY();
 		if (!stmt_has_gpuagg(alt))
 		{
-			report_fallback("a correlated subquery planned as a join with its groups: no GpuAgg in that plan either");
+			report_fallback("a correlated subquery planned as a join with its groups: that plan holds no GpuAgg");
 			alt = NULL;
 		}
 	}
@@ -2154,7 +2158,13 @@ gpuagg_planner(Query *parse, const char *query_string, int cursorOptions,
 	if (alt == NULL)
 		return stmt;
 	if (alt->planTree->total_cost < stmt->planTree->total_cost)
+	{
+		if (!quiet_fallback)
+			ereport(gpuagg_log_fallback ? NOTICE : DEBUG1,
+					(errmsg("gpuagg: a correlated subquery planned as a join with its groups, offloaded: the plan costs %.2f, as written %.2f",
+							alt->planTree->total_cost, stmt->planTree->total_cost)));
 		return alt;
+	}
 	report_fallback(psprintf("a correlated subquery kept: as a join with its groups, with a GpuAgg, the plan costs %.2f, as written %.2f",
 							 alt->planTree->total_cost, stmt->planTree->total_cost));
 	return stmt;

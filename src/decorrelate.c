@@ -354,11 +354,10 @@ levels_walker(Node *node, LevelsContext *cxt)
 /*
  * A correlation: `inner = outer`, inner of the subquery's own columns,
  * outer of the enclosing query's, the operator the equality of inner's
- * type's default btree family.  Its parts, or false.
+ * type's default btree family.  Its two arguments, or false.
  */
 static bool
-correlation(Node *conj, Expr **inner, Expr **outer, Oid *opno, Oid *collid,
-			bool *inner_first)
+correlation(Node *conj, Expr **inner, Expr **outer)
 {
 	OpExpr	   *op;
 	LevelsContext l,
@@ -384,7 +383,6 @@ correlation(Node *conj, Expr **inner, Expr **outer, Oid *opno, Oid *collid,
 		{
 			*inner = (Expr *) a;
 			*outer = (Expr *) b;
-			*inner_first = side == 0;
 			break;
 		}
 	}
@@ -400,8 +398,6 @@ correlation(Node *conj, Expr **inner, Expr **outer, Oid *opno, Oid *collid,
 	if (OidIsValid(exprCollation((Node *) *inner)) &&
 		!get_collation_isdeterministic(exprCollation((Node *) *inner)))
 		return false;
-	*opno = op->opno;
-	*collid = op->inputcollid;
 	return true;
 }
 
@@ -477,11 +473,8 @@ decorrelate_sublink(Query *q, Node **conj, SubLink *sl, List **added)
 	TargetEntry *tle;
 	List	   *conjs,
 			   *rest = NIL,
+			   *corrs = NIL,
 			   *inners = NIL,
-			   *outers = NIL,
-			   *ops = NIL,
-			   *collids = NIL,
-			   *firsts = NIL,
 			   *tlist = NIL,
 			   *groups = NIL,
 			   *colnames = NIL;
@@ -506,9 +499,11 @@ decorrelate_sublink(Query *q, Node **conj, SubLink *sl, List **added)
 		sub->jointree == NULL || sub->jointree->quals == NULL ||
 		list_length(sub->targetList) != 1)
 		return false;
-	tle = linitial_node(TargetEntry, sub->targetList);
-	if (tle->resjunk)
+	if (linitial_node(TargetEntry, sub->targetList)->resjunk)
 		return false;
+	/* (the copy is changed; the SubLink stays as it was if this gives up) */
+	sub = copyObject(sub);
+	tle = linitial_node(TargetEntry, sub->targetList);
 	/* nothing per group that can fail, and NULL over no rows */
 	fc.arith_ok = true;
 	if (may_fail((Node *) tle->expr, &fc) || !null_if((Node *) tle->expr, NULL))
@@ -521,20 +516,14 @@ decorrelate_sublink(Query *q, Node **conj, SubLink *sl, List **added)
 	{
 		Expr	   *inner,
 				   *outer;
-		Oid			opno,
-					collid;
-		bool		inner_first;
 
-		if (correlation(lfirst(lc), &inner, &outer, &opno, &collid, &inner_first))
+		if (correlation(lfirst(lc), &inner, &outer))
 		{
 			/* (inner is a group key, computed for every row) */
 			if (may_fail((Node *) inner, &fc) || may_fail((Node *) outer, &fc))
 				return false;
-			firsts = lappend_int(firsts, inner_first);
+			corrs = lappend(corrs, lfirst(lc));
 			inners = lappend(inners, inner);
-			outers = lappend(outers, outer);
-			ops = lappend_oid(ops, opno);
-			collids = lappend_oid(collids, collid);
 		}
 		else if (may_fail(lfirst(lc), &fc))
 			return false;
@@ -547,7 +536,7 @@ decorrelate_sublink(Query *q, Node **conj, SubLink *sl, List **added)
 	/* (the join quals of its FROM are evaluated for every row too) */
 	if (from_may_fail((Node *) sub->jointree->fromlist, sub->rtable, &fc) ||
 		query_reads_outer(sub))
-		return false;			/* (q is a copy: the caller drops it) */
+		return false;
 
 	/*
 	 * The conjunct must fail where the value is NULL (so an outer row
@@ -616,24 +605,19 @@ decorrelate_sublink(Query *q, Node **conj, SubLink *sl, List **added)
 	rc.to = (Node *) value;
 	*conj = replace_mutator(*conj, &rc);
 	k = 0;
-	foreach(lc, outers)
+	foreach(lc, corrs)
 	{
-		Expr	   *outer = copyObject(lfirst(lc));
+		/* the correlation as written, inner now the groups' key column */
+		OpExpr	   *clause = copyObject(lfirst(lc));
 		Expr	   *inner = list_nth(inners, k);
+		bool		inner_first = linitial(((OpExpr *) lfirst(lc))->args) == inner;
+		Node	   *outer = list_nth(clause->args, inner_first ? 1 : 0);
 		Var		   *kv;
-		bool		inner_left = list_nth_int(firsts, k);
-		Oid			opno = list_nth_oid(ops, k);
-		Expr	   *clause;
 
-		IncrementVarSublevelsUp((Node *) outer, -1, 1);
+		IncrementVarSublevelsUp(outer, -1, 1);
 		kv = makeVar(rti, k + 1, exprType((Node *) inner), exprTypmod((Node *) inner),
 					 exprCollation((Node *) inner), 0);
-		/* the operator as written: inner on its side */
-		clause = inner_left ?
-			make_opclause(opno, BOOLOID, false, (Expr *) kv, outer, InvalidOid,
-						  list_nth_oid(collids, k)) :
-			make_opclause(opno, BOOLOID, false, outer, (Expr *) kv, InvalidOid,
-						  list_nth_oid(collids, k));
+		lfirst(list_nth_cell(clause->args, inner_first ? 0 : 1)) = kv;
 		*added = lappend(*added, clause);
 		k++;
 	}
@@ -680,19 +664,11 @@ decorrelate_walker(Node *node, bool *changed)
 			{
 				List	   *found = NIL;
 				Node	   *conj = lfirst(lc);
-				SubLink    *sl;
-				Query	   *sub_copy;
 
 				sublinks_walker(conj, &found);
-				if (list_length(found) != 1)
-					continue;
-				sl = linitial(found);
-				/* (a rewrite that gives up leaves the subquery as it was) */
-				sub_copy = copyObject((Query *) sl->subselect);
-				if (decorrelate_sublink(q, &conj, sl, &added))
+				if (list_length(found) == 1 &&
+					decorrelate_sublink(q, &conj, linitial(found), &added))
 					lfirst(lc) = conj;
-				else
-					sl->subselect = (Node *) sub_copy;
 			}
 			if (added != NIL)
 			{

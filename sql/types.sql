@@ -117,7 +117,16 @@ SELECT same_in_pages('SELECT sum(m), count(i) FROM tyd WHERE m > 100::ty_money')
 SET gpuagg.log_fallback = on;
 EXPLAIN (COSTS OFF) SELECT sum((p - 10)::ty_pos) FROM tyd;
 RESET gpuagg.log_fallback;
-DROP TABLE tyd;
+-- join keys of domain types: matched by the device as their base types
+CREATE TABLE tydim AS
+SELECT i::ty_pos AS p, ('n' || i)::ty_name AS s, 'g' || i % 4 AS g
+  FROM generate_series(0, 30) i;
+ANALYZE tydim;
+EXPLAIN (COSTS OFF)
+SELECT tydim.g, count(*) FROM tyd JOIN tydim ON tyd.p = tydim.p GROUP BY tydim.g;
+SELECT same_in_pages('SELECT tydim.g, count(*), sum(m) FROM tyd JOIN tydim ON tyd.p = tydim.p GROUP BY tydim.g');
+SELECT same_in_pages('SELECT tydim.g, count(*), max(d) FROM tyd JOIN tydim ON tyd.s = tydim.s AND tyd.p > tydim.p GROUP BY tydim.g');
+DROP TABLE tyd, tydim;
 DROP DOMAIN ty_pos, ty_name, ty_money, ty_day;
 
 DROP TABLE ty, big, other;

@@ -965,7 +965,7 @@ GpuaggJoinDevicePlanned(List *priv, GaProgram *p, Oid fact, bool setting)
 				continue;
 			}
 			/* the table's column, as GpuaggJoinToDevice's key_column reads it */
-			t = GpuaggTypeOf(get_atttype(fact, (AttrNumber) src_col));
+			t = GpuaggTypeOf(getBaseType(get_atttype(fact, (AttrNumber) src_col)));
 			if (!key_type_fits(t, text ? KEY_TEXT : dim_left ? rw : lw))
 				return false;
 			factkeys = list_append_unique_int(factkeys, src_col);
@@ -1734,7 +1734,7 @@ key_column(GaProgram *p, Relation rel, int attno, int w)
 
 	if (attno < 1 || attno > RelationGetDescr(rel)->natts)
 		return -1;
-	t = GpuaggTypeOf(TupleDescAttr(RelationGetDescr(rel), attno - 1)->atttypid);
+	t = GpuaggTypeOf(getBaseType(TupleDescAttr(RelationGetDescr(rel), attno - 1)->atttypid));
 	if (!key_type_fits(t, w))
 		return -1;
 	for (uint32 c = 0; c < p->ncols; c++)
@@ -1817,7 +1817,7 @@ scan_program(GpuaggJoin *j, int d, GpuaggProgram *mainprog, int batch_rows)
 
 		if (attno == 0)
 			return;
-		want.type = GpuaggTypeOf(TupleDescAttr(RelationGetDescr(rel), attno - 1)->atttypid);
+		want.type = GpuaggTypeOf(getBaseType(TupleDescAttr(RelationGetDescr(rel), attno - 1)->atttypid));
 		if (!key_type_fits(want.type, key_width(&dim->keys[k], false)) ||
 			(dd->scan_key[k] = scan_column(g, attno, &want)) < 0)
 			return;
@@ -1853,7 +1853,7 @@ scan_program(GpuaggJoin *j, int d, GpuaggProgram *mainprog, int batch_rows)
 			Form_pg_attribute att = TupleDescAttr(RelationGetDescr(rel), attno - 1);
 
 			want.type = key_type(dim->pay_w[c]);
-			if (dim->pay_w[c] == KEY_TEXT ? GpuaggTypeOf(att->atttypid) != GA_T_TEXT :
+			if (dim->pay_w[c] == KEY_TEXT ? GpuaggTypeOf(getBaseType(att->atttypid)) != GA_T_TEXT :
 				att->attlen != dim->pay_w[c])
 				return;
 		}

@@ -393,10 +393,15 @@ BEGIN
 			RETURN '(' || x || diff_pick(ARRAY[' IS NULL', ' IS NOT NULL']) || ')';
 		ELSIF r < 0.7 THEN
 			RETURN '(' || diff_pick(ARRAY['s = v', 's <> v', 'c = c', 'v = s']) || ')';
-		ELSIF r < 0.85 AND t = 'text' THEN
+		ELSIF r < 0.8 THEN
+			-- (of a char(4), the value padded, as stored)
 			RETURN '(' || x || diff_pick(ARRAY[' LIKE ', ' NOT LIKE ', ' ILIKE ', ' NOT ILIKE '])
 				|| diff_pick(ARRAY['''p%''', '''%a%''', '''P_%''', '''%''', '''''', '''v1_''',
-								   '''%\_%''', '''日%''', '''_''']) || ')';
+								   '''%\_%''', '''日%''', '''_''', '''a %''']) || ')';
+		ELSIF r < 0.85 THEN
+			RETURN '(' || x || diff_pick(ARRAY[' ~ ', ' !~ ', ' ~* ', ' !~* '])
+				|| diff_pick(ARRAY['''^p''', '''a''', '''^P.''', '''1$''', '''''', ''' $''',
+								   '''^.$''', '''日''', '''^(a|b) *$''']) || ')';
 		END IF;
 		RETURN diff_in_list(x, t);
 	END IF;

@@ -95,6 +95,18 @@ SELECT check_offload('SELECT count(*) FILTER (WHERE t ILIKE ''PRE%A%''), count(*
 SELECT check_offload('SELECT b, count(*) FROM st WHERE t LIKE ''Gr_%e'' OR t LIKE ''日本%'' OR t LIKE ''e%é'' GROUP BY b');
 SELECT check_offload('SELECT count(*) FROM st WHERE t LIKE ''pre\%%'' OR t LIKE ''%\_%''');
 SELECT check_offload('SELECT count(t LIKE ''%1%''), count(DISTINCT t) FILTER (WHERE t LIKE ''pre1%'') FROM st');
+-- ... of char(n) and bpchar too, which match the value as stored, its
+-- trailing spaces included (bpcharlike is textlike); a LIKE the device
+-- matches in the pages
+SELECT check_offload('SELECT b, count(*) FILTER (WHERE b LIKE ''b1''), count(*) FILTER (WHERE b LIKE ''b1%''), count(*) FILTER (WHERE b NOT LIKE ''%1 %'') FROM st GROUP BY b');
+SELECT check_offload('SELECT bp, count(*) FILTER (WHERE bp LIKE ''x''), count(*) FILTER (WHERE bp LIKE ''x %''), count(*) FILTER (WHERE bp ILIKE ''Y%''), count(*) FILTER (WHERE bp NOT ILIKE ''X'') FROM st GROUP BY bp');
+SELECT same_in_pages('SELECT n % 3, count(*) FROM st WHERE b LIKE ''%2 %'' GROUP BY 1');
+
+-- regular expressions (~, ~*, !~, !~*, SIMILAR TO) with a constant pattern
+-- that compiles: as LIKE, once per distinct string
+SELECT check_offload('SELECT v, count(*) FROM st WHERE t ~ ''^pre[0-9a]'' GROUP BY v');
+SELECT check_offload('SELECT count(*) FILTER (WHERE t ~* ''^PRE.*F$''), count(*) FILTER (WHERE t !~ ''[a-c]''), count(*) FILTER (WHERE v !~* ''V[12]''), count(*) FILTER (WHERE t SIMILAR TO ''pre(1|2)%'') FROM st');
+SELECT check_offload('SELECT b, count(*) FILTER (WHERE b ~ ''1$''), count(*) FILTER (WHERE b ~ ''1 *$''), count(*) FILTER (WHERE bp ~ ''^x $''), count(*) FILTER (WHERE b::text ~ ''1$'') FROM st GROUP BY b');
 
 -- < <= > >= and BETWEEN of a text or varchar column and a constant, under
 -- the expression's collation ("C", the database's, ICU): the host asks
@@ -244,13 +256,14 @@ SELECT check_offload('SELECT n % 3, max(b COLLATE "C"), min(b COLLATE "en-x-icu"
 SELECT same_in_pages('SELECT right(t, 1), min(b), max(b) FROM st WHERE id <= 5000 GROUP BY 1');
 SELECT min(b) AS min_b, max(b) AS max_b, octet_length(max(b)) AS padded FROM st;
 SET gpuagg.log_fallback = on;
--- what stays native, and why: ordering comparisons of two columns, LIKE,
--- min/max of a bpchar without a length (its values may differ in their
--- trailing spaces alone)
+-- what stays native, and why: ordering comparisons of two columns, LIKE
+-- with an escape clause or ending in an escape, a regular expression that
+-- is not a constant, min/max of a bpchar without a length (its values may
+-- differ in their trailing spaces alone)
 EXPLAIN (COSTS OFF) SELECT count(*) FROM st WHERE t < v;
 EXPLAIN (COSTS OFF) SELECT count(*) FROM st WHERE t LIKE 'pre%' ESCAPE '#';
 EXPLAIN (COSTS OFF) SELECT count(*) FROM st WHERE t LIKE 'pre\';
-EXPLAIN (COSTS OFF) SELECT count(*) FROM st WHERE t ~ 'pre';
+EXPLAIN (COSTS OFF) SELECT count(*) FROM st WHERE t ~ ('pre' || v);
 EXPLAIN (COSTS OFF) SELECT v, max(bp) FROM st GROUP BY v;
 -- functions that could fail for a string native never reaches (a
 -- negative length, a bad pattern, a field 0, md5 under FIPS, a substring

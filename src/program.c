@@ -93,6 +93,7 @@ StaticAssertDecl(sizeof(GaProgram) <= 65536, "GaProgram must fit CUDA's constant
 /* the program reads the session's time zone, for what (read_zone) */
 #define session_zone(c, what) read_zone(c, what, NULL, false, 0)
 static bool regex_ok(List *args, Oid collid);
+static bool regex_compiles(Expr *e, int cflags, Oid collid);
 static int	compile_string_func(Compiler *c, Expr *expr, int *type);
 static int	length_counted(Expr *expr);
 static int	prefix_coded(Expr *expr, int32 *flags);
@@ -945,8 +946,9 @@ GpuaggCopyPageColumn(GpuaggProgram *to, AttrNumber attno, const GpuaggProgram *f
 }
 
 /*
- * column LIKE / NOT LIKE / ILIKE / NOT ILIKE 'pattern' and column < <= > >=
- * 'constant' (either side) on text or varchar: a bool column the host
+ * column LIKE / NOT LIKE / ILIKE / NOT ILIKE 'pattern' on text, varchar or
+ * char(n) (whose value, padded, is what bpcharlike matches), and column <
+ * <= > >= 'constant' (either side) on text or varchar: a bool column the host
  * computes with PostgreSQL's own function and the expression's collation
  * (libc, ICU, "C": any deterministic one) once per distinct string of the
  * column (src/batch.c), or -1 with nothing emitted when expr is not of
@@ -960,7 +962,9 @@ compile_string_pred(Compiler *c, Oid opfuncid, Oid inputcollid, List *args)
 	Expr	   *arg = linitial(args);
 	Const	   *pat = lsecond(args);
 	Var		   *var;
-	bool		like = opfuncid == F_TEXTLIKE || opfuncid == F_TEXTNLIKE ||
+	bool		bp = opfuncid == F_BPCHARLIKE || opfuncid == F_BPCHARNLIKE ||
+		opfuncid == F_BPCHARICLIKE || opfuncid == F_BPCHARICNLIKE;
+	bool		like = bp || opfuncid == F_TEXTLIKE || opfuncid == F_TEXTNLIKE ||
 		opfuncid == F_TEXTICLIKE || opfuncid == F_TEXTICNLIKE;
 	int			col,
 				r;
@@ -981,8 +985,10 @@ compile_string_pred(Compiler *c, Oid opfuncid, Oid inputcollid, List *args)
 	if (!IsA(arg, Var) || !IsA(pat, Const) || pat->constisnull)
 		return -1;
 	var = (Var *) arg;
+	/* (a char(n)'s LIKE matches its padded value, as stored) */
 	if (var->varlevelsup != 0 || var->varattno <= 0 ||
-		(var->vartype != TEXTOID && var->vartype != VARCHAROID))
+		(bp ? var->vartype != BPCHAROID :
+		 var->vartype != TEXTOID && var->vartype != VARCHAROID))
 		return -1;
 	if (!deterministic(inputcollid))
 		return -1;
@@ -993,9 +999,11 @@ compile_string_pred(Compiler *c, Oid opfuncid, Oid inputcollid, List *args)
 	prog->pred_pattern[prog->npreds] = pat->constvalue;
 	if ((r = host_column(c, var->varattno, GA_T_BOOL, &col)) < 0)
 		return -2;
-	if (opfuncid == F_TEXTLIKE || opfuncid == F_TEXTNLIKE)
+	if (opfuncid == F_TEXTLIKE || opfuncid == F_TEXTNLIKE ||
+		opfuncid == F_BPCHARLIKE || opfuncid == F_BPCHARNLIKE)
 		prog->ga.cols[col].like = compile_like(prog, pat->constvalue,
-											   opfuncid == F_TEXTNLIKE);
+											   opfuncid == F_TEXTNLIKE ||
+											   opfuncid == F_BPCHARNLIKE);
 	return r;
 }
 
@@ -1051,8 +1059,12 @@ string_func_arg_ok(Expr *e, Var **var)
 		Oid			fn = call_parts(e, &args, &collid);
 		ListCell   *lc;
 
-		/* a bpchar column is read through its cast to text only */
-		if (fn != F_TEXT_BPCHAR)
+		/*
+		 * a bpchar column is read through its cast to text only, but by its
+		 * own regular expression operators (which match its padded value)
+		 */
+		if (fn != F_TEXT_BPCHAR && fn != F_BPCHARREGEXEQ && fn != F_BPCHARREGEXNE &&
+			fn != F_BPCHARICREGEXEQ && fn != F_BPCHARICREGEXNE)
 		{
 			foreach(lc, args)
 			{
@@ -1115,6 +1127,20 @@ string_func_arg_ok(Expr *e, Var **var)
 				if (!regex_ok(args, collid))
 					return false;
 				break;
+			case F_TEXTREGEXEQ:	/* ~, !~ */
+			case F_TEXTREGEXNE:
+			case F_BPCHARREGEXEQ:
+			case F_BPCHARREGEXNE:
+				if (!regex_compiles(lsecond(args), REG_ADVANCED, collid))
+					return false;
+				break;
+			case F_TEXTICREGEXEQ:	/* ~*, !~* */
+			case F_TEXTICREGEXNE:
+			case F_BPCHARICREGEXEQ:
+			case F_BPCHARICREGEXNE:
+				if (!regex_compiles(lsecond(args), REG_ADVANCED | REG_ICASE, collid))
+					return false;
+				break;
 			case F_TEXTLIKE:
 			case F_TEXTNLIKE:
 			case F_TEXTICLIKE:
@@ -1152,17 +1178,9 @@ string_func_arg_ok(Expr *e, Var **var)
 static bool
 regex_ok(List *args, Oid collid)
 {
-	Const	   *pat = lsecond(args);
 	int			cflags = REG_ADVANCED;
-	char	   *p;
-	pg_wchar   *w;
-	int			wlen;
-	regex_t		re;
-	int			rc;
 
-	if (!IsA(pat, Const) || pat->constisnull || !IsA(lthird(args), Const))
-		return false;
-	if (!deterministic(collid))
+	if (!IsA(lthird(args), Const))
 		return false;
 	if (list_length(args) == 4)
 	{
@@ -1170,7 +1188,7 @@ regex_ok(List *args, Oid collid)
 
 		if (!IsA(fl, Const) || fl->constisnull)
 			return false;
-		for (p = TextDatumGetCString(fl->constvalue); *p; p++)
+		for (char *p = TextDatumGetCString(fl->constvalue); *p; p++)
 		{
 			if (*p == 'i')
 				cflags |= REG_ICASE;
@@ -1178,6 +1196,25 @@ regex_ok(List *args, Oid collid)
 				return false;
 		}
 	}
+	return regex_compiles(lsecond(args), cflags, collid);
+}
+
+/*
+ * A regular expression pattern that is a constant and compiles with these
+ * flags under a deterministic collation (as RE_compile_and_cache demands).
+ */
+static bool
+regex_compiles(Expr *e, int cflags, Oid collid)
+{
+	Const	   *pat = (Const *) e;
+	char	   *p;
+	pg_wchar   *w;
+	int			wlen;
+	regex_t		re;
+	int			rc;
+
+	if (!IsA(pat, Const) || pat->constisnull || !deterministic(collid))
+		return false;
 	p = TextDatumGetCString(pat->constvalue);
 	w = palloc((strlen(p) + 1) * sizeof(pg_wchar));
 	wlen = pg_mb2wchar_with_len(p, w, strlen(p));

@@ -11,6 +11,7 @@ OBJS = \
 	src/gpuagg.o \
 	src/planner.o \
 	src/decorrelate.o \
+	src/distinct.o \
 	src/plan.o \
 	src/program.o \
 	src/exec.o \
@@ -36,7 +37,7 @@ DATA = $(wildcard $(EXTENSION)--*.sql)
 # One topic a file; each offloaded query is compared with its native run.
 # REGRESS is what make installcheck runs against any server: it changes no
 # server-wide setting and leaves the GPU service alone.
-REGRESS = setup types nulls filters having errors fallback explain rescan correlated \
+REGRESS = setup types nulls filters having errors fallback explain rescan correlated distinct \
 	params strings conditionals datetime grouping ordered numeric joins parallel partitions heap service \
 	differential
 # These change server-wide settings (ALTER SYSTEM) or stop the GPU service:

@@ -106,7 +106,7 @@ SELECT same_in_pages('SELECT n % 3, count(*) FROM st WHERE b LIKE ''%2 %'' GROUP
 -- that compiles: as LIKE, once per distinct string
 SELECT check_offload('SELECT v, count(*) FROM st WHERE t ~ ''^pre[0-9a]'' GROUP BY v');
 SELECT check_offload('SELECT count(*) FILTER (WHERE t ~* ''^PRE.*F$''), count(*) FILTER (WHERE t !~ ''[a-c]''), count(*) FILTER (WHERE v !~* ''V[12]''), count(*) FILTER (WHERE t SIMILAR TO ''pre(1|2)%'') FROM st');
-SELECT check_offload('SELECT b, count(*) FILTER (WHERE b ~ ''1$''), count(*) FILTER (WHERE b ~ ''1 *$''), count(*) FILTER (WHERE bp ~ ''^x $''), count(*) FILTER (WHERE b::text ~ ''1$'') FROM st GROUP BY b');
+SELECT check_offload('SELECT b, count(*) FILTER (WHERE b ~ ''1$''), count(*) FILTER (WHERE b ~ ''1 *$''), count(*) FILTER (WHERE bp ~ ''^y $''), count(*) FILTER (WHERE b::text ~ ''1$'') FROM st GROUP BY b');
 
 -- < <= > >= and BETWEEN of a text or varchar column and a constant, under
 -- the expression's collation ("C", the database's, ICU): the host asks
@@ -254,7 +254,8 @@ RESET gpuagg.enabled;
 SELECT check_offload('SELECT v, min(b), max(b), count(*) FROM st GROUP BY v');
 SELECT check_offload('SELECT n % 3, max(b COLLATE "C"), min(b COLLATE "en-x-icu"), max(b COLLATE "en-x-icu") FROM st GROUP BY 1');
 SELECT same_in_pages('SELECT right(t, 1), min(b), max(b) FROM st WHERE id <= 5000 GROUP BY 1');
-SELECT min(b) AS min_b, max(b) AS max_b, octet_length(max(b)) AS padded FROM st;
+-- (min over b0-b4 alone: 'ä' sorts before them under en_US, after under C)
+SELECT min(b) FILTER (WHERE b LIKE 'b%') AS min_b, max(b) AS max_b, octet_length(max(b)) AS padded FROM st;
 SET gpuagg.log_fallback = on;
 -- what stays native, and why: ordering comparisons of two columns, LIKE
 -- with an escape clause or ending in an escape, a regular expression that

@@ -184,7 +184,8 @@ GpuaggExplain(CustomScanState *node, List *ancestors, ExplainState *es)
 	items = NIL;
 	foreach(lc, st->plan->aggrefs)
 		items = lappend(items, deparse(st, lfirst(lc), context, useprefix));
-	ExplainPropertyList("Device Aggregates", items, es);
+	if (items != NIL)			/* (none: a grouping alone, SELECT DISTINCT) */
+		ExplainPropertyList("Device Aggregates", items, es);
 	if (st->topn.n > 0)
 	{
 		StringInfoData buf;

@@ -61,6 +61,13 @@ extern void GpuaggPlannerInit(void);
 struct Query;
 extern struct Query *GpuaggDecorrelate(struct Query *parse);
 
+/* distinct.c */
+/*
+ * The query (a copy where copy is true) with each SELECT DISTINCT that is
+ * a grouping as its GROUP BY, or NULL where none is.
+ */
+extern struct Query *GpuaggDistinctAsGroups(struct Query *parse, bool copy);
+
 /* plan.c */
 extern const CustomPathMethods GpuaggPathMethods;
 extern const CustomScanMethods GpuaggScanMethods;

@@ -172,7 +172,8 @@ may_fail(Node *node, void *context)
 
 		set_opfuncid(op);
 		/* a LIKE the device compiles: a constant pattern not ending in an escape */
-		if ((op->opfuncid == F_TEXTLIKE || op->opfuncid == F_TEXTNLIKE) &&
+		if ((op->opfuncid == F_TEXTLIKE || op->opfuncid == F_TEXTNLIKE ||
+			 op->opfuncid == F_BPCHARLIKE || op->opfuncid == F_BPCHARNLIKE) &&
 			pat != NULL && IsA(pat, Const) && !pat->constisnull &&
 			!GpuaggLikeEndsInEscape(pat->constvalue))
 			return expression_tree_walker(node, may_fail, context);
@@ -206,7 +207,9 @@ reads_string(Node *qual)
 	{
 		set_opfuncid((OpExpr *) qual);
 		if (((OpExpr *) qual)->opfuncid == F_TEXTLIKE ||
-			((OpExpr *) qual)->opfuncid == F_TEXTNLIKE)
+			((OpExpr *) qual)->opfuncid == F_TEXTNLIKE ||
+			((OpExpr *) qual)->opfuncid == F_BPCHARLIKE ||
+			((OpExpr *) qual)->opfuncid == F_BPCHARNLIKE)
 			return false;
 	}
 	foreach(lc, pull_var_clause(qual, 0))
@@ -2113,15 +2116,38 @@ plan_statement(Query *parse, const char *query_string, int cursorOptions,
 	return stmt;
 }
 
+/* plan_statement, its fallback reasons unsaid */
+static PlannedStmt *
+plan_quietly(Query *parse, const char *query_string, int cursorOptions,
+			 ParamListInfo boundParams)
+{
+	PlannedStmt *stmt;
+	bool		save_quiet = quiet_fallback;
+
+	quiet_fallback = true;
+	PG_TRY();
+	{
+		stmt = plan_statement(parse, query_string, cursorOptions, boundParams);
+	}
+	PG_FINALLY();
+	{
+		quiet_fallback = save_quiet;
+	}
+	PG_END_TRY();
+	return stmt;
+}
+
 /*
  * planner_hook.  A statement with a correlated scalar aggregate subquery
- * is planned a second time first, as a join with the subquery's groups
- * (decorrelate.c), quietly; that plan is kept where it holds a GpuAgg and
- * costs less than the statement's own.  Not a cursor's (DECLARE, PL/pgSQL:
- * CURSOR_OPT_FAST_PLAN), whose WHERE CURRENT OF needs a plain scan and
- * whose costs are not total costs.  (Its fallback reasons are the
- * original's, said while it is planned; the one said afterwards says
- * which plan was kept.)
+ * (decorrelate.c), or a SELECT DISTINCT that is a grouping (distinct.c),
+ * is planned a second time first, rewritten as a join with the subquery's
+ * groups and as a GROUP BY, quietly; that plan is kept where it holds a
+ * GpuAgg and costs less than the statement's own (or, with
+ * gpuagg.force_offload, where the statement's own holds none).  Not a cursor's
+ * (DECLARE, PL/pgSQL: CURSOR_OPT_FAST_PLAN), whose WHERE CURRENT OF needs
+ * a plain scan and whose costs are not total costs.  (Its fallback
+ * reasons are the original's, said while it is planned; the one said
+ * afterwards says which plan was kept.)
  */
 static PlannedStmt *
 gpuagg_planner(Query *parse, const char *query_string, int cursorOptions,
@@ -2129,44 +2155,67 @@ gpuagg_planner(Query *parse, const char *query_string, int cursorOptions,
 {
 	PlannedStmt *stmt,
 			   *alt = NULL;
-	Query	   *joined = NULL;
+	Query	   *joined = NULL,
+			   *grouped = NULL,
+			   *rewritten;
+	const char *form,
+			   *kept;
 
-	if (gpuagg_enabled && gpuagg_decorrelate && parse->commandType == CMD_SELECT &&
+	if (gpuagg_enabled && parse->commandType == CMD_SELECT &&
 		!(cursorOptions & CURSOR_OPT_FAST_PLAN) && extension_installed())
-		joined = GpuaggDecorrelate(parse);
-	if (joined != NULL)
 	{
-		bool		save_quiet = quiet_fallback;
-
-		quiet_fallback = true;
-		PG_TRY();
-		{
-			alt = plan_statement(joined, query_string, cursorOptions, boundParams);
-		}
-		PG_FINALLY();
-		{
-			quiet_fallback = save_quiet;
-		}
-		PG_END_TRY();
-		if (!stmt_has_gpuagg(alt))
-		{
-			report_fallback("a correlated subquery planned as a join with its groups: that plan holds no GpuAgg");
-			alt = NULL;
-		}
+		if (gpuagg_decorrelate)
+			joined = GpuaggDecorrelate(parse);
+		grouped = GpuaggDistinctAsGroups(joined ? joined : parse, joined == NULL);
+	}
+	rewritten = grouped ? grouped : joined;
+	if (rewritten == NULL)
+		return plan_statement(parse, query_string, cursorOptions, boundParams);
+	if (joined && grouped)
+	{
+		form = "a correlated subquery planned as a join with its groups and SELECT DISTINCT as GROUP BY";
+		kept = "a correlated subquery and SELECT DISTINCT kept as written: as a join with its groups and a GROUP BY";
+	}
+	else if (joined)
+	{
+		form = "a correlated subquery planned as a join with its groups";
+		kept = "a correlated subquery kept as written: as a join with its groups";
+	}
+	else
+	{
+		form = "SELECT DISTINCT planned as GROUP BY";
+		kept = "SELECT DISTINCT kept as written: as GROUP BY";
+	}
+	alt = plan_quietly(rewritten, query_string, cursorOptions, boundParams);
+	if (!stmt_has_gpuagg(alt))
+	{
+		report_fallback(psprintf("%s: that plan holds no GpuAgg", form));
+		alt = NULL;
 	}
 	stmt = plan_statement(parse, query_string, cursorOptions, boundParams);
 	if (alt == NULL)
 		return stmt;
-	if (alt->planTree->total_cost < stmt->planTree->total_cost)
+	/* (gpuagg.force_offload: offloaded wherever it can be) */
+	if (alt->planTree->total_cost < stmt->planTree->total_cost ||
+		(gpuagg_force_offload && !stmt_has_gpuagg(stmt)))
 	{
 		if (!quiet_fallback)
 			ereport(gpuagg_log_fallback ? NOTICE : DEBUG1,
-					(errmsg("gpuagg: a correlated subquery planned as a join with its groups, offloaded: the plan costs %.2f, as written %.2f",
-							alt->planTree->total_cost, stmt->planTree->total_cost)));
+					(errmsg("gpuagg: %s, offloaded: the plan costs %.2f, as written %.2f",
+							form, alt->planTree->total_cost, stmt->planTree->total_cost)));
 		return alt;
 	}
-	report_fallback(psprintf("a correlated subquery kept: as a join with its groups, with a GpuAgg, the plan costs %.2f, as written %.2f",
-							 alt->planTree->total_cost, stmt->planTree->total_cost));
+	if (stmt_has_gpuagg(stmt))
+	{
+		/* (offloaded as written: not a fallback) */
+		if (!quiet_fallback)
+			ereport(gpuagg_log_fallback ? NOTICE : DEBUG1,
+					(errmsg("gpuagg: %s, with a GpuAgg, the plan costs %.2f, as written %.2f",
+							kept, alt->planTree->total_cost, stmt->planTree->total_cost)));
+	}
+	else
+		report_fallback(psprintf("%s, with a GpuAgg, the plan costs %.2f, as written %.2f",
+								 kept, alt->planTree->total_cost, stmt->planTree->total_cost));
 	return stmt;
 }
 

@@ -1030,8 +1030,10 @@ call_parts(Expr *e, List **args, Oid *collid)
  * Functions of one string a host column computes per distinct string
  * (derived columns): they raise no error for any string (a substring
  * length, a split_part field and a regular expression are checked here;
- * native evaluates them only for the rows that reach them), and return a
- * string, an integer or a bool, never NULL for a string.
+ * native evaluates them only for the rows that reach them; a regular
+ * expression that compiled may still run out of memory on some string,
+ * as natively), and return a string, an integer or a bool, never NULL
+ * for a string.
  */
 static bool
 string_func_arg_ok(Expr *e, Var **var)

@@ -55,11 +55,22 @@ SELECT check_offload('SELECT GREATEST(a, b) AS k, count(*), sum(LEAST(a, b, 2)) 
 SELECT check_offload('SELECT b, max(GREATEST(f, r)), min(LEAST(f, r)), sum(GREATEST(f, 1e3)) FROM co GROUP BY b');
 SELECT check_offload('SELECT b, min(GREATEST(d, date ''2024-01-01'')), count(*) FILTER (WHERE LEAST(a, b) > 0) FROM co GROUP BY b');
 SELECT check_offload('SELECT GREATEST(NULL::int4, a) AS k, count(*) FROM co GROUP BY 1');
+-- IS [NOT] DISTINCT FROM: NULLs equal, with the operator's own equality
+-- (NaN not distinct from NaN, an int4 against an int8, a date against a
+-- timestamp, strings)
+EXPLAIN (COSTS OFF) SELECT b, count(*) FROM co WHERE a IS DISTINCT FROM b GROUP BY b;
+SELECT check_offload('SELECT a IS DISTINCT FROM b AS k, a IS NOT DISTINCT FROM b AS nk, count(*) FROM co GROUP BY 1, 2');
+SELECT check_offload('SELECT b, count(*) FILTER (WHERE f IS DISTINCT FROM ''NaN''), count(*) FILTER (WHERE f IS NOT DISTINCT FROM r), count(*) FILTER (WHERE x IS DISTINCT FROM a) FROM co GROUP BY b');
+SELECT check_offload('SELECT count(*) FILTER (WHERE t IS DISTINCT FROM ''w1''), count(*) FILTER (WHERE t IS NOT DISTINCT FROM NULLIF(t, ''w2'')), count(*) FILTER (WHERE d IS DISTINCT FROM timestamp ''2024-01-01 00:00'') FROM co');
+SELECT check_offload('SELECT b, sum(x) FROM co WHERE ok IS DISTINCT FROM (a > 0) AND (a, b) IS DISTINCT FROM (b, a) GROUP BY b');
+-- (in a branch not taken, its division raises nothing)
+SELECT check_offload('SELECT count(*) FILTER (WHERE CASE WHEN a <> 0 THEN 60 / a IS DISTINCT FROM b END) FROM co');
 
 -- what stays native says so
 SET gpuagg.log_fallback = on;
 EXPLAIN (COSTS OFF) SELECT GREATEST(t, 'w2') AS k, count(*) FROM co GROUP BY 1;
 EXPLAIN (COSTS OFF) SELECT CASE WHEN a > 0 THEN t::varchar(1) ELSE t END AS k, count(*) FROM co GROUP BY 1;
+EXPLAIN (COSTS OFF) SELECT count(*) FROM co WHERE a IS DISTINCT FROM (random() * 10)::int4;
 RESET gpuagg.log_fallback;
 
 DROP TABLE co;

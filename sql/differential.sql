@@ -422,8 +422,11 @@ BEGIN
 		RETURN '(' || diff_pick(ARRAY['i2 < i4', 'i4 >= i8', 'i8 <> i2', 'f4 < f8',
 			'f8 >= f4', 'i4 = k', 'i2 > k', 'd < d + k', 'ts <> ts', 'f8 = f8',
 			'f4 <= f4']) || ')';
-	ELSIF r < 0.65 THEN
+	ELSIF r < 0.6 THEN
 		RETURN '(' || x || diff_pick(ARRAY[' IS NULL', ' IS NOT NULL']) || ')';
+	ELSIF r < 0.65 THEN
+		RETURN '(' || x || diff_pick(ARRAY[' IS DISTINCT FROM ', ' IS NOT DISTINCT FROM '])
+			|| CASE WHEN random() < 0.5 THEN diff_const(t) ELSE diff_expr(t) END || ')';
 	ELSIF r < 0.8 THEN
 		RETURN '(' || x || diff_pick(ARRAY[' BETWEEN ', ' NOT BETWEEN ', ' BETWEEN SYMMETRIC '])
 			|| diff_const(t) || ' AND ' || diff_const(t) || ')';

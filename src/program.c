@@ -35,6 +35,7 @@
 #include "utils/builtins.h"
 #include "utils/datetime.h"
 #include "utils/fmgroids.h"
+#include "utils/formatting.h"
 #include "utils/regproc.h"
 #include "utils/lsyscache.h"
 #include "utils/numeric.h"
@@ -1851,6 +1852,8 @@ expression_words(Node *expr)
 			return "COALESCE";
 		case T_NullIfExpr:
 			return "NULLIF";
+		case T_DistinctExpr:
+			return "IS DISTINCT FROM";
 		case T_MinMaxExpr:
 			return ((MinMaxExpr *) expr)->op == IS_GREATEST ? "GREATEST" : "LEAST";
 		case T_SQLValueFunction:
@@ -1910,7 +1913,17 @@ expression_words(Node *expr)
 		case T_FuncExpr:
 			return func_words((FuncExpr *) expr);
 		default:
-			return psprintf("an expression of kind %d", (int) nodeTag(expr));
+			{
+				/* its node's name as outfuncs writes it ({CURRENTOFEXPR ...) */
+				char	   *name = nodeToString(expr);
+				size_t		n;
+
+				if (*name == '{')
+					name++;
+				n = strcspn(name, " }");
+				name[n] = '\0';
+				return psprintf("an expression of kind %s", asc_tolower(name, n));
+			}
 	}
 }
 
@@ -2981,6 +2994,61 @@ compile_nullif(Compiler *c, NullIfExpr *ne, int *type)
 	return r;
 }
 
+/* arg IS [NOT] NULL, of a scalar */
+static NullTest *
+null_test(Expr *arg, NullTestType kind)
+{
+	NullTest   *n = makeNode(NullTest);
+
+	n->arg = copyObject(arg);
+	n->nulltesttype = kind;
+	n->argisrow = false;
+	n->location = -1;
+	return n;
+}
+
+/*
+ * a IS DISTINCT FROM b: two NULLs are not distinct, a NULL and a value
+ * are, two values are where the operator's own equality says they are not
+ * equal (ExecEvalDistinct).  Compiled as the CASE
+ *
+ *	  CASE WHEN a IS NULL THEN b IS NOT NULL WHEN b IS NULL THEN true
+ *		   ELSE NOT (a = b) END
+ *
+ * so each argument is evaluated twice: not where one is volatile.  (IS
+ * NOT DISTINCT FROM is a NOT above it.)
+ */
+static int
+compile_distinct(Compiler *c, DistinctExpr *de, int *type)
+{
+	Expr	   *a = linitial(de->args),
+			   *b = lsecond(de->args);
+	CaseExpr   *ce = makeNode(CaseExpr);
+	CaseWhen   *w1 = makeNode(CaseWhen),
+			   *w2 = makeNode(CaseWhen);
+	OpExpr	   *eq;
+
+	if (contain_volatile_functions((Node *) de->args))
+		return fail(c, "IS DISTINCT FROM of a volatile expression"), -1;
+	set_opfuncid((OpExpr *) de);
+	eq = (OpExpr *) make_opclause(de->opno, BOOLOID, false, copyObject(a), copyObject(b),
+								  InvalidOid, de->inputcollid);
+	eq->opfuncid = de->opfuncid;
+	w1->expr = (Expr *) null_test(a, IS_NULL);
+	w1->result = (Expr *) null_test(b, IS_NOT_NULL);
+	w1->location = -1;
+	w2->expr = (Expr *) null_test(b, IS_NULL);
+	w2->result = (Expr *) makeBoolConst(true, false);
+	w2->location = -1;
+	ce->casetype = BOOLOID;
+	ce->casecollid = InvalidOid;
+	ce->arg = NULL;
+	ce->args = list_make2(w1, w2);
+	ce->defresult = (Expr *) makeBoolExpr(NOT_EXPR, list_make1(eq), -1);
+	ce->location = -1;
+	return compile_case(c, ce, type);
+}
+
 /*
  * GREATEST/LEAST: NULLs skipped, NULL only when all are; an argument
  * replaces the result where it compares greater (less), as
@@ -3131,6 +3199,8 @@ compile_expr(Compiler *c, Expr *expr, int *type)
 			return compile_coalesce(c, (CoalesceExpr *) expr, type);
 		case T_NullIfExpr:
 			return compile_nullif(c, (NullIfExpr *) expr, type);
+		case T_DistinctExpr:
+			return compile_distinct(c, (DistinctExpr *) expr, type);
 		case T_MinMaxExpr:
 			return compile_minmax(c, (MinMaxExpr *) expr, type);
 		case T_BoolExpr:

@@ -32,6 +32,7 @@
 #include "catalog/pg_statistic.h"
 #include "catalog/pg_type.h"
 #include "commands/extension.h"
+#include "mb/pg_wchar.h"
 #include "nodes/makefuncs.h"
 #include "nodes/nodeFuncs.h"
 #include "optimizer/cost.h"
@@ -100,14 +101,25 @@ extension_installed(void)
 	return OidIsValid(get_extension_oid("gpuagg", true));
 }
 
-/* while a second form of the statement is planned (decorrelate.c) */
+/*
+ * while a second form of the statement is planned (decorrelate.c,
+ * distinct.c); the last reason it would have given
+ */
 static bool quiet_fallback = false;
+static char quiet_reason[1024];
 
 static void
 report_fallback(const char *reason)
 {
 	if (quiet_fallback)
+	{
+		/* (cut at a character's end: it may name a table) */
+		int			n = pg_mbcliplen(reason, strlen(reason), sizeof(quiet_reason) - 1);
+
+		memcpy(quiet_reason, reason, n);
+		quiet_reason[n] = '\0';
 		return;
+	}
 	ereport(gpuagg_log_fallback ? NOTICE : DEBUG1,
 			(errmsg("gpuagg: query not offloaded: %s", reason)));
 }
@@ -2186,10 +2198,13 @@ gpuagg_planner(Query *parse, const char *query_string, int cursorOptions,
 		form = "SELECT DISTINCT planned as GROUP BY";
 		kept = "SELECT DISTINCT kept as written: as GROUP BY";
 	}
+	quiet_reason[0] = '\0';
 	alt = plan_quietly(rewritten, query_string, cursorOptions, boundParams);
 	if (!stmt_has_gpuagg(alt))
 	{
-		report_fallback(psprintf("%s: that plan holds no GpuAgg", form));
+		report_fallback(quiet_reason[0] ?
+						psprintf("%s: that plan holds no GpuAgg (%s)", form, quiet_reason) :
+						psprintf("%s: that plan holds no GpuAgg", form));
 		alt = NULL;
 	}
 	stmt = plan_statement(parse, query_string, cursorOptions, boundParams);

@@ -80,8 +80,7 @@ like_cannot_fail(OpExpr *op)
 {
 	Const	   *pat;
 
-	if (op->opfuncid != F_TEXTLIKE && op->opfuncid != F_TEXTNLIKE &&
-		op->opfuncid != F_BPCHARLIKE && op->opfuncid != F_BPCHARNLIKE)
+	if (!GpuaggIsLike(op->opfuncid, NULL))
 		return false;
 	if (OidIsValid(op->inputcollid) && !get_collation_isdeterministic(op->inputcollid))
 		return false;			/* (LIKE refuses nondeterministic collations) */

@@ -98,8 +98,12 @@ distinct_is_grouping(Query *q)
 	return true;
 }
 
+/*
+ * Rewrite each such level (*apply), or only say whether there is one (the
+ * walk then stops at the first).
+ */
 static bool
-distinct_walker(Node *node, bool *changed)
+distinct_walker(Node *node, bool *apply)
 {
 	if (node == NULL)
 		return false;
@@ -109,40 +113,27 @@ distinct_walker(Node *node, bool *changed)
 
 		if (distinct_is_grouping(q))
 		{
+			if (!*apply)
+				return true;
 			q->groupClause = q->distinctClause;
 			q->distinctClause = NIL;
-			*changed = true;
 		}
-		return query_tree_walker(q, distinct_walker, changed, 0);
+		return query_tree_walker(q, distinct_walker, apply, 0);
 	}
-	return expression_tree_walker(node, distinct_walker, changed);
-}
-
-/* Is there such a DISTINCT anywhere in the tree? */
-static bool
-candidate_walker(Node *node, void *cxt)
-{
-	if (node == NULL)
-		return false;
-	if (IsA(node, Query))
-	{
-		if (distinct_is_grouping((Query *) node))
-			return true;
-		return query_tree_walker((Query *) node, candidate_walker, cxt, 0);
-	}
-	return expression_tree_walker(node, candidate_walker, cxt);
+	return expression_tree_walker(node, distinct_walker, apply);
 }
 
 /* (gpuagg.h) */
 Query *
 GpuaggDistinctAsGroups(Query *parse, bool copy)
 {
-	bool		changed = false;
+	bool		apply = false;
 
-	if (!candidate_walker((Node *) parse, NULL))
+	if (!distinct_walker((Node *) parse, &apply))
 		return NULL;
 	if (copy)
 		parse = copyObject(parse);
-	distinct_walker((Node *) parse, &changed);
+	apply = true;
+	distinct_walker((Node *) parse, &apply);
 	return parse;
 }

@@ -108,6 +108,15 @@ extension_installed(void)
 static bool quiet_fallback = false;
 static char quiet_reason[1024];
 
+/* What the planner chose and why, with gpuagg.log_fallback (not quietly) */
+static void
+report_choice(const char *what)
+{
+	if (!quiet_fallback)
+		ereport(gpuagg_log_fallback ? NOTICE : DEBUG1,
+				(errmsg("gpuagg: %s", what)));
+}
+
 static void
 report_fallback(const char *reason)
 {
@@ -120,8 +129,7 @@ report_fallback(const char *reason)
 		quiet_reason[n] = '\0';
 		return;
 	}
-	ereport(gpuagg_log_fallback ? NOTICE : DEBUG1,
-			(errmsg("gpuagg: query not offloaded: %s", reason)));
+	report_choice(psprintf("query not offloaded: %s", reason));
 }
 
 /*
@@ -184,8 +192,7 @@ may_fail(Node *node, void *context)
 
 		set_opfuncid(op);
 		/* a LIKE the device compiles: a constant pattern not ending in an escape */
-		if ((op->opfuncid == F_TEXTLIKE || op->opfuncid == F_TEXTNLIKE ||
-			 op->opfuncid == F_BPCHARLIKE || op->opfuncid == F_BPCHARNLIKE) &&
+		if (GpuaggIsLike(op->opfuncid, NULL) &&
 			pat != NULL && IsA(pat, Const) && !pat->constisnull &&
 			!GpuaggLikeEndsInEscape(pat->constvalue))
 			return expression_tree_walker(node, may_fail, context);
@@ -218,10 +225,7 @@ reads_string(Node *qual)
 	if (IsA(qual, OpExpr))
 	{
 		set_opfuncid((OpExpr *) qual);
-		if (((OpExpr *) qual)->opfuncid == F_TEXTLIKE ||
-			((OpExpr *) qual)->opfuncid == F_TEXTNLIKE ||
-			((OpExpr *) qual)->opfuncid == F_BPCHARLIKE ||
-			((OpExpr *) qual)->opfuncid == F_BPCHARNLIKE)
+		if (GpuaggIsLike(((OpExpr *) qual)->opfuncid, NULL))
 			return false;
 	}
 	foreach(lc, pull_var_clause(qual, 0))
@@ -2171,7 +2175,9 @@ gpuagg_planner(Query *parse, const char *query_string, int cursorOptions,
 			   *grouped = NULL,
 			   *rewritten;
 	const char *form,
-			   *kept;
+			   *kept,
+			   *why;
+	bool		offloaded;
 
 	if (gpuagg_enabled && parse->commandType == CMD_SELECT &&
 		!(cursorOptions & CURSOR_OPT_FAST_PLAN) && extension_installed())
@@ -2210,27 +2216,22 @@ gpuagg_planner(Query *parse, const char *query_string, int cursorOptions,
 	stmt = plan_statement(parse, query_string, cursorOptions, boundParams);
 	if (alt == NULL)
 		return stmt;
+	offloaded = stmt_has_gpuagg(stmt);
 	/* (gpuagg.force_offload: offloaded wherever it can be) */
 	if (alt->planTree->total_cost < stmt->planTree->total_cost ||
-		(gpuagg_force_offload && !stmt_has_gpuagg(stmt)))
+		(gpuagg_force_offload && !offloaded))
 	{
-		if (!quiet_fallback)
-			ereport(gpuagg_log_fallback ? NOTICE : DEBUG1,
-					(errmsg("gpuagg: %s, offloaded: the plan costs %.2f, as written %.2f",
-							form, alt->planTree->total_cost, stmt->planTree->total_cost)));
+		report_choice(psprintf("%s, offloaded: the plan costs %.2f, as written %.2f",
+							   form, alt->planTree->total_cost, stmt->planTree->total_cost));
 		return alt;
 	}
-	if (stmt_has_gpuagg(stmt))
-	{
-		/* (offloaded as written: not a fallback) */
-		if (!quiet_fallback)
-			ereport(gpuagg_log_fallback ? NOTICE : DEBUG1,
-					(errmsg("gpuagg: %s, with a GpuAgg, the plan costs %.2f, as written %.2f",
-							kept, alt->planTree->total_cost, stmt->planTree->total_cost)));
-	}
+	why = psprintf("%s, with a GpuAgg, the plan costs %.2f, as written %.2f",
+				   kept, alt->planTree->total_cost, stmt->planTree->total_cost);
+	/* (offloaded as written: not a fallback) */
+	if (offloaded)
+		report_choice(why);
 	else
-		report_fallback(psprintf("%s, with a GpuAgg, the plan costs %.2f, as written %.2f",
-								 kept, alt->planTree->total_cost, stmt->planTree->total_cost));
+		report_fallback(why);
 	return stmt;
 }
 

@@ -809,6 +809,15 @@ is_string_eq_func(Oid funcid)
 
 /* (program.h) */
 bool
+GpuaggIsLike(Oid fn, bool *negated)
+{
+	if (negated)
+		*negated = fn == F_TEXTNLIKE || fn == F_BPCHARNLIKE;
+	return fn == F_TEXTLIKE || fn == F_TEXTNLIKE || fn == F_BPCHARLIKE || fn == F_BPCHARNLIKE;
+}
+
+/* (program.h) */
+bool
 GpuaggLikeEndsInEscape(Datum pattern)
 {
 	const char *p = VARDATA_ANY(DatumGetPointer(pattern));
@@ -967,6 +976,7 @@ compile_string_pred(Compiler *c, Oid opfuncid, Oid inputcollid, List *args)
 		opfuncid == F_BPCHARICLIKE || opfuncid == F_BPCHARICNLIKE;
 	bool		like = bp || opfuncid == F_TEXTLIKE || opfuncid == F_TEXTNLIKE ||
 		opfuncid == F_TEXTICLIKE || opfuncid == F_TEXTICNLIKE;
+	bool		negated;
 	int			col,
 				r;
 
@@ -1000,11 +1010,8 @@ compile_string_pred(Compiler *c, Oid opfuncid, Oid inputcollid, List *args)
 	prog->pred_pattern[prog->npreds] = pat->constvalue;
 	if ((r = host_column(c, var->varattno, GA_T_BOOL, &col)) < 0)
 		return -2;
-	if (opfuncid == F_TEXTLIKE || opfuncid == F_TEXTNLIKE ||
-		opfuncid == F_BPCHARLIKE || opfuncid == F_BPCHARNLIKE)
-		prog->ga.cols[col].like = compile_like(prog, pat->constvalue,
-											   opfuncid == F_TEXTNLIKE ||
-											   opfuncid == F_BPCHARNLIKE);
+	if (GpuaggIsLike(opfuncid, &negated))
+		prog->ga.cols[col].like = compile_like(prog, pat->constvalue, negated);
 	return r;
 }
 

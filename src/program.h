@@ -229,6 +229,12 @@ extern bool GpuaggNumericRounded(Datum d, int scale, int round, int64 *out);
 extern bool GpuaggLikeEndsInEscape(Datum pattern);
 
 /*
+ * Is fn LIKE or NOT LIKE (not ILIKE) of text or char(n): byte matching,
+ * which the devices do in page form (NOT LIKE: *negated)?
+ */
+extern bool GpuaggIsLike(Oid fn, bool *negated);
+
+/*
  * A column of program `to' for attribute attno that is program from's
  * column fc, a LIKE or a length a device answers in the pages, with what
  * the host needs of it (a joined table the device scans: src/join.c).

@@ -95,6 +95,18 @@ SELECT check_parallel('SELECT k, min(s COLLATE "C"), count(*) FROM parfeed GROUP
 SELECT line FROM explain_stable('SELECT regexp_replace(s, ''[0-9]$'', '''') AS k, count(*) FROM parfeed GROUP BY 1') line
  WHERE line ~ 'Aggregation|Mapped';
 SELECT check_parallel('SELECT regexp_replace(s, ''[0-9]$'', '''') AS k, count(*), sum(v), min(s COLLATE "C") FROM parfeed GROUP BY 1 HAVING sum(v) % 53 = 0');
+-- the processes share the values they mapped (values NULL too): a string
+-- mapped by one is not mapped again by another, never more often taken
+-- from another than it was in the groups of more than one
+SELECT check_parallel('SELECT nullif(rtrim(s, ''0123''), ''s4'') AS r, count(*), sum(v) FROM parfeed GROUP BY 1 HAVING sum(v) % 7 = 0');
+SELECT (jsonb_path_query_first(p, '$.**."Groups Before Mapping"'))::int -
+		coalesce(jsonb_path_query_first(p, '$.**."Strings Mapped by Another Process"')::int, 0)
+		>= (SELECT count(DISTINCT s) FROM parfeed) AS each_mapped_at_least_once
+  FROM CAST(analyzed_plan('SELECT regexp_replace(s, ''[0-9]$'', '''') AS k, count(*) FROM parfeed GROUP BY 1') AS jsonb) p;
+-- past its memory (hash_mem for each process) a value is mapped, not kept
+SET work_mem = '64kB';
+SELECT check_parallel('SELECT regexp_replace(s, ''[0-9]$'', '''') AS k, count(*), sum(v) FROM parfeed GROUP BY 1 HAVING sum(v) % 53 = 0');
+RESET work_mem;
 SELECT line FROM explain_stable('SELECT rtrim(s, ''0123'') AS r, count(DISTINCT k) FROM parfeed GROUP BY 1') line
  WHERE line ~ 'Aggregation|Mapped';
 SELECT check_parallel('SELECT rtrim(s, ''0123'') AS r, count(DISTINCT k), max(v) FROM parfeed GROUP BY 1 HAVING max(v) % 53 = 0');

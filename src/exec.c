@@ -777,10 +777,15 @@ run_on_device(GpuAggState *st, char **why)
 	st->counters.strings_coded += st->result.nstrings;
 	if (st->prog->nrekeys > 0)
 	{
+		instr_time	t1;
+
+		INSTR_TIME_SET_CURRENT(t1);
 		st->counters.groups_unmapped += st->result.ngroups;
-		if ((err = GpuaggRekey(st->prog, &st->result, st->dict)) != GA_OK)
+		if ((err = GpuaggRekey(st->prog, &st->result, st->dict, GpuaggMapCacheOf(st),
+							   &st->counters.mapped_elsewhere)) != GA_OK)
 			raise_device_error(err);
 		st->result.groups_all = st->result.ngroups;
+		st->counters.map_ms += GpuaggMsSince(t1);
 	}
 	if (st->plan->sets != NIL &&
 		(err = GpuaggGroupingSets(st->prog, &st->result, st->plan->sets, &st->setof)) != GA_OK)

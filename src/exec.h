@@ -15,7 +15,9 @@
 #include "access/relscan.h"
 #include "lib/binaryheap.h"
 #include "nodes/execnodes.h"
+#include "port/atomics.h"
 #include "portability/instr_time.h"
+#include "utils/dsa.h"
 #include "utils/sortsupport.h"
 
 #include "batch.h"
@@ -40,6 +42,7 @@ typedef struct GpuaggCounters
 	double		finish_ms;		/* the device's last work, the groups back and
 								 * the strings it coded (page form) taken in */
 	double		result_ms;
+	double		map_ms;			/* of finish_ms, GpuaggRekey's */
 	GpuaggDeviceStats stats;
 	uint64		ngroups;
 	uint64		strings_coded;	/* page form: strings the device coded */
@@ -55,6 +58,8 @@ typedef struct GpuaggCounters
 	uint64		groups_returned;	/* and those the node returns */
 	uint64		groups_unmapped;	/* keys the host maps: the device's groups,
 									 * before GpuaggRekey merged them */
+	uint64		mapped_elsewhere;	/* ... their strings another process of a
+									 * parallel plan had mapped */
 } GpuaggCounters;
 
 /*
@@ -126,6 +131,8 @@ typedef struct GpuAggState
 	bool		join_rerun;		/* the run ended: the host matches the join */
 	struct GpuaggSharedCounters *shared;	/* the processes' counters (DSM) */
 	struct GpuaggSharedCounters *collected; /* the leader's copy, after */
+	GpuaggMapCache *map_cache;	/* the values of keys the host maps, shared
+								 * by the processes (parallel.c), or NULL */
 
 	/* per run */
 	MemoryContext run_cxt;
@@ -152,6 +159,11 @@ typedef struct GpuaggSharedCounters
 {
 	int			nslots;
 	Size		feed_off;		/* fed GpuAgg: its GpuaggFeed, from here */
+	/* a partial GpuAgg whose host maps group keys: their values (parallel.c) */
+	dsa_pointer map_handle;		/* its dshash table, or InvalidDsaPointer */
+	int			map_tranche;	/* its locks' */
+	Size		map_limit;		/* bytes it may keep */
+	pg_atomic_uint64 map_bytes; /* bytes it holds (about) */
 	GpuaggCounters slot[FLEXIBLE_ARRAY_MEMBER];
 } GpuaggSharedCounters;
 
@@ -201,6 +213,8 @@ extern void GpuaggInitializeWorker(CustomScanState *node, shm_toc *toc,
 extern void GpuaggShutdown(CustomScanState *node);
 /* a parallel worker's counters, for the leader's EXPLAIN ANALYZE */
 extern void GpuaggShareCounters(GpuAggState *st);
+/* the processes' shared values of keys the host maps, or NULL */
+extern GpuaggMapCache *GpuaggMapCacheOf(GpuAggState *st);
 
 /* parallel.c: a fed GpuAgg (GpuaggPlanInfo.feed) */
 extern bool GpuaggFeedLeaderless(GpuAggState *st);

@@ -36,10 +36,12 @@ counters_add(GpuaggCounters *all, const GpuaggCounters *c)
 	all->wait_ms += c->wait_ms;
 	all->finish_ms += c->finish_ms;
 	all->result_ms += c->result_ms;
+	all->map_ms += c->map_ms;
 	all->ngroups += c->ngroups;
 	all->groups_back += c->groups_back;
 	all->groups_returned += c->groups_returned;
 	all->groups_unmapped += c->groups_unmapped;
+	all->mapped_elsewhere += c->mapped_elsewhere;
 	all->strings_coded += c->strings_coded;
 	all->column_reruns += c->column_reruns;
 	all->exact_runs += c->exact_runs;
@@ -285,7 +287,13 @@ GpuaggExplain(CustomScanState *node, List *ancestors, ExplainState *es)
 			ExplainPropertyInteger("Rows Removed by Device Filter", NULL,
 								   all.stats.rows_in - all.stats.rows_passed, es);
 		if (st->prog->nrekeys > 0)
+		{
 			ExplainPropertyInteger("Groups Before Mapping", NULL, all.groups_unmapped, es);
+			/* (a parallel plan's processes share the strings they mapped) */
+			if (all.mapped_elsewhere > 0)
+				ExplainPropertyInteger("Strings Mapped by Another Process", NULL,
+									   all.mapped_elsewhere, es);
+		}
 		ExplainPropertyInteger("Groups", NULL, all.ngroups, es);
 		if (st->topn.n > 0)
 		{
@@ -311,6 +319,9 @@ GpuaggExplain(CustomScanState *node, List *ancestors, ExplainState *es)
 				ExplainPropertyFloat("Transfer Time", "ms", all.stats.transfer_ms, 3, es);
 			}
 			ExplainPropertyFloat("Finish Time", "ms", all.finish_ms, 3, es);
+			/* (of it, the keys the host mapped) */
+			if (st->prog->nrekeys > 0)
+				ExplainPropertyFloat("Mapping Time", "ms", all.map_ms, 3, es);
 			ExplainPropertyFloat("Device Time", "ms", all.stats.device_ms, 3, es);
 			ExplainPropertyFloat("Result Time", "ms", all.result_ms, 3, es);
 		}

@@ -1520,28 +1520,60 @@ typedef struct RekeyState
 	ExprState  *state;
 	ExprContext *econtext;
 	Oid			argtype;
+	bool		shareable;		/* argument and value strings (the cache
+								 * holds those) */
 	GpuaggDict *values;
 	uint32	   *code;			/* [a power of two, at least ncode] */
 	uint32		ncode;
 } RekeyState;
 
+/* GpuaggMapCacheFind, its value in the memory rekey_value resets */
+static bool
+found_in_cache(RekeyState *rk, GpuaggMapCache *cache, int k, const char *s, uint32 len,
+			   bool *isnull, Datum *v)
+{
+	MemoryContext old = MemoryContextSwitchTo(rk->econtext->ecxt_per_tuple_memory);
+	bool		found = GpuaggMapCacheFind(cache, k, s, len, isnull, v);
+
+	MemoryContextSwitchTo(old);
+	return found;
+}
+
 /*
  * The key's value for one string (NULL: isnull): 1 and *out its register,
- * or 2, NULL.
+ * or 2, NULL.  A string's value comes from cache where another process
+ * mapped it (*from_cache counts those), and goes there where not.
  */
 static uint8
-rekey_value(RekeyState *rk, bool isnull, Datum d, GpuaggDict *dict, uint64 *out)
+rekey_value(RekeyState *rk, int k, bool isnull, Datum d, GpuaggDict *dict, uint64 *out,
+			GpuaggMapCache *cache, uint64 *from_cache)
 {
 	ParamExternData *prm = &rk->econtext->ecxt_param_list_info->params[0];
 	Datum		v;
 	bool		vnull;
 	uint32		local;
+	const char *s = NULL;
+	uint32		len = 0;
 
-	prm->pflags = PARAM_FLAG_CONST;
-	prm->ptype = rk->argtype;
-	prm->isnull = isnull;
-	prm->value = d;
-	v = ExecEvalExprSwitchContext(rk->state, rk->econtext, &vnull);
+	if (cache != NULL && !isnull && rk->shareable)
+	{
+		struct varlena *str = (struct varlena *) DatumGetPointer(d);
+
+		s = VARDATA_ANY(str);
+		len = VARSIZE_ANY_EXHDR(str);
+	}
+	if (s != NULL && found_in_cache(rk, cache, k, s, len, &vnull, &v))
+		(*from_cache)++;
+	else
+	{
+		prm->pflags = PARAM_FLAG_CONST;
+		prm->ptype = rk->argtype;
+		prm->isnull = isnull;
+		prm->value = d;
+		v = ExecEvalExprSwitchContext(rk->state, rk->econtext, &vnull);
+		if (s != NULL)
+			GpuaggMapCacheAdd(cache, k, s, len, vnull, v);
+	}
 	*out = 0;
 	if (!vnull)
 	{
@@ -1585,7 +1617,8 @@ typedef struct RekeyEntry
  * (concat and the like are not strict), then the groups merged.
  */
 int
-GpuaggRekey(const GpuaggProgram *prog, GaResult *res, GpuaggDict *dict)
+GpuaggRekey(const GpuaggProgram *prog, GaResult *res, GpuaggDict *dict,
+			GpuaggMapCache *cache, uint64 *from_cache)
 {
 	const GaProgram *p = &prog->ga;
 	MemoryContext cxt = AllocSetContextCreate(CurrentMemoryContext, "gpuagg mapped keys",
@@ -1609,6 +1642,8 @@ GpuaggRekey(const GpuaggProgram *prog, GaResult *res, GpuaggDict *dict)
 			continue;
 		rk.state = ExecInitExpr(prog->rekey_expr[k], NULL);
 		rk.argtype = prog->rekey_argtype[k];
+		rk.shareable = get_typlen(rk.argtype) == -1 &&
+			get_typlen(exprType((Node *) prog->rekey_expr[k])) == -1;
 		rk.values = GpuaggDictCreate(cxt);
 		rk.code = palloc(sizeof(uint32));
 		rk.ncode = 0;
@@ -1624,7 +1659,8 @@ GpuaggRekey(const GpuaggProgram *prog, GaResult *res, GpuaggDict *dict)
 			if (res->keynulls[at])
 			{
 				if (nullknown == 0)
-					nullknown = rekey_value(&rk, true, (Datum) 0, dict, &nullvalue);
+					nullknown = rekey_value(&rk, k, true, (Datum) 0, dict, &nullvalue,
+													   cache, from_cache);
 				res->keynulls[at] = nullknown == 2;
 				res->keys[at].u = nullvalue;
 				continue;
@@ -1637,7 +1673,7 @@ GpuaggRekey(const GpuaggProgram *prog, GaResult *res, GpuaggDict *dict)
 				Datum		d = GpuaggKeyDatum(res->keys[at], p->keytype[k], p->keyscale[k], dict);
 
 				MemoryContextSwitchTo(tuple);
-				e->known = rekey_value(&rk, false, d, dict, &e->value);
+				e->known = rekey_value(&rk, k, false, d, dict, &e->value, cache, from_cache);
 			}
 			res->keynulls[at] = e->known == 2;
 			res->keys[at].u = e->value;

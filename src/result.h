@@ -17,6 +17,9 @@
 #include "dict.h"
 #include "program.h"
 
+/* parallel.c's cache of mapped group keys (GpuaggRekey) */
+typedef struct GpuaggMapCache GpuaggMapCache;
+
 /* How to finish one aggregate: PostgreSQL's transition type and final. */
 typedef struct GpuaggFinal
 {
@@ -128,10 +131,23 @@ extern int	GpuaggGroupingSets(const GpuaggProgram *prog, GaResult *res, List *se
  * Group keys the host maps (GpuaggProgram.rekey_expr): res's groups by the
  * strings become groups by the keys' values, the states of those that
  * agree combined as GpuaggGroupingSets combines a set's (before it, and
- * before GpuaggFoldDistinct and GpuaggPickStringExtremes).  Returns GA_OK
- * or the error a combine raised.
+ * before GpuaggFoldDistinct and GpuaggPickStringExtremes).  A string's
+ * value another process of the plan mapped comes from cache (counted in
+ * *from_cache), and one mapped here goes to it.  Returns GA_OK or the
+ * error a combine raised.
  */
-extern int	GpuaggRekey(const GpuaggProgram *prog, GaResult *res, GpuaggDict *dict);
+extern int	GpuaggRekey(const GpuaggProgram *prog, GaResult *res, GpuaggDict *dict,
+						GpuaggMapCache *cache, uint64 *from_cache);
+
+/*
+ * parallel.c: the values a partial parallel GpuAgg's processes mapped,
+ * shared by them (NULL cache: none).  Found: true, and *isnull or *out
+ * (palloc'd, a text) the value of key k for the string s.
+ */
+extern bool GpuaggMapCacheFind(GpuaggMapCache *cache, int k, const char *s, uint32 len,
+							   bool *isnull, Datum *out);
+extern void GpuaggMapCacheAdd(GpuaggMapCache *cache, int k, const char *s, uint32 len,
+							  bool isnull, Datum value);
 
 /* A group key as a Datum of its PostgreSQL type (strings: from dict). */
 extern Datum GpuaggKeyDatum(GaDatum v, int type, int scale, GpuaggDict *dict);

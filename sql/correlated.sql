@@ -55,6 +55,20 @@ RESET gpuagg.enabled;
 RESET plan_cache_mode;
 DEALLOCATE cq;
 
+-- only the groups an outer row can ask for: the keys of the rows of its
+-- table that pass the WHERE's conjuncts reading that table alone (here
+-- cd.name = 'n1'), a semi join under the groups' GpuAgg
+SELECT line FROM explain_stable('SELECT sum(v), count(*) FROM cf, cd WHERE cd.k = cf.k AND cd.name = ''n1'' AND cf.v < (SELECT 0.2 * avg(v) FROM cf c2 WHERE c2.k = cd.k)') line
+ WHERE line ~ 'Semi|Group Key|cd';
+-- two correlations with one table, restricted by an IN subquery and a
+-- comparison (TPC-H Q20), the outer side an int8; a key without a group,
+-- the NULL key
+SELECT rewritten('SELECT name FROM cd WHERE k IN (SELECT k FROM cd c3 WHERE c3.k IN (SELECT k FROM cf WHERE k2 = 3) AND c3.name <> ''n2'' AND c3.q > (SELECT 0.01 * sum(v) FROM cf WHERE cf.k = c3.k8 AND c3.t = cf.t))');
+SELECT rewritten('SELECT count(*), sum(q) FROM cd WHERE (k IS NULL OR k > 250) AND q >= (SELECT min(v) FROM cf WHERE cf.k = cd.k)');
+-- correlations with two tables, each restricted by its own conjuncts; a
+-- conjunct of both tables or one that could fail restricts nothing
+SELECT rewritten('SELECT count(*) FROM cd, cd c6 WHERE cd.name = ''n3'' AND c6.k < 200 AND cd.q <= c6.q AND 100 / (c6.k - 151) <> 0 AND cd.q > (SELECT avg(v) FROM cf WHERE cf.k = cd.k AND cf.t = c6.t)');
+
 -- kept as written: count over no rows is 0, not NULL
 SELECT explain_stable('SELECT k FROM cd WHERE q > (SELECT count(*) FROM cf WHERE cf.k = cd.k)');
 SELECT rewritten('SELECT count(*) FROM cd WHERE q > (SELECT count(*) FROM cf WHERE cf.k = cd.k) / 100');

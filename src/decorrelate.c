@@ -462,6 +462,169 @@ null_if(Node *node, Node *target)
 }
 
 /*
+ * Does an expression of the enclosing query read its table r only (no
+ * other of its tables, nothing of a query above it)?  At depth, inside
+ * subqueries of its SubLinks.
+ */
+typedef struct OnlyRelContext
+{
+	Index		r;
+	int			depth;
+	bool		other;
+} OnlyRelContext;
+
+static bool
+only_rel_walker(Node *node, OnlyRelContext *cxt)
+{
+	if (node == NULL)
+		return false;
+	if (IsA(node, Var))
+	{
+		Var		   *v = (Var *) node;
+
+		if (v->varlevelsup > (Index) cxt->depth ||
+			(v->varlevelsup == (Index) cxt->depth && v->varno != (int) cxt->r))
+			cxt->other = true;
+		return false;
+	}
+	if (IsA(node, PlaceHolderVar) || IsA(node, Aggref) || IsA(node, GroupingFunc) ||
+		IsA(node, WindowFunc))
+	{
+		cxt->other = true;
+		return false;
+	}
+	if (IsA(node, Query))
+	{
+		bool		r;
+
+		cxt->depth++;
+		r = query_tree_walker((Query *) node, only_rel_walker, cxt, 0);
+		cxt->depth--;
+		return r;
+	}
+	return expression_tree_walker(node, only_rel_walker, cxt);
+}
+
+/*
+ * `x IN (SELECT ...)` whose subquery is columns of plain tables and inner
+ * joins of them, and whose every part cannot fail (may_fail's sense).
+ */
+static bool
+in_cannot_fail(SubLink *sl, FailContext *cxt)
+{
+	Query	   *sub = (Query *) sl->subselect;
+
+	if (sl->subLinkType != ANY_SUBLINK || !IsA(sub, Query) ||
+		may_fail(sl->testexpr, cxt))
+		return false;
+	if (sub->commandType != CMD_SELECT || sub->setOperations != NULL || sub->hasAggs ||
+		sub->groupClause != NIL || sub->groupingSets != NIL || sub->havingQual != NULL ||
+		sub->hasWindowFuncs || sub->hasTargetSRFs || sub->hasSubLinks ||
+		sub->limitCount != NULL || sub->limitOffset != NULL || sub->cteList != NIL ||
+		sub->rowMarks != NIL || sub->hasForUpdate || sub->jointree == NULL)
+		return false;
+	return !may_fail((Node *) sub->targetList, cxt) &&
+		!may_fail(sub->jointree->quals, cxt) &&
+		!from_may_fail((Node *) sub->jointree->fromlist, sub->rtable, cxt);
+}
+
+/*
+ * The groups an outer row can ask for, where the correlations' outer sides
+ * are columns of one table r of the enclosing query q: only the keys of r's
+ * rows that pass the conjuncts of q's WHERE that read r alone (a semi join,
+ * "magic sets").  TPC-H Q17 asks for the parts of one brand and container,
+ * some 2,000 of 2M, Q20 for the partsupp rows of the 'forest%' parts:
+ *
+ *	  (SELECT l_partkey, 0.2 * avg(l_quantity) FROM lineitem
+ *	   WHERE l_partkey IN (SELECT p_partkey FROM part
+ *						   WHERE p_brand = 'Brand#23' AND p_container = 'MED BOX')
+ *	   GROUP BY l_partkey)
+ *
+ * which the device runs as a semi join with the filtered table.  The
+ * answer is the same: an outer row that joins a group passes those
+ * conjuncts, so its key is among them.  The conjuncts are evaluated for
+ * every row of r where q may evaluate them for fewer, so none may fail
+ * (an IN subquery as in_cannot_fail allows, or what may_fail allows).
+ * Returns the SubLink, or NULL where r is not one table or nothing
+ * restricts it.
+ */
+static SubLink *
+magic_keys(Query *q, Index r, List *corrs, List *inners, List *outers)
+{
+	RangeTblEntry *rte = rt_fetch(r, q->rtable);
+	List	   *quals = NIL,
+			   *tests = NIL;
+	Query	   *m;
+	SubLink    *sl;
+	RangeTblRef *rtr;
+	FailContext fc = {false};
+	ListCell   *lc;
+	int			k = 0;
+
+	if (rte->rtekind != RTE_RELATION || rte->tablesample != NULL ||
+		may_fail((Node *) rte->securityQuals, &fc))
+		return NULL;
+	foreach(lc, make_ands_implicit((Expr *) q->jointree->quals))
+	{
+		Node	   *conj = lfirst(lc);
+		OnlyRelContext oc = {r, 0, false};
+
+		only_rel_walker(conj, &oc);
+		if (oc.other || contain_volatile_functions(conj))
+			continue;
+		if (IsA(conj, SubLink) ? !in_cannot_fail((SubLink *) conj, &fc) : may_fail(conj, &fc))
+			continue;
+		conj = copyObject(conj);
+		ChangeVarNodes(conj, r, 1, 0);
+		quals = lappend(quals, conj);
+	}
+	if (quals == NIL)
+		return NULL;
+
+	m = makeNode(Query);
+	m->commandType = CMD_SELECT;
+	m->querySource = QSRC_ORIGINAL;
+	m->canSetTag = true;
+	m->rtable = list_make1(copyObject(rte));
+	rtr = makeNode(RangeTblRef);
+	rtr->rtindex = 1;
+	m->jointree = makeFromExpr(list_make1(rtr), (Node *) make_ands_explicit(quals));
+	m->hasSubLinks = checkExprHasSubLink((Node *) quals);
+	foreach(lc, outers)
+	{
+		Var		   *outer = lfirst(lc);
+		OpExpr	   *corr = list_nth(corrs, k);
+		Expr	   *inner = list_nth(inners, k);
+		Param	   *prm = makeNode(Param);
+		bool		inner_first = linitial(corr->args) == inner;
+
+		k++;
+		m->targetList = lappend(m->targetList,
+								makeTargetEntry((Expr *) makeVar(1, outer->varattno, outer->vartype,
+																 outer->vartypmod, outer->varcollid, 0),
+												k, psprintf("m%d", k), false));
+		prm->paramkind = PARAM_SUBLINK;
+		prm->paramid = k;
+		prm->paramtype = outer->vartype;
+		prm->paramtypmod = outer->vartypmod;
+		prm->paramcollid = outer->varcollid;
+		prm->location = -1;
+		tests = lappend(tests,
+						make_opclause(corr->opno, BOOLOID, false,
+									  inner_first ? copyObject(inner) : (Expr *) prm,
+									  inner_first ? (Expr *) prm : copyObject(inner),
+									  InvalidOid, corr->inputcollid));
+	}
+	sl = makeNode(SubLink);
+	sl->subLinkType = ANY_SUBLINK;
+	sl->testexpr = list_length(tests) == 1 ? linitial(tests) : (Node *) make_andclause(tests);
+	sl->operName = list_make1(makeString("="));
+	sl->subselect = (Node *) m;
+	sl->location = -1;
+	return sl;
+}
+
+/*
  * The SubLink of q's WHERE conjunct conj as a join, if it is one the
  * rewrite keeps right (file header).  True where q changed.
  */
@@ -476,7 +639,8 @@ decorrelate_sublink(Query *q, Node **conj, SubLink *sl, List **added)
 			   *inners = NIL,
 			   *tlist = NIL,
 			   *groups = NIL,
-			   *colnames = NIL;
+			   *colnames = NIL,
+			   *tables = NIL;
 	ListCell   *lc;
 	FailContext fc = {false};
 	RangeTblEntry *rte;
@@ -550,6 +714,44 @@ decorrelate_sublink(Query *q, Node **conj, SubLink *sl, List **added)
 								   exprCollation((Node *) tle->expr));
 	if (may_fail(replace_mutator(*conj, &rc), &fc))
 		return false;
+
+	/* only the groups an outer row can ask for, table by table */
+	foreach(lc, corrs)
+	{
+		Expr	   *inner = list_nth(inners, foreach_current_index(lc));
+		OpExpr	   *corr = lfirst(lc);
+		Var		   *outer = list_nth(corr->args, linitial(corr->args) == inner ? 1 : 0);
+		List	   *c_r = NIL,
+				   *i_r = NIL,
+				   *o_r = NIL;
+		ListCell   *lc2;
+		SubLink    *magic;
+
+		if (!IsA(outer, Var) || outer->varlevelsup != 1 ||
+			list_member_int(tables, outer->varno))
+			continue;
+		tables = lappend_int(tables, outer->varno);
+		foreach(lc2, corrs)
+		{
+			Expr	   *inner2 = list_nth(inners, foreach_current_index(lc2));
+			OpExpr	   *corr2 = lfirst(lc2);
+			Var		   *outer2 = list_nth(corr2->args, linitial(corr2->args) == inner2 ? 1 : 0);
+
+			if (IsA(outer2, Var) && outer2->varlevelsup == 1 && outer2->varno == outer->varno)
+			{
+				c_r = lappend(c_r, corr2);
+				i_r = lappend(i_r, inner2);
+				o_r = lappend(o_r, outer2);
+			}
+		}
+		magic = magic_keys(q, outer->varno, c_r, i_r, o_r);
+		if (magic != NULL)
+		{
+			rest = lappend(rest, magic);
+			sub->jointree->quals = (Node *) make_ands_explicit(rest);
+			sub->hasSubLinks = true;
+		}
+	}
 
 	/* the subquery grouped by its sides of the correlations */
 	k = 0;

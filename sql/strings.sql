@@ -158,6 +158,16 @@ SELECT check_offload('SELECT initcap(v) AS i, count(*) FROM st WHERE lower(t) LI
 -- multibyte and TOASTed strings: length counts characters, octet_length bytes
 SELECT check_offload('SELECT id, max(length(t)), max(octet_length(t)), min(upper(t)), min(left(t, 2)), max(right(t, 3)) FROM st WHERE id > 5000 GROUP BY id');
 
+-- = '' and <> '' of a text or varchar column are its length, which the
+-- devices count in the pages: nothing else reads t here, so no string of
+-- it is coded (ClickBench Q28); NULLs stay NULL, a bpchar of spaces
+-- equals '' and is compared as before
+SELECT same_in_pages('SELECT n % 5 AS g, count(*), avg(length(v)) FROM st WHERE id <= 5000 AND t <> '''' GROUP BY 1');
+SELECT jsonb_path_query_first(p, '$.**."Strings Coded by Device"') IS NULL AS no_codes
+  FROM CAST(analyzed_plan('SELECT n % 5 AS g, count(*), avg(length(v)) FROM st WHERE id <= 5000 AND '''' <> t GROUP BY 1') AS jsonb) p;
+SELECT same_in_pages('SELECT t = '''' AS empty, v::text = '''' AS v_empty, count(*), sum(n) FILTER (WHERE t = '''') FROM st WHERE id <= 5000 GROUP BY 1, 2');
+SELECT same_in_pages('SELECT count(*) FILTER (WHERE bp = ''''), count(*) FILTER (WHERE b <> '''') FROM st WHERE id <= 5000');
+
 -- a group key that is such a function yielding text (not a prefix the
 -- devices code): the devices group by the string itself, in the pages, and
 -- the host maps each distinct string of the groups and merges the groups

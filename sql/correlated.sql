@@ -68,6 +68,19 @@ SELECT rewritten('SELECT count(*), sum(q) FROM cd WHERE (k IS NULL OR k > 250) A
 -- correlations with two tables, each restricted by its own conjuncts; a
 -- conjunct of both tables or one that could fail restricts nothing
 SELECT rewritten('SELECT count(*) FROM cd, cd c6 WHERE cd.name = ''n3'' AND c6.k < 200 AND cd.q <= c6.q AND 100 / (c6.k - 151) <> 0 AND cd.q > (SELECT avg(v) FROM cf WHERE cf.k = cd.k AND cf.t = c6.t)');
+-- the outer table under row security: its policy reads it in the keys'
+-- subquery as in the query (the table not first in FROM)
+CREATE ROLE co_user;
+GRANT SELECT ON cf, cd TO co_user;
+ALTER TABLE cd ENABLE ROW LEVEL SECURITY;
+CREATE POLICY co_few ON cd TO co_user USING (k < 150 OR k IS NULL);
+SET ROLE co_user;
+SELECT rewritten('SELECT sum(v), count(*) FROM cf, cd WHERE cd.k = cf.k AND cd.name <> ''n1'' AND cf.v < (SELECT 0.5 * avg(v) FROM cf c2 WHERE c2.k = cd.k)');
+RESET ROLE;
+DROP POLICY co_few ON cd;
+ALTER TABLE cd DISABLE ROW LEVEL SECURITY;
+REVOKE ALL ON cf, cd FROM co_user;
+DROP ROLE co_user;
 
 -- kept as written: count over no rows is 0, not NULL
 SELECT explain_stable('SELECT k FROM cd WHERE q > (SELECT count(*) FROM cf WHERE cf.k = cd.k)');

@@ -585,7 +585,10 @@ magic_keys(Query *q, Index r, List *corrs, List *inners, List *outers)
 	m->commandType = CMD_SELECT;
 	m->querySource = QSRC_ORIGINAL;
 	m->canSetTag = true;
-	m->rtable = list_make1(copyObject(rte));
+	/* (its row security quals, written for r, read table 1 too) */
+	rte = copyObject(rte);
+	ChangeVarNodes((Node *) rte->securityQuals, r, 1, 0);
+	m->rtable = list_make1(rte);
 	rtr = makeNode(RangeTblRef);
 	rtr->rtindex = 1;
 	m->jointree = makeFromExpr(list_make1(rtr), (Node *) make_ands_explicit(quals));

@@ -32,6 +32,7 @@
 #include "utils/lsyscache.h"
 
 #include "exec.h"
+#include "stat.h"
 
 /*
  * A fed GpuAgg (GpuaggPlanInfo.feed): each worker pins its share of the
@@ -563,6 +564,8 @@ GpuaggInitializeDSM(CustomScanState *node, ParallelContext *pcxt, void *coordina
 	attach_scans(st, coordinate);
 	st->pcxt = pcxt;
 	feed_reset(st, pcxt->nworkers);
+	/* (a fresh parallel context: a cache of an earlier one went with it) */
+	st->map_cache = NULL;
 	map_cache_create(st, pcxt->nworkers);
 }
 
@@ -604,6 +607,8 @@ GpuaggShutdown(CustomScanState *node)
 	st->collected = MemoryContextAlloc(node->ss.ps.state->es_query_cxt, size);
 	memcpy(st->collected, st->shared, size);
 	st->shared = NULL;
+	/* (the DSA area goes with the parallel context: so does the cache) */
+	st->map_cache = NULL;
 }
 
 
@@ -649,15 +654,16 @@ struct GpuaggMapCache
 	GpuaggSharedCounters *shared;
 };
 
-/* This backend's tranche of the tables' locks (one for its lifetime). */
-static int	map_tranche = 0;
-
 static dshash_hash
 map_key_hash(const void *v, size_t size, void *arg)
 {
 	return (dshash_hash) ((const MapCacheKey *) v)->hash;
 }
 
+/*
+ * The table's parameters; its locks' tranche is the cluster's own where
+ * gpuagg is preloaded (GpuaggMapTranche), else the query's DSA area's.
+ */
 static void
 map_params(dshash_parameters *params, int tranche)
 {
@@ -666,7 +672,23 @@ map_params(dshash_parameters *params, int tranche)
 	params->compare_function = dshash_memcmp;
 	params->hash_function = map_key_hash;
 	params->tranche_id = tranche;
-	LWLockRegisterTranche(tranche, "gpuagg mapped keys");
+	if (tranche != LWTRANCHE_PARALLEL_QUERY_DSA)
+		LWLockRegisterTranche(tranche, "gpuagg mapped keys");
+}
+
+/* The table and every value it holds (its workers are done). */
+static void
+map_cache_destroy(GpuaggMapCache *cache)
+{
+	dshash_seq_status seq;
+	MapCacheEntry *e;
+
+	dshash_seq_init(&seq, cache->table, true);
+	while ((e = dshash_seq_next(&seq)) != NULL)
+		dsa_free(cache->area, e->value);
+	dshash_seq_term(&seq);
+	dshash_destroy(cache->table);
+	pfree(cache);
 }
 
 /* Does the host map a key a cache holds (strings to strings)? */
@@ -692,26 +714,27 @@ map_cache_create(GpuAggState *st, int nworkers)
 	dshash_parameters params;
 	GpuaggMapCache *cache;
 
+	MemoryContext old;
+
 	if (st->map_cache != NULL)
 	{
 		/* a rescan: the last run's workers are gone (the values may differ) */
-		dshash_destroy(st->map_cache->table);
-		pfree(st->map_cache);
+		map_cache_destroy(st->map_cache);
 		st->map_cache = NULL;
 	}
 	sh->map_handle = InvalidDsaPointer;
 	if (st->plan->feed || estate->es_query_dsa == NULL || nworkers == 0 ||
 		!maps_strings(st->prog))
 		return;
-	if (map_tranche == 0)
-		map_tranche = LWLockNewTrancheId();
-	map_params(&params, map_tranche);
-	cache = MemoryContextAlloc(estate->es_query_cxt, sizeof(GpuaggMapCache));
+	map_params(&params, GpuaggMapTranche());
+	old = MemoryContextSwitchTo(estate->es_query_cxt);
+	cache = palloc(sizeof(GpuaggMapCache));
 	cache->area = estate->es_query_dsa;
 	cache->shared = sh;
 	cache->table = dshash_create(cache->area, &params, NULL);
+	MemoryContextSwitchTo(old);
 	sh->map_handle = dshash_get_hash_table_handle(cache->table);
-	sh->map_tranche = map_tranche;
+	sh->map_tranche = params.tranche_id;
 	sh->map_limit = (Size) Min(get_hash_memory_limit() * (double) (nworkers + 1),
 							   (double) MaxAllocHugeSize);
 	pg_atomic_init_u64(&sh->map_bytes, 0);
@@ -725,16 +748,19 @@ GpuaggMapCacheOf(GpuAggState *st)
 	dsa_area   *area = st->css.ss.ps.state->es_query_dsa;
 	dshash_parameters params;
 	GpuaggMapCache *cache;
+	MemoryContext old;
 
 	if (st->map_cache != NULL || !IsParallelWorker())
 		return st->shared != NULL ? st->map_cache : NULL;
 	if (st->shared == NULL || !DsaPointerIsValid(st->shared->map_handle) || area == NULL)
 		return NULL;
 	map_params(&params, st->shared->map_tranche);
-	cache = MemoryContextAlloc(st->css.ss.ps.state->es_query_cxt, sizeof(GpuaggMapCache));
+	old = MemoryContextSwitchTo(st->css.ss.ps.state->es_query_cxt);
+	cache = palloc(sizeof(GpuaggMapCache));
 	cache->area = area;
 	cache->shared = st->shared;
 	cache->table = dshash_attach(area, &params, st->shared->map_handle, NULL);
+	MemoryContextSwitchTo(old);
 	st->map_cache = cache;
 	return cache;
 }

@@ -750,7 +750,9 @@ topn_for(PlannerInfo *root, List *aggrefs, List *keys, List *outputs,
 		 * a count; a sum of int2 or int4 (int8), or of int8 or numeric
 		 * (numeric, at one scale: the device's int128s order as they do)
 		 */
-		if (ag->distinct < 0 && equal(aggref, tle->expr) &&
+		/* (a count(DISTINCT) the device counts: its value is the node's) */
+		if ((ag->distinct < 0 || (ag->kind == GA_AGG_COUNT && !ga_agg_host_folds(ag))) &&
+			equal(aggref, tle->expr) &&
 			((ag->kind == GA_AGG_COUNT && by_int8) ||
 			 (ag->kind == GA_AGG_SUM_I64 && by_int8 &&
 			  (aggref->aggfnoid == F_SUM_INT2 || aggref->aggfnoid == F_SUM_INT4)) ||

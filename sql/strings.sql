@@ -167,6 +167,13 @@ SELECT jsonb_path_query_first(p, '$.**."Strings Coded by Device"') IS NULL AS no
   FROM CAST(analyzed_plan('SELECT n % 5 AS g, count(*), avg(length(v)) FROM st WHERE id <= 5000 AND '''' <> t GROUP BY 1') AS jsonb) p;
 SELECT same_in_pages('SELECT t = '''' AS empty, v::text = '''' AS v_empty, count(*), sum(n) FILTER (WHERE t = '''') FROM st WHERE id <= 5000 GROUP BY 1, 2');
 SELECT same_in_pages('SELECT count(*) FILTER (WHERE bp = ''''), count(*) FILTER (WHERE b <> '''') FROM st WHERE id <= 5000');
+-- ... of a joined table's column too, in its filter and as a group key
+CREATE TABLE st_dim AS SELECT k, CASE WHEN k % 5 = 0 THEN '' WHEN k % 7 = 0 THEN NULL ELSE 'n' || k END AS name
+  FROM generate_series(0, 100) k;
+ANALYZE st_dim;
+SELECT check_offload('SELECT st.n % 3 AS g, count(*), sum(id) FROM st JOIN st_dim ON st.n = st_dim.k WHERE st_dim.name <> '''' GROUP BY 1');
+SELECT check_offload('SELECT st_dim.name = '''' AS e, t = '''' AS te, count(*) FROM st JOIN st_dim ON st.n = st_dim.k GROUP BY 1, 2');
+DROP TABLE st_dim;
 
 -- a group key that is such a function yielding text (not a prefix the
 -- devices code): the devices group by the string itself, in the pages, and

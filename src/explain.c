@@ -198,7 +198,8 @@ GpuaggExplain(CustomScanState *node, List *ancestors, ExplainState *es)
 						 deparse(st, list_nth(st->plan->aggrefs, st->topn.agg), context, useprefix),
 						 st->topn.desc ? "DESC" : "ASC");
 		/* (a sum may be NULL; a count never is) */
-		if (st->prog->ga.topn.kind != GA_AGG_COUNT && st->topn.aggnullsfirst != st->topn.desc)
+		if (st->prog->ga.aggs[st->topn.agg].kind != GA_AGG_COUNT &&
+			st->topn.aggnullsfirst != st->topn.desc)
 			appendStringInfoString(&buf, st->topn.aggnullsfirst ? " NULLS FIRST" : " NULLS LAST");
 		for (int i = 0; i < st->topn.ntie; i++)
 		{

@@ -865,14 +865,16 @@ string_column(Expr *e)
 static Expr *
 empty_string_test(Oid opfuncid, Oid inputcollid, List *args)
 {
-	Expr	   *col = linitial(args),
-			   *k = lsecond(args);
+	Expr	   *col,
+			   *k;
 	Const	   *zero;
 	FuncExpr   *len;
 	OpExpr	   *op;
 
 	if ((opfuncid != F_TEXTEQ && opfuncid != F_TEXTNE) || list_length(args) != 2)
 		return NULL;
+	col = linitial(args);
+	k = lsecond(args);
 	if (IsA(col, Const))
 	{
 		col = k;
@@ -1715,7 +1717,8 @@ compile_opexpr(Compiler *c, Oid opno, Oid opfuncid, Oid inputcollid,
 	if (list_length(args) != 2)
 		return fail(c, "unsupported operator %s", name), -1;
 
-	/* = '' and <> '': a length the devices count */
+	/* = '' and <> '': a length the devices count (a column of its own) */
+	if (c->prog->npreds < GA_MAX_COLS && c->prog->ga.ncols < GA_MAX_COLS)
 	{
 		Expr	   *test = empty_string_test(opfuncid, inputcollid, args);
 

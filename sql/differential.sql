@@ -663,7 +663,14 @@ BEGIN
 							'cr.i2 = diff_t.i2', 'cr.s = diff_t.s', 'diff_t.k = cr.k']) ||
 			CASE WHEN random() < 0.3 THEN ' AND cr.i4 > ' || diff_const('int4')
 				 WHEN random() < 0.2 THEN ' AND 1000 / cr.i2 > 1' ELSE '' END || ')' ||
-			CASE WHEN random() < 0.4 THEN ' AND (' || diff_pred(2) || ')' ELSE '' END;
+			CASE WHEN random() < 0.4 THEN ' AND (' || diff_pred(2) || ')' ELSE '' END ||
+			-- conjuncts of diff_t alone: the groups only of its keys that pass
+			-- those that cannot fail (decorrelate.c's magic_keys)
+			CASE WHEN random() < 0.5 THEN ' AND ' ||
+				diff_pick(ARRAY['k < 20', 's LIKE ''1%''', 'b', 'i2 IS NOT NULL', 'k BETWEEN 3 AND 40',
+								'k IN (SELECT k FROM diff_cr WHERE i4 > 0)', 'i4 > 0 AND s <> ''x''',
+								'k NOT IN (SELECT k FROM diff_cr WHERE i2 > 0)', '100 / i2 > 0'])
+				 ELSE '' END;
 	ELSIF random() < 0.6 THEN
 		q := q || ' WHERE ' || diff_pred(2);
 	END IF;

@@ -115,9 +115,12 @@ GpuaggTopNForDevice(const GpuaggTopN *t, GpuaggProgram *prog)
 
 	memset(d, 0, sizeof(GaTopN));
 	/*
-	 * A count(DISTINCT) is counted once the device's pairs are: the
-	 * device sends every group back and the node keeps the n (ClickBench
-	 * Q14, 6M groups of SearchPhrase at 1e8 that need not reach the Sort).
+	 * A count(DISTINCT): the device sends every group back and the node
+	 * keeps the n (ClickBench Q14, 6M groups of SearchPhrase at 1e8 that
+	 * need not reach the Sort).  The engines fold the distinct sets into
+	 * the counts before their select (engine.c's finish, device_cpu.c
+	 * counts as rows come), so the device's Top-N would apply too; it
+	 * stays off until a GPU has run it.
 	 */
 	if (t->n <= 0 || prog->ga.aggs[t->agg].distinct >= 0)
 		return;

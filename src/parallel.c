@@ -22,14 +22,12 @@
 #include "common/hashfn.h"
 #include "lib/dshash.h"
 #include "miscadmin.h"
-#include "nodes/nodeFuncs.h"
 #include "optimizer/optimizer.h"
 #include "pgstat.h"
 #include "postmaster/bgworker.h"
 #include "storage/condition_variable.h"
 #include "storage/lwlock.h"
 #include "storage/spin.h"
-#include "utils/lsyscache.h"
 
 #include "exec.h"
 #include "stat.h"
@@ -691,13 +689,12 @@ map_cache_destroy(GpuaggMapCache *cache)
 	pfree(cache);
 }
 
-/* Does the host map a key a cache holds (strings to strings)? */
+/* Does the host map a key the cache holds (GpuaggRekeyShareable)? */
 static bool
-maps_strings(const GpuaggProgram *prog)
+any_shareable(const GpuaggProgram *prog)
 {
 	for (uint32 k = 0; k < prog->ga.nkeys; k++)
-		if (prog->rekey_expr[k] != NULL && get_typlen(prog->rekey_argtype[k]) == -1 &&
-			get_typlen(exprType((Node *) prog->rekey_expr[k])) == -1)
+		if (GpuaggRekeyShareable(prog, k))
 			return true;
 	return false;
 }
@@ -724,7 +721,7 @@ map_cache_create(GpuAggState *st, int nworkers)
 	}
 	sh->map_handle = InvalidDsaPointer;
 	if (st->plan->feed || estate->es_query_dsa == NULL || nworkers == 0 ||
-		!maps_strings(st->prog))
+		!any_shareable(st->prog))
 		return;
 	map_params(&params, GpuaggMapTranche());
 	old = MemoryContextSwitchTo(estate->es_query_cxt);

@@ -1591,6 +1591,14 @@ rekey_value(RekeyState *rk, int k, bool isnull, Datum d, GpuaggDict *dict, uint6
 	return vnull ? 2 : 1;
 }
 
+/* (result.h) */
+bool
+GpuaggRekeyShareable(const GpuaggProgram *prog, int k)
+{
+	return prog->rekey_expr[k] != NULL && get_typlen(prog->rekey_argtype[k]) == -1 &&
+		get_typlen(exprType((Node *) prog->rekey_expr[k])) == -1;
+}
+
 /* GpuaggRekey's values of one key, by the inner value's canonical bits */
 typedef struct RekeyEntry
 {
@@ -1642,8 +1650,7 @@ GpuaggRekey(const GpuaggProgram *prog, GaResult *res, GpuaggDict *dict,
 			continue;
 		rk.state = ExecInitExpr(prog->rekey_expr[k], NULL);
 		rk.argtype = prog->rekey_argtype[k];
-		rk.shareable = get_typlen(rk.argtype) == -1 &&
-			get_typlen(exprType((Node *) prog->rekey_expr[k])) == -1;
+		rk.shareable = GpuaggRekeyShareable(prog, k);
 		rk.values = GpuaggDictCreate(cxt);
 		rk.code = palloc(sizeof(uint32));
 		rk.ncode = 0;

@@ -140,6 +140,12 @@ extern int	GpuaggRekey(const GpuaggProgram *prog, GaResult *res, GpuaggDict *dic
 						GpuaggMapCache *cache, uint64 *from_cache);
 
 /*
+ * Is key k one the host maps from a string to a string, whose values
+ * parallel.c's cache holds?
+ */
+extern bool GpuaggRekeyShareable(const GpuaggProgram *prog, int k);
+
+/*
  * parallel.c: the values a partial parallel GpuAgg's processes mapped,
  * shared by them (NULL cache: none).  Found: true, and *isnull or *out
  * (palloc'd, a text) the value of key k for the string s.

@@ -462,6 +462,21 @@ null_if(Node *node, Node *target)
 }
 
 /*
+ * A SELECT of one level: no set operation, GROUP BY, grouping sets,
+ * HAVING, window functions, set-returning functions in its select list,
+ * sublinks, LIMIT or OFFSET, CTEs or row locks, and a FROM.
+ */
+static bool
+plain_select(Query *q)
+{
+	return q->commandType == CMD_SELECT && q->setOperations == NULL &&
+		q->groupClause == NIL && q->groupingSets == NIL && q->havingQual == NULL &&
+		!q->hasWindowFuncs && !q->hasTargetSRFs && !q->hasSubLinks &&
+		q->limitCount == NULL && q->limitOffset == NULL && q->cteList == NIL &&
+		q->rowMarks == NIL && !q->hasForUpdate && q->jointree != NULL;
+}
+
+/*
  * Does an expression of the enclosing query read its table r only (no
  * other of its tables, nothing of a query above it)?  At depth, inside
  * subqueries of its SubLinks.
@@ -515,13 +530,7 @@ in_cannot_fail(SubLink *sl, FailContext *cxt)
 	Query	   *sub = (Query *) sl->subselect;
 
 	if (sl->subLinkType != ANY_SUBLINK || !IsA(sub, Query) ||
-		may_fail(sl->testexpr, cxt))
-		return false;
-	if (sub->commandType != CMD_SELECT || sub->setOperations != NULL || sub->hasAggs ||
-		sub->groupClause != NIL || sub->groupingSets != NIL || sub->havingQual != NULL ||
-		sub->hasWindowFuncs || sub->hasTargetSRFs || sub->hasSubLinks ||
-		sub->limitCount != NULL || sub->limitOffset != NULL || sub->cteList != NIL ||
-		sub->rowMarks != NIL || sub->hasForUpdate || sub->jointree == NULL)
+		may_fail(sl->testexpr, cxt) || !plain_select(sub) || sub->hasAggs)
 		return false;
 	return !may_fail((Node *) sub->targetList, cxt) &&
 		!may_fail(sub->jointree->quals, cxt) &&
@@ -640,6 +649,7 @@ decorrelate_sublink(Query *q, Node **conj, SubLink *sl, List **added)
 			   *rest = NIL,
 			   *corrs = NIL,
 			   *inners = NIL,
+			   *outers = NIL,
 			   *tlist = NIL,
 			   *groups = NIL,
 			   *colnames = NIL,
@@ -656,14 +666,9 @@ decorrelate_sublink(Query *q, Node **conj, SubLink *sl, List **added)
 	if (sl->subLinkType != EXPR_SUBLINK || !IsA(sl->subselect, Query))
 		return false;
 	sub = (Query *) sl->subselect;
-	if (sub->commandType != CMD_SELECT || sub->setOperations != NULL || !sub->hasAggs ||
-		sub->groupClause != NIL || sub->groupingSets != NIL || sub->havingQual != NULL ||
-		sub->hasWindowFuncs || sub->hasTargetSRFs || sub->hasSubLinks ||
-		sub->distinctClause != NIL || sub->sortClause != NIL || sub->limitCount != NULL ||
-		sub->limitOffset != NULL || sub->cteList != NIL || sub->rowMarks != NIL ||
-		sub->hasForUpdate || sub->hasRecursive || sub->hasModifyingCTE ||
-		sub->jointree == NULL || sub->jointree->quals == NULL ||
-		list_length(sub->targetList) != 1)
+	if (!plain_select(sub) || !sub->hasAggs || sub->distinctClause != NIL ||
+		sub->sortClause != NIL || sub->hasRecursive || sub->hasModifyingCTE ||
+		sub->jointree->quals == NULL || list_length(sub->targetList) != 1)
 		return false;
 	if (linitial_node(TargetEntry, sub->targetList)->resjunk)
 		return false;
@@ -690,6 +695,7 @@ decorrelate_sublink(Query *q, Node **conj, SubLink *sl, List **added)
 				return false;
 			corrs = lappend(corrs, lfirst(lc));
 			inners = lappend(inners, inner);
+			outers = lappend(outers, outer);
 		}
 		else if (may_fail(lfirst(lc), &fc))
 			return false;
@@ -719,42 +725,39 @@ decorrelate_sublink(Query *q, Node **conj, SubLink *sl, List **added)
 		return false;
 
 	/* only the groups an outer row can ask for, table by table */
-	foreach(lc, corrs)
+	foreach(lc, outers)
 	{
-		Expr	   *inner = list_nth(inners, foreach_current_index(lc));
-		OpExpr	   *corr = lfirst(lc);
-		Var		   *outer = list_nth(corr->args, linitial(corr->args) == inner ? 1 : 0);
+		Var		   *outer = lfirst(lc);
 		List	   *c_r = NIL,
 				   *i_r = NIL,
 				   *o_r = NIL;
-		ListCell   *lc2;
 		SubLink    *magic;
 
 		if (!IsA(outer, Var) || outer->varlevelsup != 1 ||
 			list_member_int(tables, outer->varno))
 			continue;
 		tables = lappend_int(tables, outer->varno);
-		foreach(lc2, corrs)
+		/* (the correlations whose outer side is a column of that table) */
+		for (int i = 0; i < list_length(outers); i++)
 		{
-			Expr	   *inner2 = list_nth(inners, foreach_current_index(lc2));
-			OpExpr	   *corr2 = lfirst(lc2);
-			Var		   *outer2 = list_nth(corr2->args, linitial(corr2->args) == inner2 ? 1 : 0);
+			Var		   *o = list_nth(outers, i);
 
-			if (IsA(outer2, Var) && outer2->varlevelsup == 1 && outer2->varno == outer->varno)
+			if (IsA(o, Var) && o->varlevelsup == 1 && o->varno == outer->varno)
 			{
-				c_r = lappend(c_r, corr2);
-				i_r = lappend(i_r, inner2);
-				o_r = lappend(o_r, outer2);
+				c_r = lappend(c_r, list_nth(corrs, i));
+				i_r = lappend(i_r, list_nth(inners, i));
+				o_r = lappend(o_r, o);
 			}
 		}
 		magic = magic_keys(q, outer->varno, c_r, i_r, o_r);
 		if (magic != NULL)
 		{
 			rest = lappend(rest, magic);
-			sub->jointree->quals = (Node *) make_ands_explicit(rest);
 			sub->hasSubLinks = true;
 		}
 	}
+	if (sub->hasSubLinks)
+		sub->jointree->quals = (Node *) make_ands_explicit(rest);
 
 	/* the subquery grouped by its sides of the correlations */
 	k = 0;

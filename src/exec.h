@@ -160,10 +160,13 @@ typedef struct GpuaggSharedCounters
 	int			nslots;
 	Size		feed_off;		/* fed GpuAgg: its GpuaggFeed, from here */
 	/* a partial GpuAgg whose host maps group keys: their values (parallel.c) */
-	dsa_pointer map_handle;		/* its dshash table, or InvalidDsaPointer */
-	int			map_tranche;	/* its locks' */
+	bool		map_on;			/* the processes share them */
+	int			map_processes;	/* the leader and its workers */
 	Size		map_limit;		/* bytes it may keep */
-	pg_atomic_uint64 map_bytes; /* bytes it holds (about) */
+	pg_atomic_uint64 map_bytes; /* bytes it holds (chunks whole) */
+	pg_atomic_uint64 map_slots; /* its MapSlots, or InvalidDsaPointer */
+	pg_atomic_uint32 map_creating;	/* a process makes (or made) them */
+	pg_atomic_uint64 map_chunks;	/* the chunks' list */
 	GpuaggCounters slot[FLEXIBLE_ARRAY_MEMBER];
 } GpuaggSharedCounters;
 

@@ -10,8 +10,8 @@
  * the leader's session, which aggregates every group once.  The DSM chunk
  * holds the parallel scan state, a slot of EXPLAIN ANALYZE counters per
  * process, a fed GpuAgg's GpuaggFeed with a buffer per worker, and the
- * handle of a partial GpuAgg's mapped keys (GpuaggMapCache, in the
- * query's DSA area).
+ * state of a partial GpuAgg's mapped keys (GpuaggMapCache: its table and
+ * chunks in the query's DSA area).
  *
  *-------------------------------------------------------------------------
  */
@@ -20,17 +20,15 @@
 #include "access/parallel.h"
 #include "access/tableam.h"
 #include "common/hashfn.h"
-#include "lib/dshash.h"
 #include "miscadmin.h"
 #include "optimizer/optimizer.h"
 #include "pgstat.h"
 #include "postmaster/bgworker.h"
+#include "port/pg_bitutils.h"
 #include "storage/condition_variable.h"
-#include "storage/lwlock.h"
 #include "storage/spin.h"
 
 #include "exec.h"
-#include "stat.h"
 
 /*
  * A fed GpuAgg (GpuaggPlanInfo.feed): each worker pins its share of the
@@ -616,76 +614,107 @@ GpuaggShutdown(CustomScanState *node)
  * ...) over the device's groups by Referer), each process maps the strings
  * of its own groups, and most strings are in the groups of several: at
  * 1e7 rows, 3 processes held 1.43M strings of 0.79M distinct, and at 1e8
- * (8 workers) about 20M of 7.6M, each costing PostgreSQL's regex some
- * 3 us.  A dshash table in the query's DSA area keeps each string's value
- * once a process mapped it, so that the others take it instead: keyed by
- * the key's number, the string's hash and its length, the string itself
- * beside its value to tell apart two strings of one hash (the second is
- * then mapped and not kept).  Its memory is hash_mem for each process, a
- * Parallel Hash's budget; past it, values are mapped but not kept.
+ * (8 workers) about 20M of 7.7M, each costing PostgreSQL's regex some
+ * 3 us.  A table in the query's DSA area keeps each string's value once a
+ * process mapped it, so that the others take it instead.
+ *
+ * Only inserted into, never changed, and read by every process at once,
+ * it takes no lock: a slot holds 0 or the dsa_pointer of an entry (the
+ * string's hash, key number, bytes and value), which a process fills in
+ * its own chunk of DSA memory and then publishes with a compare-and-swap
+ * on the first empty slot of its probe (the swap's barrier makes the
+ * entry whole before another process can see it).  A string another
+ * process published meanwhile leaves the newer entry unpublished (its
+ * bytes go back to the chunk); a probe stops at an empty slot or after
+ * MAP_PROBES, where the string is then mapped but not kept.  Its locked
+ * alternative, a dshash table allocating each entry in the area, cost
+ * more than it saved where the function is cheap: with lower(), 1.5 us a
+ * string more than each process mapping its strings itself (3 processes).
+ * This one still costs about 1 us a string, mostly its slots and entries
+ * out of the CPU's caches, so result.c shares only a key that costs more
+ * (REKEY_SHARE_US).
+ *
+ * The first process to map creates the slots, for its own strings times
+ * the processes (each holds about as many), within a quarter of the
+ * cache's memory: hash_mem for each
+ * process, a Parallel Hash's budget; the chunks take the rest, past which
+ * values are mapped but not kept, as they are once a process finds no
+ * free slot for one.  A process that finds the slots not yet there maps
+ * without them.  (The DSA area's segments are DSM segments: a system short
+ * of shared memory fails the query there, as it fails a Parallel Hash.)
  */
-typedef struct MapCacheKey
+#define MAP_PROBES	32
+#define MAP_CHUNK	(1024 * 1024)
+
+/* A string and its value, in a process's chunk. */
+typedef struct MapEntry
 {
-	uint64		hash;			/* of the string's bytes */
+	uint64		hash;			/* of the string's bytes and the key */
 	uint32		key;			/* the group key's number */
 	uint32		len;			/* the string's bytes */
-} MapCacheKey;
-
-typedef struct MapCacheEntry
-{
-	MapCacheKey key;
-	dsa_pointer value;			/* its MapCacheValue */
-} MapCacheEntry;
-
-/* The string's bytes (MapCacheKey.len of them), then its value's. */
-typedef struct MapCacheValue
-{
-	uint32		vlen;
+	uint32		vlen;			/* the value's */
 	bool		isnull;
-	char		bytes[FLEXIBLE_ARRAY_MEMBER];
-} MapCacheValue;
+	char		bytes[FLEXIBLE_ARRAY_MEMBER];	/* the string's, the value's */
+} MapEntry;
+
+/*
+ * A slot: its entry, and a tag, the entry's hash's high half with the low
+ * bit set, written once the slot is taken, so that a probe passes over
+ * another string's slot without reading its entry (a tag still 0: the
+ * entry is read).
+ */
+typedef struct MapSlot
+{
+	pg_atomic_uint64 entry;		/* a MapEntry, or 0 */
+	pg_atomic_uint32 tag;
+	uint32		pad;
+} MapSlot;
+
+typedef struct MapSlots
+{
+	uint64		mask;			/* slots - 1, a power of two less one */
+	MapSlot		slot[FLEXIBLE_ARRAY_MEMBER];
+} MapSlots;
+
+#define MAP_TAG(hash)	((uint32) ((hash) >> 32) | 1)
+
+/* A chunk's head: the next chunk (the leader frees them all). */
+typedef struct MapChunk
+{
+	dsa_pointer next;
+} MapChunk;
 
 struct GpuaggMapCache
 {
 	dsa_area   *area;
-	dshash_table *table;
 	GpuaggSharedCounters *shared;
+	MapSlots   *slots;			/* NULL until found */
+	uint64		expect;			/* this process's strings */
+	dsa_pointer chunk;			/* this process's last chunk */
+	Size		used;			/* ... its bytes given */
+	Size		size;			/* ... and all of them */
+	bool		full;			/* no more chunks: the memory is spent */
+	bool		off;			/* no slots: they could not be made */
+	bool		crowded;		/* a probe found no free slot: add no more */
 };
 
-static dshash_hash
-map_key_hash(const void *v, size_t size, void *arg)
-{
-	return (dshash_hash) ((const MapCacheKey *) v)->hash;
-}
-
-/*
- * The table's parameters; its locks' tranche is the cluster's own where
- * gpuagg is preloaded (GpuaggMapTranche), else the query's DSA area's.
- */
-static void
-map_params(dshash_parameters *params, int tranche)
-{
-	params->key_size = sizeof(MapCacheKey);
-	params->entry_size = sizeof(MapCacheEntry);
-	params->compare_function = dshash_memcmp;
-	params->hash_function = map_key_hash;
-	params->tranche_id = tranche;
-	if (tranche != LWTRANCHE_PARALLEL_QUERY_DSA)
-		LWLockRegisterTranche(tranche, "gpuagg mapped keys");
-}
-
-/* The table and every value it holds (its workers are done). */
+/* The slots and every chunk (the processes that used them are done). */
 static void
 map_cache_destroy(GpuaggMapCache *cache)
 {
-	dshash_seq_status seq;
-	MapCacheEntry *e;
+	GpuaggSharedCounters *sh = cache->shared;
+	dsa_pointer dp = (dsa_pointer) pg_atomic_read_u64(&sh->map_chunks);
+	dsa_pointer slots = (dsa_pointer) pg_atomic_read_u64(&sh->map_slots);
 
-	dshash_seq_init(&seq, cache->table, true);
-	while ((e = dshash_seq_next(&seq)) != NULL)
-		dsa_free(cache->area, e->value);
-	dshash_seq_term(&seq);
-	dshash_destroy(cache->table);
+	while (DsaPointerIsValid(dp))
+	{
+		dsa_pointer next = ((MapChunk *) dsa_get_address(cache->area, dp))->next;
+
+		dsa_free(cache->area, dp);
+		dp = next;
+	}
+	if (DsaPointerIsValid(slots))
+		dsa_free(cache->area, slots);
 	pfree(cache);
 }
 
@@ -699,18 +728,26 @@ any_shareable(const GpuaggProgram *prog)
 	return false;
 }
 
+static GpuaggMapCache *
+map_cache_local(dsa_area *area, GpuaggSharedCounters *sh)
+{
+	GpuaggMapCache *cache = palloc0(sizeof(GpuaggMapCache));
+
+	cache->area = area;
+	cache->shared = sh;
+	cache->chunk = InvalidDsaPointer;
+	return cache;
+}
+
 /*
  * A fresh cache for a partial GpuAgg's processes (the leader, before they
- * start), where its host maps string keys; its handle in the DSM.
+ * start), where its host maps string keys.
  */
 static void
 map_cache_create(GpuAggState *st, int nworkers)
 {
 	EState	   *estate = st->css.ss.ps.state;
 	GpuaggSharedCounters *sh = st->shared;
-	dshash_parameters params;
-	GpuaggMapCache *cache;
-
 	MemoryContext old;
 
 	if (st->map_cache != NULL)
@@ -719,131 +756,264 @@ map_cache_create(GpuAggState *st, int nworkers)
 		map_cache_destroy(st->map_cache);
 		st->map_cache = NULL;
 	}
-	sh->map_handle = InvalidDsaPointer;
+	sh->map_on = false;
+	pg_atomic_init_u64(&sh->map_slots, InvalidDsaPointer);
+	pg_atomic_init_u64(&sh->map_chunks, InvalidDsaPointer);
+	pg_atomic_init_u32(&sh->map_creating, 0);
+	pg_atomic_init_u64(&sh->map_bytes, 0);
 	if (st->plan->feed || estate->es_query_dsa == NULL || nworkers == 0 ||
 		!any_shareable(st->prog))
 		return;
-	map_params(&params, GpuaggMapTranche());
-	old = MemoryContextSwitchTo(estate->es_query_cxt);
-	cache = palloc(sizeof(GpuaggMapCache));
-	cache->area = estate->es_query_dsa;
-	cache->shared = sh;
-	cache->table = dshash_create(cache->area, &params, NULL);
-	MemoryContextSwitchTo(old);
-	sh->map_handle = dshash_get_hash_table_handle(cache->table);
-	sh->map_tranche = params.tranche_id;
+#ifdef PG_HAVE_ATOMIC_U64_SIMULATION
+	/* (zeroed slots are not initialized ones where atomics are spinlocks) */
+	return;
+#endif
+	sh->map_processes = nworkers + 1;
 	sh->map_limit = (Size) Min(get_hash_memory_limit() * (double) (nworkers + 1),
 							   (double) MaxAllocHugeSize);
-	pg_atomic_init_u64(&sh->map_bytes, 0);
-	st->map_cache = cache;
+	old = MemoryContextSwitchTo(estate->es_query_cxt);
+	st->map_cache = map_cache_local(estate->es_query_dsa, sh);
+	MemoryContextSwitchTo(old);
+	sh->map_on = true;
 }
 
-/* (exec.h) A worker attaches to the leader's cache the first time. */
+/* (exec.h) A worker makes its own the first time. */
 GpuaggMapCache *
 GpuaggMapCacheOf(GpuAggState *st)
 {
 	dsa_area   *area = st->css.ss.ps.state->es_query_dsa;
-	dshash_parameters params;
-	GpuaggMapCache *cache;
 	MemoryContext old;
 
-	if (st->map_cache != NULL || !IsParallelWorker())
-		return st->shared != NULL ? st->map_cache : NULL;
-	if (st->shared == NULL || !DsaPointerIsValid(st->shared->map_handle) || area == NULL)
+	if (!IsParallelWorker())
+	{
+		/* (alone, the leader shares with nobody) */
+		if (st->shared == NULL || st->pcxt == NULL || st->pcxt->nworkers_launched == 0)
+			return NULL;
+		return st->map_cache;
+	}
+	if (st->map_cache != NULL)
+		return st->map_cache;
+	if (st->shared == NULL || !st->shared->map_on || area == NULL)
 		return NULL;
-	map_params(&params, st->shared->map_tranche);
 	old = MemoryContextSwitchTo(st->css.ss.ps.state->es_query_cxt);
-	cache = palloc(sizeof(GpuaggMapCache));
-	cache->area = area;
-	cache->shared = st->shared;
-	cache->table = dshash_attach(area, &params, st->shared->map_handle, NULL);
+	st->map_cache = map_cache_local(area, st->shared);
 	MemoryContextSwitchTo(old);
-	st->map_cache = cache;
-	return cache;
+	return st->map_cache;
 }
 
-static void
-map_key(MapCacheKey *key, int k, const char *s, uint32 len)
+/* (result.h) */
+void
+GpuaggMapCacheExpect(GpuaggMapCache *cache, uint64 strings)
 {
-	key->hash = hash_bytes_extended((const unsigned char *) s, (int) len, (uint64) k);
-	key->key = (uint32) k;
-	key->len = len;
+	cache->expect += strings;
+}
+
+/*
+ * The slots, once there: the first process to ask creates them, for its
+ * strings times the processes, within a quarter of the memory.
+ */
+static MapSlots *
+map_slots(GpuaggMapCache *cache)
+{
+	GpuaggSharedCounters *sh = cache->shared;
+	dsa_pointer dp;
+	uint32		expected = 0;
+	uint64		n;
+	Size		size;
+
+	if (cache->slots != NULL || cache->off)
+		return cache->slots;
+	dp = (dsa_pointer) pg_atomic_read_u64(&sh->map_slots);
+	if (DsaPointerIsValid(dp))
+	{
+		/* (the barrier: the mask after the pointer) */
+		pg_read_barrier();
+		cache->slots = dsa_get_address(cache->area, dp);
+		return cache->slots;
+	}
+	if (pg_atomic_read_u32(&sh->map_creating) != 0 ||
+		!pg_atomic_compare_exchange_u32(&sh->map_creating, &expected, 1))
+	{
+		/* another process makes them, or could not */
+		cache->off = pg_atomic_read_u32(&sh->map_creating) == 2;
+		return NULL;
+	}
+	n = pg_nextpower2_64(Max(cache->expect * (uint64) sh->map_processes, 1024));
+	n = Min(n, pg_prevpower2_64(Max(sh->map_limit / 4 / sizeof(MapSlot), 1024)));
+	size = offsetof(MapSlots, slot) + sizeof(MapSlot) * n;
+	dp = InvalidDsaPointer;
+	if (pg_atomic_add_fetch_u64(&sh->map_bytes, size) <= sh->map_limit)
+		dp = dsa_allocate_extended(cache->area, size,
+								   DSA_ALLOC_HUGE | DSA_ALLOC_NO_OOM | DSA_ALLOC_ZERO);
+	if (!DsaPointerIsValid(dp))
+	{
+		pg_atomic_sub_fetch_u64(&sh->map_bytes, size);
+		pg_atomic_write_u32(&sh->map_creating, 2);
+		cache->off = true;
+		return NULL;
+	}
+	cache->slots = dsa_get_address(cache->area, dp);
+	cache->slots->mask = n - 1;
+	/* (the barrier: the mask before the pointer) */
+	pg_write_barrier();
+	pg_atomic_write_u64(&sh->map_slots, (uint64) dp);
+	return cache->slots;
+}
+
+static inline bool
+map_entry_is(const MapEntry *e, uint64 hash, int k, const char *s, uint32 len)
+{
+	return e->hash == hash && e->key == (uint32) k && e->len == len &&
+		memcmp(e->bytes, s, len) == 0;
 }
 
 /* (result.h) */
 bool
 GpuaggMapCacheFind(GpuaggMapCache *cache, int k, const char *s, uint32 len,
-				   bool *isnull, Datum *out)
+				   uint64 *hash, bool *isnull, Datum *out)
 {
-	MapCacheKey key;
-	MapCacheEntry *e;
-	MapCacheValue *v = NULL;
-	text	   *t;
+	MapSlots   *slots = map_slots(cache);
+	uint32		tag;
 
-	map_key(&key, k, s, len);
-	e = dshash_find(cache->table, &key, false);
-	if (e == NULL)
+	*hash = hash_bytes_extended((const unsigned char *) s, (int) len, (uint64) k);
+	if (slots == NULL)
 		return false;
-	v = dsa_get_address(cache->area, e->value);
-	dshash_release_lock(cache->table, e);
-	/* (a value, once kept, stays until the table goes) */
-	if (memcmp(v->bytes, s, len) != 0)
-		return false;
-	*isnull = v->isnull;
-	*out = (Datum) 0;
-	if (v->isnull)
+	tag = MAP_TAG(*hash);
+	for (uint64 i = 0; i < MAP_PROBES; i++)
+	{
+		MapSlot    *slot = &slots->slot[(*hash + i) & slots->mask];
+		dsa_pointer dp = (dsa_pointer) pg_atomic_read_u64(&slot->entry);
+		uint32		there;
+		MapEntry   *e;
+		text	   *t;
+
+		if (!DsaPointerIsValid(dp))
+			return false;
+		there = pg_atomic_read_u32(&slot->tag);
+		if (there != 0 && there != tag)
+			continue;
+		pg_read_barrier();
+		e = dsa_get_address(cache->area, dp);
+		if (!map_entry_is(e, *hash, k, s, len))
+			continue;
+		*isnull = e->isnull;
+		*out = (Datum) 0;
+		if (e->isnull)
+			return true;
+		t = palloc(VARHDRSZ + e->vlen);
+		SET_VARSIZE(t, VARHDRSZ + e->vlen);
+		memcpy(VARDATA(t), e->bytes + len, e->vlen);
+		*out = PointerGetDatum(t);
 		return true;
-	t = palloc(VARHDRSZ + v->vlen);
-	SET_VARSIZE(t, VARHDRSZ + v->vlen);
-	memcpy(VARDATA(t), v->bytes + len, v->vlen);
-	*out = PointerGetDatum(t);
-	return true;
+	}
+	return false;
+}
+
+/*
+ * size bytes of this process's chunk, a new chunk where they do not fit
+ * (InvalidDsaPointer past the cache's memory).
+ */
+static dsa_pointer
+map_chunk_alloc(GpuaggMapCache *cache, Size size)
+{
+	GpuaggSharedCounters *sh = cache->shared;
+	dsa_pointer dp;
+	MapChunk   *chunk;
+	uint64		head;
+	Size		csize;
+
+	if (DsaPointerIsValid(cache->chunk) && cache->size - cache->used >= size)
+	{
+		dp = cache->chunk + cache->used;
+		cache->used += size;
+		return dp;
+	}
+	/* (a chunk a process, at least, within a small hash_mem) */
+	csize = Min(MAP_CHUNK, sh->map_limit / 4 / sh->map_processes);
+	if (cache->full || size > csize / 4)
+		return InvalidDsaPointer;	/* (a long string's value is not kept) */
+	if (pg_atomic_add_fetch_u64(&sh->map_bytes, csize) > sh->map_limit ||
+		!DsaPointerIsValid(dp = dsa_allocate_extended(cache->area, csize, DSA_ALLOC_NO_OOM)))
+	{
+		pg_atomic_sub_fetch_u64(&sh->map_bytes, csize);
+		cache->full = true;
+		return InvalidDsaPointer;
+	}
+	chunk = dsa_get_address(cache->area, dp);
+	head = pg_atomic_read_u64(&sh->map_chunks);
+	do
+		chunk->next = (dsa_pointer) head;
+	while (!pg_atomic_compare_exchange_u64(&sh->map_chunks, &head, (uint64) dp));
+	cache->chunk = dp;
+	cache->size = csize;
+	cache->used = MAXALIGN(sizeof(MapChunk)) + size;
+	return dp + MAXALIGN(sizeof(MapChunk));
 }
 
 /* (result.h) */
 void
-GpuaggMapCacheAdd(GpuaggMapCache *cache, int k, const char *s, uint32 len,
+GpuaggMapCacheAdd(GpuaggMapCache *cache, int k, const char *s, uint32 len, uint64 hash,
 				  bool isnull, Datum value)
 {
+	MapSlots   *slots = map_slots(cache);
+	struct varlena *t = NULL;
 	const char *vbytes = NULL;
 	uint32		vlen = 0;
 	Size		size;
 	dsa_pointer dp;
-	MapCacheKey key;
-	MapCacheEntry *e;
-	MapCacheValue *v;
-	bool		found;
+	MapEntry   *e;
 
+	if (slots == NULL || cache->crowded)
+		return;
 	if (!isnull)
 	{
-		struct varlena *t = pg_detoast_datum_packed((struct varlena *) DatumGetPointer(value));
-
+		t = pg_detoast_datum_packed((struct varlena *) DatumGetPointer(value));
 		vbytes = VARDATA_ANY(t);
 		vlen = VARSIZE_ANY_EXHDR(t);
 	}
-	size = offsetof(MapCacheValue, bytes) + len + vlen;
-	/* (the table's entry counted too, about) */
-	if (pg_atomic_add_fetch_u64(&cache->shared->map_bytes, size + 2 * sizeof(MapCacheEntry)) >
-		cache->shared->map_limit)
-		return;
-	dp = dsa_allocate_extended(cache->area, size, DSA_ALLOC_NO_OOM | DSA_ALLOC_HUGE);
+	size = MAXALIGN(offsetof(MapEntry, bytes) + len + vlen);
+	dp = map_chunk_alloc(cache, size);
 	if (!DsaPointerIsValid(dp))
-		return;
-	v = dsa_get_address(cache->area, dp);
-	v->vlen = vlen;
-	v->isnull = isnull;
-	memcpy(v->bytes, s, len);
-	if (vlen > 0)
-		memcpy(v->bytes + len, vbytes, vlen);
-	map_key(&key, k, s, len);
-	e = dshash_find_or_insert(cache->table, &key, &found);
-	if (!found)
 	{
-		e->value = dp;
-		dp = InvalidDsaPointer;
+		if (t != NULL && t != (struct varlena *) DatumGetPointer(value))
+			pfree(t);
+		return;
 	}
-	dshash_release_lock(cache->table, e);
-	/* (another process kept this string's value, or another string's) */
-	if (DsaPointerIsValid(dp))
-		dsa_free(cache->area, dp);
+	e = dsa_get_address(cache->area, dp);
+	e->hash = hash;
+	e->key = (uint32) k;
+	e->len = len;
+	e->vlen = vlen;
+	e->isnull = isnull;
+	memcpy(e->bytes, s, len);
+	if (vlen > 0)
+		memcpy(e->bytes + len, vbytes, vlen);
+	if (t != NULL && t != (struct varlena *) DatumGetPointer(value))
+		pfree(t);
+	for (uint64 i = 0; i < MAP_PROBES; i++)
+	{
+		MapSlot    *slot = &slots->slot[(hash + i) & slots->mask];
+		uint64		there = pg_atomic_read_u64(&slot->entry);
+		uint32		tag;
+
+		/* (a full barrier: the entry is whole before the slot shows it) */
+		if (there == 0 && pg_atomic_compare_exchange_u64(&slot->entry, &there, (uint64) dp))
+		{
+			pg_atomic_write_u32(&slot->tag, MAP_TAG(hash));
+			return;
+		}
+		tag = pg_atomic_read_u32(&slot->tag);
+		if (tag != 0 && tag != MAP_TAG(hash))
+			continue;
+		pg_read_barrier();
+		if (map_entry_is(dsa_get_address(cache->area, (dsa_pointer) there), hash, k, s, len))
+		{
+			/* another process kept this string's */
+			cache->used -= size;
+			return;
+		}
+	}
+	/* no free slot near: this process adds no more */
+	cache->crowded = true;
+	cache->used -= size;
 }

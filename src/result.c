@@ -1521,7 +1521,9 @@ typedef struct RekeyState
 	ExprContext *econtext;
 	Oid			argtype;
 	bool		shareable;		/* argument and value strings (the cache
-								 * holds those) */
+								 * holds those), and worth sharing */
+	uint32		timed;			/* evaluations timed so far */
+	double		eval_us;		/* ... and their microseconds */
 	GpuaggDict *values;
 	uint32	   *code;			/* [a power of two, at least ncode] */
 	uint32		ncode;
@@ -1530,14 +1532,27 @@ typedef struct RekeyState
 /* GpuaggMapCacheFind, its value in the memory rekey_value resets */
 static bool
 found_in_cache(RekeyState *rk, GpuaggMapCache *cache, int k, const char *s, uint32 len,
-			   bool *isnull, Datum *v)
+			   uint64 *hash, bool *isnull, Datum *v)
 {
 	MemoryContext old = MemoryContextSwitchTo(rk->econtext->ecxt_per_tuple_memory);
-	bool		found = GpuaggMapCacheFind(cache, k, s, len, isnull, v);
+	bool		found = GpuaggMapCacheFind(cache, k, s, len, hash, isnull, v);
 
 	MemoryContextSwitchTo(old);
 	return found;
 }
+
+/*
+ * Whether a key's values are worth sharing is timed: a value another
+ * process mapped costs about 1 us to look up and keep (parallel.c's
+ * table, its slots and entries mostly out of the CPU's caches), which
+ * PostgreSQL's lower() beats (0.2 us: with the cache 8.9 s of mapping
+ * for 2.95M URLs on 3 processes, without 5.4 s) and ClickBench Q29's
+ * regex does not (3 us).  Each process times its first REKEY_SAMPLE
+ * evaluations and shares no more where they took less than
+ * REKEY_SHARE_US on average.
+ */
+#define REKEY_SAMPLE	256
+#define REKEY_SHARE_US	1.0
 
 /*
  * The key's value for one string (NULL: isnull): 1 and *out its register,
@@ -1554,6 +1569,7 @@ rekey_value(RekeyState *rk, int k, bool isnull, Datum d, GpuaggDict *dict, uint6
 	uint32		local;
 	const char *s = NULL;
 	uint32		len = 0;
+	uint64		hash = 0;
 
 	if (cache != NULL && !isnull && rk->shareable)
 	{
@@ -1562,17 +1578,29 @@ rekey_value(RekeyState *rk, int k, bool isnull, Datum d, GpuaggDict *dict, uint6
 		s = VARDATA_ANY(str);
 		len = VARSIZE_ANY_EXHDR(str);
 	}
-	if (s != NULL && found_in_cache(rk, cache, k, s, len, &vnull, &v))
+	if (s != NULL && found_in_cache(rk, cache, k, s, len, &hash, &vnull, &v))
 		(*from_cache)++;
 	else
 	{
+		instr_time	start,
+					took;
+
 		prm->pflags = PARAM_FLAG_CONST;
 		prm->ptype = rk->argtype;
 		prm->isnull = isnull;
 		prm->value = d;
+		if (s != NULL)
+			INSTR_TIME_SET_CURRENT(start);
 		v = ExecEvalExprSwitchContext(rk->state, rk->econtext, &vnull);
 		if (s != NULL)
-			GpuaggMapCacheAdd(cache, k, s, len, vnull, v);
+		{
+			INSTR_TIME_SET_CURRENT(took);
+			INSTR_TIME_SUBTRACT(took, start);
+			rk->eval_us += INSTR_TIME_GET_MICROSEC(took);
+			if (++rk->timed == REKEY_SAMPLE)
+				rk->shareable = rk->eval_us >= REKEY_SHARE_US * REKEY_SAMPLE;
+			GpuaggMapCacheAdd(cache, k, s, len, hash, vnull, v);
+		}
 	}
 	*out = 0;
 	if (!vnull)
@@ -1639,6 +1667,9 @@ GpuaggRekey(const GpuaggProgram *prog, GaResult *res, GpuaggDict *dict,
 
 	rk.econtext = CreateStandaloneExprContext();
 	rk.econtext->ecxt_param_list_info = makeParamList(1);
+	for (uint32 k = 0; cache != NULL && k < p->nkeys; k++)
+		if (GpuaggRekeyShareable(prog, k))
+			GpuaggMapCacheExpect(cache, res->ngroups);
 	for (uint32 k = 0; k < p->nkeys; k++)
 	{
 		rekeymap_hash *map;
@@ -1651,6 +1682,8 @@ GpuaggRekey(const GpuaggProgram *prog, GaResult *res, GpuaggDict *dict,
 		rk.state = ExecInitExpr(prog->rekey_expr[k], NULL);
 		rk.argtype = prog->rekey_argtype[k];
 		rk.shareable = GpuaggRekeyShareable(prog, k);
+		rk.timed = 0;
+		rk.eval_us = 0;
 		rk.values = GpuaggDictCreate(cxt);
 		rk.code = palloc(sizeof(uint32));
 		rk.ncode = 0;

@@ -147,13 +147,16 @@ extern bool GpuaggRekeyShareable(const GpuaggProgram *prog, int k);
 
 /*
  * parallel.c: the values a partial parallel GpuAgg's processes mapped,
- * shared by them (NULL cache: none).  Found: true, and *isnull or *out
- * (palloc'd, a text) the value of key k for the string s.
+ * shared by them (NULL cache: none).  Expect: this process is to map that
+ * many strings more (before its first Find: the cache's size).  Find:
+ * true, and *isnull or *out (palloc'd, a text) the value of key k for the
+ * string s, and always *hash, the string's, for Add.
  */
+extern void GpuaggMapCacheExpect(GpuaggMapCache *cache, uint64 strings);
 extern bool GpuaggMapCacheFind(GpuaggMapCache *cache, int k, const char *s, uint32 len,
-							   bool *isnull, Datum *out);
+							   uint64 *hash, bool *isnull, Datum *out);
 extern void GpuaggMapCacheAdd(GpuaggMapCache *cache, int k, const char *s, uint32 len,
-							  bool isnull, Datum value);
+							  uint64 hash, bool isnull, Datum value);
 
 /* A group key as a Datum of its PostgreSQL type (strings: from dict). */
 extern Datum GpuaggKeyDatum(GaDatum v, int type, int scale, GpuaggDict *dict);

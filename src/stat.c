@@ -18,7 +18,6 @@
 #include "access/htup_details.h"
 #include "funcapi.h"
 #include "port/atomics.h"
-#include "storage/lwlock.h"
 #include "storage/shmem.h"
 #include "storage/spin.h"
 #include "utils/builtins.h"
@@ -32,7 +31,6 @@ typedef struct StatShared
 	pg_atomic_uint64 counters[GSTAT_NCOUNTERS];
 	slock_t		mutex;			/* guards reset_time */
 	TimestampTz reset_time;
-	int			map_tranche;	/* the locks of parallel.c's mapped keys */
 } StatShared;
 
 static StatShared *stats = NULL;
@@ -59,15 +57,7 @@ GpuaggStatShmemInit(void)
 			pg_atomic_init_u64(&stats->counters[i], 0);
 		SpinLockInit(&stats->mutex);
 		stats->reset_time = GetCurrentTimestamp();
-		stats->map_tranche = LWLockNewTrancheId();
 	}
-}
-
-/* (stat.h) */
-int
-GpuaggMapTranche(void)
-{
-	return stats != NULL ? stats->map_tranche : LWTRANCHE_PARALLEL_QUERY_DSA;
 }
 
 void

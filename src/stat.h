@@ -30,8 +30,6 @@ typedef enum GpuaggStatCounter
 
 extern Size GpuaggStatShmemSize(void);
 extern void GpuaggStatShmemInit(void);
-/* the lock tranche of parallel.c's mapped keys (the DSA area's unpreloaded) */
-extern int	GpuaggMapTranche(void);
 
 /* Add to a counter (nothing without shared memory). */
 extern void GpuaggStatAdd(GpuaggStatCounter which, uint64 amount);

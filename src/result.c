@@ -1582,6 +1582,7 @@ rekey_value(RekeyState *rk, int k, bool isnull, Datum d, GpuaggDict *dict, uint6
 		(*from_cache)++;
 	else
 	{
+		bool		timing = s != NULL && rk->timed < REKEY_SAMPLE;
 		instr_time	start,
 					took;
 
@@ -1589,18 +1590,19 @@ rekey_value(RekeyState *rk, int k, bool isnull, Datum d, GpuaggDict *dict, uint6
 		prm->ptype = rk->argtype;
 		prm->isnull = isnull;
 		prm->value = d;
-		if (s != NULL)
+		if (timing)
 			INSTR_TIME_SET_CURRENT(start);
 		v = ExecEvalExprSwitchContext(rk->state, rk->econtext, &vnull);
-		if (s != NULL)
+		if (timing)
 		{
 			INSTR_TIME_SET_CURRENT(took);
 			INSTR_TIME_SUBTRACT(took, start);
 			rk->eval_us += INSTR_TIME_GET_MICROSEC(took);
 			if (++rk->timed == REKEY_SAMPLE)
 				rk->shareable = rk->eval_us >= REKEY_SHARE_US * REKEY_SAMPLE;
-			GpuaggMapCacheAdd(cache, k, s, len, hash, vnull, v);
 		}
+		if (s != NULL)
+			GpuaggMapCacheAdd(cache, k, s, len, hash, vnull, v);
 	}
 	*out = 0;
 	if (!vnull)

@@ -73,6 +73,10 @@ SELECT check_offload('SELECT g, flag, sum(CASE WHEN g > 4 THEN price * disc ELSE
 SELECT check_offload('SELECT 100.00 * sum(CASE WHEN flag = ''R'' THEN price * (1 - disc) ELSE 0 END) / sum(price * (1 - disc)) FROM nm');
 SELECT check_offload('SELECT g, sum(CASE WHEN g = 1 THEN qty WHEN g = 2 THEN k WHEN g = 3 THEN NULL ELSE rate END) FROM nm GROUP BY ROLLUP (g)');
 SELECT check_offload('SELECT g, sum(CASE flag WHEN ''A'' THEN 1.5 WHEN ''N'' THEN 2 ELSE NULL END) FILTER (WHERE g < 5) FROM nm GROUP BY g');
+-- and of a COALESCE (sum(COALESCE(amount, 0))): a group whose values are
+-- all NULL sums to 0, not 0.00
+SELECT check_offload('SELECT g, sum(COALESCE(price, 0)), avg(COALESCE(rate, k, 0)), sum(COALESCE(price, disc)), sum(COALESCE(price, 0.00)) FROM nm GROUP BY g');
+SELECT check_offload('SELECT g, sum(COALESCE(price, 0)), avg(COALESCE(price, 1)), sum(COALESCE(price, NULL, 2.5)) FROM nm WHERE price IS NULL OR g = 2 GROUP BY ROLLUP (g)');
 -- GREATEST, LEAST and NULLIF over one scale; IN lists at any scales
 SELECT check_offload('SELECT g, max(GREATEST(price, disc)), min(LEAST(k, 0.0, NULL)), sum(NULLIF(k, 1)), sum(NULLIF(price, 1.25)), count(NULLIF(k, 2.50)) FROM nm GROUP BY g');
 SELECT check_offload('SELECT LEAST(k, 2.0) AS kk, count(*) FROM nm GROUP BY 1');

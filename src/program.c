@@ -73,10 +73,11 @@ typedef struct Compiler
 	List	   *numeric_scales; /* GpuaggCompile's */
 	int			npairs;			/* two-argument aggregates so far */
 	/*
-	 * sum/avg of a numeric CASE (mixed_case, the argument itself) may have
-	 * branches of different scales: compile_case gives each value at the
-	 * largest, and its own display scale in mixed_ds_reg (a float8
-	 * register), or leaves that -1 where all share one
+	 * sum/avg of a numeric CASE or COALESCE (mixed_case, the argument
+	 * itself) may have branches of different scales: compile_case and
+	 * compile_coalesce give each value at the largest, and its own display
+	 * scale in mixed_ds_reg (a float8 register), or leave that -1 where
+	 * all share one
 	 */
 	Expr	   *mixed_case;
 	int			mixed_ds_reg;
@@ -2865,6 +2866,31 @@ compile_mixed_branch(Compiler *c, Expr *expr, int r, int ds, int *at, int *from)
 	return k >= 0 && emit(c, GA_OP_MOVE, GA_T_FLOAT8, ds, k, 0, 0) >= 0;
 }
 
+/*
+ * The values of a mixed-scale CASE's or COALESCE's nb branches, each
+ * rescaled up to the largest scale (at[i], from[i]: compile_mixed_branch's);
+ * where they had more than one, ds holds each row's display scale.
+ */
+static int
+mixed_scales(Compiler *c, int nb, const int *at, const int *from, int ds)
+{
+	int			smax = -1,
+				nscales = 0;
+
+	for (int i = 0; i < nb; i++)
+		if (from[i] >= 0 && from[i] != smax)
+		{
+			nscales++;
+			smax = Max(smax, from[i]);
+		}
+	for (int i = 0; i < nb; i++)
+		if (at[i] >= 0)
+			c->prog->ga.code[at[i]].imm = smax - from[i];
+	if (nscales > 1)
+		c->mixed_ds_reg = ds;
+	return smax;
+}
+
 static int
 compile_case(Compiler *c, CaseExpr *ce, int *type)
 {
@@ -2880,9 +2906,7 @@ compile_case(Compiler *c, CaseExpr *ce, int *type)
 	/* sum/avg's own argument: branches of different scales allowed */
 	bool		mixed = (Expr *) ce == c->mixed_case && t == GA_T_NUMERIC;
 	int			ds = -1,
-				nb = 0,
-				smax = -1,
-				nscales = 0;
+				nb = 0;
 	int		   *at = palloc(sizeof(int) * (list_length(ce->args) + 1));
 	int		   *from = palloc(sizeof(int) * (list_length(ce->args) + 1));
 	ListCell   *lc;
@@ -2929,21 +2953,7 @@ compile_case(Compiler *c, CaseExpr *ce, int *type)
 	nb++;
 	emit_patch(c, ends, nends);
 	if (mixed)
-	{
-		/* each value up to the largest scale; the display scales apart */
-		for (int i = 0; i < nb; i++)
-			if (from[i] >= 0 && from[i] != smax)
-			{
-				nscales++;
-				smax = Max(smax, from[i]);
-			}
-		for (int i = 0; i < nb; i++)
-			if (at[i] >= 0)
-				c->prog->ga.code[at[i]].imm = smax - from[i];
-		scale = smax;
-		if (nscales > 1)
-			c->mixed_ds_reg = ds;
-	}
+		scale = mixed_scales(c, nb, at, from, ds);
 	c->casetest_reg = saved_reg;
 	c->casetest_type = saved_type;
 	c->nextreg = r + 1;
@@ -2968,7 +2978,11 @@ compile_case_test(Compiler *c, int *type)
 	return r;
 }
 
-/* COALESCE: the first argument that is not NULL; the rest not evaluated. */
+/*
+ * COALESCE: the first argument that is not NULL; the rest not evaluated.
+ * As sum/avg's own argument (Compiler.mixed_case, sum(COALESCE(amount,
+ * 0))) its numeric arguments may differ in scale, as a CASE's branches.
+ */
 static int
 compile_coalesce(Compiler *c, CoalesceExpr *ce, int *type)
 {
@@ -2978,10 +2992,18 @@ compile_coalesce(Compiler *c, CoalesceExpr *ce, int *type)
 				base,
 				nends = 0;
 	int		   *ends = palloc(sizeof(int) * list_length(ce->args));
+	bool		mixed = (Expr *) ce == c->mixed_case && t == GA_T_NUMERIC;
+	int			ds = -1,
+				nb = 0;
+	int		   *at = palloc(sizeof(int) * list_length(ce->args));
+	int		   *from = palloc(sizeof(int) * list_length(ce->args));
 	ListCell   *lc;
 
+	c->mixed_case = NULL;
 	if (t == GA_T_INVALID || t == GA_T_NULLONLY)
 		return fail(c, "COALESCE of type %s", format_type_be(ce->coalescetype)), -1;
+	if (mixed && (ds = alloc_reg(c)) < 0)
+		return -1;
 	if ((r = alloc_reg(c)) < 0)
 		return -1;
 	base = c->nextreg;
@@ -2989,8 +3011,10 @@ compile_coalesce(Compiler *c, CoalesceExpr *ce, int *type)
 	{
 		int			isnull;
 
-		if (!compile_branch(c, lfirst(lc), t, r, "COALESCE", &scale))
+		if (mixed ? !compile_mixed_branch(c, lfirst(lc), r, ds, &at[nb], &from[nb]) :
+			!compile_branch(c, lfirst(lc), t, r, "COALESCE", &scale))
 			return -1;
+		nb++;
 		c->nextreg = base;
 		if (lnext(ce->args, lc) == NULL)
 			break;
@@ -3002,6 +3026,8 @@ compile_coalesce(Compiler *c, CoalesceExpr *ce, int *type)
 		c->nextreg = base;
 	}
 	emit_patch(c, ends, nends);
+	if (mixed)
+		scale = mixed_scales(c, nb, at, from, ds);
 	c->nextreg = r + 1;
 	c->regscale[r] = Max(scale, 0);
 	*type = t;
@@ -3688,11 +3714,13 @@ compile_aggref(Compiler *c, Aggref *aggref, GaAgg *ag)
 		else
 		{
 			/*
-			 * sum/avg of a numeric CASE: its branches may differ in scale,
-			 * the largest display scale going along (GA_AGG_SUM_I128_DS)
+			 * sum/avg of a numeric CASE or COALESCE: its branches may
+			 * differ in scale, the largest display scale going along
+			 * (GA_AGG_SUM_I128_DS)
 			 */
 			c->mixed_case = ag->kind == GA_AGG_SUM_I128 && ag->distinct < 0 &&
-				IsA(arg, CaseExpr) && exprType((Node *) arg) == NUMERICOID ? arg : NULL;
+				(IsA(arg, CaseExpr) || IsA(arg, CoalesceExpr)) &&
+				exprType((Node *) arg) == NUMERICOID ? arg : NULL;
 			c->mixed_ds_reg = -1;
 			if (!compile_segment(c, arg, &ag->arg, &t))
 				return false;

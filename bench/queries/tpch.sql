@@ -339,3 +339,13 @@ SELECT extract(year FROM l_shipdate) AS l_year, l_returnflag,
  WHERE l_receiptdate > l_commitdate + interval '1 week'
  GROUP BY extract(year FROM l_shipdate), l_returnflag
  ORDER BY l_year, l_returnflag;
+
+-- name: returned_share
+-- note: a report, not a TPC-H query: per ship mode, the revenue of returned lines and all revenue; sum of a COALESCE of numerics of different scales (a CASE's scale 4 and 0)
+SELECT l_shipmode,
+       sum(COALESCE(CASE WHEN l_returnflag = 'R' THEN l_extendedprice * (1 - l_discount) END, 0)) AS returned,
+       sum(l_extendedprice * (1 - l_discount)) AS revenue,
+       count(*) AS lines
+  FROM lineitem
+ GROUP BY l_shipmode
+ ORDER BY l_shipmode;

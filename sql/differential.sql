@@ -537,6 +537,12 @@ BEGIN
 						   || diff_numeric_types());
 		END IF;
 		a := f || '(' || diff_expr(t) || ')';
+		-- (a numeric run's own draw) sum/avg of a COALESCE whose arguments
+		-- may differ in scale
+		IF t = 'numeric' AND f IN ('sum', 'avg') AND random() < 0.3 THEN
+			a := f || '(COALESCE(' || diff_expr(t) || ', '
+				|| diff_pick('{0,0.5,n0,"NULL, 1",n4}') || '))';
+		END IF;
 	END IF;
 	IF random() < 0.3 THEN
 		a := a || ' FILTER (WHERE ' || diff_pred(1) || ')';

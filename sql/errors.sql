@@ -38,6 +38,10 @@ SELECT check_error('SELECT sum(a % -1), sum(x % -1) FROM er');
 SELECT check_error('SELECT sum(a / b) FILTER (WHERE b <> 0 AND b <> -1) FROM er');
 SELECT check_error('SELECT count(*) FROM er WHERE b <> 0 AND a / b > 0');
 SELECT check_error('SELECT sum(x) FROM er');
+-- mod() of integers is the % operator's function, errors included
+SELECT check_error('SELECT sum(mod(a, b)) FROM er');
+SELECT check_error('SELECT sum(mod(a, -1)), sum(mod(x, -1)), sum(mod(s, 7::int2)) FROM er');
+SELECT check_offload('SELECT mod(k, 2) AS m, count(*), sum(mod(x, 1000)) FROM er WHERE mod(a, 3) <> 5 GROUP BY 1');
 
 -- the error aborts the query cleanly; the session goes on
 SELECT sum(a / b) FROM er;

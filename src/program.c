@@ -88,6 +88,8 @@ static bool is_scan_constant(Expr *expr);
 static int	comparison_op(const char *name);
 static int	arith_op(const char *name);
 static int	compile_numeric_func(Compiler *c, FuncExpr *f, int *type);
+static int	compile_named_op(Compiler *c, const char *name, Oid opfuncid, Oid inputcollid,
+							 Oid restype, List *args, int *type);
 static bool read_zone(Compiler *c, const char *what, pg_tz *tz, bool fixed, int offset);
 
 /* the kernels read GaProgram from __constant__ memory: 64 kB */
@@ -1681,6 +1683,23 @@ compile_opexpr(Compiler *c, Oid opno, Oid opfuncid, Oid inputcollid,
 			   Oid restype, List *args, int *type)
 {
 	char	   *name;
+
+	if (opno >= FirstGenbkiObjectId || opfuncid >= FirstGenbkiObjectId)
+		return fail(c, "operator %u is not built in", opno), -1;
+	name = get_opname(opno);
+	if (name == NULL)
+		return fail(c, "operator %u not found", opno), -1;
+	return compile_named_op(c, name, opfuncid, inputcollid, restype, args, type);
+}
+
+/*
+ * A built-in operator by its name and function (compile_opexpr's, or
+ * mod()'s: "%" and the function mod()).
+ */
+static int
+compile_named_op(Compiler *c, const char *name, Oid opfuncid, Oid inputcollid, Oid restype,
+				 List *args, int *type)
+{
 	int			op,
 				rtype = GpuaggTypeOf(restype),
 				lt,
@@ -1688,11 +1707,6 @@ compile_opexpr(Compiler *c, Oid opno, Oid opfuncid, Oid inputcollid,
 				ra,
 				rb;
 
-	if (opno >= FirstGenbkiObjectId || opfuncid >= FirstGenbkiObjectId)
-		return fail(c, "operator %u is not built in", opno), -1;
-	name = get_opname(opno);
-	if (name == NULL)
-		return fail(c, "operator %u not found", opno), -1;
 	if (restype == NUMERICOID || exprType(linitial(args)) == NUMERICOID)
 		return compile_numeric_op(c, name, restype, args, type);
 
@@ -2397,6 +2411,12 @@ compile_func(Compiler *c, FuncExpr *f, int *type)
 {
 	int			from,
 				r;
+
+	/* mod() of integers: the % operator's function (int2mod, int4mod, int8mod) */
+	if ((f->funcid == F_MOD_INT2_INT2 || f->funcid == F_MOD_INT4_INT4 ||
+		 f->funcid == F_MOD_INT8_INT8) && list_length(f->args) == 2)
+		return compile_named_op(c, "%", f->funcid, f->inputcollid, f->funcresulttype, f->args,
+								type);
 
 	if ((f->funcid == F_DATE_TRUNC_TEXT_TIMESTAMP || f->funcid == F_DATE_TRUNC_TEXT_TIMESTAMPTZ) &&
 		list_length(f->args) == 2)

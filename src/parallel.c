@@ -860,9 +860,21 @@ map_slots(GpuaggMapCache *cache)
 	return cache->slots;
 }
 
+/*
+ * Does the slot, taken by entry there, hold key k's string s?  Its tag
+ * answers no without the entry where it is written.
+ */
 static inline bool
-map_entry_is(const MapEntry *e, uint64 hash, int k, const char *s, uint32 len)
+map_slot_holds(GpuaggMapCache *cache, MapSlot *slot, dsa_pointer there, uint64 hash, int k,
+			   const char *s, uint32 len)
 {
+	uint32		tag = pg_atomic_read_u32(&slot->tag);
+	MapEntry   *e;
+
+	if (tag != 0 && tag != MAP_TAG(hash))
+		return false;
+	pg_read_barrier();
+	e = dsa_get_address(cache->area, there);
 	return e->hash == hash && e->key == (uint32) k && e->len == len &&
 		memcmp(e->bytes, s, len) == 0;
 }
@@ -873,29 +885,22 @@ GpuaggMapCacheFind(GpuaggMapCache *cache, int k, const char *s, uint32 len,
 				   uint64 *hash, bool *isnull, Datum *out)
 {
 	MapSlots   *slots = map_slots(cache);
-	uint32		tag;
 
 	*hash = hash_bytes_extended((const unsigned char *) s, (int) len, (uint64) k);
 	if (slots == NULL)
 		return false;
-	tag = MAP_TAG(*hash);
 	for (uint64 i = 0; i < MAP_PROBES; i++)
 	{
 		MapSlot    *slot = &slots->slot[(*hash + i) & slots->mask];
 		dsa_pointer dp = (dsa_pointer) pg_atomic_read_u64(&slot->entry);
-		uint32		there;
 		MapEntry   *e;
 		text	   *t;
 
 		if (!DsaPointerIsValid(dp))
 			return false;
-		there = pg_atomic_read_u32(&slot->tag);
-		if (there != 0 && there != tag)
+		if (!map_slot_holds(cache, slot, dp, *hash, k, s, len))
 			continue;
-		pg_read_barrier();
 		e = dsa_get_address(cache->area, dp);
-		if (!map_entry_is(e, *hash, k, s, len))
-			continue;
 		*isnull = e->isnull;
 		*out = (Datum) 0;
 		if (e->isnull)
@@ -973,28 +978,26 @@ GpuaggMapCacheAdd(GpuaggMapCache *cache, int k, const char *s, uint32 len, uint6
 	}
 	size = MAXALIGN(offsetof(MapEntry, bytes) + len + vlen);
 	dp = map_chunk_alloc(cache, size);
-	if (!DsaPointerIsValid(dp))
+	if (DsaPointerIsValid(dp))
 	{
-		if (t != NULL && t != (struct varlena *) DatumGetPointer(value))
-			pfree(t);
-		return;
+		e = dsa_get_address(cache->area, dp);
+		e->hash = hash;
+		e->key = (uint32) k;
+		e->len = len;
+		e->vlen = vlen;
+		e->isnull = isnull;
+		memcpy(e->bytes, s, len);
+		if (vlen > 0)
+			memcpy(e->bytes + len, vbytes, vlen);
 	}
-	e = dsa_get_address(cache->area, dp);
-	e->hash = hash;
-	e->key = (uint32) k;
-	e->len = len;
-	e->vlen = vlen;
-	e->isnull = isnull;
-	memcpy(e->bytes, s, len);
-	if (vlen > 0)
-		memcpy(e->bytes + len, vbytes, vlen);
 	if (t != NULL && t != (struct varlena *) DatumGetPointer(value))
 		pfree(t);
+	if (!DsaPointerIsValid(dp))
+		return;
 	for (uint64 i = 0; i < MAP_PROBES; i++)
 	{
 		MapSlot    *slot = &slots->slot[(hash + i) & slots->mask];
 		uint64		there = pg_atomic_read_u64(&slot->entry);
-		uint32		tag;
 
 		/* (a full barrier: the entry is whole before the slot shows it) */
 		if (there == 0 && pg_atomic_compare_exchange_u64(&slot->entry, &there, (uint64) dp))
@@ -1002,11 +1005,7 @@ GpuaggMapCacheAdd(GpuaggMapCache *cache, int k, const char *s, uint32 len, uint6
 			pg_atomic_write_u32(&slot->tag, MAP_TAG(hash));
 			return;
 		}
-		tag = pg_atomic_read_u32(&slot->tag);
-		if (tag != 0 && tag != MAP_TAG(hash))
-			continue;
-		pg_read_barrier();
-		if (map_entry_is(dsa_get_address(cache->area, (dsa_pointer) there), hash, k, s, len))
+		if (map_slot_holds(cache, slot, (dsa_pointer) there, hash, k, s, len))
 		{
 			/* another process kept this string's */
 			cache->used -= size;

@@ -44,7 +44,7 @@
 #define GA_HD static inline
 #endif
 
-#define GA_ABI_VERSION		26
+#define GA_ABI_VERSION		27
 
 /*
  * Words of a page's visibility bitmap in a page-form batch: room for
@@ -696,6 +696,10 @@ typedef struct GaProgram
 	int32_t		where_strings;	/* where the first of its quals that reads a
 								 * string column starts (where.start: the
 								 * first; where.end: none) */
+	int32_t		where_joined;	/* ... a joined table's column: the quals
+								 * before it, the scanned table's own, run
+								 * on every row before the join, as at a
+								 * native scan (gpuagg_join.h) */
 	GaSegment	keyseg;			/* evaluates every key */
 	int32_t		keyreg[GA_MAX_KEYS];
 	int32_t		keytype[GA_MAX_KEYS];

@@ -399,16 +399,12 @@ fold_match(GaRowCtx *c, uint32_t row, uint64_t grow, GaDatum *regs, uint8_t *nul
 	int			err;
 	int64_t		slot = -1;
 
-	if (p->where.reg >= 0)
+	err = GA_OK;
+	if (!ga_where_keeps(p, c->batch, row, regs, nulls, &err))
 	{
-		err = ga_eval(p, &p->where, c->batch, row, regs, nulls);
 		if (err)
-		{
 			report(*c->t, grow, err);
-			return;
-		}
-		if (nulls[p->where.reg] || !regs[p->where.reg].i)
-			return;
+		return;
 	}
 	c->passed++;
 
@@ -562,8 +558,10 @@ fold_row(GaRowCtx *c, uint32_t row, uint64_t grow)
 
 	for (bool first = true;; first = false)
 	{
+		/* (the WHERE's quals of the table alone first, gpuagg_join.h) */
 		if (p->ndims > 0 &&
-			!ga_join_next(p, c->dims, c->batch, row, &it, first, regs, nulls, &err))
+			((first && !ga_where_upto(p, p->where_joined, c->batch, row, regs, nulls, &err)) ||
+			 !ga_join_next(p, c->dims, c->batch, row, &it, first, regs, nulls, &err)))
 			break;
 		fold_match(c, row, grow, regs, nulls);
 		if (p->ndims == 0)

@@ -7,8 +7,9 @@
  * join.c sends each dimension's rows (GaDimData: keys as int64, the columns
  * the program reads at their type's width) once per run; a device builds
  * its hash table with ga_dim_insert (a GPU a thread a row, atomically): a
- * slot per key, its rows chained.  ga_join_next runs first for every row
- * of the table, before the WHERE: depth first over the dimensions in order,
+ * slot per key, its rows chained.  ga_join_next runs for every row of the
+ * table the WHERE's quals of the table alone keep (ga_where_upto),
+ * before its other quals: depth first over the dimensions in order,
  * each probed with its key (columns of the table or of an earlier
  * dimension's match), each of the key's rows for which the join's other
  * conditions hold a candidate (GaDimDesc, GaProgram.dimcond).  It writes
@@ -334,6 +335,59 @@ ga_join_next(const GaProgram *p, const GaDims *dims, const GaBatch *b, uint32_t 
 		d--;
 		fresh = false;
 	}
+}
+
+/*
+ * Do the WHERE's quals before end keep row of batch b (regs, nulls: the
+ * evaluation's scratch)?  false with *err where one fails.  Around a join (GaProgram.where_joined) those that read
+ * the scanned table alone run so on each of its rows before ga_join_next,
+ * as a native plan's scan runs them before its join: a row they drop is
+ * matched with nothing, and a row the join drops still gets their errors.
+ * (The CPU device's page form too, for the strings it defers: up to
+ * GaTupleLayout.defer_end.)
+ */
+GA_JOIN_OUTLINE bool
+ga_where_upto(const GaProgram *p, int32_t end, const GaBatch *b, uint32_t row, GaDatum *regs,
+			  uint8_t *nulls, int *err)
+{
+	GaSegment	seg;
+
+#if defined(GA_JOIN_PROGRAM) && defined(__CUDA_ARCH__)
+	p = GA_JOIN_PROGRAM;
+#endif
+	seg.start = p->where.start;
+	seg.end = end;
+	seg.reg = p->where.reg;
+	*err = GA_OK;
+	if (seg.reg < 0 || seg.end <= seg.start)
+		return true;
+	*err = ga_eval(p, &seg, b, row, regs, nulls);
+	return *err == GA_OK && !nulls[seg.reg] && regs[seg.reg].i;
+}
+
+/*
+ * ... and the WHERE for each row of the join (of the table, without one):
+ * the rest of its quals.  false with *err where one fails.
+ */
+GA_DEVFN bool
+ga_where_keeps(const GaProgram *p, const GaBatch *b, uint32_t row, GaDatum *regs,
+			   uint8_t *nulls, int *err)
+{
+	GaSegment	seg = p->where;
+
+	if (seg.reg < 0)
+		return true;
+	if (p->ndims > 0 && p->where_joined > seg.start)
+	{
+		if (p->where_joined >= seg.end)
+			return true;
+		/* the quals before held: their AND, true, where the rest start */
+		seg.start = p->where_joined;
+		regs[seg.reg].i = 1;
+		nulls[seg.reg] = 0;
+	}
+	*err = ga_eval(p, &seg, b, row, regs, nulls);
+	return *err == GA_OK && !nulls[seg.reg] && regs[seg.reg].i;
 }
 
 /*

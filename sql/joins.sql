@@ -104,6 +104,16 @@ SELECT check_offload('SELECT count(*), sum(big * qty) FROM jf JOIN jbig ON qty =
 
 -- errors: the same as natively
 SELECT check_error('SELECT sum(qty / (c_nation - c_nation)) FROM jf JOIN jc ON ck = c_id');
+-- ... the table's own quals run on every row before the join, as at a
+-- native scan: rows the join drops (ck 110, id 7) still raise their errors
+SELECT check_error('SELECT count(*) FROM jf JOIN jc ON ck = c_id WHERE 100 / (ck - 110) > -1000');
+SELECT check_error('SELECT count(*) FROM jf JOIN jc ON amt = c_bal WHERE 100 / (id - 7) > -1000');
+SELECT check_error('SELECT count(*) FROM jf WHERE EXISTS (SELECT FROM jc WHERE c_id = ck) AND 100 / (ck - 110) > -1000');
+SELECT check_error('SELECT count(*) FROM jf WHERE NOT EXISTS (SELECT FROM jc WHERE c_id = ck) AND 100 / (ck - 5) > -1000');
+-- ... and a row they drop meets no join condition
+SELECT check_offload('SELECT count(*) FROM jf JOIN jc ON ck = c_id WHERE qty <> 5 AND 100 / (qty - 5 + 0 * c_nation) > -1000');
+SELECT check_offload('SELECT count(*), sum(amt) FROM jf JOIN jc ON amt = c_bal WHERE id <> 7 AND 100 / (id - 7 + 0 * c_nation) > -1000');
+SELECT check_offload('SELECT c_nation, count(*), sum(qty) FROM jf LEFT JOIN jc ON ck = c_id WHERE qty > 3 AND (c_nation IS NULL OR c_nation < 4) GROUP BY 1');
 
 -- parameters, in the table's and in a dimension's WHERE (generic plans)
 SET plan_cache_mode = force_generic_plan;

@@ -251,12 +251,11 @@ cpu_bpchar_codes(void *arg, const uint8_t *p, uint64_t *codes)
 static bool
 keeps_row(const GaProgram *p, const GaTupleLayout *L, const GaBatch *view, uint32 row)
 {
-	GaSegment	seg = {p->where.start, L->defer_end, p->where.reg};
 	GaDatum		regs[GA_MAX_REGS];
 	uint8_t		nulls[GA_MAX_REGS];
+	int			err;
 
-	return ga_eval(p, &seg, view, row, regs, nulls) != GA_OK ||
-		(!nulls[seg.reg] && regs[seg.reg].i);
+	return ga_where_upto(p, L->defer_end, view, row, regs, nulls, &err) || err != GA_OK;
 }
 
 /*
@@ -468,15 +467,10 @@ cpu_fold_row(CpuSession *s, const GaBatch *batch, uint32 row, GaDatum *regs, uin
 	const GaProgram *p = &s->prog;
 	uint32		g = 0;
 	uint64	   *st;
-	int			err;
+	int			err = GA_OK;
 
-	if (p->where.reg >= 0)
-	{
-		if ((err = ga_eval(p, &p->where, batch, row, regs, nulls)) != GA_OK)
-			return err;
-		if (nulls[p->where.reg] || !regs[p->where.reg].i)
-			return GA_OK;
-	}
+	if (!ga_where_keeps(p, batch, row, regs, nulls, &err))
+		return err;
 	(*passed)++;
 	if (p->nkeys > 0)
 	{
@@ -583,7 +577,8 @@ cpu_add_batch(void *session, const GaBatch *batch, GpuaggDeviceStats *stats)
 
 		/* the row, or each row of the join it makes (gpuagg_join.h) */
 		if (p->ndims > 0)
-			more = ga_join_next(p, &s->dims, batch, row, &it, true, regs, nulls, &err);
+			more = ga_where_upto(p, p->where_joined, batch, row, regs, nulls, &err) &&
+				ga_join_next(p, &s->dims, batch, row, &it, true, regs, nulls, &err);
 		while (more && err == GA_OK)
 		{
 			/* (a join's rows may be many more than the batch's) */

@@ -160,7 +160,7 @@ gpuagg_begin(CustomScanState *node, EState *estate, int eflags)
 	if (!GpuaggCompile(st->prog, st->plan->quals, st->plan->keys, st->plan->aggrefs,
 					   st->plan->numeric_scales, st->plan->sets != NIL, st->plan->varno,
 					   GpuaggJoinColumns(st->plan->join), GpuaggJoinConditions(st->plan->join),
-					   &reason))
+					   st->plan->before_join, &reason))
 		elog(ERROR, "gpuagg: plan does not compile: %s", reason);
 	GpuaggTopNForDevice(&st->topn, st->prog);
 	nparams = list_length(st->prog->params);
@@ -209,6 +209,16 @@ gpuagg_begin(CustomScanState *node, EState *estate, int eflags)
 		}
 		if (st->plan->join != NIL)
 			st->join = GpuaggJoinInit(st->plan->join, dims, &node->ss.ps);
+		/*
+		 * Where the host matches the join or looks a subquery condition up,
+		 * the WHERE's quals a native scan runs before either run there
+		 * first too: a row the join drops then gets their errors, and one
+		 * they drop meets no join condition (the device runs them again on
+		 * the rows kept, true).
+		 */
+		if ((st->plan->join != NIL && !st->plan->device_join) || st->host != NIL)
+			st->host = list_concat(list_copy_head(st->plan->quals, st->plan->before_join),
+								   st->host);
 		if (st->host != NIL)
 			st->join = GpuaggJoinWithFilter(st->join, st->host, &node->ss.ps);
 		/* (a join of integer or text keys: the device probes its tables) */

@@ -110,6 +110,9 @@ typedef struct GpuaggPlanInfo
 	bool		feed;			/* parallel workers only feed pages to the
 								 * leader's session */
 	bool		device_join;	/* the device runs the join (join.h) */
+	int			before_join;	/* the first quals, which a native scan runs
+								 * on every row before the join or a
+								 * subquery condition's lookup (host) */
 	List	   *sets;			/* GROUPING SETS: per set a List of the indexes
 								 * of the keys it groups by, or NIL (one
 								 * grouping by every key) */

@@ -747,7 +747,7 @@ scan_quals_compile(GpuaggProgram *dp, List *quals, Index varno)
 {
 	const char *reason;
 
-	return GpuaggCompile(dp, quals, NIL, NIL, NIL, false, varno, NIL, NIL, &reason) &&
+	return GpuaggCompile(dp, quals, NIL, NIL, NIL, false, varno, NIL, NIL, 0, &reason) &&
 		dp->params == NIL && !dp->uses_zone && !GpuaggProgramNeedsExact(&dp->ga);
 }
 

@@ -53,7 +53,8 @@ enum GpuaggPrivateIndex
 	PRIV_GROUPING_VALUES,
 	PRIV_JOIN,
 	PRIV_HOST,
-	PRIV_DEVICE_JOIN
+	PRIV_DEVICE_JOIN,
+	PRIV_BEFORE_JOIN
 };
 
 List *
@@ -85,7 +86,8 @@ GpuaggFormPlanInfo(const GpuaggPlanInfo *info)
 	priv = lappend(priv, info->join);
 	priv = lappend(priv, info->host);
 	priv = lappend(priv, makeInteger(info->device_join ? 1 : 0));
-	Assert(list_length(priv) == PRIV_HOST + 1);
+	priv = lappend(priv, makeInteger(info->before_join));
+	Assert(list_length(priv) == PRIV_BEFORE_JOIN + 1);
 	return priv;
 }
 
@@ -122,6 +124,7 @@ GpuaggDeformPlanInfo(List *priv, GpuaggPlanInfo *info)
 	info->join = list_nth(priv, PRIV_JOIN);
 	info->host = list_nth(priv, PRIV_HOST);
 	info->device_join = intVal(list_nth(priv, PRIV_DEVICE_JOIN)) != 0;
+	info->before_join = intVal(list_nth(priv, PRIV_BEFORE_JOIN));
 }
 
 /*

@@ -789,6 +789,7 @@ typedef struct GpuaggCandidate
 	List	   *quals;			/* WHERE on the scan, in evaluation order */
 	List	   *gating;			/* one-time quals */
 	List	   *host;			/* quals the host evaluates per row */
+	int			before_join;	/* GpuaggPlanInfo's */
 	List	   *keys;			/* group keys */
 	List	   *keyrefs;		/* ... their ressortgrouprefs */
 	List	   *named_keys;		/* ... those GROUP BY names (the others each
@@ -1148,6 +1149,7 @@ compile_query(GpuaggCandidate *c)
 	Query	   *parse = c->root->parse;
 	CollectContext cxt;
 	List	   *scan_rinfos = NIL;
+	List	   *native;
 	const char *reason;
 	ListCell   *lc;
 
@@ -1224,6 +1226,7 @@ compile_query(GpuaggCandidate *c)
 	 * and all, before the device's quals, a bool that cannot fail.
 	 */
 	c->host = NIL;
+	native = GpuaggOrderedQuals(c->root, scan_rinfos);
 	foreach(lc, scan_rinfos)
 	{
 		RestrictInfo *rinfo = lfirst_node(RestrictInfo, lc);
@@ -1233,6 +1236,19 @@ compile_query(GpuaggCandidate *c)
 			c->host = lappend(c->host, rinfo->clause);
 			scan_rinfos = foreach_delete_current(scan_rinfos, lc);
 		}
+	}
+	/*
+	 * The table's quals that a native scan runs before the first of those
+	 * (in its order, which the others keep), on every row: the device, or
+	 * the host before its lookups and matches, runs them before the join
+	 * too (GaProgram.where_joined).
+	 */
+	c->before_join = 0;
+	foreach(lc, native)
+	{
+		if (list_member_ptr(c->host, lfirst(lc)))
+			break;
+		c->before_join++;
 	}
 	/*
 	 * ... or, of a table without children, the join's last dimensions: the
@@ -1258,7 +1274,7 @@ compile_query(GpuaggCandidate *c)
 	c->prog = palloc(sizeof(GpuaggProgram));
 	if (!GpuaggCompile(c->prog, c->quals, c->keys, c->aggrefs, c->numeric_scales,
 					   parse->groupingSets != NIL, c->scan_rel->relid, c->join.joincols,
-					   GpuaggJoinConditions(c->join.priv), &reason))
+					   GpuaggJoinConditions(c->join.priv), c->before_join, &reason))
 		return c->is_join ? join_words(c->root, c->input_rel->relids, reason) : reason;
 	if (c->prog->uses_zone && !GpuaggZoneLoad(c->prog, &c->prog->ga.zone))
 		return psprintf("%s in the time zone \"%s\", whose transitions gpuagg cannot list",
@@ -1837,6 +1853,7 @@ add_gpuagg_path(GpuaggCandidate *c)
 	info.gating = c->gating;
 	info.host = c->host;
 	info.device_join = c->device_join;
+	info.before_join = c->before_join;
 	info.params = c->prog->params;
 	info.feed = c->feed;
 	/* (not in a partition's grouping: the Append above gathers the groups) */

@@ -3859,12 +3859,14 @@ domain_vars_mutator(Node *node, void *cxt)
 
 /*
  * An implicitly-ANDed list of quals into seg, ExecQual's rule: the first
- * one not true ends it.  *strings (where not NULL): where the first qual
- * that reads a string column starts (GaProgram.where_strings).  False, and
- * c->reason, where one does not compile.
+ * one not true ends it.  Where the first qual that reads a string column
+ * starts (GaProgram.where_strings), and the qual numbered before (from 0:
+ * GaProgram.where_joined), where asked: seg->end where there is none.
+ * False, and c->reason, where one does not compile.
  */
 static bool
-compile_quals(Compiler *c, List *quals, GaSegment *seg, int32_t *strings)
+compile_quals(Compiler *c, List *quals, GaSegment *seg, int32_t *strings, int before,
+			  int32_t *joined)
 {
 	GaProgram  *p = &c->prog->ga;
 	int			dst,
@@ -3872,7 +3874,8 @@ compile_quals(Compiler *c, List *quals, GaSegment *seg, int32_t *strings)
 				start = p->ninstr,
 				patches[GA_MAX_INSTR],
 				npatches = 0;
-	int32_t		strings_at = -1;
+	int32_t		strings_at = -1,
+				joined_at = -1;
 	ListCell   *lc;
 
 	c->nextreg = 0;
@@ -3880,10 +3883,13 @@ compile_quals(Compiler *c, List *quals, GaSegment *seg, int32_t *strings)
 	foreach(lc, quals)
 	{
 		int			r,
-					qual_start = p->ninstr;
+					n = foreach_current_index(lc),
+					qual_start = n == 0 ? start : p->ninstr;
 
 		if (dst < 0)
 			break;
+		if (n == before)
+			joined_at = qual_start;
 		r = compile_expr(c, lfirst(lc), &t);
 		if (r < 0)
 			break;
@@ -3900,7 +3906,7 @@ compile_quals(Compiler *c, List *quals, GaSegment *seg, int32_t *strings)
 			if (p->code[i].op == GA_OP_COL &&
 				(p->cols[p->code[i].imm].type == GA_T_TEXT ||
 				 p->cols[p->code[i].imm].type == GA_T_BPCHAR))
-				strings_at = foreach_current_index(lc) == 0 ? start : qual_start;
+				strings_at = qual_start;
 	}
 	if (c->reason)
 		return false;
@@ -3910,13 +3916,15 @@ compile_quals(Compiler *c, List *quals, GaSegment *seg, int32_t *strings)
 	seg->reg = dst;
 	if (strings)
 		*strings = strings_at < 0 ? seg->end : strings_at;
+	if (joined)
+		*joined = joined_at < 0 ? seg->end : joined_at;
 	return true;
 }
 
 bool
 GpuaggCompile(GpuaggProgram *prog, List *quals, List *keys, List *aggrefs,
 			  List *numeric_scales, bool grouping_sets, Index varno, List *joincols,
-			  List *dimconds, const char **reason)
+			  List *dimconds, int before_join, const char **reason)
 {
 	GaProgram  *p = &prog->ga;
 	Compiler	c = {prog, 0, NULL, -1, 0, -1};
@@ -3957,7 +3965,8 @@ GpuaggCompile(GpuaggProgram *prog, List *quals, List *keys, List *aggrefs,
 	}
 
 	/* WHERE: ExecQual semantics, stop at the first qual not true */
-	if (quals != NIL && !compile_quals(&c, quals, &p->where, &p->where_strings))
+	if (quals != NIL && !compile_quals(&c, quals, &p->where, &p->where_strings,
+									 before_join, &p->where_joined))
 	{
 		*reason = c.reason;
 		return false;
@@ -4046,7 +4055,8 @@ GpuaggCompile(GpuaggProgram *prog, List *quals, List *keys, List *aggrefs,
 			List	   *conds = (List *) join_vars_mutator(lfirst(lc), &jc);
 
 			if (conds != NIL && !jc.unknown &&
-				!compile_quals(&c, conds, &p->dimcond[foreach_current_index(lc)], NULL))
+				!compile_quals(&c, conds, &p->dimcond[foreach_current_index(lc)], NULL,
+							   -1, NULL))
 				ok = false;
 		}
 		/*

@@ -140,12 +140,14 @@ typedef enum GpuaggScaleFound
  * dimconds (a join's, join.c's GpuaggJoinConditions): a List of quals per
  * dimension, each compiled to GaProgram.dimcond[d] where all of them
  * compile (else every dimcond is absent, reg -1, and nothing else changes).
+ * before_join: how many of the quals run before the join
+ * (GaProgram.where_joined).
  * Returns false and sets *reason when something is not device-evaluable.
  */
 extern bool GpuaggCompile(GpuaggProgram *prog, List *quals, List *keys,
 						  List *aggrefs, List *numeric_scales, bool grouping_sets,
 						  Index varno, List *joincols, List *dimconds,
-						  const char **reason);
+						  int before_join, const char **reason);
 
 /*
  * A join's columns of its other tables (joincols above: IntLists (varno,

@@ -44,7 +44,7 @@
 #define GA_HD static inline
 #endif
 
-#define GA_ABI_VERSION		27
+#define GA_ABI_VERSION		28
 
 /*
  * Words of a page's visibility bitmap in a page-form batch: room for
@@ -223,10 +223,9 @@ typedef enum GaOp
 
 	/* dst = a * 10^imm, a numeric (or an integer: then at scale imm) */
 	GA_OP_NUM_SCALE,
-	/* dst = numeric a without its last imm digits: rounded half away from
-	 * zero (b = 0, round_var) or truncated (b = 1, trunc_var) */
+	/* dst = numeric a without its last imm digits: a GaRounding (b) */
 	GA_OP_NUM_ROUND,
-	/* dst = abs(a), a numeric */
+	/* dst = abs(a) (b = 0) or sign(a) (b = 1, at scale 0), a numeric */
 	GA_OP_NUM_ABS,
 	/* dst = a, a numeric, if |a| < 10^imm (a typmod's precision), else
 	 * GA_ERR_NUMERIC_EXACT: the exact path raises PostgreSQL's error */
@@ -247,8 +246,26 @@ typedef enum GaOp
 	 * and imm + 1 (its months << 32 | its days as uint32): as
 	 * timestamp_pl_interval and date_pl_interval
 	 */
-	GA_OP_TS_PL_INTERVAL
+	GA_OP_TS_PL_INTERVAL,
+
+	/* dst = float8 a rounded to an integral value: a GaRounding (b) */
+	GA_OP_FLT_ROUND,
+	/* dst = sign(a), a float8 (NaN: 0, as dsign) */
+	GA_OP_FLT_SIGN
 } GaOp;
+
+/*
+ * How GA_OP_NUM_ROUND and GA_OP_FLT_ROUND round: half away from zero
+ * (round_var) or, of a float8, half to even (dround's rint); toward zero
+ * (trunc_var, dtrunc); down (floor_var, dfloor); up (ceil_var, dceil).
+ */
+typedef enum GaRounding
+{
+	GA_ROUND_HALF = 0,
+	GA_ROUND_TRUNC,
+	GA_ROUND_FLOOR,
+	GA_ROUND_CEIL
+} GaRounding;
 
 /* The fields of extract and date_part that the devices compute. */
 typedef enum GaPartField

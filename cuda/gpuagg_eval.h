@@ -187,18 +187,23 @@ ga_numeric_scale(int64_t a, int k, int64_t *r)
 }
 
 /*
- * A scaled numeric v without its last drop digits (0 .. 18): rounded half
- * away from zero as round_var does, or truncated toward zero as trunc_var.
+ * A scaled numeric v without its last drop digits (0 .. 18), rounded as
+ * how says (GaRounding): half away from zero as round_var does, toward
+ * zero as trunc_var, down as floor_var, up as ceil_var.
  */
 GA_DEVFN int64_t
-ga_numeric_drop(int64_t v, int drop, int trunc)
+ga_numeric_drop(int64_t v, int drop, int how)
 {
 	int64_t		p = ga_pow10(drop);
 	int64_t		q = v / p;
 	int64_t		r = v % p;
 
-	if (!trunc && 2 * (r < 0 ? -r : r) >= p)
+	if (how == GA_ROUND_HALF && 2 * (r < 0 ? -r : r) >= p)
 		q += v < 0 ? -1 : 1;
+	else if (how == GA_ROUND_FLOOR && r < 0)
+		q--;
+	else if (how == GA_ROUND_CEIL && r > 0)
+		q++;
 	return q;
 }
 
@@ -1079,9 +1084,20 @@ ga_unary(const GaInstr *in, GaDatum a, GaDatum *r)
 			r->i = ga_numeric_drop(a.i, in->imm, in->b);
 			return GA_OK;
 		case GA_OP_NUM_ABS:
-			if (a.i == INT64_MIN)
+			if (in->b == 1)
+				r->i = (a.i > 0) - (a.i < 0);
+			else if (a.i == INT64_MIN)
 				return GA_ERR_NUMERIC_EXACT;
-			r->i = a.i < 0 ? -a.i : a.i;
+			else
+				r->i = a.i < 0 ? -a.i : a.i;
+			return GA_OK;
+		case GA_OP_FLT_ROUND:
+			r->f = in->b == GA_ROUND_HALF ? rint(a.f) :
+				in->b == GA_ROUND_TRUNC ? trunc(a.f) :
+				in->b == GA_ROUND_FLOOR ? floor(a.f) : ceil(a.f);
+			return GA_OK;
+		case GA_OP_FLT_SIGN:
+			r->f = a.f > 0 ? 1.0 : a.f < 0 ? -1.0 : 0.0;
 			return GA_OK;
 		case GA_OP_NUM_PRECISION:
 			if (a.i >= ga_pow10(in->imm) || a.i <= -ga_pow10(in->imm))
@@ -1333,6 +1349,8 @@ ga_eval(const GaProgram *p, const GaSegment *seg, const GaBatch *b,
 			case GA_OP_NUM_ROUND:
 			case GA_OP_NUM_ABS:
 			case GA_OP_NUM_PRECISION:
+			case GA_OP_FLT_ROUND:
+			case GA_OP_FLT_SIGN:
 				nulls[d] = nulls[in->a];
 				if (!nulls[d])
 					err = ga_unary(in, regs[in->a], &regs[d]);

@@ -187,7 +187,8 @@ BEGIN
 		'(trunc(n4, -1))', '(GREATEST(n2, -n2, 0.00))', '(LEAST(n4, n4 * 1, NULL))',
 		'(NULLIF(n0, 5))', '(extract(second FROM ts))', '(extract(epoch FROM ts))',
 		'(extract(isoyear FROM d))', '(extract(dow FROM ts) + n0)', '(nf * n2)',
-		'(nf - n4)', '(nf::numeric(12,1))', '(n4::numeric(10,2))', '(n2::numeric(13,-1))']);
+		'(nf - n4)', '(nf::numeric(12,1))', '(n4::numeric(10,2))', '(n2::numeric(13,-1))',
+		'(floor(n2))', '(ceil(n4 - n2))', '(sign(n2 - n4))']);
 END
 $$;
 
@@ -261,7 +262,9 @@ BEGIN
 				'(f4 * 2::float4)', '(f4 / 3::float4)'])
 			WHEN 'float8' THEN diff_pick(ARRAY['(f8 + 1)', '(f8 * 2)', '(f4::float8)',
 				'(i4::float8)', '(i8::float8 / 1000)', '(f8 - f4)', '(-f8)',
-				'(i2::float8 * 0.5)', '(f8 + i4::float8)', '(f4::float8 / 1000)'])
+				'(i2::float8 * 0.5)', '(f8 + i4::float8)', '(f4::float8 / 1000)',
+				'(round(f8 / 7))', '(trunc(f8))', '(floor(f4::float8 / 3))', '(ceil(f8))',
+				'(sign(f8))'])
 			WHEN 'date' THEN diff_pick(ARRAY['(d + 0)', '(d - 0)', '(0 + d)'])
 			WHEN 'ts' THEN 'ts'
 			WHEN 'tz' THEN 'tz'

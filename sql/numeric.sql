@@ -90,6 +90,8 @@ SELECT check_offload('SELECT round(price, -2) AS r, count(*), sum(round(price, -
 SELECT check_offload('SELECT g, sum(abs(price)), min(abs(k)), sum(trunc(price * disc, 3)), avg(round(-rate, 1)) FROM nm GROUP BY g');
 SELECT check_offload('SELECT g, sum(price::int4), sum(rate::int8), min(k::int2), max(price::float8), max(rate::float4), min(qty::float4) FROM nm GROUP BY g');
 SELECT check_offload('SELECT k, k::int4, round(k), trunc(k), round(-k), count(*) FROM nm GROUP BY k');
+-- floor, ceil and sign: at scale 0, as natively
+SELECT check_offload('SELECT floor(rate) AS f, ceil(rate), ceiling(-rate), sign(rate), count(*), sum(floor(price * disc)), sum(ceil(-price)), sum(sign(k - 2)) FROM nm GROUP BY 1, 2, 3, 4');
 SELECT check_offload('SELECT count(*) FROM nm WHERE price::float8 > 100.5 AND k::int4 = 2');
 -- past int2: the native error
 SELECT g, sum((price * 100)::int2) FROM nm GROUP BY g;

@@ -21,6 +21,10 @@ SELECT check_offload('SELECT i4 % 17, count(*) FROM ty GROUP BY i4 % 17');
 SELECT check_offload('SELECT i8 / 1000000000000, count(*) FROM ty GROUP BY 1');
 SELECT check_offload('SELECT f4, count(*) FROM ty GROUP BY f4');
 SELECT check_offload('SELECT f8, count(*) FROM ty GROUP BY f8');
+-- round (half to even, rint), trunc, floor, ceil and sign of a float8, NaN
+-- and the infinities included, -0 grouped with 0 as natively
+SELECT check_offload('SELECT round(f8 / 10), trunc(-f8 / 10), floor(f4 / 4), ceil(f8 / 3), ceiling(-f4), sign(f8), count(*) FROM ty GROUP BY 1, 2, 3, 4, 5, 6');
+SELECT check_offload('SELECT round(x), trunc(x), floor(x), ceil(x), sign(x), count(*) FROM (SELECT CASE WHEN i4 % 7 = 0 THEN ''NaN''::float8 WHEN i4 % 7 = 1 THEN ''-Infinity'' WHEN i4 % 7 = 2 THEN -0.5 WHEN i4 % 7 = 3 THEN 2.5 ELSE f8 END AS x FROM ty) s GROUP BY 1, 2, 3, 4, 5');
 SELECT check_offload('SELECT d, count(*) FROM ty GROUP BY d');
 SELECT check_offload('SELECT ts, count(*) FROM ty GROUP BY ts');
 SELECT check_offload('SELECT tz, count(*) FROM ty GROUP BY tz');

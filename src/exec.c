@@ -792,7 +792,9 @@ run_on_device(GpuAggState *st, char **why)
 		INSTR_TIME_SET_CURRENT(t1);
 		st->counters.groups_unmapped += st->result.ngroups;
 		if ((err = GpuaggRekey(st->prog, &st->result, st->dict, GpuaggMapCacheOf(st),
-							   &st->counters.mapped_elsewhere)) != GA_OK)
+							   &st->counters.mapped_elsewhere,
+							   st->css.ss.ps.instrument && st->css.ss.ps.instrument->need_timer ?
+							   &st->counters.map_eval_ms : NULL)) != GA_OK)
 			raise_device_error(err);
 		st->result.groups_all = st->result.ngroups;
 		st->counters.map_ms += GpuaggMsSince(t1);

@@ -43,6 +43,8 @@ typedef struct GpuaggCounters
 								 * the strings it coded (page form) taken in */
 	double		result_ms;
 	double		map_ms;			/* of finish_ms, GpuaggRekey's */
+	double		map_eval_ms;	/* ... of it, the keys' expressions' (timed
+								 * under EXPLAIN ANALYZE only) */
 	GpuaggDeviceStats stats;
 	uint64		ngroups;
 	uint64		strings_coded;	/* page form: strings the device coded */

@@ -2474,8 +2474,34 @@ compile_func(Compiler *c, FuncExpr *f, int *type)
 		*type = to;
 		return r;
 	}
+	if (f->funcid == F_DROUND || f->funcid == F_ROUND_FLOAT8 || f->funcid == F_DTRUNC ||
+		f->funcid == F_TRUNC_FLOAT8 || f->funcid == F_FLOOR_FLOAT8 ||
+		f->funcid == F_CEIL_FLOAT8 || f->funcid == F_CEILING_FLOAT8 ||
+		f->funcid == F_SIGN_FLOAT8)
+	{
+		/* round (rint, half to even), trunc, floor, ceil and sign of a float8 */
+		int			how = f->funcid == F_DROUND || f->funcid == F_ROUND_FLOAT8 ? GA_ROUND_HALF :
+			f->funcid == F_DTRUNC || f->funcid == F_TRUNC_FLOAT8 ? GA_ROUND_TRUNC :
+			f->funcid == F_FLOOR_FLOAT8 ? GA_ROUND_FLOOR : GA_ROUND_CEIL;
+
+		if (list_length(f->args) != 1)
+			return fail(c, "%s", func_words(f)), -1;
+		r = compile_expr(c, linitial(f->args), &from);
+		if (r < 0)
+			return -1;
+		if (from != GA_T_FLOAT8)
+			return fail(c, "unexpected float8 function argument"), -1;
+		if (f->funcid == F_SIGN_FLOAT8 ?
+			emit(c, GA_OP_FLT_SIGN, GA_T_FLOAT8, r, r, 0, 0) < 0 :
+			emit(c, GA_OP_FLT_ROUND, GA_T_FLOAT8, r, r, how, 0) < 0)
+			return -1;
+		*type = GA_T_FLOAT8;
+		return r;
+	}
 	if (f->funcid == F_ROUND_NUMERIC || f->funcid == F_TRUNC_NUMERIC ||
 		f->funcid == F_ROUND_NUMERIC_INT4 || f->funcid == F_TRUNC_NUMERIC_INT4 ||
+		f->funcid == F_FLOOR_NUMERIC || f->funcid == F_CEIL_NUMERIC ||
+		f->funcid == F_CEILING_NUMERIC || f->funcid == F_SIGN_NUMERIC ||
 		f->funcid == F_ABS_NUMERIC || f->funcid == F_INT2_NUMERIC ||
 		f->funcid == F_INT4_NUMERIC || f->funcid == F_INT8_NUMERIC ||
 		f->funcid == F_FLOAT4_NUMERIC || f->funcid == F_FLOAT8_NUMERIC ||
@@ -2516,7 +2542,8 @@ compile_func(Compiler *c, FuncExpr *f, int *type)
 /*
  * Functions of a numeric: round and trunc to a constant number of places
  * from -18 to 18 (the result's display scale, never below 0, as round_var
- * and trunc_var set it), abs, casts to the integers and floats, and the
+ * and trunc_var set it), floor, ceil and sign (at scale 0, as floor_var,
+ * ceil_var and numeric_sign give them), abs, casts to the integers and floats, and the
  * cast to a typmod, numeric(p, s): rounded to s places as round(x, s), as
  * apply_typmod does, then checked against p (GA_OP_NUM_PRECISION).
  */
@@ -2591,7 +2618,8 @@ compile_numeric_func(Compiler *c, FuncExpr *f, int *type)
 		else if (s - k > GA_NUMERIC_MAX_SCALE)
 			return fail(c, "%s(numeric, %d) of a numeric of scale %d (more than %d digits dropped)",
 						get_func_name(f->funcid), k, s, GA_NUMERIC_MAX_SCALE), -1;
-		else if (emit(c, GA_OP_NUM_ROUND, GA_T_NUMERIC, r, r, trunc ? 1 : 0, s - k) < 0 ||
+		else if (emit(c, GA_OP_NUM_ROUND, GA_T_NUMERIC, r, r,
+					  trunc ? GA_ROUND_TRUNC : GA_ROUND_HALF, s - k) < 0 ||
 				 (k < 0 && emit(c, GA_OP_NUM_SCALE, GA_T_NUMERIC, r, r, 0, -k) < 0))
 			return -1;
 		/* numeric(p, s): at most p - s digits before the point */
@@ -2603,11 +2631,24 @@ compile_numeric_func(Compiler *c, FuncExpr *f, int *type)
 		*type = GA_T_NUMERIC;
 		return r;
 	}
-	if (f->funcid == F_ABS_NUMERIC)
+	if (f->funcid == F_FLOOR_NUMERIC || f->funcid == F_CEIL_NUMERIC ||
+		f->funcid == F_CEILING_NUMERIC)
 	{
-		if (emit(c, GA_OP_NUM_ABS, GA_T_NUMERIC, r, r, 0, 0) < 0)
+		if (s > 0 && emit(c, GA_OP_NUM_ROUND, GA_T_NUMERIC, r, r,
+						  f->funcid == F_FLOOR_NUMERIC ? GA_ROUND_FLOOR : GA_ROUND_CEIL,
+						  s) < 0)
 			return -1;
-		c->regscale[r] = s;
+		c->regscale[r] = 0;
+		*type = GA_T_NUMERIC;
+		return r;
+	}
+	if (f->funcid == F_ABS_NUMERIC || f->funcid == F_SIGN_NUMERIC)
+	{
+		bool		sign = f->funcid == F_SIGN_NUMERIC;
+
+		if (emit(c, GA_OP_NUM_ABS, GA_T_NUMERIC, r, r, sign ? 1 : 0, 0) < 0)
+			return -1;
+		c->regscale[r] = sign ? 0 : s;
 		*type = GA_T_NUMERIC;
 		return r;
 	}

@@ -1524,6 +1524,8 @@ typedef struct RekeyState
 								 * holds those), and worth sharing */
 	uint32		timed;			/* evaluations timed so far */
 	double		eval_us;		/* ... and their microseconds */
+	bool		time_all;		/* time every evaluation (EXPLAIN ANALYZE) */
+	double		all_us;			/* ... their microseconds */
 	GpuaggDict *values;
 	uint32	   *code;			/* [a power of two, at least ncode] */
 	uint32		ncode;
@@ -1582,7 +1584,7 @@ rekey_value(RekeyState *rk, int k, bool isnull, Datum d, GpuaggDict *dict, uint6
 		(*from_cache)++;
 	else
 	{
-		bool		timing = s != NULL && rk->timed < REKEY_SAMPLE;
+		bool		sample = s != NULL && rk->timed < REKEY_SAMPLE;
 		instr_time	start,
 					took;
 
@@ -1590,13 +1592,17 @@ rekey_value(RekeyState *rk, int k, bool isnull, Datum d, GpuaggDict *dict, uint6
 		prm->ptype = rk->argtype;
 		prm->isnull = isnull;
 		prm->value = d;
-		if (timing)
+		if (sample || rk->time_all)
 			INSTR_TIME_SET_CURRENT(start);
 		v = ExecEvalExprSwitchContext(rk->state, rk->econtext, &vnull);
-		if (timing)
+		if (sample || rk->time_all)
 		{
 			INSTR_TIME_SET_CURRENT(took);
 			INSTR_TIME_SUBTRACT(took, start);
+			rk->all_us += INSTR_TIME_GET_MICROSEC(took);
+		}
+		if (sample)
+		{
 			rk->eval_us += INSTR_TIME_GET_MICROSEC(took);
 			if (++rk->timed == REKEY_SAMPLE)
 				rk->shareable = rk->eval_us >= REKEY_SHARE_US * REKEY_SAMPLE;
@@ -1656,7 +1662,7 @@ typedef struct RekeyEntry
  */
 int
 GpuaggRekey(const GpuaggProgram *prog, GaResult *res, GpuaggDict *dict,
-			GpuaggMapCache *cache, uint64 *from_cache)
+			GpuaggMapCache *cache, uint64 *from_cache, double *eval_ms)
 {
 	const GaProgram *p = &prog->ga;
 	MemoryContext cxt = AllocSetContextCreate(CurrentMemoryContext, "gpuagg mapped keys",
@@ -1668,6 +1674,8 @@ GpuaggRekey(const GpuaggProgram *prog, GaResult *res, GpuaggDict *dict,
 	int			err;
 
 	rk.econtext = CreateStandaloneExprContext();
+	rk.time_all = eval_ms != NULL;
+	rk.all_us = 0;
 	rk.econtext->ecxt_param_list_info = makeParamList(1);
 	for (uint32 k = 0; cache != NULL && k < p->nkeys; k++)
 		if (GpuaggRekeyShareable(prog, k))
@@ -1722,6 +1730,8 @@ GpuaggRekey(const GpuaggProgram *prog, GaResult *res, GpuaggDict *dict,
 		}
 	}
 	FreeExprContext(rk.econtext, true);
+	if (eval_ms)
+		*eval_ms += rk.all_us / 1000.0;
 	MemoryContextSwitchTo(old);
 	err = combine_sets(prog, res, list_make1(all), true, &setof);
 	pfree(setof);

@@ -133,11 +133,12 @@ extern int	GpuaggGroupingSets(const GpuaggProgram *prog, GaResult *res, List *se
  * agree combined as GpuaggGroupingSets combines a set's (before it, and
  * before GpuaggFoldDistinct and GpuaggPickStringExtremes).  A string's
  * value another process of the plan mapped comes from cache (counted in
- * *from_cache), and one mapped here goes to it.  Returns GA_OK or the
- * error a combine raised.
+ * *from_cache), and one mapped here goes to it.  eval_ms (where not NULL,
+ * EXPLAIN ANALYZE's): the time the keys' expressions took is added there.
+ * Returns GA_OK or the error a combine raised.
  */
 extern int	GpuaggRekey(const GpuaggProgram *prog, GaResult *res, GpuaggDict *dict,
-						GpuaggMapCache *cache, uint64 *from_cache);
+						GpuaggMapCache *cache, uint64 *from_cache, double *eval_ms);
 
 /*
  * Is key k one the host maps from a string to a string, whose values

@@ -110,6 +110,12 @@ SELECT check_error('SELECT count(*) FROM jf JOIN jc ON ck = c_id WHERE 100 / (ck
 SELECT check_error('SELECT count(*) FROM jf JOIN jc ON amt = c_bal WHERE 100 / (id - 7) > -1000');
 SELECT check_error('SELECT count(*) FROM jf WHERE EXISTS (SELECT FROM jc WHERE c_id = ck) AND 100 / (ck - 110) > -1000');
 SELECT check_error('SELECT count(*) FROM jf WHERE NOT EXISTS (SELECT FROM jc WHERE c_id = ck) AND 100 / (ck - 5) > -1000');
+-- ... in the native order around a subquery condition's lookup: qty 3 is
+-- among the nations, so NOT IN drops it before the division
+SELECT check_error('SELECT count(*) FROM jf WHERE qty NOT IN (SELECT c_nation FROM jc) AND 100 / (qty - 3) > -1000');
+-- ... which beside a join (whose dimensions the subquery's follow) stays native
+SELECT check_offload('SELECT count(*) FROM jf JOIN jp ON pk = p_id WHERE qty NOT IN (SELECT c_nation FROM jc) AND 100 / (qty - 3) > -1000');
+SELECT check_offload('SELECT count(*) FROM jf JOIN jp ON pk = p_id WHERE qty NOT IN (SELECT c_nation FROM jc) AND qty > 3');
 -- ... and a row they drop meets no join condition
 SELECT check_offload('SELECT count(*) FROM jf JOIN jc ON ck = c_id WHERE qty <> 5 AND 100 / (qty - 5 + 0 * c_nation) > -1000');
 SELECT check_offload('SELECT count(*), sum(amt) FROM jf JOIN jc ON amt = c_bal WHERE id <> 7 AND 100 / (id - 7 + 0 * c_nation) > -1000');

@@ -123,6 +123,14 @@ INSERT INTO pd3 SELECT i, i % 5, 3 FROM generate_series(1, 100) i;
 ALTER TABLE pd ATTACH PARTITION pd3 FOR VALUES IN (3);
 SELECT check_offload('SELECT b, count(*), sum(c), min(a) FROM pd GROUP BY b');
 SELECT check_offload('SELECT a, sum(b) FROM pd WHERE c > 50 GROUP BY a');
+-- ... but not beside a subquery condition the host evaluates (whose
+-- filter read the rows in the parent's layout: a wrong answer before);
+-- as a joined table its own plan reads it
+CREATE TABLE pdn (v int4);
+INSERT INTO pdn SELECT generate_series(1, 40);
+ANALYZE pdn;
+SELECT check_offload('SELECT b, count(*), sum(c) FROM pd WHERE c NOT IN (SELECT v FROM pdn) AND b > 0 GROUP BY b');
+SELECT check_offload('SELECT v % 3, count(*), sum(c) FROM pd JOIN pdn ON c = v GROUP BY 1');
 -- one that was another table's, with a column added with a default there
 CREATE TABLE pd4 (c int4, a int4);
 INSERT INTO pd4 SELECT i, 4 FROM generate_series(1, 50) i;

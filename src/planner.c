@@ -1255,13 +1255,31 @@ compile_query(GpuaggCandidate *c)
 	 * subquery's rows, a semi or (NOT IN) anti join the device may match,
 	 * the table in page form.
 	 */
-	if (c->children == NIL)
+	if (c->children == NIL && c->host != NIL)
 	{
+		/*
+		 * (A native scan runs the quals after a subquery condition before
+		 * its join too, where here the subquery's dimensions come after
+		 * the join's: not where one of them, or a join's condition, may
+		 * fail on a row the subquery drops.)
+		 */
+		if (c->is_join &&
+			may_fail((Node *) GpuaggJoinConditions(c->join.priv), NULL))
+			return join_words(c->root, c->input_rel->relids,
+							  "a join condition that may fail, beside a subquery condition");
+		for_each_from(lc, native, c->before_join)
+			if (c->is_join && !list_member_ptr(c->host, lfirst(lc)) &&
+				may_fail(lfirst(lc), NULL))
+				return join_words(c->root, c->input_rel->relids,
+								  "a WHERE condition that may fail after a subquery condition, beside a join");
 		foreach(lc, c->host)
 			GpuaggJoinAddSubquery(c->root, &c->join, lfirst(lc));
 		c->host = NIL;
 	}
-	c->quals = strings_last(GpuaggOrderedQuals(c->root, scan_rinfos));
+	/* (strings last only where no subquery condition splits the quals) */
+	c->quals = GpuaggOrderedQuals(c->root, scan_rinfos);
+	if (c->before_join == list_length(c->quals))
+		c->quals = strings_last(c->quals);
 	/* a join's other conditions, after the table's own, as at a join */
 	if (c->is_join)
 	{
@@ -1287,6 +1305,13 @@ compile_query(GpuaggCandidate *c)
 	 * again after a device failure needs page mode's block log).
 	 */
 	c->remap = c->children != NIL && (reason = children_alike(c)) != NULL;
+	/*
+	 * (the host's filter and its matches read the scanned row in its own
+	 * relation's layout, with the parent's attribute numbers)
+	 */
+	if (c->remap && (c->host != NIL || c->join.priv != NIL))
+		return psprintf("%s, beside %s", reason,
+						c->host != NIL ? "a subquery condition the host evaluates" : "a join");
 	/* a join of integer keys alone: the device probes its tables */
 	c->device_join = c->join.priv != NIL && c->host == NIL &&
 		GpuaggJoinDevicePlanned(c->join.priv, &c->prog->ga,

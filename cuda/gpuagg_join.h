@@ -339,10 +339,11 @@ ga_join_next(const GaProgram *p, const GaDims *dims, const GaBatch *b, uint32_t 
 
 /*
  * Do the WHERE's quals before end keep row of batch b (regs, nulls: the
- * evaluation's scratch)?  false with *err where one fails.  Around a join (GaProgram.where_joined) those that read
- * the scanned table alone run so on each of its rows before ga_join_next,
- * as a native plan's scan runs them before its join: a row they drop is
- * matched with nothing, and a row the join drops still gets their errors.
+ * evaluation's scratch)?  false with *err where one fails.  Around a join
+ * (GaProgram.where_joined) those that read the scanned table alone run
+ * so on each of its rows before ga_join_next, as a native plan's scan
+ * runs them before its join: a row they drop is matched with nothing,
+ * and a row the join drops still gets their errors.
  * (The CPU device's page form too, for the strings it defers: up to
  * GaTupleLayout.defer_end.)
  */

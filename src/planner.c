@@ -1223,7 +1223,7 @@ compile_query(GpuaggCandidate *c)
 	/*
 	 * x [NOT] IN (a hashed subquery) on the table (TPC-H Q16's NOT IN):
 	 * PostgreSQL's executor evaluates it per row on the host, NULL rules
-	 * and all, before the device's quals, a bool that cannot fail.
+	 * and all, a bool that cannot fail.
 	 */
 	c->host = NIL;
 	native = GpuaggOrderedQuals(c->root, scan_rinfos);
@@ -1232,24 +1232,25 @@ compile_query(GpuaggCandidate *c)
 		RestrictInfo *rinfo = lfirst_node(RestrictInfo, lc);
 
 		if (host_qual(c, rinfo->clause))
-		{
 			c->host = lappend(c->host, rinfo->clause);
-			scan_rinfos = foreach_delete_current(scan_rinfos, lc);
-		}
 	}
 	/*
-	 * The table's quals that a native scan runs before the first of those
-	 * (in its order, which the others keep), on every row: the device, or
+	 * The table's other quals in the native order, and those a native scan
+	 * runs before the first of the host's, on every row: the device, or
 	 * the host before its lookups and matches, runs them before the join
 	 * too (GaProgram.where_joined).
 	 */
-	c->before_join = 0;
+	c->quals = NIL;
+	c->before_join = -1;
 	foreach(lc, native)
 	{
-		if (list_member_ptr(c->host, lfirst(lc)))
-			break;
-		c->before_join++;
+		if (!list_member_ptr(c->host, lfirst(lc)))
+			c->quals = lappend(c->quals, lfirst(lc));
+		else if (c->before_join < 0)
+			c->before_join = list_length(c->quals);
 	}
+	if (c->before_join < 0)
+		c->before_join = list_length(c->quals);
 	/*
 	 * ... or, of a table without children, the join's last dimensions: the
 	 * subquery's rows, a semi or (NOT IN) anti join the device may match,
@@ -1267,9 +1268,8 @@ compile_query(GpuaggCandidate *c)
 			may_fail((Node *) GpuaggJoinConditions(c->join.priv), NULL))
 			return join_words(c->root, c->input_rel->relids,
 							  "a join condition that may fail, beside a subquery condition");
-		for_each_from(lc, native, c->before_join)
-			if (c->is_join && !list_member_ptr(c->host, lfirst(lc)) &&
-				may_fail(lfirst(lc), NULL))
+		for_each_from(lc, c->quals, c->before_join)
+			if (c->is_join && may_fail(lfirst(lc), NULL))
 				return join_words(c->root, c->input_rel->relids,
 								  "a WHERE condition that may fail after a subquery condition, beside a join");
 		foreach(lc, c->host)
@@ -1277,7 +1277,6 @@ compile_query(GpuaggCandidate *c)
 		c->host = NIL;
 	}
 	/* (strings last only where no subquery condition splits the quals) */
-	c->quals = GpuaggOrderedQuals(c->root, scan_rinfos);
 	if (c->before_join == list_length(c->quals))
 		c->quals = strings_last(c->quals);
 	/* a join's other conditions, after the table's own, as at a join */

@@ -1587,6 +1587,7 @@ rekey_value(RekeyState *rk, int k, bool isnull, Datum d, GpuaggDict *dict, uint6
 		bool		sample = s != NULL && rk->timed < REKEY_SAMPLE;
 		instr_time	start,
 					took;
+		double		us;
 
 		prm->pflags = PARAM_FLAG_CONST;
 		prm->ptype = rk->argtype;
@@ -1599,14 +1600,13 @@ rekey_value(RekeyState *rk, int k, bool isnull, Datum d, GpuaggDict *dict, uint6
 		{
 			INSTR_TIME_SET_CURRENT(took);
 			INSTR_TIME_SUBTRACT(took, start);
-			rk->all_us += INSTR_TIME_GET_MICROSEC(took);
+			us = INSTR_TIME_GET_MICROSEC(took);
+			rk->all_us += us;
+			if (sample)
+				rk->eval_us += us;
 		}
-		if (sample)
-		{
-			rk->eval_us += INSTR_TIME_GET_MICROSEC(took);
-			if (++rk->timed == REKEY_SAMPLE)
-				rk->shareable = rk->eval_us >= REKEY_SHARE_US * REKEY_SAMPLE;
-		}
+		if (sample && ++rk->timed == REKEY_SAMPLE)
+			rk->shareable = rk->eval_us >= REKEY_SHARE_US * REKEY_SAMPLE;
 		if (s != NULL)
 			GpuaggMapCacheAdd(cache, k, s, len, hash, vnull, v);
 	}

@@ -168,6 +168,22 @@ ga_copy_value(int w, void *dst, uint64_t di, const void *src, uint64_t si)
 	}
 }
 
+/*
+ * Does an inner or semi join with a dimension of no rows leave the table
+ * none?  Then a device folds no row of it and evaluates none of its quals,
+ * as a native Hash Join with nothing to hash reads no outer row past its
+ * first (the host, where it knows before, reads none: exec.c).
+ */
+static inline bool
+ga_join_none(const GaProgram *p, const GaDims *dims)
+{
+	for (uint32_t d = 0; d < p->ndims; d++)
+		if (dims->dim[d].nrows == 0 &&
+			(p->dims[d].kind == GA_JOIN_INNER || p->dims[d].kind == GA_JOIN_SEMI))
+			return true;
+	return false;
+}
+
 /* Mark row of a batch's column NULL (bitmaps of whole words, zeroed). */
 GA_DEVFN void
 ga_join_set_null(const uint8_t *nulls, uint32_t row)

@@ -110,12 +110,25 @@ SELECT check_error('SELECT count(*) FROM jf JOIN jc ON ck = c_id WHERE 100 / (ck
 SELECT check_error('SELECT count(*) FROM jf JOIN jc ON amt = c_bal WHERE 100 / (id - 7) > -1000');
 SELECT check_error('SELECT count(*) FROM jf WHERE EXISTS (SELECT FROM jc WHERE c_id = ck) AND 100 / (ck - 110) > -1000');
 SELECT check_error('SELECT count(*) FROM jf WHERE NOT EXISTS (SELECT FROM jc WHERE c_id = ck) AND 100 / (ck - 5) > -1000');
+-- ... but an inner or semi join with a table of no rows reads none of the
+-- table, as a native Hash Join with nothing to hash reads no row past its
+-- first: the host where it finds the joined table empty, a device where
+-- it scanned the joined table itself and kept no row
+SELECT check_error('SELECT count(*), sum(qty) FROM jf JOIN jempty ON ck = k WHERE 100 / (ck - 110) > -1000');
+SELECT check_error('SELECT tag, count(*) FROM jf WHERE ck IN (SELECT k FROM jempty) AND 100 / (ck - 110) > -1000 GROUP BY tag');
+SELECT check_error('SELECT c_nation, count(*), sum(qty) FROM jf JOIN jc ON ck = c_id WHERE c_nation > 100 AND 100 / (ck - 110) > -1000 GROUP BY 1');
+SELECT check_error('SELECT count(*) FROM jf WHERE EXISTS (SELECT FROM jc WHERE c_id = ck AND c_nation > 100) AND 100 / (ck - 110) > -1000');
+SELECT check_error('SELECT count(*), sum(qty) FROM jf JOIN jc ON ck = c_id WHERE c_nation > 5 AND 100 / (ck - 110) > -1000');
 -- ... in the native order around a subquery condition's lookup: qty 3 is
 -- among the nations, so NOT IN drops it before the division
 SELECT check_error('SELECT count(*) FROM jf WHERE qty NOT IN (SELECT c_nation FROM jc) AND 100 / (qty - 3) > -1000');
 -- ... which beside a join (whose dimensions the subquery's follow) stays native
 SELECT check_offload('SELECT count(*) FROM jf JOIN jp ON pk = p_id WHERE qty NOT IN (SELECT c_nation FROM jc) AND 100 / (qty - 3) > -1000');
 SELECT check_offload('SELECT count(*) FROM jf JOIN jp ON pk = p_id WHERE qty NOT IN (SELECT c_nation FROM jc) AND qty > 3');
+-- ... as do join conditions that may fail; those that cannot are offloaded
+SELECT check_offload('SELECT count(c_nation) FROM jf LEFT JOIN jc ON ck = c_id AND c_nation < qty WHERE qty NOT IN (SELECT c_nation FROM jc WHERE c_nation > 4)');
+SELECT check_offload('SELECT count(*) FROM jf WHERE EXISTS (SELECT FROM jc WHERE c_id = ck AND c_nation < qty) AND qty NOT IN (SELECT c_nation FROM jc WHERE c_nation > 4)');
+SELECT check_error('SELECT count(c_nation) FROM jf LEFT JOIN jc ON ck = c_id AND 10 / c_nation < qty WHERE qty NOT IN (SELECT c_nation FROM jc WHERE c_nation > 4)');
 -- ... and a row they drop meets no join condition
 SELECT check_offload('SELECT count(*) FROM jf JOIN jc ON ck = c_id WHERE qty <> 5 AND 100 / (qty - 5 + 0 * c_nation) > -1000');
 SELECT check_offload('SELECT count(*), sum(amt) FROM jf JOIN jc ON amt = c_bal WHERE id <> 7 AND 100 / (id - 7 + 0 * c_nation) > -1000');

@@ -570,6 +570,9 @@ cpu_add_batch(void *session, const GaBatch *batch, GpuaggDeviceStats *stats)
 	memset(nulls, 0, sizeof(nulls));
 	if (s->dims_ready != p->ndims)
 		elog(ERROR, "gpuagg: rows came before the joined tables'");
+	/* (an inner or semi join with an empty table: no row to fold) */
+	if (p->ndims > 0 && ga_join_none(p, &s->dims))
+		return GA_OK;
 	for (uint32 row = 0; row < batch->nrows && err == GA_OK; row++)
 	{
 		GaJoinIter	it;

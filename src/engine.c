@@ -834,6 +834,9 @@ ga_engine_add_batch(GaEngineSession *s, int b, const GaBatch *batch)
 		snprintf(s->errbuf, sizeof(s->errbuf), "rows came before the joined tables'");
 		return GA_ERR_DEVICE;
 	}
+	/* (an inner or semi join with an empty table: no row to fold) */
+	if (s->prog.ndims > 0 && ga_join_none(&s->prog, &s->dims))
+		return ga_engine_wait_buffer(s, 1 - b);
 	/* page form: shared buffers mapped, and no more pages than announced */
 	if (batch->pagelist && (!s->gpu->pages_dev || batch->npages > s->args.max_pages))
 	{

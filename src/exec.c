@@ -398,11 +398,11 @@ end_run(GpuAggState *st)
 /*
  * A joined table the device scans itself (GaDimDesc.scan): its program,
  * its page batches, their end; the device keeps the rows its program's
- * WHERE keeps and makes their hash table.
+ * WHERE keeps and makes their hash table.  *empty: no page had a row.
  */
 static int
 send_dim_scan(GpuAggState *st, const GpuaggDevice *dev, int d, GpuaggBatchReader *r,
-			  Size batch_bytes, bool fed)
+			  Size batch_bytes, bool fed, bool *empty)
 {
 	GaBatch		hb;
 	const GaBatch *b;
@@ -450,6 +450,7 @@ send_dim_scan(GpuAggState *st, const GpuaggDevice *dev, int d, GpuaggBatchReader
 		hb = *b;
 		hb.dim = d + 1;
 		hb.dim_scan = 1;
+		*empty &= hb.nrows == 0;
 		st->counters.bytes_in += bytes;
 		if ((err = dev->add_batch(st->session, &hb, &st->counters.stats)) != GA_OK)
 			return err;
@@ -651,12 +652,28 @@ run_on_device(GpuAggState *st, char **why)
 	}
 	for (int d = 0; !reader_skip && dims && d < (int) st->prog->ga.ndims; d++)
 	{
+		bool		empty = true;
+
 		INSTR_TIME_SET_CURRENT(t0);
-		err = dimreaders[d] ? send_dim_scan(st, dev, d, dimreaders[d], est.batch_bytes, fed) :
-			dev->add_dim(st->session, d, &dims[d], &st->counters.stats);
+		if (dimreaders[d])
+			err = send_dim_scan(st, dev, d, dimreaders[d], est.batch_bytes, fed, &empty);
+		else
+		{
+			err = dev->add_dim(st->session, d, &dims[d], &st->counters.stats);
+			empty = dims[d].nrows == 0;
+		}
 		st->counters.dims_scanned += dimreaders[d] != NULL;
 		st->counters.dims_ms += GpuaggMsSince(t0);
 		if (err != GA_OK)
+			reader_skip = true;
+		/*
+		 * An inner or semi join with a table of no rows (one the device
+		 * scans: no row in its pages) has none: the table is not read, as
+		 * a native Hash Join with nothing to hash reads no outer row past
+		 * its first, so no row of it raises its quals' errors either.
+		 */
+		else if (empty && (st->prog->ga.dims[d].kind == GA_JOIN_INNER ||
+						   st->prog->ga.dims[d].kind == GA_JOIN_SEMI))
 			reader_skip = true;
 	}
 	if (fed && !reader_skip)

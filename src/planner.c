@@ -1264,10 +1264,16 @@ compile_query(GpuaggCandidate *c)
 		 * the join's: not where one of them, or a join's condition, may
 		 * fail on a row the subquery drops.)
 		 */
-		if (c->is_join &&
-			may_fail((Node *) GpuaggJoinConditions(c->join.priv), NULL))
-			return join_words(c->root, c->input_rel->relids,
-							  "a join condition that may fail, beside a subquery condition");
+		foreach(lc, c->is_join ? GpuaggJoinConditions(c->join.priv) : NIL)
+		{
+			ListCell   *q;
+
+			/* (a List of each dimension's quals: may_fail fails any List) */
+			foreach(q, (List *) lfirst(lc))
+				if (may_fail(lfirst(q), NULL))
+					return join_words(c->root, c->input_rel->relids,
+									  "a join condition that may fail, beside a subquery condition");
+		}
 		for_each_from(lc, c->quals, c->before_join)
 			if (c->is_join && may_fail(lfirst(lc), NULL))
 				return join_words(c->root, c->input_rel->relids,

@@ -71,8 +71,16 @@ SELECT check_offload('SELECT ts < localtimestamp AS past, count(*), min(ts) FROM
 SELECT check_offload('SELECT k, count(*) FROM sc WHERE tz > now() - interval ''10 hours'' AND tz < current_timestamp + interval ''1 mon -29 days -6 hours'' GROUP BY k');
 SELECT check_offload('SELECT ts >= localtimestamp - interval ''2 days 3 hours'' AS recent, count(*), count(*) FILTER (WHERE d >= current_date - interval ''30 days'') FROM sc GROUP BY 1');
 SELECT check_offload('SELECT k, max(tz) FILTER (WHERE tz < statement_timestamp() - interval ''90 minutes'') FROM sc GROUP BY k');
+-- ... truncated by date_trunc with a unit it knows, or cast among date,
+-- timestamp and timestamptz, and offset again: three offsets at most
+SELECT check_offload('SELECT k, count(*) FROM sc WHERE tz >= date_trunc(''month'', now()) - interval ''1 month'' GROUP BY k');
+SELECT check_offload('SELECT count(*) FILTER (WHERE d >= date_trunc(''week'', current_date) - interval ''7 days''),
+	   count(*) FILTER (WHERE ts < date_trunc(''day'', localtimestamp)::date + interval ''1 day'') FROM sc');
+SELECT check_offload('SELECT k, count(*) FROM sc WHERE d > (now() - interval ''1 year'')::date - interval ''2 mons'' + interval ''3 days'' GROUP BY k');
+SELECT check_offload('SELECT k, count(*) FROM sc WHERE tz >= date_trunc(''year'', now()::timestamp)::timestamptz - interval ''1 year'' GROUP BY k');
 SET gpuagg.log_fallback = on;
 EXPLAIN (COSTS OFF) SELECT k, count(*) FROM sc WHERE tz > now() - interval '5000 years' GROUP BY k;
+EXPLAIN (COSTS OFF) SELECT k, count(*) FROM sc WHERE tz > now() - interval '1 mon' - interval '1 mon' - interval '1 mon' - interval '1 mon' GROUP BY k;
 EXPLAIN (COSTS OFF) SELECT k, count(*) FROM sc WHERE tz > tz - interval '1 day' GROUP BY k;
 RESET gpuagg.log_fallback;
 -- under a generic plan, with a parameter beside them

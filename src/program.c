@@ -85,6 +85,8 @@ typedef struct Compiler
 
 static int	compile_expr(Compiler *c, Expr *expr, int *type);
 static bool is_scan_constant(Expr *expr);
+static char *const_units(Node *arg);
+static int	trunc_unit(int val);
 static int	comparison_op(const char *name);
 static int	arith_op(const char *name);
 static int	compile_numeric_func(Compiler *c, FuncExpr *f, int *type);
@@ -682,44 +684,31 @@ compile_scan_constant(Compiler *c, Expr *expr, int type)
 }
 
 /*
- * One of those times plus or minus a constant interval of less than a
- * thousand years (now() - interval '1 year', current_date + interval
- * '7 days'): the session's time zone applies as it does natively (parallel
- * workers share it), and the result cannot leave the timestamp range, so
- * this cannot fail either.
+ * Offsets a scan constant may add up: each of less than a thousand years,
+ * three of them from now() or current_date stay well inside the range of
+ * date and timestamp (4713 BC to 5874897 and 294276 AD).
  */
-static bool
-is_time_offset(OpExpr *op)
-{
-	Const	   *k = lsecond(op->args);
-	Interval   *iv;
-	const int64 limit = INT64CONST(1000) * 366 * USECS_PER_DAY;
-
-	set_opfuncid(op);
-	if (op->opfuncid != F_TIMESTAMPTZ_PL_INTERVAL && op->opfuncid != F_TIMESTAMPTZ_MI_INTERVAL &&
-		op->opfuncid != F_TIMESTAMP_PL_INTERVAL && op->opfuncid != F_TIMESTAMP_MI_INTERVAL &&
-		op->opfuncid != F_DATE_PL_INTERVAL && op->opfuncid != F_DATE_MI_INTERVAL)
-		return false;
-	if (!IsA(k, Const) || k->constisnull || IsA(linitial(op->args), OpExpr) ||
-		!is_scan_constant(linitial(op->args)))
-		return false;
-	iv = DatumGetIntervalP(k->constvalue);
-	return Abs(iv->month) <= 12 * 1000 && Abs(iv->day) <= 366 * 1000 &&
-		iv->time <= limit && iv->time >= -limit;
-}
+#define MAX_TIME_OFFSETS	3
 
 /*
- * Is expr a scan constant other than a parameter: current_date,
- * current_timestamp, localtimestamp (with or without a precision), now(),
- * transaction_timestamp() or statement_timestamp(), or one of them offset
- * by a small constant interval (is_time_offset)?  Stable, the same in
- * parallel workers (which take the leader's timestamps and TimeZone), and
- * they raise no error, so evaluating them before any row changes nothing.
- * (A stable expression that can fail stays native: PostgreSQL evaluates
- * it only for the rows that reach it.)
+ * The time offsets in expr, a scan constant other than a parameter (-1:
+ * not one): current_date, current_timestamp, localtimestamp (with or
+ * without a precision), now(), transaction_timestamp() or
+ * statement_timestamp(); or, of one of those,
+ *   - plus or minus a constant interval of less than a thousand years
+ *     (now() - interval '1 year', current_date + interval '7 days'): one
+ *     offset more;
+ *   - date_trunc with a constant unit that timestamp_trunc knows (of a
+ *     timestamptz in the session's time zone), or a cast among date,
+ *     timestamp and timestamptz (date_trunc('month', current_date)).
+ * Stable, the same in parallel workers (which take the leader's timestamps
+ * and TimeZone), and, within MAX_TIME_OFFSETS, they raise no error, so
+ * evaluating them before any row changes nothing.  (A stable expression
+ * that can fail stays native: PostgreSQL evaluates it only for the rows
+ * that reach it.)
  */
-static bool
-is_scan_constant(Expr *expr)
+static int
+scan_constant_offsets(Expr *expr)
 {
 	if (IsA(expr, SQLValueFunction))
 	{
@@ -730,20 +719,63 @@ is_scan_constant(Expr *expr)
 			case SVFOP_CURRENT_TIMESTAMP_N:
 			case SVFOP_LOCALTIMESTAMP:
 			case SVFOP_LOCALTIMESTAMP_N:
-				return true;
+				return 0;
 			default:
-				return false;
+				return -1;
 		}
 	}
-	if (IsA(expr, FuncExpr) && ((FuncExpr *) expr)->args == NIL)
+	if (IsA(expr, FuncExpr))
 	{
-		Oid			f = ((FuncExpr *) expr)->funcid;
+		FuncExpr   *f = (FuncExpr *) expr;
+		char	   *units;
+		int			val;
 
-		return f == F_NOW || f == F_TRANSACTION_TIMESTAMP || f == F_STATEMENT_TIMESTAMP;
+		if (f->args == NIL)
+			return f->funcid == F_NOW || f->funcid == F_TRANSACTION_TIMESTAMP ||
+				f->funcid == F_STATEMENT_TIMESTAMP ? 0 : -1;
+		if (list_length(f->args) == 1 &&
+			(f->funcid == F_DATE_TIMESTAMP || f->funcid == F_DATE_TIMESTAMPTZ ||
+			 f->funcid == F_TIMESTAMP_DATE || f->funcid == F_TIMESTAMPTZ_DATE ||
+			 f->funcid == F_TIMESTAMP_TIMESTAMPTZ || f->funcid == F_TIMESTAMPTZ_TIMESTAMP))
+			return scan_constant_offsets(linitial(f->args));
+		if (list_length(f->args) == 2 &&
+			(f->funcid == F_DATE_TRUNC_TEXT_TIMESTAMP ||
+			 f->funcid == F_DATE_TRUNC_TEXT_TIMESTAMPTZ) &&
+			(units = const_units(linitial(f->args))) != NULL &&
+			DecodeUnits(0, units, &val) == UNITS && trunc_unit(val) >= 0)
+			return scan_constant_offsets(lsecond(f->args));
+		return -1;
 	}
 	if (IsA(expr, OpExpr) && list_length(((OpExpr *) expr)->args) == 2)
-		return is_time_offset((OpExpr *) expr);
-	return false;
+	{
+		OpExpr	   *op = (OpExpr *) expr;
+		Const	   *k = lsecond(op->args);
+		Interval   *iv;
+		const int64 limit = INT64CONST(1000) * 366 * USECS_PER_DAY;
+		int			n;
+
+		set_opfuncid(op);
+		if (op->opfuncid != F_TIMESTAMPTZ_PL_INTERVAL && op->opfuncid != F_TIMESTAMPTZ_MI_INTERVAL &&
+			op->opfuncid != F_TIMESTAMP_PL_INTERVAL && op->opfuncid != F_TIMESTAMP_MI_INTERVAL &&
+			op->opfuncid != F_DATE_PL_INTERVAL && op->opfuncid != F_DATE_MI_INTERVAL)
+			return -1;
+		if (!IsA(k, Const) || k->constisnull ||
+			(n = scan_constant_offsets(linitial(op->args))) < 0)
+			return -1;
+		iv = DatumGetIntervalP(k->constvalue);
+		return Abs(iv->month) <= 12 * 1000 && Abs(iv->day) <= 366 * 1000 &&
+			iv->time <= limit && iv->time >= -limit ? n + 1 : -1;
+	}
+	return -1;
+}
+
+/* Is expr a scan constant other than a parameter (scan_constant_offsets)? */
+static bool
+is_scan_constant(Expr *expr)
+{
+	int			n = scan_constant_offsets(expr);
+
+	return n >= 0 && n <= MAX_TIME_OFFSETS;
 }
 
 static bool
@@ -2244,6 +2276,43 @@ compile_at_time_zone(Compiler *c, FuncExpr *f, int *type)
 	return r;
 }
 
+/* date_trunc's unit as DecodeUnits reads it (DTK_*): GA_TRUNC_*, or -1 */
+static int
+trunc_unit(int val)
+{
+	switch (val)
+	{
+		case DTK_MICROSEC:
+			return GA_TRUNC_MICROSECONDS;
+		case DTK_MILLISEC:
+			return GA_TRUNC_MILLISECONDS;
+		case DTK_SECOND:
+			return GA_TRUNC_SECOND;
+		case DTK_MINUTE:
+			return GA_TRUNC_MINUTE;
+		case DTK_HOUR:
+			return GA_TRUNC_HOUR;
+		case DTK_DAY:
+			return GA_TRUNC_DAY;
+		case DTK_WEEK:
+			return GA_TRUNC_WEEK;
+		case DTK_MONTH:
+			return GA_TRUNC_MONTH;
+		case DTK_QUARTER:
+			return GA_TRUNC_QUARTER;
+		case DTK_YEAR:
+			return GA_TRUNC_YEAR;
+		case DTK_DECADE:
+			return GA_TRUNC_DECADE;
+		case DTK_CENTURY:
+			return GA_TRUNC_CENTURY;
+		case DTK_MILLENNIUM:
+			return GA_TRUNC_MILLENNIUM;
+		default:
+			return -1;
+	}
+}
+
 /*
  * date_trunc(unit, ts) on a timestamp without time zone, or on a
  * timestamptz in the session's time zone (truncated in its local time, as
@@ -2262,52 +2331,8 @@ compile_date_trunc(Compiler *c, FuncExpr *f, int *type)
 
 	if (units == NULL)
 		return fail(c, "date_trunc with a unit that is not a constant"), -1;
-	if (DecodeUnits(0, units, &val) != UNITS)
+	if (DecodeUnits(0, units, &val) != UNITS || (unit = trunc_unit(val)) < 0)
 		return fail(c, "date_trunc('%s')", units), -1;
-	switch (val)
-	{
-		case DTK_MICROSEC:
-			unit = GA_TRUNC_MICROSECONDS;
-			break;
-		case DTK_MILLISEC:
-			unit = GA_TRUNC_MILLISECONDS;
-			break;
-		case DTK_SECOND:
-			unit = GA_TRUNC_SECOND;
-			break;
-		case DTK_MINUTE:
-			unit = GA_TRUNC_MINUTE;
-			break;
-		case DTK_HOUR:
-			unit = GA_TRUNC_HOUR;
-			break;
-		case DTK_DAY:
-			unit = GA_TRUNC_DAY;
-			break;
-		case DTK_WEEK:
-			unit = GA_TRUNC_WEEK;
-			break;
-		case DTK_MONTH:
-			unit = GA_TRUNC_MONTH;
-			break;
-		case DTK_QUARTER:
-			unit = GA_TRUNC_QUARTER;
-			break;
-		case DTK_YEAR:
-			unit = GA_TRUNC_YEAR;
-			break;
-		case DTK_DECADE:
-			unit = GA_TRUNC_DECADE;
-			break;
-		case DTK_CENTURY:
-			unit = GA_TRUNC_CENTURY;
-			break;
-		case DTK_MILLENNIUM:
-			unit = GA_TRUNC_MILLENNIUM;
-			break;
-		default:
-			return fail(c, "date_trunc('%s')", units), -1;
-	}
 	r = compile_expr(c, lsecond(f->args), &t);
 	if (r < 0)
 		return -1;

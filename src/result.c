@@ -1358,20 +1358,18 @@ set_is_empty(const bool *in, uint32 nkeys)
 }
 
 /*
- * The groups of one set, numbered from base in the order their first
- * finest group comes: counted only (out NULL), or written to out (ngroups
- * of them all): keys, states combined, DISTINCT pairs moved to them.
+ * The groups of one set, numbered in the order their first finest group
+ * comes: their count, and in *index each finest group's (NULL: the finest
+ * set itself, its groups as they are).
  */
 static uint64
-set_groups(const GpuaggProgram *prog, const GaResult *res, const bool *in, bool merge,
-		   uint64 base, GaResult *out, uint64 *pairs_at, int *err)
+set_index(const GpuaggProgram *prog, const GaResult *res, const bool *in, bool merge,
+		  uint64 **index)
 {
 	const GaProgram *p = &prog->ga;
 	SetKeys		sk = {res, prog, in};
 	setkeys_hash *tab;
-	uint64	   *index;
 	uint64		m = 0;
-	bool		found;
 	bool		finest = !merge;
 
 	/*
@@ -1380,38 +1378,64 @@ set_groups(const GpuaggProgram *prog, const GaResult *res, const bool *in, bool 
 	 */
 	for (uint32 k = 0; k < p->nkeys; k++)
 		finest &= in[k];
-	tab = finest ? NULL : setkeys_create(CurrentMemoryContext, Max(res->ngroups, 1), &sk);
-	index = palloc_extended(sizeof(uint64) * Max(res->ngroups, 1), MCXT_ALLOC_HUGE);
-	for (uint64 g = 0; g < res->ngroups; g++)
+	*index = NULL;
+	if (finest)
+		m = res->ngroups;
+	else
 	{
-		SetEntry   *e;
-
-		if ((g & 4095) == 0)
-			CHECK_FOR_INTERRUPTS();
-		found = false;
-		if (finest)
-			index[g] = base + m++;
-		else
+		tab = setkeys_create(CurrentMemoryContext, Max(res->ngroups, 1), &sk);
+		*index = palloc_extended(sizeof(uint64) * Max(res->ngroups, 1), MCXT_ALLOC_HUGE);
+		for (uint64 g = 0; g < res->ngroups; g++)
 		{
+			SetEntry   *e;
+			bool		found;
+
+			if ((g & 4095) == 0)
+				CHECK_FOR_INTERRUPTS();
 			e = setkeys_insert(tab, g, &found);
 			if (!found)
 				e->index = m++;
-			index[g] = base + e->index;
+			(*index)[g] = e->index;
 		}
-		if (out == NULL)
-			continue;
-		if (!found)
+		setkeys_destroy(tab);
+	}
+	/* the empty set's one group, even of no rows, as natively */
+	if (res->ngroups == 0 && m == 0 && set_is_empty(in, p->nkeys))
+		m = 1;
+	return m;
+}
+
+/*
+ * ... written to out (ngroups of them all) from base on: keys, states
+ * combined, DISTINCT pairs moved to them.
+ */
+static void
+set_groups(const GpuaggProgram *prog, const GaResult *res, const bool *in,
+		   const uint64 *index, uint64 base, GaResult *out, uint64 *pairs_at, int *err)
+{
+	const GaProgram *p = &prog->ga;
+	uint64		m = 0;			/* the set's groups met so far */
+
+	for (uint64 g = 0; g < res->ngroups; g++)
+	{
+		/* (the set's groups are numbered as they first come) */
+		uint64		at = base + (index ? index[g] : g);
+
+		if ((g & 4095) == 0)
+			CHECK_FOR_INTERRUPTS();
+		if (at == base + m)
 		{
+			m++;
 			for (uint32 k = 0; k < p->nkeys; k++)
 			{
-				Size		at = (Size) k * out->ngroups + index[g];
+				Size		o = (Size) k * out->ngroups + at;
 
-				out->keynulls[at] = !in[k] || res->keynulls[(Size) k * res->ngroups + g];
-				out->keys[at] = out->keynulls[at] ? (GaDatum) {0} :
+				out->keynulls[o] = !in[k] || res->keynulls[(Size) k * res->ngroups + g];
+				out->keys[o] = out->keynulls[o] ? (GaDatum) {0} :
 					res->keys[(Size) k * res->ngroups + g];
 			}
 			for (uint32 j = 0; j < p->nslots; j++)
-				out->states[(Size) j * out->ngroups + index[g]] =
+				out->states[(Size) j * out->ngroups + at] =
 					res->states[(Size) j * res->ngroups + g];
 			continue;
 		}
@@ -1421,37 +1445,31 @@ set_groups(const GpuaggProgram *prog, const GaResult *res, const bool *in, bool 
 
 			if (ag->distinct >= 0)
 				continue;		/* folded from the pairs below */
-			*err = ga_agg_combine(ag, out->states + (Size) ag->slot * out->ngroups + index[g],
+			*err = ga_agg_combine(ag, out->states + (Size) ag->slot * out->ngroups + at,
 								  out->ngroups,
 								  res->states + (Size) ag->slot * res->ngroups + g,
 								  res->ngroups);
 		}
 	}
 	/* the empty set's one group, even of no rows, as natively */
-	if (res->ngroups == 0 && m == 0 && set_is_empty(in, p->nkeys))
-	{
-		if (out != NULL)
-			for (uint32 k = 0; k < p->nkeys; k++)
-				out->keynulls[(Size) k * out->ngroups + base] = 1;
-		m = 1;
-	}
-	if (out != NULL)
-		for (int j = 0; j < GA_MAX_DISTINCT; j++)
-			for (uint64 i = 0; i < res->npairs[j]; i++)
-			{
-				out->pairgroup[j][pairs_at[j]] = index[res->pairgroup[j][i]];
-				out->pairvalue[j][pairs_at[j]++] = res->pairvalue[j][i];
-			}
-	if (tab)
-		setkeys_destroy(tab);
-	pfree(index);
-	return m;
+	if (res->ngroups == 0 && set_is_empty(in, p->nkeys))
+		for (uint32 k = 0; k < p->nkeys; k++)
+			out->keynulls[(Size) k * out->ngroups + base] = 1;
+	for (int j = 0; j < GA_MAX_DISTINCT; j++)
+		for (uint64 i = 0; i < res->npairs[j]; i++)
+		{
+			uint64		g = res->pairgroup[j][i];
+
+			out->pairgroup[j][pairs_at[j]] = base + (index ? index[g] : g);
+			out->pairvalue[j][pairs_at[j]++] = res->pairvalue[j][i];
+		}
 }
 
 /*
  * res, the finest groups, becomes the groups of each set in turn;
  * (*setof)[g] is group g's set.  merge: the finest set's groups may
- * repeat (GpuaggRekey's).
+ * repeat (GpuaggRekey's).  Each set's groups are told apart once, then
+ * written.
  */
 static int
 combine_sets(const GpuaggProgram *prog, GaResult *res, List *sets, bool merge,
@@ -1461,6 +1479,7 @@ combine_sets(const GpuaggProgram *prog, GaResult *res, List *sets, bool merge,
 	int			nsets = list_length(sets);
 	bool	   *in = palloc0(sizeof(bool) * Max(p->nkeys, 1) * nsets);
 	uint64	   *counts = palloc(sizeof(uint64) * nsets);
+	uint64	  **index = palloc(sizeof(uint64 *) * nsets);
 	uint64		pairs_at[GA_MAX_DISTINCT] = {0};
 	uint64		total = 0;
 	uint64		base = 0;
@@ -1475,8 +1494,7 @@ combine_sets(const GpuaggProgram *prog, GaResult *res, List *sets, bool merge,
 
 		foreach(lk, (List *) lfirst(lc))
 			in[(Size) s * p->nkeys + lfirst_int(lk)] = true;
-		counts[s] = set_groups(prog, res, in + (Size) s * p->nkeys, merge, 0, NULL, NULL,
-							   &err);
+		counts[s] = set_index(prog, res, in + (Size) s * p->nkeys, merge, &index[s]);
 		total += counts[s];
 	}
 
@@ -1492,11 +1510,14 @@ combine_sets(const GpuaggProgram *prog, GaResult *res, List *sets, bool merge,
 	*setof = palloc_array_huge(uint32, total);
 	for (int s = 0; s < nsets && err == GA_OK; s++)
 	{
-		set_groups(prog, res, in + (Size) s * p->nkeys, merge, base, &out, pairs_at, &err);
+		set_groups(prog, res, in + (Size) s * p->nkeys, index[s], base, &out, pairs_at, &err);
 		for (uint64 g = base; g < base + counts[s]; g++)
 			(*setof)[g] = s;
 		base += counts[s];
 	}
+	for (int s = 0; s < nsets; s++)
+		if (index[s])
+			pfree(index[s]);
 	for (int j = 0; j < GA_MAX_DISTINCT; j++)
 		out.npairs[j] = pairs_at[j];
 	*res = out;
@@ -1697,12 +1718,14 @@ GpuaggRekey(const GpuaggProgram *prog, GaResult *res, GpuaggDict *dict,
 		rk.values = GpuaggDictCreate(cxt);
 		rk.code = palloc(sizeof(uint32));
 		rk.ncode = 0;
-		map = rekeymap_create(cxt, 1024, NULL);
+		/* (the groups of one key are its values: each comes once) */
+		map = p->nkeys == 1 ? NULL : rekeymap_create(cxt, Max(res->ngroups, 1024), NULL);
 		for (uint64 g = 0; g < res->ngroups; g++)
 		{
 			Size		at = (Size) k * res->ngroups + g;
 			RekeyEntry *e;
-			bool		found;
+			RekeyEntry	one;
+			bool		found = false;
 
 			if ((g & 4095) == 0)
 				CHECK_FOR_INTERRUPTS();
@@ -1715,7 +1738,8 @@ GpuaggRekey(const GpuaggProgram *prog, GaResult *res, GpuaggDict *dict,
 				res->keys[at].u = nullvalue;
 				continue;
 			}
-			e = rekeymap_insert(map, ga_canonical_key(p->keytype[k], res->keys[at]).u, &found);
+			e = map ? rekeymap_insert(map, ga_canonical_key(p->keytype[k], res->keys[at]).u,
+									  &found) : &one;
 			if (!found)
 			{
 				/* (a numeric's Datum in the memory rekey_value resets) */

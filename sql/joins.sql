@@ -132,6 +132,10 @@ SELECT check_error('SELECT count(c_nation) FROM jf LEFT JOIN jc ON ck = c_id AND
 -- ... and a row they drop meets no join condition
 SELECT check_offload('SELECT count(*) FROM jf JOIN jc ON ck = c_id WHERE qty <> 5 AND 100 / (qty - 5 + 0 * c_nation) > -1000');
 SELECT check_offload('SELECT count(*), sum(amt) FROM jf JOIN jc ON amt = c_bal WHERE id <> 7 AND 100 / (id - 7 + 0 * c_nation) > -1000');
+-- ... EXPLAIN ANALYZE counts the rows the Host Filter drops
+SELECT p->>'Host Filter' AS host_filter, (p->>'Table Rows Read')::int AS rows_read,
+	   (p->>'Rows Removed by Host Filter')::int = (SELECT count(*) FROM jf WHERE id % 3 = 0) AS removed_right
+  FROM analyzed_plan('SELECT count(*), sum(amt) FROM jf JOIN jc ON amt = c_bal WHERE id % 3 <> 0') p;
 SELECT check_offload('SELECT c_nation, count(*), sum(qty) FROM jf LEFT JOIN jc ON ck = c_id WHERE qty > 3 AND (c_nation IS NULL OR c_nation < 4) GROUP BY 1');
 
 -- parameters, in the table's and in a dimension's WHERE (generic plans)

@@ -755,6 +755,7 @@ run_on_device(GpuAggState *st, char **why)
 	replayable = GpuaggBatchReplayable(reader);
 	if (st->join)
 		st->counters.rows_read += GpuaggBatchTuplesRead(reader);
+	st->counters.host_removed += GpuaggJoinTakeFiltered(st->join);
 
 	/*
 	 * The groups are on the host once finished: the device session and its

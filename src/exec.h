@@ -49,6 +49,7 @@ typedef struct GpuaggCounters
 	uint64		ngroups;
 	uint64		strings_coded;	/* page form: strings the device coded */
 	uint64		rows_read;	/* a join: rows of the table read and matched */
+	uint64		host_removed;	/* ... of them, those the Host Filter dropped */
 	uint64		dims_scanned;	/* ... joined tables the device scanned */
 	uint64		dim_batches_fed;	/* ... their batches the workers pinned */
 	uint64		exact_runs;		/* runs that took the exact path (a numeric

@@ -47,6 +47,7 @@ counters_add(GpuaggCounters *all, const GpuaggCounters *c)
 	all->column_reruns += c->column_reruns;
 	all->exact_runs += c->exact_runs;
 	all->rows_read += c->rows_read;
+	all->host_removed += c->host_removed;
 	all->stats.rows_in += c->stats.rows_in;
 	all->stats.rows_passed += c->stats.rows_passed;
 	all->stats.device_ms += c->stats.device_ms;
@@ -273,6 +274,8 @@ GpuaggExplain(CustomScanState *node, List *ancestors, ExplainState *es)
 		/* a join: the table's rows read and matched on the host */
 		if (st->join != NULL)
 			ExplainPropertyInteger("Table Rows Read", NULL, all.rows_read, es);
+		if (st->host != NIL)
+			ExplainPropertyInteger("Rows Removed by Host Filter", NULL, all.host_removed, es);
 		/* the device's join: the joined tables it read itself, in page form */
 		if (all.dims_scanned > 0)
 			ExplainPropertyInteger("Joined Tables Scanned by Device", NULL, all.dims_scanned, es);

@@ -1155,6 +1155,7 @@ struct GpuaggJoin
 	TupleTableSlot *slot;		/* the scanned table's row being matched */
 	ExprContext *econtext;		/* the conditions': slot as the scan tuple */
 	ExprState  *filter;			/* WHERE quals the host evaluates first */
+	uint64		filtered;		/* rows they dropped, since last taken */
 	uint64		candidates;		/* rows they were evaluated for */
 	bool		device;			/* the program's join (GaProgram.ndims) */
 	uint32		prog_ncols;		/* ... its columns before the table's keys */
@@ -1196,6 +1197,17 @@ GpuaggJoinWithFilter(GpuaggJoin *j, List *quals, PlanState *parent)
 	j->filter = ExecInitQual(quals, parent);
 	scan_attnos((Node *) quals, &j->max_attno);
 	return j;
+}
+
+/* (join.h) */
+uint64
+GpuaggJoinTakeFiltered(GpuaggJoin *j)
+{
+	uint64		n = j ? j->filtered : 0;
+
+	if (j)
+		j->filtered = 0;
+	return n;
 }
 
 GpuaggJoin *
@@ -1639,7 +1651,10 @@ GpuaggJoinFirst(GpuaggJoin *j, TupleTableSlot *slot)
 	{
 		j->econtext->ecxt_scantuple = slot;
 		if (!ExecQual(j->filter, j->econtext))
+		{
+			j->filtered++;
 			return false;
+		}
 		if (j->ndims == 0)
 			return true;
 	}

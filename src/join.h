@@ -129,6 +129,8 @@ extern GpuaggJoin *GpuaggJoinInit(List *priv, List *dims, PlanState *parent);
  * of the table is the row itself where the quals hold.
  */
 extern GpuaggJoin *GpuaggJoinWithFilter(GpuaggJoin *j, List *quals, PlanState *parent);
+/* The rows the host's filter dropped since the last call. */
+extern uint64 GpuaggJoinTakeFiltered(GpuaggJoin *j);
 /* A rescan with chgParam changed: where it reaches a dimension's plan, the
  * dimensions are run again at the next run's first row. */
 extern void GpuaggJoinReScan(GpuaggJoin *j, Bitmapset *chgParam);

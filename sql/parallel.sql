@@ -114,6 +114,10 @@ SELECT (jsonb_path_query_first(p, '$.**."Groups Before Mapping"'))::int -
 SET work_mem = '64kB';
 SELECT check_parallel('SELECT regexp_replace(s, ''[0-9]$'', '''') AS k, count(*), sum(v) FROM parfeed GROUP BY 1 HAVING sum(v) % 53 = 0');
 SELECT check_parallel('SELECT regexp_replace(s, ''(\d)(\d)?(\d)?(\d)?$'', ''\4\3\2\1'') AS r, count(*), sum(v) FROM parfeed WHERE v % 4 = 0 GROUP BY 1 HAVING sum(v) % 7 = 0');
+-- ... which EXPLAIN ANALYZE counts (Strings Not Shared), with workers
+SELECT coalesce(jsonb_path_query_first(p, '$.**."Strings Not Shared"')::int, 0) > 0 OR
+	   jsonb_path_query_first(p, '$.**."Workers Launched"')::int = 0 AS unkept_counted
+  FROM CAST(analyzed_plan('SELECT regexp_replace(s, ''(\d)(\d)?(\d)?(\d)?$'', ''\4\3\2\1'') AS r, count(*) FROM parfeed WHERE v % 4 = 0 GROUP BY 1') AS jsonb) p;
 RESET work_mem;
 SELECT line FROM explain_stable('SELECT rtrim(s, ''0123'') AS r, count(DISTINCT k) FROM parfeed GROUP BY 1') line
  WHERE line ~ 'Aggregation|Mapped';

@@ -815,6 +815,7 @@ run_on_device(GpuAggState *st, char **why)
 							   &st->counters.map_eval_ms : NULL)) != GA_OK)
 			raise_device_error(err);
 		st->result.groups_all = st->result.ngroups;
+		st->counters.map_unkept += GpuaggMapCacheTakeUnkept(GpuaggMapCacheOf(st));
 		st->counters.map_ms += GpuaggMsSince(t1);
 	}
 	if (st->plan->sets != NIL &&

@@ -63,6 +63,8 @@ typedef struct GpuaggCounters
 									 * before GpuaggRekey merged them */
 	uint64		mapped_elsewhere;	/* ... their strings another process of a
 									 * parallel plan had mapped */
+	uint64		map_unkept;		/* ... values mapped here the shared table
+								 * could not keep (its memory spent) */
 } GpuaggCounters;
 
 /*

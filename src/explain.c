@@ -43,6 +43,7 @@ counters_add(GpuaggCounters *all, const GpuaggCounters *c)
 	all->groups_returned += c->groups_returned;
 	all->groups_unmapped += c->groups_unmapped;
 	all->mapped_elsewhere += c->mapped_elsewhere;
+	all->map_unkept += c->map_unkept;
 	all->strings_coded += c->strings_coded;
 	all->column_reruns += c->column_reruns;
 	all->exact_runs += c->exact_runs;
@@ -298,6 +299,9 @@ GpuaggExplain(CustomScanState *node, List *ancestors, ExplainState *es)
 			if (all.mapped_elsewhere > 0)
 				ExplainPropertyInteger("Strings Mapped by Another Process", NULL,
 									   all.mapped_elsewhere, es);
+			/* ... and those not shared: the table's memory (hash_mem) spent */
+			if (all.map_unkept > 0)
+				ExplainPropertyInteger("Strings Not Shared", NULL, all.map_unkept, es);
 		}
 		ExplainPropertyInteger("Groups", NULL, all.ngroups, es);
 		if (st->topn.n > 0)

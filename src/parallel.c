@@ -696,6 +696,8 @@ struct GpuaggMapCache
 	bool		full;			/* no more chunks: the memory is spent */
 	bool		off;			/* no slots: they could not be made */
 	bool		crowded;		/* a probe found no free slot: add no more */
+	uint64		unkept;			/* values mapped here and not kept, since
+								 * last taken */
 };
 
 /* The slots and every chunk (the processes that used them are done). */
@@ -969,7 +971,10 @@ GpuaggMapCacheAdd(GpuaggMapCache *cache, int k, const char *s, uint32 len, uint6
 	MapEntry   *e;
 
 	if (slots == NULL || cache->crowded)
+	{
+		cache->unkept++;
 		return;
+	}
 	if (!isnull)
 	{
 		t = pg_detoast_datum_packed((struct varlena *) DatumGetPointer(value));
@@ -993,7 +998,10 @@ GpuaggMapCacheAdd(GpuaggMapCache *cache, int k, const char *s, uint32 len, uint6
 	if (t != NULL && t != (struct varlena *) DatumGetPointer(value))
 		pfree(t);
 	if (!DsaPointerIsValid(dp))
+	{
+		cache->unkept++;
 		return;
+	}
 	for (uint64 i = 0; i < MAP_PROBES; i++)
 	{
 		MapSlot    *slot = &slots->slot[(hash + i) & slots->mask];
@@ -1014,5 +1022,17 @@ GpuaggMapCacheAdd(GpuaggMapCache *cache, int k, const char *s, uint32 len, uint6
 	}
 	/* no free slot near: this process adds no more */
 	cache->crowded = true;
+	cache->unkept++;
 	cache->used -= size;
+}
+
+/* (result.h) */
+uint64
+GpuaggMapCacheTakeUnkept(GpuaggMapCache *cache)
+{
+	uint64		n = cache ? cache->unkept : 0;
+
+	if (cache)
+		cache->unkept = 0;
+	return n;
 }

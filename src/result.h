@@ -156,6 +156,8 @@ extern bool GpuaggRekeyShareable(const GpuaggProgram *prog, int k);
 extern void GpuaggMapCacheExpect(GpuaggMapCache *cache, uint64 strings);
 extern bool GpuaggMapCacheFind(GpuaggMapCache *cache, int k, const char *s, uint32 len,
 							   uint64 *hash, bool *isnull, Datum *out);
+/* The values GpuaggMapCacheAdd could not keep since the last call. */
+extern uint64 GpuaggMapCacheTakeUnkept(GpuaggMapCache *cache);
 extern void GpuaggMapCacheAdd(GpuaggMapCache *cache, int k, const char *s, uint32 len,
 							  uint64 hash, bool isnull, Datum value);
 

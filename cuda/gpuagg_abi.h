@@ -44,7 +44,7 @@
 #define GA_HD static inline
 #endif
 
-#define GA_ABI_VERSION		28
+#define GA_ABI_VERSION		29
 
 /*
  * Words of a page's visibility bitmap in a page-form batch: room for
@@ -606,6 +606,13 @@ typedef struct GaDimDesc
 	 * 2, one of them was NULL: no row goes.
 	 */
 	int32_t		notin;
+
+	/*
+	 * subquery: the rows of x [NOT] IN (a hashed subquery), the join's
+	 * last dimensions: natively a filter of the scan, so the WHERE's quals
+	 * before it run on every row however few rows it has (ga_join_none).
+	 */
+	int32_t		subquery;
 } GaDimDesc;
 
 /*

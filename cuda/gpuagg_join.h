@@ -169,16 +169,18 @@ ga_copy_value(int w, void *dst, uint64_t di, const void *src, uint64_t si)
 }
 
 /*
- * Does an inner or semi join with a dimension of no rows leave the table
- * none?  Then a device folds no row of it and evaluates none of its quals,
- * as a native Hash Join with nothing to hash reads no outer row past its
- * first (the host, where it knows before, reads none: exec.c).
+ * Does an inner or semi join with a table of no rows (one the device
+ * scanned itself: its WHERE kept none) leave the table none?  Then a
+ * device folds no row of it and evaluates none of its quals, as a native
+ * Hash Join with nothing to hash reads no outer row past its first.  (The
+ * host skips the scan where it knows before: exec.c.)  Not x IN (a
+ * subquery of no rows), natively a filter of the scan (GaDimDesc.subquery).
  */
 static inline bool
 ga_join_none(const GaProgram *p, const GaDims *dims)
 {
 	for (uint32_t d = 0; d < p->ndims; d++)
-		if (dims->dim[d].nrows == 0 &&
+		if (!p->dims[d].subquery && dims->dim[d].nrows == 0 &&
 			(p->dims[d].kind == GA_JOIN_INNER || p->dims[d].kind == GA_JOIN_SEMI))
 			return true;
 	return false;

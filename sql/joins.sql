@@ -119,6 +119,18 @@ SELECT check_error('SELECT tag, count(*) FROM jf WHERE ck IN (SELECT k FROM jemp
 SELECT check_error('SELECT c_nation, count(*), sum(qty) FROM jf JOIN jc ON ck = c_id WHERE c_nation > 100 AND 100 / (ck - 110) > -1000 GROUP BY 1');
 SELECT check_error('SELECT count(*) FROM jf WHERE EXISTS (SELECT FROM jc WHERE c_id = ck AND c_nation > 100) AND 100 / (ck - 110) > -1000');
 SELECT check_error('SELECT count(*), sum(qty) FROM jf JOIN jc ON ck = c_id WHERE c_nation > 5 AND 100 / (ck - 110) > -1000');
+-- ... also where the host matches the join
+SET gpuagg.device_joins = off;
+SELECT check_error('SELECT count(*), sum(qty) FROM jf JOIN jempty ON ck = k WHERE 100 / (ck - 110) > -1000');
+SELECT check_error('SELECT count(*) FROM jf WHERE EXISTS (SELECT FROM jc WHERE c_id = ck AND c_nation > 100) AND 100 / (ck - 110) > -1000');
+RESET gpuagg.device_joins;
+-- ... but x IN (a subquery of no rows) is a filter of the native scan: the
+-- quals before it in its order run on every row
+CREATE TABLE jbigv (a int4);
+INSERT INTO jbigv VALUES (1), (100000);
+ANALYZE jbigv;
+SELECT check_error('SELECT count(*) FROM jbigv WHERE a::int2 IS NOT NULL AND NOT (a NOT IN (SELECT k FROM jempty))');
+DROP TABLE jbigv;
 -- ... in the native order around a subquery condition's lookup: qty 3 is
 -- among the nations, so NOT IN drops it before the division
 SELECT check_error('SELECT count(*) FROM jf WHERE qty NOT IN (SELECT c_nation FROM jc) AND 100 / (qty - 3) > -1000');

@@ -81,6 +81,10 @@ SELECT check_offload('SELECT k, count(*) FROM sc WHERE tz >= date_trunc(''year''
 SET gpuagg.log_fallback = on;
 EXPLAIN (COSTS OFF) SELECT k, count(*) FROM sc WHERE tz > now() - interval '5000 years' GROUP BY k;
 EXPLAIN (COSTS OFF) SELECT k, count(*) FROM sc WHERE tz > now() - interval '1 mon' - interval '1 mon' - interval '1 mon' - interval '1 mon' GROUP BY k;
+-- (an interval's months, days and time bound it together: an offset of
+-- about 3000 years, three times, would leave the timestamp range, raising
+-- an error natively only where a row reaches it, here none)
+SELECT check_error('SELECT count(*) FILTER (WHERE tz > now() - interval ''1000 years 366000 days 8784000 hours'' - interval ''1000 years 366000 days 8784000 hours'' - interval ''1000 years 366000 days 8784000 hours'') FROM sc WHERE k < -1');
 EXPLAIN (COSTS OFF) SELECT k, count(*) FROM sc WHERE tz > tz - interval '1 day' GROUP BY k;
 RESET gpuagg.log_fallback;
 -- under a generic plan, with a parameter beside them

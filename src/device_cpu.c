@@ -559,6 +559,14 @@ cpu_add_batch(void *session, const GaBatch *batch, GpuaggDeviceStats *stats)
 
 	if (batch->dim)
 		return cpu_scan_dim(s, batch, stats);
+	if (s->dims_ready != p->ndims)
+		elog(ERROR, "gpuagg: rows came before the joined tables'");
+	/* (an inner or semi join with an empty table: no row to fold) */
+	if (p->ndims > 0 && ga_join_none(p, &s->dims))
+	{
+		stats->rows_in += batch->nrows;
+		return GA_OK;
+	}
 	INSTR_TIME_SET_CURRENT(start);
 	if (batch->pagelist)
 	{
@@ -568,11 +576,6 @@ cpu_add_batch(void *session, const GaBatch *batch, GpuaggDeviceStats *stats)
 	}
 	memset(regs, 0, sizeof(regs));
 	memset(nulls, 0, sizeof(nulls));
-	if (s->dims_ready != p->ndims)
-		elog(ERROR, "gpuagg: rows came before the joined tables'");
-	/* (an inner or semi join with an empty table: no row to fold) */
-	if (p->ndims > 0 && ga_join_none(p, &s->dims))
-		return GA_OK;
 	for (uint32 row = 0; row < batch->nrows && err == GA_OK; row++)
 	{
 		GaJoinIter	it;

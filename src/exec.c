@@ -670,12 +670,18 @@ run_on_device(GpuAggState *st, char **why)
 		 * An inner or semi join with a table of no rows (one the device
 		 * scans: no row in its pages) has none: the table is not read, as
 		 * a native Hash Join with nothing to hash reads no outer row past
-		 * its first, so no row of it raises its quals' errors either.
+		 * its first, so no row of it raises its quals' errors either.  Not
+		 * x IN (a subquery of no rows), the join's last dimensions: a
+		 * native scan's filter, whose quals before it run on every row.
 		 */
-		else if (empty && (st->prog->ga.dims[d].kind == GA_JOIN_INNER ||
-						   st->prog->ga.dims[d].kind == GA_JOIN_SEMI))
+		else if (empty && !st->prog->ga.dims[d].subquery &&
+				 (st->prog->ga.dims[d].kind == GA_JOIN_INNER ||
+				  st->prog->ga.dims[d].kind == GA_JOIN_SEMI))
 			reader_skip = true;
 	}
+	/* ... and so where the host matches the join */
+	if (!reader_skip && st->join && !dims && GpuaggJoinNone(st->join))
+		reader_skip = true;
 	if (fed && !reader_skip)
 		GpuaggFeedPhase(st, -1);
 	while (!reader_skip && (fed || !GpuaggBatchDone(reader)))

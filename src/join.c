@@ -1120,6 +1120,7 @@ typedef struct JoinDim
 	JoinKey    *keys;
 	joinhash_hash *table;
 	bool		ran;			/* its plan has run (a rebuild rescans it) */
+	bool		subquery;		/* x [NOT] IN (a hashed subquery)'s rows */
 	/* the match being looked at */
 	uint32		hash;
 	JoinRow    *cur;			/* (NULL: a left join's NULLs) */
@@ -1200,6 +1201,20 @@ GpuaggJoinWithFilter(GpuaggJoin *j, List *quals, PlanState *parent)
 }
 
 /* (join.h) */
+bool
+GpuaggJoinNone(GpuaggJoin *j)
+{
+	if (j == NULL || j->ndims == 0 || j->device)
+		return false;
+	GpuaggJoinBuild(j);
+	for (int d = 0; d < j->ndims; d++)
+		if ((j->dims[d].kind == JOIN_INNER || j->dims[d].kind == JOIN_SEMI) &&
+			!j->dims[d].subquery && j->dims[d].table->members == 0)
+			return true;
+	return false;
+}
+
+/* (join.h) */
 uint64
 GpuaggJoinTakeFiltered(GpuaggJoin *j)
 {
@@ -1247,6 +1262,7 @@ GpuaggJoinInit(List *priv, List *dims, PlanState *parent)
 			 * rescanned before each read, as buildSubPlanHash does)
 			 */
 			dim->ran = true;
+			dim->subquery = true;
 		}
 		else
 			dim->ps = list_nth(dims, d);
@@ -1942,6 +1958,7 @@ GpuaggJoinToDevice(GpuaggJoin *j, GpuaggProgram *prog, Relation rel, int batch_r
 		memset(dd, 0, sizeof(GaDimDesc));
 		dd->kind = dim->kind == JOIN_SEMI ? GA_JOIN_SEMI : dim->kind == JOIN_ANTI ?
 			GA_JOIN_ANTI : dim->kind == JOIN_LEFT ? GA_JOIN_LEFT : GA_JOIN_INNER;
+		dd->subquery = dim->subquery;
 		dd->nkeys = dim->nkeys;
 		for (int i = 0; i < dim->nkeys && ok; i++)
 		{

@@ -129,6 +129,12 @@ extern GpuaggJoin *GpuaggJoinInit(List *priv, List *dims, PlanState *parent);
  * of the table is the row itself where the quals hold.
  */
 extern GpuaggJoin *GpuaggJoinWithFilter(GpuaggJoin *j, List *quals, PlanState *parent);
+/*
+ * Where the host matches the join: does an inner or semi join with a
+ * table of no rows (once built; not a subquery's) leave the scanned table
+ * none?
+ */
+extern bool GpuaggJoinNone(GpuaggJoin *j);
 /* The rows the host's filter dropped since the last call. */
 extern uint64 GpuaggJoinTakeFiltered(GpuaggJoin *j);
 /* A rescan with chgParam changed: where it reaches a dimension's plan, the

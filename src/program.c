@@ -17,6 +17,8 @@
  */
 #include "postgres.h"
 
+#include <math.h>
+
 #include "access/htup_details.h"
 #include "access/transam.h"
 #include "catalog/pg_aggregate.h"
@@ -684,11 +686,15 @@ compile_scan_constant(Compiler *c, Expr *expr, int type)
 }
 
 /*
- * Offsets a scan constant may add up: each of less than a thousand years,
- * three of them from now() or current_date stay well inside the range of
- * date and timestamp (4713 BC to 5874897 and 294276 AD).
+ * Offsets a scan constant may add up, each of 12,000 months of 31 days at
+ * most (an interval's months, days and time together: 1019 years): with a
+ * date_trunc before and after each (a millennium's takes it back to the
+ * millennium's start, then no further), three of them take now() no
+ * further back than about 4000 BC, inside the range of date and timestamp
+ * (from 4713 BC).
  */
 #define MAX_TIME_OFFSETS	3
+#define MAX_OFFSET_DAYS		(31.0 * 12 * 1000)
 
 /*
  * The time offsets in expr, a scan constant other than a parameter (-1:
@@ -751,7 +757,6 @@ scan_constant_offsets(Expr *expr)
 		OpExpr	   *op = (OpExpr *) expr;
 		Const	   *k = lsecond(op->args);
 		Interval   *iv;
-		const int64 limit = INT64CONST(1000) * 366 * USECS_PER_DAY;
 		int			n;
 
 		set_opfuncid(op);
@@ -763,8 +768,8 @@ scan_constant_offsets(Expr *expr)
 			(n = scan_constant_offsets(linitial(op->args))) < 0)
 			return -1;
 		iv = DatumGetIntervalP(k->constvalue);
-		return Abs(iv->month) <= 12 * 1000 && Abs(iv->day) <= 366 * 1000 &&
-			iv->time <= limit && iv->time >= -limit ? n + 1 : -1;
+		return fabs((double) iv->month) * 31 + fabs((double) iv->day) +
+			fabs((double) iv->time) / USECS_PER_DAY <= MAX_OFFSET_DAYS ? n + 1 : -1;
 	}
 	return -1;
 }

@@ -1719,7 +1719,7 @@ GpuaggRekey(const GpuaggProgram *prog, GaResult *res, GpuaggDict *dict,
 		rk.code = palloc(sizeof(uint32));
 		rk.ncode = 0;
 		/* (the groups of one key are its values: each comes once) */
-		map = p->nkeys == 1 ? NULL : rekeymap_create(cxt, Max(res->ngroups, 1024), NULL);
+		map = p->nkeys == 1 ? NULL : rekeymap_create(cxt, 1024, NULL);
 		for (uint64 g = 0; g < res->ngroups; g++)
 		{
 			Size		at = (Size) k * res->ngroups + g;

@@ -616,6 +616,16 @@ typedef struct GaDimDesc
 } GaDimDesc;
 
 /*
+ * Does a table of no rows leave the join none: an inner or semi join's,
+ * not a subquery's (exec.c, ga_join_none)?
+ */
+GA_HD bool
+ga_join_needs_rows(const GaDimDesc *dd)
+{
+	return !dd->subquery && (dd->kind == GA_JOIN_INNER || dd->kind == GA_JOIN_SEMI);
+}
+
+/*
  * A dimension's rows on a device: keys as int64, columns at their type's
  * width, and the hash table: cap (a power of two) slots of row + 1, or 0
  * where empty (ga_dim_hash, linear probing), the first row of each key;

@@ -180,8 +180,7 @@ static inline bool
 ga_join_none(const GaProgram *p, const GaDims *dims)
 {
 	for (uint32_t d = 0; d < p->ndims; d++)
-		if (!p->dims[d].subquery && dims->dim[d].nrows == 0 &&
-			(p->dims[d].kind == GA_JOIN_INNER || p->dims[d].kind == GA_JOIN_SEMI))
+		if (dims->dim[d].nrows == 0 && ga_join_needs_rows(&p->dims[d]))
 			return true;
 	return false;
 }

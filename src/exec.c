@@ -674,9 +674,7 @@ run_on_device(GpuAggState *st, char **why)
 		 * x IN (a subquery of no rows), the join's last dimensions: a
 		 * native scan's filter, whose quals before it run on every row.
 		 */
-		else if (empty && !st->prog->ga.dims[d].subquery &&
-				 (st->prog->ga.dims[d].kind == GA_JOIN_INNER ||
-				  st->prog->ga.dims[d].kind == GA_JOIN_SEMI))
+		else if (empty && ga_join_needs_rows(&st->prog->ga.dims[d]))
 			reader_skip = true;
 	}
 	/* ... and so where the host matches the join */
@@ -813,15 +811,17 @@ run_on_device(GpuAggState *st, char **why)
 	{
 		instr_time	t1;
 
+		GpuaggMapCache *cache = GpuaggMapCacheOf(st);
+
 		INSTR_TIME_SET_CURRENT(t1);
 		st->counters.groups_unmapped += st->result.ngroups;
-		if ((err = GpuaggRekey(st->prog, &st->result, st->dict, GpuaggMapCacheOf(st),
+		if ((err = GpuaggRekey(st->prog, &st->result, st->dict, cache,
 							   &st->counters.mapped_elsewhere,
 							   st->css.ss.ps.instrument && st->css.ss.ps.instrument->need_timer ?
 							   &st->counters.map_eval_ms : NULL)) != GA_OK)
 			raise_device_error(err);
 		st->result.groups_all = st->result.ngroups;
-		st->counters.map_unkept += GpuaggMapCacheTakeUnkept(GpuaggMapCacheOf(st));
+		st->counters.map_unkept += GpuaggMapCacheTakeUnkept(cache);
 		st->counters.map_ms += GpuaggMsSince(t1);
 	}
 	if (st->plan->sets != NIL &&

@@ -1264,20 +1264,23 @@ compile_query(GpuaggCandidate *c)
 		 * the join's: not where one of them, or a join's condition, may
 		 * fail on a row the subquery drops.)
 		 */
-		foreach(lc, c->is_join ? GpuaggJoinConditions(c->join.priv) : NIL)
+		if (c->is_join)
 		{
-			ListCell   *q;
+			foreach(lc, GpuaggJoinConditions(c->join.priv))
+			{
+				ListCell   *q;
 
-			/* (a List of each dimension's quals: may_fail fails any List) */
-			foreach(q, (List *) lfirst(lc))
-				if (may_fail(lfirst(q), NULL))
+				/* (a List of each dimension's quals: may_fail fails any List) */
+				foreach(q, (List *) lfirst(lc))
+					if (may_fail(lfirst(q), NULL))
+						return join_words(c->root, c->input_rel->relids,
+										  "a join condition that may fail, beside a subquery condition");
+			}
+			for_each_from(lc, c->quals, c->before_join)
+				if (may_fail(lfirst(lc), NULL))
 					return join_words(c->root, c->input_rel->relids,
-									  "a join condition that may fail, beside a subquery condition");
+									  "a WHERE condition that may fail after a subquery condition, beside a join");
 		}
-		for_each_from(lc, c->quals, c->before_join)
-			if (c->is_join && may_fail(lfirst(lc), NULL))
-				return join_words(c->root, c->input_rel->relids,
-								  "a WHERE condition that may fail after a subquery condition, beside a join");
 		foreach(lc, c->host)
 			GpuaggJoinAddSubquery(c->root, &c->join, lfirst(lc));
 		c->host = NIL;

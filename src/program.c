@@ -701,7 +701,7 @@ compile_scan_constant(Compiler *c, Expr *expr, int type)
  * not one): current_date, current_timestamp, localtimestamp (with or
  * without a precision), now(), transaction_timestamp() or
  * statement_timestamp(); or, of one of those,
- *   - plus or minus a constant interval of less than a thousand years
+ *   - plus or minus a constant interval of MAX_OFFSET_DAYS at most
  *     (now() - interval '1 year', current_date + interval '7 days'): one
  *     offset more;
  *   - date_trunc with a constant unit that timestamp_trunc knows (of a

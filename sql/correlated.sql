@@ -118,5 +118,18 @@ SET gpuagg.decorrelate = off;
 SELECT plan_text('SELECT cd.k, cd.q FROM cd WHERE cd.q > (SELECT min(v) FROM cf WHERE cf.k = cd.k)') LIKE '%SubPlan%' AS subplan;
 RESET gpuagg.decorrelate;
 
+-- unforced (TPC-H Q17): the groups aggregated natively cost less than in
+-- a GpuAgg (a startup cost of 3000 here), but the statement as written,
+-- a scan of cf for each row of cd, costs more than the rewrite with its
+-- groups in a GpuAgg: that one runs.  Where the statement as written
+-- costs less (a startup cost past it), it runs as written.
+SET gpuagg.force_offload = off;
+SET gpuagg.startup_cost = 3000;
+SELECT rewritten('SELECT count(*), sum(q) FROM cd WHERE q > (SELECT avg(v) FROM cf WHERE cf.k = cd.k)');
+SET gpuagg.startup_cost = 1e7;
+SELECT rewritten('SELECT count(*), sum(q) FROM cd WHERE q > (SELECT avg(v) FROM cf WHERE cf.k = cd.k)');
+RESET gpuagg.startup_cost;
+SET gpuagg.force_offload = on;
+
 DROP FUNCTION rewritten(text);
 DROP TABLE cf, cd;

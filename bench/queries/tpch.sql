@@ -181,7 +181,7 @@ SELECT p_brand, p_type, p_size, count(DISTINCT ps_suppkey) AS supplier_cnt
  ORDER BY supplier_cnt DESC, p_brand, p_type, p_size;
 
 -- name: Q17
--- note: the correlated avg runs once per part row: natively through lineitem's (l_partkey, l_suppkey) index; forced (gpuagg_cpu and gpuagg_cuda set force_offload) each run is a device scan of lineitem (22 s against 53 ms at SF 0.1): time gpuagg_auto too
+-- note: the correlated avg runs once per part row natively (through lineitem's (l_partkey, l_suppkey) index); gpuagg plans it as a join with the groups of lineitem's parts that pass part's conditions (EXPLAIN: gpuagg_groups), a GpuAgg where that costs less than the statement as written
 SELECT sum(l_extendedprice) / 7.0 AS avg_yearly
   FROM lineitem, part
  WHERE p_partkey = l_partkey AND p_brand = 'Brand#23' AND p_container = 'MED BOX'
@@ -213,7 +213,7 @@ SELECT sum(l_extendedprice * (1 - l_discount)) AS revenue
         AND l_shipinstruct = 'DELIVER IN PERSON');
 
 -- name: Q20
--- note: the correlated sum runs once per partsupp row: as Q17, forced offload scans lineitem each time (35 s against 18 ms at SF 0.1): time gpuagg_auto too
+-- note: the correlated sum runs once per partsupp row natively; as Q17, gpuagg plans it as a join with lineitem's groups, which at SF 10 costs more than the statement as written (gpuagg_auto keeps it native; forced, it runs the rewrite)
 SELECT s_name, s_address
   FROM supplier, nation
  WHERE s_suppkey IN (SELECT ps_suppkey

@@ -2205,6 +2205,27 @@ plan_quietly(Query *parse, const char *query_string, int cursorOptions,
 	return stmt;
 }
 
+/* plan_quietly, its aggregations in GpuAggs wherever they can be */
+static PlannedStmt *
+plan_forced_quietly(Query *parse, const char *query_string, int cursorOptions,
+					ParamListInfo boundParams)
+{
+	PlannedStmt *stmt;
+	bool		save_force = gpuagg_force_offload;
+
+	gpuagg_force_offload = true;
+	PG_TRY();
+	{
+		stmt = plan_quietly(parse, query_string, cursorOptions, boundParams);
+	}
+	PG_FINALLY();
+	{
+		gpuagg_force_offload = save_force;
+	}
+	PG_END_TRY();
+	return stmt;
+}
+
 /*
  * planner_hook.  A statement with a correlated scalar aggregate subquery
  * (decorrelate.c), or a SELECT DISTINCT that is a grouping (distinct.c),
@@ -2261,7 +2282,7 @@ gpuagg_planner(Query *parse, const char *query_string, int cursorOptions,
 	}
 	quiet_reason[0] = '\0';
 	/* (the planner rewrites the Query it plans: a copy for a second plan) */
-	second = gpuagg_force_offload ? NULL : copyObject(rewritten);
+	second = gpuagg_force_offload || joined == NULL ? NULL : copyObject(rewritten);
 	alt = plan_quietly(rewritten, query_string, cursorOptions, boundParams);
 	if (!stmt_has_gpuagg(alt) && second != NULL && strncmp(quiet_reason, "kept native on cost", 19) == 0)
 	{
@@ -2272,20 +2293,13 @@ gpuagg_planner(Query *parse, const char *query_string, int cursorOptions,
 		 * index nested loop per group 0.12M, the groups in a GpuAgg 0.35M
 		 * in all).  The rewrite with its aggregations in GpuAggs is the
 		 * one plan with a GpuAgg this statement can have; the costs below
-		 * decide between it and the statement's own.
+		 * decide between it and the statement's own.  (Not a SELECT
+		 * DISTINCT's alone: as written, it is the native plan of the
+		 * same grouping.)
 		 */
 		char	   *first_reason = pstrdup(quiet_reason);
 
-		gpuagg_force_offload = true;
-		PG_TRY();
-		{
-			alt = plan_quietly(second, query_string, cursorOptions, boundParams);
-		}
-		PG_FINALLY();
-		{
-			gpuagg_force_offload = false;
-		}
-		PG_END_TRY();
+		alt = plan_forced_quietly(second, query_string, cursorOptions, boundParams);
 		forced = true;
 		/* (none even so: why the first had none) */
 		strlcpy(quiet_reason, first_reason, sizeof(quiet_reason));

@@ -108,6 +108,20 @@ extension_installed(void)
 static bool quiet_fallback = false;
 static char quiet_reason[1024];
 
+/*
+ * plan_statement's nesting (a statement planned while another is), and
+ * the depth whose aggregations plan_forced_quietly forces (0: none)
+ */
+static int	plan_depth = 0;
+static int	forced_depth = 0;
+
+/* gpuagg.force_offload, or plan_forced_quietly's statement */
+static inline bool
+forcing_offload(void)
+{
+	return gpuagg_force_offload || (forced_depth > 0 && plan_depth == forced_depth);
+}
+
 /* What the planner chose and why, with gpuagg.log_fallback (not quietly) */
 static void
 report_choice(const char *what)
@@ -1941,7 +1955,7 @@ add_gpuagg_path(GpuaggCandidate *c)
 		add_path(c->grouped_rel, final);
 		return;
 	}
-	if (gpuagg_force_offload && !keep_gpuagg_paths(output_rel))
+	if (forcing_offload() && !keep_gpuagg_paths(output_rel))
 	{
 		output_rel->pathlist = NIL;
 		output_rel->partial_pathlist = NIL;
@@ -2038,7 +2052,7 @@ gpuagg_create_upper_paths(PlannerInfo *root, UpperRelationKind stage,
 	if (reason)
 	{
 		/* (the partitions' groupings may still run in GpuAggs) */
-		if (gpuagg_force_offload && keep_gpuagg_paths(output_rel))
+		if (forcing_offload() && keep_gpuagg_paths(output_rel))
 			return;
 		report_fallback(reason);
 		return;
@@ -2153,6 +2167,7 @@ plan_statement(Query *parse, const char *query_string, int cursorOptions,
 
 	offered_cost = native_cost = -1;
 	serial_joins = NIL;
+	plan_depth++;
 	PG_TRY();
 	{
 		ListCell   *lc;
@@ -2179,6 +2194,7 @@ plan_statement(Query *parse, const char *query_string, int cursorOptions,
 		offered_cost = save_offered;
 		native_cost = save_native;
 		serial_joins = save_serial;
+		plan_depth--;
 	}
 	PG_END_TRY();
 	return stmt;
@@ -2205,22 +2221,27 @@ plan_quietly(Query *parse, const char *query_string, int cursorOptions,
 	return stmt;
 }
 
-/* plan_quietly, its aggregations in GpuAggs wherever they can be */
+/*
+ * plan_quietly, its aggregations in GpuAggs wherever they can be, as
+ * gpuagg.force_offload would have them: only this statement's, not those
+ * of a statement planned while it is (a function's that constant folding
+ * runs, whose plan a cache may keep).
+ */
 static PlannedStmt *
 plan_forced_quietly(Query *parse, const char *query_string, int cursorOptions,
 					ParamListInfo boundParams)
 {
 	PlannedStmt *stmt;
-	bool		save_force = gpuagg_force_offload;
+	int			save_forced = forced_depth;
 
-	gpuagg_force_offload = true;
+	forced_depth = plan_depth + 1;
 	PG_TRY();
 	{
 		stmt = plan_quietly(parse, query_string, cursorOptions, boundParams);
 	}
 	PG_FINALLY();
 	{
-		gpuagg_force_offload = save_force;
+		forced_depth = save_forced;
 	}
 	PG_END_TRY();
 	return stmt;

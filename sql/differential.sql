@@ -170,7 +170,7 @@ LANGUAGE sql AS $$
 		THEN '{numeric,numeric}'::text[] ELSE '{}'::text[] END
 $$;
 
--- A numeric expression: + - * at mixed scales, integers as numerics,
+-- A numeric expression: + - * % at mixed scales, integers as numerics,
 -- round and trunc (negative places too), abs, GREATEST, LEAST and NULLIF,
 -- extract of a timestamp or a date, now and then one whose product passes
 -- int64 (the exact path).
@@ -188,7 +188,8 @@ BEGIN
 		'(NULLIF(n0, 5))', '(extract(second FROM ts))', '(extract(epoch FROM ts))',
 		'(extract(isoyear FROM d))', '(extract(dow FROM ts) + n0)', '(nf * n2)',
 		'(nf - n4)', '(nf::numeric(12,1))', '(n4::numeric(10,2))', '(n2::numeric(13,-1))',
-		'(floor(n2))', '(ceil(n4 - n2))', '(sign(n2 - n4))']);
+		'(floor(n2))', '(ceil(n4 - n2))', '(sign(n2 - n4))', '(n2 % 7)', '(n4 % -0.3)',
+		'(mod(n0, 1000))']);
 END
 $$;
 

@@ -93,6 +93,12 @@ SELECT check_offload('SELECT k, k::int4, round(k), trunc(k), round(-k), count(*)
 -- floor, ceil and sign: at scale 0, as natively
 SELECT check_offload('SELECT floor(rate) AS f, ceil(rate), ceiling(-rate), sign(rate), count(*), sum(floor(price * disc)), sum(ceil(-price)), sum(sign(k - 2)) FROM nm GROUP BY 1, 2, 3, 4');
 SELECT check_offload('SELECT count(*) FROM nm WHERE price::float8 > 100.5 AND k::int4 = 2');
+-- % and mod(): at the larger scale, the sign of the dividend; a zero
+-- divisor raises 22012, not where a CASE or the WHERE keeps it from a row
+SELECT check_offload('SELECT price % 100 AS b, count(*), sum(price % k), min(mod(rate, 0.3)), max(-price % -0.07), avg(qty % 7) FROM nm WHERE k <> 0 GROUP BY 1');
+SELECT check_offload('SELECT g, sum(CASE WHEN k = 0 THEN 0 ELSE price % k END), count(*) FILTER (WHERE qty % 2 = 0) FROM nm GROUP BY g');
+SELECT check_error('SELECT g, sum(price % k) FROM nm GROUP BY g');
+SELECT check_error('SELECT sum(mod(rate, qty - qty)) FROM nm');
 -- past int2: the native error
 SELECT g, sum((price * 100)::int2) FROM nm GROUP BY g;
 SET gpuagg.enabled = off;

@@ -560,7 +560,9 @@ compile_param_comparison(Compiler *c, const char *name, List *args, int *type)
 
 /*
  * An operator on numerics: comparisons, + and - (at the larger scale, as
- * add_var), * (at the sum of the scales, as numeric_mul), unary - and +.
+ * add_var), * (at the sum of the scales, as numeric_mul), % (at the larger
+ * scale, as mod_var: x - trunc(x / y) * y, the sign of x, which is C's %
+ * of the scaled integers; a zero y raises 22012), unary - and +.
  * Division keeps the native plan: its result scale depends on the values.
  */
 static int
@@ -615,7 +617,8 @@ compile_numeric_op(Compiler *c, const char *name, Oid restype, List *args, int *
 		return ra;
 	}
 	op = arith_op(name);
-	if (restype != NUMERICOID || (op != GA_OP_ADD && op != GA_OP_SUB && op != GA_OP_MUL))
+	if (restype != NUMERICOID ||
+		(op != GA_OP_ADD && op != GA_OP_SUB && op != GA_OP_MUL && op != GA_OP_MOD))
 		return fail(c, "numeric operator %s", name), -1;
 	if (op == GA_OP_MUL)
 	{
@@ -2444,7 +2447,8 @@ compile_func(Compiler *c, FuncExpr *f, int *type)
 
 	/* mod() of integers: the % operator's function (int2mod, int4mod, int8mod) */
 	if ((f->funcid == F_MOD_INT2_INT2 || f->funcid == F_MOD_INT4_INT4 ||
-		 f->funcid == F_MOD_INT8_INT8) && list_length(f->args) == 2)
+		 f->funcid == F_MOD_INT8_INT8 || f->funcid == F_MOD_NUMERIC_NUMERIC) &&
+		list_length(f->args) == 2)
 		return compile_named_op(c, "%", f->funcid, f->inputcollid, f->funcresulttype, f->args,
 								type);
 

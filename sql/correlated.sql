@@ -125,7 +125,11 @@ RESET gpuagg.decorrelate;
 -- costs less (a startup cost past it), it runs as written.
 SET gpuagg.force_offload = off;
 SET gpuagg.startup_cost = 3000;
+SELECT offloaded('SELECT k, avg(v) FROM cf GROUP BY k') AS groups_alone_offloaded;
 SELECT rewritten('SELECT count(*), sum(q) FROM cd WHERE q > (SELECT avg(v) FROM cf WHERE cf.k = cd.k)');
+-- (the groups in a GpuAgg; the outer count over a Hash Join native)
+SELECT line FROM explain_stable('SELECT count(*), sum(q) FROM cd WHERE q > (SELECT avg(v) FROM cf WHERE cf.k = cd.k)') line
+ WHERE line ~ 'GpuAgg|Aggregate|Join';
 SET gpuagg.startup_cost = 1e7;
 SELECT rewritten('SELECT count(*), sum(q) FROM cd WHERE q > (SELECT avg(v) FROM cf WHERE cf.k = cd.k)');
 RESET gpuagg.startup_cost;

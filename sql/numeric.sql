@@ -99,6 +99,11 @@ SELECT check_offload('SELECT price % 100 AS b, count(*), sum(price % k), min(mod
 SELECT check_offload('SELECT g, sum(CASE WHEN k = 0 THEN 0 ELSE price % k END), count(*) FILTER (WHERE qty % 2 = 0) FROM nm GROUP BY g');
 SELECT check_error('SELECT g, sum(price % k) FROM nm GROUP BY g');
 SELECT check_error('SELECT sum(mod(rate, qty - qty)) FROM nm');
+-- the divisor at the larger scale (numeric(6,1) % numeric(10,4), money
+-- % thousandths); a rescale past int64 runs the exact path
+SELECT check_offload('SELECT g, sum(k % rate), max(price % 0.007), min(-k % 0.0003) FROM nm WHERE rate <> 0 GROUP BY g');
+SELECT check_offload('SELECT g, sum(qty % 0.000000000000000003) FROM nm GROUP BY g');
+SELECT exact_runs('SELECT g, sum(qty % 0.000000000000000003) FROM nm GROUP BY g');
 -- past int2: the native error
 SELECT g, sum((price * 100)::int2) FROM nm GROUP BY g;
 SET gpuagg.enabled = off;
@@ -227,6 +232,8 @@ SELECT check_offload('SELECT g, sum(rate), avg(rate), min(rate), max(rate) FROM 
 SELECT exact_runs('SELECT g, sum(rate), avg(rate), min(rate), max(rate) FROM nm GROUP BY g');
 -- ... and only where a value is read: NaN filtered out still needs it
 SELECT check_offload('SELECT g, sum(rate) FROM nm WHERE g <> 2 GROUP BY g');
+-- NaN % 0 is NaN natively, no error: the exact path's, not the device's 22012
+SELECT check_offload('SELECT g, sum(mod(rate, k)), count(*) FROM nm WHERE g = 2 AND k = 0 GROUP BY g');
 -- an intermediate past int64: 15 digits times 15
 UPDATE nm SET price = 9999999999999.99, disc = 9999999999999.99 WHERE g = 1 AND k = 1;
 SELECT check_offload('SELECT g, sum(price * disc) FROM nm GROUP BY g');

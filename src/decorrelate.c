@@ -792,6 +792,7 @@ decorrelate_sublink(Query *q, Node **conj, SubLink *sl, List **added)
 	colnames = lappend(colnames, makeString("v"));
 	sub->targetList = tlist;
 	sub->groupClause = groups;
+	sub->queryId = GPUAGG_GROUPS_QUERY_ID;
 
 	/* a table of the enclosing query */
 	rte = makeNode(RangeTblEntry);

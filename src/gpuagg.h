@@ -61,6 +61,13 @@ extern void GpuaggPlannerInit(void);
 struct Query;
 extern struct Query *GpuaggDecorrelate(struct Query *parse);
 
+/*
+ * The queryId of a groups subquery GpuaggDecorrelate makes, which the
+ * planner hook knows it by (copies keep it; PostgreSQL sets and reads
+ * only the top-level Query's, and this one is never at the top)
+ */
+#define GPUAGG_GROUPS_QUERY_ID	UINT64CONST(0x6770756167677270)
+
 /* distinct.c */
 /*
  * The query (a copy where copy is true) with each SELECT DISTINCT that is

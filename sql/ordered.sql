@@ -92,6 +92,14 @@ SELECT check_offload('SELECT v, mode() WITHIN GROUP (ORDER BY t), percentile_dis
 SELECT check_offload('SELECT k, mode() WITHIN GROUP (ORDER BY t), percentile_disc(0.5) WITHIN GROUP (ORDER BY t) FROM osa_s WHERE k < 0 GROUP BY k');
 SELECT check_offload('SELECT mode() WITHIN GROUP (ORDER BY t), percentile_disc(0.5) WITHIN GROUP (ORDER BY t) FROM osa_s WHERE k < 0');
 SELECT check_error('SELECT k, percentile_disc(2) WITHIN GROUP (ORDER BY t) FROM osa_s GROUP BY k');
+-- a char(n): ordered and counted without trailing spaces, as bpcharcmp
+-- and bpchareq (c, b and c<TAB> tie as a mode: 'c' goes first there,
+-- 'c<TAB>' in the padded bytes' order), the value picked padded to n
+INSERT INTO osa_s (k, c) VALUES (7, 'c'), (7, 'c'), (7, E'c\t'), (7, E'c\t'), (7, 'b');
+SELECT check_offload('SELECT k, mode() WITHIN GROUP (ORDER BY c), percentile_disc(0.5) WITHIN GROUP (ORDER BY c DESC), percentile_disc(ARRAY[0, 0.4, 1]) WITHIN GROUP (ORDER BY c COLLATE "C"), mode() WITHIN GROUP (ORDER BY c COLLATE "C") FROM osa_s GROUP BY k');
+SELECT k, mode() WITHIN GROUP (ORDER BY c) = 'c' AS mode_c, octet_length(percentile_disc(0) WITHIN GROUP (ORDER BY c)) AS padded_bytes
+  FROM osa_s WHERE k = 7 GROUP BY k;
+DELETE FROM osa_s WHERE k = 7;
 SELECT k, mode() WITHIN GROUP (ORDER BY u DESC) AS mode_desc,
 	   percentile_disc(0.3) WITHIN GROUP (ORDER BY u COLLATE "C") AS p30_c,
 	   percentile_disc(0.3) WITHIN GROUP (ORDER BY u COLLATE "en-x-icu") AS p30_icu
@@ -117,7 +125,7 @@ SELECT k, percentile_cont(ARRAY[0.25, 0.5, 0.75]) WITHIN GROUP (ORDER BY i) AS q
 SET gpuagg.log_fallback = on;
 CREATE COLLATION osa_ci (provider = icu, locale = 'und-u-ks-level2', deterministic = false);
 EXPLAIN (COSTS OFF) SELECT k, mode() WITHIN GROUP (ORDER BY t COLLATE osa_ci) FROM osa_s GROUP BY k;
-EXPLAIN (COSTS OFF) SELECT k, percentile_disc(0.5) WITHIN GROUP (ORDER BY c) FROM osa_s GROUP BY k;
+EXPLAIN (COSTS OFF) SELECT k, percentile_disc(0.5) WITHIN GROUP (ORDER BY c::bpchar) FROM osa_s GROUP BY k;
 DROP COLLATION osa_ci;
 EXPLAIN (COSTS OFF) SELECT k, percentile_cont(0.5) WITHIN GROUP (ORDER BY ts - timestamp '2024-01-01') FROM osa GROUP BY k;
 EXPLAIN (COSTS OFF) SELECT k, percentile_disc(k / 10.0::float8) WITHIN GROUP (ORDER BY i) FROM osa GROUP BY k;

@@ -3665,8 +3665,16 @@ compile_ordered(Compiler *c, Aggref *aggref, GaAgg *ag)
 		return false;
 	if (!compile_segment(c, linitial_node(TargetEntry, aggref->args)->expr, &ag->arg, &t))
 		return false;
-	if (getBaseType(argtype) == BPCHAROID)
-		return fail(c, "%s WITHIN GROUP (ORDER BY bpchar)", name);
+	/*
+	 * bpchar: its strings' codes are of their values without trailing
+	 * spaces, which bpcharcmp orders and bpchareq counts together; the
+	 * host pads the value it picks to n again (host_datum), the value
+	 * every such string of a char(n) holds.  An unbounded bpchar's values
+	 * may differ in their spaces alone: not offloaded.
+	 */
+	if (getBaseType(argtype) == BPCHAROID &&
+		exprTypmod((Node *) linitial_node(TargetEntry, aggref->args)->expr) <= VARHDRSZ)
+		return fail(c, "%s WITHIN GROUP (ORDER BY bpchar without a length: only char(n))", name);
 	if (t == GA_T_TEXT)
 	{
 		/*

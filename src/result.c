@@ -65,8 +65,12 @@ GpuaggFinalInit(GpuaggFinal *fin, Aggref *aggref, const GaAgg *agg,
 		/* no transition value: the device selected the values (result.c) */
 		Const	   *f = aggref->aggdirectargs ? linitial(aggref->aggdirectargs) : NULL;
 
+		Expr	   *arg = linitial_node(TargetEntry, aggref->args)->expr;
+
 		fin->multi = aggref->aggfnoid == F_PERCENTILE_DISC__FLOAT8_ANYELEMENT ||
 			aggref->aggfnoid == F_PERCENTILE_CONT__FLOAT8_FLOAT8;
+		fin->bpchar_typmod = getBaseType(exprType((Node *) arg)) == BPCHAROID ?
+			Max(exprTypmod((Node *) arg), 0) : 0;
 		fin->fraction_null = f && f->constisnull;
 		if (fin->multi)
 		{
@@ -507,6 +511,11 @@ host_datum(GpuaggFinal *fin, uint64 value)
 	v.u = value;
 	if (fin->agg->argtype == GA_T_TEXT)
 		v.u = (uint64) GA_TEXT_EQ(value) << 32 | GA_TEXT_EQ(value);
+	/* (a char(n)'s code is of its value without trailing spaces) */
+	if (fin->bpchar_typmod > 0)
+		return DirectFunctionCall3(bpchar,
+								   GpuaggKeyDatum(v, fin->agg->argtype, fin->agg->argscale, fin->dict),
+								   Int32GetDatum(fin->bpchar_typmod), BoolGetDatum(false));
 	return GpuaggKeyDatum(v, fin->agg->argtype, fin->agg->argscale, fin->dict);
 }
 

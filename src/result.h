@@ -35,6 +35,8 @@ typedef struct GpuaggFinal
 	GpuaggDict *dict;			/* the run's strings (min/max of strings) */
 	bool		ordered;		/* an ordered-set aggregate: its value made
 								 * here, as its final function would */
+	int32		bpchar_typmod;	/* of a char(n)'s ordered set: its typmod
+								 * (else 0), to pad a value picked to n */
 	bool		fraction_null;	/* percentile_*: its fraction */
 	double		fraction;
 	/* ... or its array of them (percentile_*(float8[])), as written */

@@ -115,7 +115,7 @@ SELECT n_name, sum(o_totalprice) FROM orders JOIN customer ON o_custkey = c_cust
 SELECT o_orderpriority, sum(o_totalprice) * 100.0 / sum(sum(o_totalprice)) OVER () FROM orders GROUP BY 1;
 
 -- name: r28
--- note: mode() of a char(n): stays native
+-- note: mode() of a char(n): ordered and counted without trailing spaces, the value padded again
 SELECT l_returnflag, avg(l_quantity), mode() WITHIN GROUP (ORDER BY l_shipmode) FROM lineitem GROUP BY 1;
 
 -- name: r29
@@ -175,7 +175,7 @@ SELECT l_shipmode, count(*) FROM lineitem WHERE l_shipdate::timestamptz > '1995-
 SELECT o_orderpriority, sum(o_totalprice / 100) FROM orders GROUP BY 1;
 
 -- name: r43
--- note: numeric % in an aggregate argument: stays native
+-- note: numeric % in an aggregate argument: at the larger scale, the dividend's sign
 SELECT o_orderpriority, avg(o_totalprice % 1000) FROM orders GROUP BY 1;
 
 -- name: r44

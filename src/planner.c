@@ -113,8 +113,8 @@ static char quiet_reason[1024];
  * depth of the rewritten statement whose groups' aggregations
  * plan_forced_quietly forces, and of the one whose groups' costs
  * plan_groups_quietly asks for (0: none); whether a GpuAgg was offered
- * for its groups, and what the GpuAggs cost more than the native
- * aggregations, summed over its groups subqueries
+ * for its groups, and the most a groups' GpuAgg costs more than its
+ * native aggregation
  */
 static int	plan_depth = 0;
 static int	forced_depth = 0;
@@ -2105,8 +2105,13 @@ gpuagg_create_upper_paths(PlannerInfo *root, UpperRelationKind stage,
 	/* (this aggregation's cheapest GpuAgg path; offered_cost's as before) */
 	if (groups_of(root, groups_depth) && offered_cost >= 0 && native_here >= 0)
 	{
+		/*
+		 * (the largest, not the sum: a groups subquery may be planned
+		 * twice, as an AlternativeSubPlan's two forms, and the gate this
+		 * serves must not shut out a plan that could win)
+		 */
 		groups_offered = true;
-		groups_extra += Max(offered_cost - native_here, 0);
+		groups_extra = Max(groups_extra, offered_cost - native_here);
 	}
 	if (save_offered >= 0 && (offered_cost < 0 || save_offered < offered_cost))
 		offered_cost = save_offered;
@@ -2279,8 +2284,8 @@ plan_forced_quietly(Query *parse, const char *query_string, int cursorOptions,
 
 /*
  * plan_quietly, with whether a GpuAgg was offered for its groups
- * (*offered) and what their GpuAggs cost more than their native
- * aggregations (*extra)
+ * (*offered) and the most one costs more than their native aggregation
+ * (*extra)
  */
 static PlannedStmt *
 plan_groups_quietly(Query *parse, const char *query_string, int cursorOptions,
@@ -2448,8 +2453,7 @@ gpuagg_planner(Query *parse, const char *query_string, int cursorOptions,
 	bool		save_quiet = quiet_fallback;
 	char		save_reason[sizeof(quiet_reason)];
 
-	if (save_quiet)
-		strlcpy(save_reason, quiet_reason, sizeof(save_reason));
+	strlcpy(save_reason, quiet_reason, sizeof(save_reason));
 	quiet_fallback = false;
 	PG_TRY();
 	{
@@ -2458,8 +2462,7 @@ gpuagg_planner(Query *parse, const char *query_string, int cursorOptions,
 	PG_FINALLY();
 	{
 		quiet_fallback = save_quiet;
-		if (save_quiet)
-			strlcpy(quiet_reason, save_reason, sizeof(quiet_reason));
+		strlcpy(quiet_reason, save_reason, sizeof(quiet_reason));
 	}
 	PG_END_TRY();
 	return stmt;

@@ -2257,10 +2257,10 @@ plan_quietly(Query *parse, const char *query_string, int cursorOptions,
 }
 
 /*
- * plan_quietly, its aggregations in GpuAggs wherever they can be, as
- * gpuagg.force_offload would have them: only this statement's, not those
- * of a statement planned while it is (a function's that constant folding
- * runs, whose plan a cache may keep).
+ * plan_quietly, its groups subqueries' aggregations in GpuAggs wherever
+ * they can be, as gpuagg.force_offload would have them (forcing_offload):
+ * this statement's only, not those of a statement planned while it is (a
+ * function's that constant folding runs, whose plan a cache may keep).
  */
 static PlannedStmt *
 plan_forced_quietly(Query *parse, const char *query_string, int cursorOptions,

@@ -180,7 +180,10 @@ gpuagg_begin(CustomScanState *node, EState *estate, int eflags)
 	i = 0;
 	foreach(lc, st->plan->aggrefs)
 	{
-		GpuaggFinalInit(&st->finals[i], lfirst(lc), &st->prog->ga.aggs[i],
+		const GaAgg *agg = &st->prog->ga.aggs[i];
+
+		GpuaggFinalInit(&st->finals[i], lfirst(lc), agg,
+						agg->distinct >= 0 ? st->prog->extreme_typmod[agg->distinct] : 0,
 						estate->es_query_cxt);
 		i++;
 	}

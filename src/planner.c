@@ -110,30 +110,30 @@ static char quiet_reason[1024];
 
 /*
  * plan_statement's nesting (a statement planned while another is); the
- * depth of the rewritten statement whose groups' aggregations
- * plan_forced_quietly forces, and of the one whose groups' costs
- * plan_groups_quietly asks for (0: none); whether a GpuAgg was offered
- * for its groups, and the most a groups' GpuAgg costs more than its
- * native aggregation
+ * depth of the rewritten statement plan_groups_quietly plans (0: none),
+ * and whether its groups' aggregations are forced into GpuAggs; whether
+ * a GpuAgg was offered for its groups, and the most a groups' GpuAgg
+ * costs more than its native aggregation
  */
 static int	plan_depth = 0;
-static int	forced_depth = 0;
 static int	groups_depth = 0;
+static bool groups_forced = false;
 static bool groups_offered = false;
 static double groups_extra = 0;
 
-/* Is root a groups subquery of the statement planned at depth? */
+/* Is root a groups subquery of the statement plan_groups_quietly plans? */
 static inline bool
-groups_of(PlannerInfo *root, int depth)
+groups_of(PlannerInfo *root)
 {
-	return depth > 0 && plan_depth == depth && root->parse->queryId == GPUAGG_GROUPS_QUERY_ID;
+	return groups_depth > 0 && plan_depth == groups_depth &&
+		root->parse->queryId == GPUAGG_GROUPS_QUERY_ID;
 }
 
-/* gpuagg.force_offload, or a groups subquery plan_forced_quietly forces */
+/* gpuagg.force_offload, or a groups subquery plan_groups_quietly forces */
 static inline bool
 forcing_offload(PlannerInfo *root)
 {
-	return gpuagg_force_offload || groups_of(root, forced_depth);
+	return gpuagg_force_offload || (groups_forced && groups_of(root));
 }
 
 /* What the planner chose and why, with gpuagg.log_fallback (not quietly) */
@@ -2103,7 +2103,7 @@ gpuagg_create_upper_paths(PlannerInfo *root, UpperRelationKind stage,
 			elog(DEBUG1, "gpuagg: %s", reason);
 	}
 	/* (this aggregation's cheapest GpuAgg path; offered_cost's as before) */
-	if (groups_of(root, groups_depth) && offered_cost >= 0 && native_here >= 0)
+	if (groups_of(root) && offered_cost >= 0 && native_here >= 0)
 	{
 		/*
 		 * (the largest, not the sum: a groups subquery may be planned
@@ -2257,46 +2257,25 @@ plan_quietly(Query *parse, const char *query_string, int cursorOptions,
 }
 
 /*
- * plan_quietly, its groups subqueries' aggregations in GpuAggs wherever
- * they can be, as gpuagg.force_offload would have them (forcing_offload):
- * this statement's only, not those of a statement planned while it is (a
- * function's that constant folding runs, whose plan a cache may keep).
- */
-static PlannedStmt *
-plan_forced_quietly(Query *parse, const char *query_string, int cursorOptions,
-					ParamListInfo boundParams)
-{
-	PlannedStmt *stmt;
-	int			save_forced = forced_depth;
-
-	forced_depth = plan_depth + 1;
-	PG_TRY();
-	{
-		stmt = plan_quietly(parse, query_string, cursorOptions, boundParams);
-	}
-	PG_FINALLY();
-	{
-		forced_depth = save_forced;
-	}
-	PG_END_TRY();
-	return stmt;
-}
-
-/*
  * plan_quietly, with whether a GpuAgg was offered for its groups
  * (*offered) and the most one costs more than their native aggregation
- * (*extra)
+ * (*extra).  force: the groups' aggregations in GpuAggs wherever they can
+ * be, as gpuagg.force_offload would have them (forcing_offload).  This
+ * statement's groups only, not those of a statement planned while it is
+ * (a function's that constant folding runs, whose plan a cache may keep).
  */
 static PlannedStmt *
 plan_groups_quietly(Query *parse, const char *query_string, int cursorOptions,
-					ParamListInfo boundParams, bool *offered, double *extra)
+					ParamListInfo boundParams, bool force, bool *offered, double *extra)
 {
 	PlannedStmt *stmt;
 	int			save_depth = groups_depth;
+	bool		save_forced = groups_forced;
 	bool		save_offered = groups_offered;
 	double		save_extra = groups_extra;
 
 	groups_depth = plan_depth + 1;
+	groups_forced = force;
 	groups_offered = false;
 	groups_extra = 0;
 	PG_TRY();
@@ -2308,6 +2287,7 @@ plan_groups_quietly(Query *parse, const char *query_string, int cursorOptions,
 	PG_FINALLY();
 	{
 		groups_depth = save_depth;
+		groups_forced = save_forced;
 		groups_offered = save_offered;
 		groups_extra = save_extra;
 	}
@@ -2374,7 +2354,7 @@ plan_with_rewrites(Query *parse, const char *query_string, int cursorOptions,
 	quiet_reason[0] = '\0';
 	/* (the planner rewrites the Query it plans: a copy for a second plan) */
 	second = gpuagg_force_offload || joined == NULL ? NULL : copyObject(rewritten);
-	alt = plan_groups_quietly(rewritten, query_string, cursorOptions, boundParams,
+	alt = plan_groups_quietly(rewritten, query_string, cursorOptions, boundParams, false,
 							  &groups, &extra);
 	if (!stmt_has_gpuagg(alt) && second != NULL && groups)
 	{
@@ -2396,7 +2376,8 @@ plan_with_rewrites(Query *parse, const char *query_string, int cursorOptions,
 			char	   *first_reason = pstrdup(quiet_reason);
 			PlannedStmt *groups_alt;
 
-			groups_alt = plan_forced_quietly(second, query_string, cursorOptions, boundParams);
+			groups_alt = plan_groups_quietly(second, query_string, cursorOptions, boundParams,
+											 true, &groups, &extra);
 			if (stmt_has_gpuagg(groups_alt))
 			{
 				alt = groups_alt;

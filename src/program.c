@@ -3672,9 +3672,14 @@ compile_ordered(Compiler *c, Aggref *aggref, GaAgg *ag)
 	 * every such string of a char(n) holds.  An unbounded bpchar's values
 	 * may differ in their spaces alone: not offloaded.
 	 */
-	if (getBaseType(argtype) == BPCHAROID &&
-		exprTypmod((Node *) linitial_node(TargetEntry, aggref->args)->expr) <= VARHDRSZ)
-		return fail(c, "%s WITHIN GROUP (ORDER BY bpchar without a length: only char(n))", name);
+	if (getBaseType(argtype) == BPCHAROID)
+	{
+		int32		typmod = exprTypmod((Node *) linitial_node(TargetEntry, aggref->args)->expr);
+
+		if (typmod <= VARHDRSZ)
+			return fail(c, "%s WITHIN GROUP (ORDER BY bpchar without a length: only char(n))", name);
+		c->prog->extreme_typmod[p->ndistinct] = typmod;
+	}
 	if (t == GA_T_TEXT)
 	{
 		/*

@@ -39,10 +39,10 @@ typedef struct GpuaggProgram
 	 */
 	Oid			extreme_collid[GA_MAX_DISTINCT];
 	/*
-	 * ... and min/max of a char(n): its typmod (else 0).  The device's
-	 * codes are of the values without their trailing spaces, which
-	 * bpcharcmp compares; the host pads the one it picks to n again, the
-	 * value every such string of the column holds.
+	 * ... and min/max or an ordered-set aggregate of a char(n): its typmod
+	 * (else 0).  The device's codes are of the values without their
+	 * trailing spaces, which bpcharcmp compares; the host pads the one it
+	 * picks to n again, the value every such string of the column holds.
 	 */
 	int32		extreme_typmod[GA_MAX_DISTINCT];
 

@@ -46,7 +46,7 @@
 #include "../cuda/gpuagg_eval.h"
 
 void
-GpuaggFinalInit(GpuaggFinal *fin, Aggref *aggref, const GaAgg *agg,
+GpuaggFinalInit(GpuaggFinal *fin, Aggref *aggref, const GaAgg *agg, int32 bpchar_typmod,
 				MemoryContext cxt)
 {
 	HeapTuple	tup;
@@ -65,12 +65,9 @@ GpuaggFinalInit(GpuaggFinal *fin, Aggref *aggref, const GaAgg *agg,
 		/* no transition value: the device selected the values (result.c) */
 		Const	   *f = aggref->aggdirectargs ? linitial(aggref->aggdirectargs) : NULL;
 
-		Expr	   *arg = linitial_node(TargetEntry, aggref->args)->expr;
-
 		fin->multi = aggref->aggfnoid == F_PERCENTILE_DISC__FLOAT8_ANYELEMENT ||
 			aggref->aggfnoid == F_PERCENTILE_CONT__FLOAT8_FLOAT8;
-		fin->bpchar_typmod = getBaseType(exprType((Node *) arg)) == BPCHAROID ?
-			Max(exprTypmod((Node *) arg), 0) : 0;
+		fin->bpchar_typmod = bpchar_typmod;
 		fin->fraction_null = f && f->constisnull;
 		if (fin->multi)
 		{

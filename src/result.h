@@ -36,7 +36,8 @@ typedef struct GpuaggFinal
 	bool		ordered;		/* an ordered-set aggregate: its value made
 								 * here, as its final function would */
 	int32		bpchar_typmod;	/* of a char(n)'s ordered set: its typmod
-								 * (else 0), to pad a value picked to n */
+								 * (extreme_typmod; else 0), to pad a value
+								 * picked to n */
 	bool		fraction_null;	/* percentile_*: its fraction */
 	double		fraction;
 	/* ... or its array of them (percentile_*(float8[])), as written */
@@ -48,8 +49,9 @@ typedef struct GpuaggFinal
 	char		elemalign;
 } GpuaggFinal;
 
+/* bpchar_typmod: the program's extreme_typmod of agg's set (else 0) */
 extern void GpuaggFinalInit(GpuaggFinal *fin, Aggref *aggref, const GaAgg *agg,
-							MemoryContext cxt);
+							int32 bpchar_typmod, MemoryContext cxt);
 
 /* A device's signed 128-bit state value, held in two slots (lo, hi). */
 static inline int128

@@ -121,6 +121,38 @@ SELECT k, percentile_cont(ARRAY[0.25, 0.5, 0.75]) WITHIN GROUP (ORDER BY i) AS q
 	   percentile_disc(ARRAY[[0, 1], [0.5, NULL]]) WITHIN GROUP (ORDER BY d) AS dates
   FROM osa GROUP BY k ORDER BY k;
 
+-- array_agg and string_agg in their value's order (DISTINCT, or ORDER BY
+-- the value): the same counted set, made into the array or string by the
+-- host, each value once or as often as it came.  string_agg skips NULLs
+-- as the set does; array_agg keeps them, so it offloads of a column
+-- declared NOT NULL only
+CREATE TABLE osa_l (k int4 NOT NULL, i int4 NOT NULL, x float8 NOT NULL,
+					n numeric(8,2) NOT NULL, d date NOT NULL, t text NOT NULL,
+					c char(3) NOT NULL, v varchar(8), m int4);
+INSERT INTO osa_l
+SELECT i % 5, i * 7 % 23 - 11,
+	   CASE WHEN i % 50 = 0 THEN 'NaN' ELSE (i % 13) / 4.0 END,
+	   (i % 17) * 1.25, date '2024-02-27' + i % 6,
+	   (ARRAY['apple', 'Apple', 'banana', 'éclair', 'eclair', 'Zebra', '', 'a b'])[1 + i % 8],
+	   'c' || i % 4,
+	   CASE WHEN i % 9 = 0 THEN NULL ELSE 'v' || i % 6 END,
+	   CASE WHEN i % 10 = 0 THEN NULL ELSE i % 4 END
+  FROM generate_series(1, 3000) i;
+ANALYZE osa_l;
+EXPLAIN (COSTS OFF) SELECT k, array_agg(DISTINCT i), string_agg(DISTINCT t, ',') FROM osa_l GROUP BY k;
+SELECT check_offload('SELECT k, array_agg(DISTINCT i), array_agg(DISTINCT x), array_agg(DISTINCT n), array_agg(DISTINCT d ORDER BY d DESC), array_agg(DISTINCT t), array_agg(DISTINCT c) FROM osa_l GROUP BY k');
+SELECT check_offload('SELECT k, string_agg(DISTINCT t, '', ''), string_agg(DISTINCT v, ''|'' ORDER BY v DESC), string_agg(DISTINCT t COLLATE "C", ''''), string_agg(DISTINCT t, NULL) FROM osa_l GROUP BY k');
+-- ORDER BY the value: each value as often as it came
+SELECT check_offload('SELECT k, array_agg(i ORDER BY i), array_agg(x ORDER BY x DESC), string_agg(v, '','' ORDER BY v), string_agg(t, ''/'' ORDER BY t COLLATE "en-x-icu" DESC) FROM osa_l WHERE i > 5 GROUP BY k');
+SELECT check_offload('SELECT d, array_agg(k ORDER BY k USING >), string_agg(c::text, '''' ORDER BY c::text) FROM osa_l GROUP BY d');
+-- with FILTER, WHERE and other aggregates; no GROUP BY; no rows (NULL)
+SELECT check_offload('SELECT array_agg(DISTINCT k) FILTER (WHERE i > 0), string_agg(DISTINCT v, '';'') FILTER (WHERE k = 2), count(*), sum(i) FROM osa_l');
+SELECT check_offload('SELECT array_agg(DISTINCT i), string_agg(t, '','' ORDER BY t) FROM osa_l WHERE k < 0');
+SELECT check_offload('SELECT k, string_agg(DISTINCT v, '',''), count(*) FROM osa_l WHERE v IS NULL GROUP BY k');
+SELECT k, array_agg(DISTINCT c) AS cs, string_agg(DISTINCT v, ',' ORDER BY v DESC) AS vs,
+	   array_agg(DISTINCT n ORDER BY n) FILTER (WHERE n < 3) AS ns
+  FROM osa_l GROUP BY k ORDER BY k;
+
 -- these keep their native plan, and say why
 SET gpuagg.log_fallback = on;
 CREATE COLLATION osa_ci (provider = icu, locale = 'und-u-ks-level2', deterministic = false);
@@ -130,6 +162,14 @@ DROP COLLATION osa_ci;
 EXPLAIN (COSTS OFF) SELECT k, percentile_cont(0.5) WITHIN GROUP (ORDER BY ts - timestamp '2024-01-01') FROM osa GROUP BY k;
 EXPLAIN (COSTS OFF) SELECT k, percentile_disc(k / 10.0::float8) WITHIN GROUP (ORDER BY i) FROM osa GROUP BY k;
 EXPLAIN (COSTS OFF) SELECT k, s, percentile_disc(0.5) WITHIN GROUP (ORDER BY i) FROM osa GROUP BY ROLLUP (k, s);
+-- array_agg of a column that may be NULL; in the input's order, or
+-- another's; string_agg with a delimiter that is not a constant; under
+-- grouping sets, as the ordered-set aggregates
+EXPLAIN (COSTS OFF) SELECT k, array_agg(DISTINCT m) FROM osa_l GROUP BY k;
+EXPLAIN (COSTS OFF) SELECT k, array_agg(i) FROM osa_l GROUP BY k;
+EXPLAIN (COSTS OFF) SELECT k, array_agg(i ORDER BY x) FROM osa_l GROUP BY k;
+EXPLAIN (COSTS OFF) SELECT k, string_agg(t, k::text ORDER BY t) FROM osa_l GROUP BY k;
+EXPLAIN (COSTS OFF) SELECT k, array_agg(DISTINCT i) FROM osa_l GROUP BY ROLLUP (k);
 RESET gpuagg.log_fallback;
 
-DROP TABLE osa, osa_nan, osa_s;
+DROP TABLE osa, osa_nan, osa_s, osa_l;

@@ -27,6 +27,7 @@
 
 #include "access/htup_details.h"
 #include "access/table.h"
+#include "catalog/pg_aggregate.h"
 #include "catalog/pg_class.h"
 #include "catalog/pg_opfamily.h"
 #include "catalog/pg_statistic.h"
@@ -1168,6 +1169,51 @@ host_qual(GpuaggCandidate *c, Expr *clause)
 }
 
 /*
+ * array_agg keeps NULL values, which a device's set of values (its
+ * order's, program.c's compile_list) does not: offloaded only of a column
+ * of the scanned table declared NOT NULL.  That table is the preserved
+ * side of any join, which nulls none of its columns; a partition's NOT
+ * NULL is its parent's too, an inheritance child's need not be.
+ */
+static const char *
+list_nulls(GpuaggCandidate *c)
+{
+	const char *why = "array_agg of other than a column declared NOT NULL (its array keeps NULLs)";
+	ListCell   *lc;
+
+	foreach(lc, c->aggrefs)
+	{
+		Aggref	   *aggref = lfirst(lc);
+		Expr	   *e;
+		RangeTblEntry *rte;
+		HeapTuple	tup;
+		bool		notnull;
+
+		if (!IsA(aggref, Aggref) || aggref->aggfnoid != F_ARRAY_AGG_ANYNONARRAY)
+			continue;
+		e = linitial_node(TargetEntry, aggref->args)->expr;
+		while (IsA(e, RelabelType))
+			e = ((RelabelType *) e)->arg;
+		if (!IsA(e, Var) || ((Var *) e)->varno != c->scan_rel->relid ||
+			((Var *) e)->varlevelsup != 0 || ((Var *) e)->varattno <= 0)
+			return why;
+		rte = planner_rt_fetch(c->scan_rel->relid, c->root);
+		if (rte->rtekind != RTE_RELATION ||
+			(rte->inh && rte->relkind != RELKIND_PARTITIONED_TABLE))
+			return why;
+		tup = SearchSysCache2(ATTNUM, ObjectIdGetDatum(rte->relid),
+							  Int16GetDatum(((Var *) e)->varattno));
+		if (!HeapTupleIsValid(tup))
+			return why;
+		notnull = ((Form_pg_attribute) GETSTRUCT(tup))->attnotnull;
+		ReleaseSysCache(tup);
+		if (!notnull)
+			return why;
+	}
+	return NULL;
+}
+
+/*
  * The group keys, aggregates and quals, compiled into a program, and the
  * device that is to run it.
  */
@@ -1232,6 +1278,8 @@ compile_query(GpuaggCandidate *c)
 		return "nothing to aggregate";
 	c->aggrefs = cxt.aggrefs;
 	c->groupfuncs = cxt.groupfuncs;
+	if ((reason = list_nulls(c)) != NULL)
+		return reason;
 
 	/*
 	 * Quals without columns (parameters, outer references, stable functions)
@@ -1410,8 +1458,14 @@ grouping_sets(GpuaggCandidate *c)
 		return "grouping sets in a partial or partitionwise aggregation";
 	for (uint32 a = 0; refsets != NIL && a < c->prog->ga.naggs; a++)
 		if (ga_agg_ordered(c->prog->ga.aggs[a].kind))
-			return psprintf("%s(...) WITHIN GROUP under grouping sets (the coarser sets' values are not combined from the finest's)",
-							get_func_name(((Aggref *) list_nth(c->aggrefs, a))->aggfnoid));
+		{
+			Aggref	   *aggref = list_nth(c->aggrefs, a);
+
+			/* (array_agg and string_agg keep such a set too: compile_list) */
+			return psprintf("%s(...)%s under grouping sets (the coarser sets' values are not combined from the finest's)",
+							get_func_name(aggref->aggfnoid),
+							aggref->aggkind == AGGKIND_ORDERED_SET ? " WITHIN GROUP" : "");
+		}
 	if (refsets != NIL)
 	{
 		c->out_groups = 0;

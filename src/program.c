@@ -108,6 +108,8 @@ static int	length_counted(Expr *expr);
 static int	prefix_coded(Expr *expr, int32 *flags);
 static Expr *rekey_inner(Expr *key, List *aggrefs);
 static Node *domain_vars_mutator(Node *node, void *cxt);
+static bool compile_sorted_set(Compiler *c, Aggref *aggref, GaAgg *ag, Expr *arg,
+							   const char *name, bool within_group, int *type);
 
 int
 GpuaggTypeOf(Oid typid)
@@ -3597,7 +3599,6 @@ reserve_set(Compiler *c, const char *what)
 static bool
 compile_ordered(Compiler *c, Aggref *aggref, GaAgg *ag)
 {
-	GaProgram  *p = &c->prog->ga;
 	const char *name = psprintf("%s(%s)", get_func_name(aggref->aggfnoid),
 								aggref->aggdirectargs ? "..." : "");
 	SortGroupClause *sgc;
@@ -3661,9 +3662,30 @@ compile_ordered(Compiler *c, Aggref *aggref, GaAgg *ag)
 		return fail(c, "%s WITHIN GROUP (ORDER BY ... USING %s)", name,
 					get_opname(sgc->sortop));
 	ag->desc = (sgc->sortop == tc->gt_opr);
-	if (!reserve_set(c, "an ordered-set aggregate"))
+	if (!compile_sorted_set(c, aggref, ag, linitial_node(TargetEntry, aggref->args)->expr,
+							name, true, &t))
 		return false;
-	if (!compile_segment(c, linitial_node(TargetEntry, aggref->args)->expr, &ag->arg, &t))
+	if (ag->kind == GA_AGG_PCT_CONT && t != GA_T_FLOAT8)
+		return fail(c, "%s of other than float8", name);
+	return compile_filter(c, aggref, ag);
+}
+
+/*
+ * The counted set of an ordered-set aggregate (compile_ordered) or of
+ * array_agg or string_agg in order (compile_list), of the values of arg,
+ * ordered by its type's < or > (ag->desc set); *type its GaType.
+ */
+static bool
+compile_sorted_set(Compiler *c, Aggref *aggref, GaAgg *ag, Expr *arg, const char *name,
+				   bool within_group, int *type)
+{
+	GaProgram  *p = &c->prog->ga;
+	Oid			argtype = exprType((Node *) arg);
+	int			t;
+
+	if (!reserve_set(c, within_group ? "an ordered-set aggregate" : name))
+		return false;
+	if (!compile_segment(c, arg, &ag->arg, &t))
 		return false;
 	/*
 	 * bpchar: its strings' codes are of their values without trailing
@@ -3674,10 +3696,12 @@ compile_ordered(Compiler *c, Aggref *aggref, GaAgg *ag)
 	 */
 	if (getBaseType(argtype) == BPCHAROID)
 	{
-		int32		typmod = exprTypmod((Node *) linitial_node(TargetEntry, aggref->args)->expr);
+		int32		typmod = exprTypmod((Node *) arg);
 
 		if (typmod <= VARHDRSZ)
-			return fail(c, "%s WITHIN GROUP (ORDER BY bpchar without a length: only char(n))", name);
+			return within_group ?
+				fail(c, "%s WITHIN GROUP (ORDER BY bpchar without a length: only char(n))", name) :
+				fail(c, "%s of bpchar without a length (only of char(n))", name);
 		c->prog->extreme_typmod[p->ndistinct] = typmod;
 	}
 	if (t == GA_T_TEXT)
@@ -3687,20 +3711,91 @@ compile_ordered(Compiler *c, Aggref *aggref, GaAgg *ag)
 		 * it returns each group's strings with their rows, and the host
 		 * selects (GpuaggSortOrderedSets).
 		 */
-		Oid			collid = exprCollation((Node *) linitial_node(TargetEntry, aggref->args)->expr);
+		Oid			collid = exprCollation((Node *) arg);
 
-		if (!check_order_collation(c, collid,
-								   psprintf("%s WITHIN GROUP (ORDER BY strings", name), ")"))
+		if (!(within_group ?
+			  check_order_collation(c, collid, psprintf("%s WITHIN GROUP (ORDER BY strings", name), ")") :
+			  check_order_collation(c, collid, psprintf("%s of strings", name), "")))
 			return false;
 		ag->host_select = 1;
 		c->prog->extreme_collid[p->ndistinct] = collid;
 	}
-	if (ag->kind == GA_AGG_PCT_CONT && t != GA_T_FLOAT8)
-		return fail(c, "%s of other than float8", name);
 	ag->argtype = t;
 	if (t == GA_T_NUMERIC)
 		ag->argscale = c->regscale[ag->arg.reg];
 	ag->distinct = p->ndistinct++;
+	*type = t;
+	return true;
+}
+
+/* expr without the relabelings (a collation, a binary cast) over it */
+static Expr *
+strip_relabel(Expr *expr)
+{
+	while (IsA(expr, RelabelType))
+		expr = ((RelabelType *) expr)->arg;
+	return expr;
+}
+
+/*
+ * array_agg(x) and string_agg(x, delimiter) with DISTINCT or ORDER BY x
+ * [DESC]: what they return is the group's values in x's order (each once,
+ * or as often as it came), which is the counted set an ordered-set
+ * aggregate keeps (compile_ordered), sorted by the host
+ * (GpuaggSortOrderedSets) and made into the array or string there
+ * (result.c's list_value).  Without either their order is the input's,
+ * which no device keeps.  NULLs: string_agg skips them, as the set does;
+ * array_agg keeps them, so the planner offloads it only of a column that
+ * holds none (planner.c).  The delimiter is a constant.
+ */
+static bool
+compile_list(Compiler *c, Aggref *aggref, GaAgg *ag)
+{
+	const char *name = aggref->aggfnoid == F_ARRAY_AGG_ANYNONARRAY ? "array_agg" : "string_agg";
+	List	   *sortlist = aggref->aggdistinct != NIL ? aggref->aggdistinct : aggref->aggorder;
+	TargetEntry *arg = linitial_node(TargetEntry, aggref->args);
+	TargetEntry *sort;
+	TypeCacheEntry *tc;
+	SortGroupClause *sgc;
+	ListCell   *lc;
+	int			t;
+
+	if (sortlist == NIL)
+		return fail(c, "%s without DISTINCT or ORDER BY (its order is the input's)", name);
+	if (aggref->aggfnoid == F_STRING_AGG_TEXT_TEXT &&
+		!IsA(lsecond_node(TargetEntry, aggref->args)->expr, Const))
+		return fail(c, "string_agg with a delimiter other than a constant");
+	/*
+	 * The first sort column the value itself, by its type's order; the
+	 * others constants (DISTINCT's of string_agg: the delimiter), which
+	 * break no tie.
+	 */
+	sgc = linitial_node(SortGroupClause, sortlist);
+	sort = get_sortgroupclause_tle(sgc, aggref->args);
+	/* (the value, maybe under another collation or before a binary cast) */
+	if (sort != arg && !equal(strip_relabel(sort->expr), strip_relabel(arg->expr)))
+		return fail(c, "%s(... ORDER BY other than its value)", name);
+	foreach(lc, sortlist)
+	{
+		TargetEntry *tle = get_sortgroupclause_tle(lfirst_node(SortGroupClause, lc),
+												   aggref->args);
+
+		if (foreach_current_index(lc) > 0 && !IsA(tle->expr, Const))
+			return fail(c, "%s(... ORDER BY more than its value)", name);
+	}
+	tc = lookup_type_cache(exprType((Node *) sort->expr), TYPECACHE_LT_OPR | TYPECACHE_GT_OPR);
+	if (sgc->sortop != tc->lt_opr && sgc->sortop != tc->gt_opr)
+		return fail(c, "%s(... ORDER BY ... USING %s)", name, get_opname(sgc->sortop));
+	ag->kind = GA_AGG_MODE;		/* (the device keeps the set as mode()'s) */
+	ag->desc = (sgc->sortop == tc->gt_opr);
+	ag->arg2 = -1;
+	ag->pair = -1;
+	ag->fraction = 0.0;
+	/* the host makes the list from the set, in order */
+	ag->host_select = 1;
+	/* (the value under the ORDER BY's collation: ORDER BY t COLLATE "C") */
+	if (!compile_sorted_set(c, aggref, ag, sort->expr, name, false, &t))
+		return false;
 	return compile_filter(c, aggref, ag);
 }
 
@@ -3722,6 +3817,9 @@ compile_aggref(Compiler *c, Aggref *aggref, GaAgg *ag)
 	if (aggref->aggkind != AGGKIND_NORMAL)
 		return fail(c, "%s(...) WITHIN GROUP (a hypothetical-set aggregate)",
 					get_func_name(aggref->aggfnoid));
+	if (aggref->aggfnoid == F_ARRAY_AGG_ANYNONARRAY ||
+		aggref->aggfnoid == F_STRING_AGG_TEXT_TEXT)
+		return compile_list(c, aggref, ag);
 	if (aggref->aggorder != NIL)
 		return fail(c, "ORDER BY inside an aggregate");
 	if (aggref->aggvariadic)

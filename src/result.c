@@ -32,6 +32,7 @@
 #include "miscadmin.h"
 #include "nodes/nodeFuncs.h"
 #include "utils/array.h"
+#include "utils/builtins.h"
 #include "utils/float.h"
 #include "utils/fmgroids.h"
 #include "utils/fmgrprotos.h"
@@ -68,6 +69,29 @@ GpuaggFinalInit(GpuaggFinal *fin, Aggref *aggref, const GaAgg *agg, int32 bpchar
 		fin->multi = aggref->aggfnoid == F_PERCENTILE_DISC__FLOAT8_ANYELEMENT ||
 			aggref->aggfnoid == F_PERCENTILE_CONT__FLOAT8_FLOAT8;
 		fin->bpchar_typmod = bpchar_typmod;
+		fin->list = aggref->aggfnoid == F_ARRAY_AGG_ANYNONARRAY ? GPUAGG_LIST_ARRAY :
+			aggref->aggfnoid == F_STRING_AGG_TEXT_TEXT ? GPUAGG_LIST_STRING : 0;
+		fin->list_distinct = aggref->aggdistinct != NIL;
+		fin->delimiter = NULL;
+		if (fin->list == GPUAGG_LIST_ARRAY)
+		{
+			/* (of a domain, an array of its base type, as aggtype says) */
+			fin->elemtype = get_element_type(aggref->aggtype);
+			get_typlenbyvalalign(fin->elemtype, &fin->elemlen, &fin->elembyval,
+								 &fin->elemalign);
+		}
+		else if (fin->list == GPUAGG_LIST_STRING)
+		{
+			Const	   *d = castNode(Const, lsecond_node(TargetEntry, aggref->args)->expr);
+
+			if (!d->constisnull)
+			{
+				MemoryContext old = MemoryContextSwitchTo(cxt);
+
+				fin->delimiter = DatumGetTextPCopy(d->constvalue);
+				MemoryContextSwitchTo(old);
+			}
+		}
 		fin->fraction_null = f && f->constisnull;
 		if (fin->multi)
 		{
@@ -586,6 +610,59 @@ ordered_array(GpuaggFinal *fin, const GaResult *res, const uint64 *st, bool *isn
 }
 
 /*
+ * array_agg or string_agg in the order of their value (GpuaggFinal.list):
+ * the group's entries in that order, each once under DISTINCT, else as
+ * often as it came (its rows), as array_agg_finalfn and
+ * string_agg_finalfn make them from the sorted values: NULL for none; a
+ * string with the delimiter before every value but the first.
+ */
+static Datum
+list_value(GpuaggFinal *fin, const GaResult *res, const uint64 *st, bool *isnull)
+{
+	int			j = fin->agg->distinct;
+	ArrayBuildState *astate = NULL;
+	StringInfoData buf;
+	bool		first = true;
+
+	if (st[0] == 0)
+		return (Datum) 0;
+	*isnull = false;
+	if (fin->list == GPUAGG_LIST_ARRAY)
+		astate = initArrayResult(fin->elemtype, CurrentMemoryContext, false);
+	else
+		initStringInfo(&buf);
+	for (uint64 i = st[1]; i < st[1] + st[2]; i++)
+	{
+		/* (rows are the group's up to and including the entry) */
+		uint64		rows = res->pairrows[j][i] - (i > st[1] ? res->pairrows[j][i - 1] : 0);
+		Datum		v = host_datum(fin, res->pairvalue[j][i]);
+
+		if (fin->list_distinct)
+			rows = 1;
+		for (uint64 r = 0; r < rows; r++)
+		{
+			if ((r & 4095) == 4095)
+				CHECK_FOR_INTERRUPTS();
+			if (astate)
+				accumArrayResult(astate, v, false, fin->elemtype, CurrentMemoryContext);
+			else
+			{
+				text	   *t = DatumGetTextPP(v);
+
+				if (!first && fin->delimiter)
+					appendBinaryStringInfo(&buf, VARDATA_ANY(fin->delimiter),
+										   VARSIZE_ANY_EXHDR(fin->delimiter));
+				appendBinaryStringInfo(&buf, VARDATA_ANY(t), VARSIZE_ANY_EXHDR(t));
+			}
+			first = false;
+		}
+	}
+	if (astate)
+		return makeArrayResult(astate, CurrentMemoryContext);
+	return PointerGetDatum(cstring_to_text_with_len(buf.data, buf.len));
+}
+
+/*
  * An ordered-set aggregate's value from its states (n, then order bits:
  * GaAggKind), as percentile_disc_final, percentile_cont_final_common and
  * mode_final make it from the sorted values: the fraction checked first,
@@ -601,6 +678,8 @@ ordered_value(GpuaggFinal *fin, const GaResult *res, const uint64 *st, bool *isn
 	*isnull = true;
 	if (fin->multi)
 		return ordered_array(fin, res, st, isnull);
+	if (fin->list)
+		return list_value(fin, res, st, isnull);
 	if (agg->kind != GA_AGG_MODE)
 	{
 		if (fin->fraction_null)

@@ -43,11 +43,23 @@ typedef struct GpuaggFinal
 	/* ... or its array of them (percentile_*(float8[])), as written */
 	ArrayType  *fractions;		/* NULL for none (or a NULL array) */
 	bool		multi;
+	/*
+	 * array_agg (GPUAGG_LIST_ARRAY) or string_agg (GPUAGG_LIST_STRING) in
+	 * the order of their value (program.c's compile_list): its set made
+	 * into the array or string, each value once (DISTINCT) or as often as
+	 * it came; string_agg's delimiter (NULL: none)
+	 */
+	char		list;
+	bool		list_distinct;
+	text	   *delimiter;
 	Oid			elemtype;		/* its result's elements' type */
 	int16		elemlen;
 	bool		elembyval;
 	char		elemalign;
 } GpuaggFinal;
+
+#define GPUAGG_LIST_ARRAY	'a'
+#define GPUAGG_LIST_STRING	's'
 
 /* bpchar_typmod: the program's extreme_typmod of agg's set (else 0) */
 extern void GpuaggFinalInit(GpuaggFinal *fin, Aggref *aggref, const GaAgg *agg,

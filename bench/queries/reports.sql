@@ -63,7 +63,7 @@ SELECT substr(c_phone, 1, 2) cc, count(*), avg(c_acctbal) FROM customer GROUP BY
 SELECT upper(c_mktsegment), count(*) FROM customer WHERE c_name LIKE '%99%' GROUP BY 1;
 
 -- name: r15
--- note: string_agg: stays native
+-- note: string_agg(DISTINCT): the device keeps the set, the host builds the string
 SELECT c_mktsegment, string_agg(DISTINCT c_mktsegment, ',') FROM customer GROUP BY 1;
 
 -- name: r16
@@ -159,7 +159,7 @@ SELECT l_shipmode, sum(l_extendedprice) FROM lineitem GROUP BY 1 HAVING sum(l_ex
 SELECT date_trunc('week', l_shipdate::timestamp), count(*) FROM lineitem GROUP BY 1;
 
 -- name: r39
--- note: array_agg(DISTINCT): stays native
+-- note: array_agg(DISTINCT) of a NOT NULL column: the device keeps the set, the host builds the array
 SELECT o_orderpriority, array_agg(DISTINCT o_orderstatus) FROM orders GROUP BY 1;
 
 -- name: r40

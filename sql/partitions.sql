@@ -40,6 +40,31 @@ SELECT check_offload('SELECT k, sum(v) FROM pt WHERE id BETWEEN 1000 AND 4999 AN
 -- native plan answers without a scan, as for a plain table's WHERE false
 EXPLAIN (COSTS OFF) SELECT count(*), sum(v) FROM pt WHERE id > 100000;
 
+-- the table a join scans: the partitions left after pruning, each row
+-- matched against the other tables' hash tables (inner, left, semi and
+-- anti joins)
+CREATE TABLE ptk (k int4 PRIMARY KEY, name text NOT NULL, grp int4);
+INSERT INTO ptk SELECT i, 'k' || i, i % 3 FROM generate_series(0, 5) i;
+ANALYZE ptk;
+EXPLAIN (COSTS OFF) SELECT name, count(*), sum(v) FROM pt JOIN ptk USING (k) WHERE id < 3000 GROUP BY name;
+SELECT check_offload('SELECT name, count(*), sum(v), avg(f), max(d), min(s COLLATE "C") FROM pt JOIN ptk USING (k) GROUP BY name');
+SELECT check_offload('SELECT grp, count(*), sum(m) FROM pt JOIN ptk USING (k) WHERE id >= 1000 AND id < 3000 GROUP BY grp');
+SELECT check_offload('SELECT grp, count(*), count(name), sum(v) FROM pt LEFT JOIN ptk USING (k) GROUP BY grp');
+SELECT check_offload('SELECT k, count(*) FROM pt WHERE k IN (SELECT k FROM ptk WHERE grp = 1) GROUP BY k');
+SELECT check_offload('SELECT k, count(*) FROM pt WHERE NOT EXISTS (SELECT 1 FROM ptk WHERE ptk.k = pt.k AND grp = 1) GROUP BY k');
+-- ... pruned at run time too (a generic plan's $1), compared with native
+SET plan_cache_mode = force_generic_plan;
+PREPARE pj(int) AS SELECT name, count(*), sum(v) FROM pt JOIN ptk USING (k) WHERE id < $1 GROUP BY name ORDER BY name;
+EXPLAIN (COSTS OFF) EXECUTE pj(500);
+EXECUTE pj(500);
+SET gpuagg.enabled = off;
+DEALLOCATE pj;
+PREPARE pj(int) AS SELECT name, count(*), sum(v) FROM pt JOIN ptk USING (k) WHERE id < $1 GROUP BY name ORDER BY name;
+EXECUTE pj(500);
+RESET gpuagg.enabled;
+DEALLOCATE pj;
+RESET plan_cache_mode;
+
 -- pruning at run time, as an Append does it: a generic plan's $1 at the
 -- start (EXPLAIN counts the partitions removed), a LATERAL reference at
 -- each rescan
@@ -195,11 +220,15 @@ SELECT (g->>'Workers Launched')::int > 0 AS workers,
 	   json_array_elements(g->'Plans') n;
 SELECT check_parallel('SELECT id % 5000 AS g, count(*), sum(v), count(DISTINCT k) FROM pt GROUP BY 1 HAVING sum(v) % 7 = 0');
 SELECT check_parallel('SELECT k, sum(m), count(*) FROM pt GROUP BY k');
+-- ... the table a join scans, fed and partial
+SELECT check_parallel('SELECT id % 5000 AS g, name, count(*), sum(v) FROM pt JOIN ptk USING (k) GROUP BY 1, 2');
 SET gpuagg.fed_groups = 100000;
+SELECT check_parallel('SELECT grp, count(*), sum(v) FROM pt JOIN ptk USING (k) GROUP BY grp');
 SET gpuagg.batch_size = '64kB';
 SET gpuagg.debug_fail_batch = 3;
 SET client_min_messages = error;	-- the fallbacks' WARNINGs
 SELECT check_parallel('SELECT k, count(*), sum(v), max(f) FROM pt GROUP BY k');
+SELECT check_parallel('SELECT grp, count(*), sum(v) FROM pt LEFT JOIN ptk USING (k) GROUP BY grp');
 SET gpuagg.fed_groups = 10;
 SELECT check_parallel('SELECT id % 5000 AS g, count(*), sum(v) FROM pt GROUP BY 1 HAVING sum(v) % 7 = 0');
 RESET gpuagg.page_batches;
@@ -232,4 +261,4 @@ DROP FOREIGN TABLE ph_far;
 DROP SERVER nowhere;
 DROP EXTENSION postgres_fdw;
 
-DROP TABLE pt, ph, pd, ih CASCADE;
+DROP TABLE pt, ph, pd, ih, ptk CASCADE;

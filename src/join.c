@@ -409,6 +409,88 @@ inner_vars_mutator(Node *node, InnerVarsContext *cxt)
 	return expression_tree_mutator(node, inner_vars_mutator, (void *) cxt);
 }
 
+/*
+ * Do the partitions of rel left after pruning lay out their columns as rel
+ * does (no dropped column or order of their own)?  Only then is a
+ * partitioned table the one a join scans: the matches read its rows in
+ * the parent's layout (planner.c's children_alike checks the rest, and
+ * keeps such a join native).  Otherwise another table is scanned and the
+ * partitioned one becomes a dimension, its own plan reading it.
+ */
+static bool
+partitions_alike(PlannerInfo *root, RelOptInfo *rel, TupleDesc pd)
+{
+	ListCell   *lc;
+
+	foreach(lc, root->append_rel_list)
+	{
+		AppendRelInfo *ai = lfirst_node(AppendRelInfo, lc);
+		RelOptInfo *child;
+		Relation	r;
+		TupleDesc	d;
+		bool		alike;
+
+		if (ai->parent_relid != rel->relid || ai->child_relid >= (Index) root->simple_rel_array_size)
+			continue;
+		child = root->simple_rel_array[ai->child_relid];
+		if (child == NULL || IS_DUMMY_REL(child))
+			continue;
+		r = table_open(planner_rt_fetch(child->relid, root)->relid, NoLock);
+		d = RelationGetDescr(r);
+		alike = d->natts == pd->natts;
+		for (int i = 0; alike && i < d->natts; i++)
+		{
+			Form_pg_attribute a = TupleDescAttr(d, i);
+			Form_pg_attribute b = TupleDescAttr(pd, i);
+
+			alike = a->attisdropped == b->attisdropped &&
+				(a->attisdropped || (a->atttypid == b->atttypid &&
+									 strcmp(NameStr(a->attname), NameStr(b->attname)) == 0));
+		}
+		table_close(r, NoLock);
+		if (!alike || !partitions_alike(root, child, pd))
+			return false;
+	}
+	return true;
+}
+
+/* ... of the partitioned table relid, rel */
+static bool
+partitioned_alike(PlannerInfo *root, RelOptInfo *rel, Oid relid)
+{
+	Relation	parent = table_open(relid, NoLock);
+	bool		alike = partitions_alike(root, rel, RelationGetDescr(parent));
+
+	table_close(parent, NoLock);
+	return alike;
+}
+
+/*
+ * The pages a scan of rel reads: a partitioned table's (whose own
+ * RelOptInfo counts none) are its partitions' left after pruning.
+ */
+static double
+scan_pages(PlannerInfo *root, RelOptInfo *rel)
+{
+	double		pages = rel->pages;
+	ListCell   *lc;
+
+	if (rel->part_scheme == NULL && !planner_rt_fetch(rel->relid, root)->inh)
+		return pages;
+	foreach(lc, root->append_rel_list)
+	{
+		AppendRelInfo *ai = lfirst_node(AppendRelInfo, lc);
+		RelOptInfo *child;
+
+		if (ai->parent_relid != rel->relid || ai->child_relid >= (Index) root->simple_rel_array_size)
+			continue;
+		child = root->simple_rel_array[ai->child_relid];
+		if (child != NULL && !IS_DUMMY_REL(child))
+			pages += scan_pages(root, child);
+	}
+	return pages;
+}
+
 const char *
 GpuaggJoinPlanFor(PlannerInfo *root, RelOptInfo *input_rel, GpuaggJoinPlan *jp)
 {
@@ -493,14 +575,16 @@ GpuaggJoinPlanFor(PlannerInfo *root, RelOptInfo *input_rel, GpuaggJoinPlan *jp)
 		if (!bms_is_member(i, nullable))
 			rels = lappend(rels, rel);
 		rte = planner_rt_fetch(rel->relid, root);
-		if (rte->rtekind == RTE_RELATION && !rte->inh && !bms_is_member(i, nullable) &&
-			(rte->relkind == RELKIND_RELATION || rte->relkind == RELKIND_MATVIEW) &&
-			(fact == NULL || rel->pages > fact->pages ||
-			 (rel->pages == fact->pages && rel->tuples > fact->tuples)))
+		if (rte->rtekind == RTE_RELATION && !bms_is_member(i, nullable) &&
+			((!rte->inh && (rte->relkind == RELKIND_RELATION || rte->relkind == RELKIND_MATVIEW)) ||
+			 (rte->inh && rte->relkind == RELKIND_PARTITIONED_TABLE &&
+			  partitioned_alike(root, rel, rte->relid))) &&
+			(fact == NULL || scan_pages(root, rel) > scan_pages(root, fact) ||
+			 (scan_pages(root, rel) == scan_pages(root, fact) && rel->tuples > fact->tuples)))
 			fact = rel;
 	}
 	if (fact == NULL)
-		return "no plain heap table in the join to scan in batches (a partitioned or inherited table, or none outside the inner sides of semi, anti or left joins)";
+		return "no plain heap or partitioned table in the join to scan in batches (an inherited table, or none outside the inner sides of semi, anti or left joins)";
 
 	/*
 	 * The inner joins' dimensions, in an order in which each is reached from

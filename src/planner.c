@@ -1041,8 +1041,16 @@ children_alike(GpuaggCandidate *c)
 	const char *why = NULL;
 	ListCell   *lc;
 
+	/*
+	 * (the columns the program reads; of a join every one, as the matches
+	 * read its key columns too, and not the joined tables' columns past
+	 * the table's own, GPUAGG_JOIN_ATTNO on)
+	 */
 	for (uint32 i = 0; i < p->ncols; i++)
-		maxattno = Max(maxattno, p->cols[i].attno);
+		if (p->cols[i].attno < GPUAGG_JOIN_ATTNO)
+			maxattno = Max(maxattno, p->cols[i].attno);
+	if (c->is_join)
+		maxattno = pd->natts;
 	foreach(lc, c->children)
 	{
 		Relation	rel = table_open(planner_rt_fetch(lfirst_int(lc), c->root)->relid, NoLock);
@@ -1896,8 +1904,9 @@ run_time_pruning(GpuaggCandidate *c)
 	List	   *subpaths = NIL;
 	ListCell   *lc;
 
+	/* (the scanned table's: of a join, the table the join streams) */
 	if (!enable_partition_pruning || c->children == NIL ||
-		planner_rt_fetch(c->input_rel->relid, c->root)->relkind != RELKIND_PARTITIONED_TABLE)
+		planner_rt_fetch(c->scan_rel->relid, c->root)->relkind != RELKIND_PARTITIONED_TABLE)
 		return NULL;
 	foreach(lc, c->children)
 	{
@@ -1906,8 +1915,8 @@ run_time_pruning(GpuaggCandidate *c)
 		path->parent = c->root->simple_rel_array[lfirst_int(lc)];
 		subpaths = lappend(subpaths, path);
 	}
-	return make_partition_pruneinfo(c->root, c->input_rel, subpaths,
-									extract_actual_clauses(c->input_rel->baserestrictinfo,
+	return make_partition_pruneinfo(c->root, c->scan_rel, subpaths,
+									extract_actual_clauses(c->scan_rel->baserestrictinfo,
 														   false));
 }
 

@@ -140,15 +140,19 @@ SELECT i % 5, i * 7 % 23 - 11,
   FROM generate_series(1, 3000) i;
 ANALYZE osa_l;
 EXPLAIN (COSTS OFF) SELECT k, array_agg(DISTINCT i), string_agg(DISTINCT t, ',') FROM osa_l GROUP BY k;
-SELECT check_offload('SELECT k, array_agg(DISTINCT i), array_agg(DISTINCT x), array_agg(DISTINCT n), array_agg(DISTINCT d ORDER BY d DESC), array_agg(DISTINCT t), array_agg(DISTINCT c) FROM osa_l GROUP BY k');
+SELECT check_offload('SELECT k, array_agg(DISTINCT i), array_agg(DISTINCT n), array_agg(DISTINCT d ORDER BY d DESC), array_agg(DISTINCT t), array_agg(DISTINCT c) FROM osa_l GROUP BY k');
 SELECT check_offload('SELECT k, string_agg(DISTINCT t, '', ''), string_agg(DISTINCT v, ''|'' ORDER BY v DESC), string_agg(DISTINCT t COLLATE "C", ''''), string_agg(DISTINCT t, NULL) FROM osa_l GROUP BY k');
 -- ORDER BY the value: each value as often as it came
-SELECT check_offload('SELECT k, array_agg(i ORDER BY i), array_agg(x ORDER BY x DESC), string_agg(v, '','' ORDER BY v), string_agg(t, ''/'' ORDER BY t COLLATE "en-x-icu" DESC) FROM osa_l WHERE i > 5 GROUP BY k');
+SELECT check_offload('SELECT k, array_agg(i ORDER BY i), array_agg(n ORDER BY n DESC), string_agg(v, '','' ORDER BY v), string_agg(t, ''/'' ORDER BY t COLLATE "en-x-icu" DESC) FROM osa_l WHERE i > 5 GROUP BY k');
 SELECT check_offload('SELECT d, array_agg(k ORDER BY k USING >), string_agg(c::text, '''' ORDER BY c::text) FROM osa_l GROUP BY d');
 -- with FILTER, WHERE and other aggregates; no GROUP BY; no rows (NULL)
 SELECT check_offload('SELECT array_agg(DISTINCT k) FILTER (WHERE i > 0), string_agg(DISTINCT v, '';'') FILTER (WHERE k = 2), count(*), sum(i) FROM osa_l');
 SELECT check_offload('SELECT array_agg(DISTINCT i), string_agg(t, '','' ORDER BY t) FROM osa_l WHERE k < 0');
 SELECT check_offload('SELECT k, string_agg(DISTINCT v, '',''), count(*) FROM osa_l WHERE v IS NULL GROUP BY k');
+-- a key the host maps (lower(t), to_char(d)): the groups it merges each
+-- had a value, which DISTINCT lists once
+SELECT check_offload('SELECT lower(t), string_agg(DISTINCT v, '',''), array_agg(DISTINCT k), string_agg(v, '','' ORDER BY v), array_agg(k ORDER BY k DESC) FROM osa_l GROUP BY 1');
+SELECT check_offload('SELECT to_char(d, ''YYYY'') AS y, array_agg(DISTINCT k), string_agg(DISTINCT t, ''|'') FROM osa_l GROUP BY 1');
 SELECT k, array_agg(DISTINCT c) AS cs, string_agg(DISTINCT v, ',' ORDER BY v DESC) AS vs,
 	   array_agg(DISTINCT n ORDER BY n) FILTER (WHERE n < 3) AS ns
   FROM osa_l GROUP BY k ORDER BY k;
@@ -164,12 +168,14 @@ EXPLAIN (COSTS OFF) SELECT k, percentile_disc(k / 10.0::float8) WITHIN GROUP (OR
 EXPLAIN (COSTS OFF) SELECT k, s, percentile_disc(0.5) WITHIN GROUP (ORDER BY i) FROM osa GROUP BY ROLLUP (k, s);
 -- array_agg of a column that may be NULL; in the input's order, or
 -- another's; string_agg with a delimiter that is not a constant; under
--- grouping sets, as the ordered-set aggregates
+-- grouping sets, as the ordered-set aggregates; of floats
 EXPLAIN (COSTS OFF) SELECT k, array_agg(DISTINCT m) FROM osa_l GROUP BY k;
 EXPLAIN (COSTS OFF) SELECT k, array_agg(i) FROM osa_l GROUP BY k;
 EXPLAIN (COSTS OFF) SELECT k, array_agg(i ORDER BY x) FROM osa_l GROUP BY k;
 EXPLAIN (COSTS OFF) SELECT k, string_agg(t, k::text ORDER BY t) FROM osa_l GROUP BY k;
 EXPLAIN (COSTS OFF) SELECT k, array_agg(DISTINCT i) FROM osa_l GROUP BY ROLLUP (k);
+-- floats: their set keeps -0 as 0, which a list would show
+EXPLAIN (COSTS OFF) SELECT k, array_agg(DISTINCT x) FROM osa_l GROUP BY k;
 RESET gpuagg.log_fallback;
 
 DROP TABLE osa, osa_nan, osa_s, osa_l;

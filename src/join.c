@@ -41,6 +41,7 @@
 #include "postgres.h"
 
 #include "access/table.h"
+#include "catalog/pg_am.h"
 #include "catalog/pg_class.h"
 #include "common/hashfn.h"
 #include "executor/executor.h"
@@ -410,45 +411,56 @@ inner_vars_mutator(Node *node, InnerVarsContext *cxt)
 }
 
 /*
- * Do the partitions of rel left after pruning lay out their columns as rel
- * does (no dropped column or order of their own)?  Only then is a
- * partitioned table the one a join scans: the matches read its rows in
- * the parent's layout (planner.c's children_alike checks the rest, and
- * keeps such a join native).  Otherwise another table is scanned and the
- * partitioned one becomes a dimension, its own plan reading it.
+ * Can the partitioned table rel be the table a join scans: are its
+ * partitions left after pruning heap tables that lay out their columns as
+ * the parent (pd) does (as planner.c's collect_children and children_alike
+ * want; the latter also that they hold the same value for a column added
+ * later where their rows predate it, which is left to it)?
+ * Otherwise another table is scanned and this one is a dimension, its own
+ * plan reading it, as before partitioned tables could be scanned.
  */
 static bool
 partitions_alike(PlannerInfo *root, RelOptInfo *rel, TupleDesc pd)
 {
-	ListCell   *lc;
+	int			p = -1;
 
-	foreach(lc, root->append_rel_list)
+	if (rel->part_scheme == NULL || rel->part_rels == NULL)
+		return false;
+	while ((p = bms_next_member(rel->live_parts, p)) >= 0)
 	{
-		AppendRelInfo *ai = lfirst_node(AppendRelInfo, lc);
-		RelOptInfo *child;
+		RelOptInfo *child = rel->part_rels[p];
+		RangeTblEntry *rte;
 		Relation	r;
 		TupleDesc	d;
 		bool		alike;
 
-		if (ai->parent_relid != rel->relid || ai->child_relid >= (Index) root->simple_rel_array_size)
-			continue;
-		child = root->simple_rel_array[ai->child_relid];
 		if (child == NULL || IS_DUMMY_REL(child))
 			continue;
-		r = table_open(planner_rt_fetch(child->relid, root)->relid, NoLock);
+		rte = planner_rt_fetch(child->relid, root);
+		if (rte->relkind == RELKIND_PARTITIONED_TABLE)
+		{
+			if (!partitions_alike(root, child, pd))
+				return false;
+			continue;
+		}
+		if (rte->relkind != RELKIND_RELATION)
+			return false;
+		r = table_open(rte->relid, NoLock);
 		d = RelationGetDescr(r);
-		alike = d->natts == pd->natts;
+		alike = r->rd_rel->relam == HEAP_TABLE_AM_OID && d->natts == pd->natts;
 		for (int i = 0; alike && i < d->natts; i++)
 		{
 			Form_pg_attribute a = TupleDescAttr(d, i);
 			Form_pg_attribute b = TupleDescAttr(pd, i);
 
 			alike = a->attisdropped == b->attisdropped &&
-				(a->attisdropped || (a->atttypid == b->atttypid &&
-									 strcmp(NameStr(a->attname), NameStr(b->attname)) == 0));
+				(a->attisdropped ||
+				 (a->atttypid == b->atttypid && a->atttypmod == b->atttypmod &&
+				  a->attcollation == b->attcollation &&
+				  strcmp(NameStr(a->attname), NameStr(b->attname)) == 0));
 		}
 		table_close(r, NoLock);
-		if (!alike || !partitions_alike(root, child, pd))
+		if (!alike)
 			return false;
 	}
 	return true;
@@ -470,24 +482,16 @@ partitioned_alike(PlannerInfo *root, RelOptInfo *rel, Oid relid)
  * RelOptInfo counts none) are its partitions' left after pruning.
  */
 static double
-scan_pages(PlannerInfo *root, RelOptInfo *rel)
+scan_pages(RelOptInfo *rel)
 {
 	double		pages = rel->pages;
-	ListCell   *lc;
+	int			p = -1;
 
-	if (rel->part_scheme == NULL && !planner_rt_fetch(rel->relid, root)->inh)
+	if (rel->part_scheme == NULL || rel->part_rels == NULL)
 		return pages;
-	foreach(lc, root->append_rel_list)
-	{
-		AppendRelInfo *ai = lfirst_node(AppendRelInfo, lc);
-		RelOptInfo *child;
-
-		if (ai->parent_relid != rel->relid || ai->child_relid >= (Index) root->simple_rel_array_size)
-			continue;
-		child = root->simple_rel_array[ai->child_relid];
-		if (child != NULL && !IS_DUMMY_REL(child))
-			pages += scan_pages(root, child);
-	}
+	while ((p = bms_next_member(rel->live_parts, p)) >= 0)
+		if (rel->part_rels[p] != NULL && !IS_DUMMY_REL(rel->part_rels[p]))
+			pages += scan_pages(rel->part_rels[p]);
 	return pages;
 }
 
@@ -495,6 +499,7 @@ const char *
 GpuaggJoinPlanFor(PlannerInfo *root, RelOptInfo *input_rel, GpuaggJoinPlan *jp)
 {
 	RelOptInfo *fact = NULL;
+	double		fact_pages = 0;
 	List	   *rels = NIL;
 	List	   *special = NIL;	/* the inner sides of semi, anti, left joins */
 	List	   *kinds = NIL;	/* ... their JoinTypes */
@@ -577,11 +582,18 @@ GpuaggJoinPlanFor(PlannerInfo *root, RelOptInfo *input_rel, GpuaggJoinPlan *jp)
 		rte = planner_rt_fetch(rel->relid, root);
 		if (rte->rtekind == RTE_RELATION && !bms_is_member(i, nullable) &&
 			((!rte->inh && (rte->relkind == RELKIND_RELATION || rte->relkind == RELKIND_MATVIEW)) ||
-			 (rte->inh && rte->relkind == RELKIND_PARTITIONED_TABLE &&
-			  partitioned_alike(root, rel, rte->relid))) &&
-			(fact == NULL || scan_pages(root, rel) > scan_pages(root, fact) ||
-			 (scan_pages(root, rel) == scan_pages(root, fact) && rel->tuples > fact->tuples)))
-			fact = rel;
+			 (rte->inh && rte->relkind == RELKIND_PARTITIONED_TABLE)))
+		{
+			double		pages = scan_pages(rel);
+
+			if ((fact == NULL || pages > fact_pages ||
+				 (pages == fact_pages && rel->tuples > fact->tuples)) &&
+				(!rte->inh || partitioned_alike(root, rel, rte->relid)))
+			{
+				fact = rel;
+				fact_pages = pages;
+			}
+		}
 	}
 	if (fact == NULL)
 		return "no plain heap or partitioned table in the join to scan in batches (an inherited table, or none outside the inner sides of semi, anti or left joins)";

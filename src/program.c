@@ -3796,6 +3796,12 @@ compile_list(Compiler *c, Aggref *aggref, GaAgg *ag)
 	/* (the value under the ORDER BY's collation: ORDER BY t COLLATE "C") */
 	if (!compile_sorted_set(c, aggref, ag, sort->expr, name, false, &t))
 		return false;
+	/*
+	 * The set keeps -0 as 0 (ga_canonical_key), which a list, showing every
+	 * value, would show
+	 */
+	if (ga_type_is_float(t))
+		return fail(c, "%s of floats (their set does not tell -0 from 0)", name);
 	return compile_filter(c, aggref, ag);
 }
 

@@ -1246,7 +1246,8 @@ GpuaggSortOrderedSets(const GpuaggProgram *prog, GaResult *res, GpuaggDict *dict
 				   *count;
 		uint32	   *codes = NULL,
 				   *rank = NULL;
-		uint64		u = 0;
+		uint64		u = 0,
+					o = 0;
 		SortEntry  *e;
 		uint64	   *group,
 				   *value,
@@ -1329,15 +1330,27 @@ GpuaggSortOrderedSets(const GpuaggProgram *prog, GaResult *res, GpuaggDict *dict
 
 			if ((i & 65535) == 0)
 				CHECK_FOR_INTERRUPTS();
-			group[i] = g;
-			value[i] = res->pairvalue[j][e[i].i];
+			/*
+			 * the same value twice in a group: groups the host merged (a
+			 * key it maps, GpuaggRekey) each had it; one entry of both's
+			 * rows
+			 */
+			if (o > 0 && group[o - 1] == g && e[i - 1].key == e[i].key)
+			{
+				rows[o - 1] += res->pairrows[j][e[i].i];
+				continue;
+			}
+			group[o] = g;
+			value[o] = res->pairvalue[j][e[i].i];
 			/* (the group's rows so far: host_row searches them) */
-			rows[i] = res->pairrows[j][e[i].i];
+			rows[o] = res->pairrows[j][e[i].i];
 			if (count[g]++ == 0)
-				first[g] = i;
+				first[g] = o;
 			else
-				rows[i] += rows[i - 1];
+				rows[o] += rows[o - 1];
+			o++;
 		}
+		res->npairs[j] = o;
 		pfree(res->pairgroup[j]);
 		pfree(res->pairvalue[j]);
 		pfree(res->pairrows[j]);

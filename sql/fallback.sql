@@ -27,7 +27,7 @@ EXPLAIN (COSTS OFF) SELECT count(*), generate_series(1, 2) FROM fb;
 -- reasons in SQL words, with the type where the type is the reason
 EXPLAIN (COSTS OFF) SELECT CASE WHEN v > 50 THEN n ELSE 0 END AS b, count(*) FROM fb GROUP BY 1;
 EXPLAIN (COSTS OFF) SELECT k, count(COALESCE(n, 0)) FROM fb GROUP BY k;
-EXPLAIN (COSTS OFF) SELECT k, count(*) FILTER (WHERE current_time < '12:00+00') FROM fb GROUP BY k;
+EXPLAIN (COSTS OFF) SELECT k, count(*) FILTER (WHERE current_time < t::timetz) FROM fb GROUP BY k;
 EXPLAIN (COSTS OFF) SELECT k, count(*) FILTER (WHERE v::bool) FROM fb GROUP BY k;
 EXPLAIN (COSTS OFF) SELECT k, count(GREATEST(t, 'x2')) FROM fb GROUP BY k;
 EXPLAIN (COSTS OFF) SELECT k, string_agg(t, ',') FROM fb GROUP BY k;

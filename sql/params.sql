@@ -78,6 +78,8 @@ SELECT check_offload('SELECT count(*) FILTER (WHERE d >= date_trunc(''week'', cu
 	   count(*) FILTER (WHERE ts < date_trunc(''day'', localtimestamp)::date + interval ''1 day'') FROM sc');
 SELECT check_offload('SELECT k, count(*) FROM sc WHERE d > (now() - interval ''1 year'')::date - interval ''2 mons'' + interval ''3 days'' GROUP BY k');
 SELECT check_offload('SELECT k, count(*) FROM sc WHERE tz >= date_trunc(''year'', now()::timestamp)::timestamptz - interval ''1 year'' GROUP BY k');
+-- past those bounds, or more offsets: guarded scan constants (below), with
+-- an exact path
 SET gpuagg.log_fallback = on;
 EXPLAIN (COSTS OFF) SELECT k, count(*) FROM sc WHERE tz > now() - interval '5000 years' GROUP BY k;
 EXPLAIN (COSTS OFF) SELECT k, count(*) FROM sc WHERE tz > now() - interval '1 mon' - interval '1 mon' - interval '1 mon' - interval '1 mon' GROUP BY k;
@@ -87,6 +89,26 @@ EXPLAIN (COSTS OFF) SELECT k, count(*) FROM sc WHERE tz > now() - interval '1 mo
 SELECT check_error('SELECT count(*) FILTER (WHERE tz > now() - interval ''1000 years 366000 days 8784000 hours'' - interval ''1000 years 366000 days 8784000 hours'' - interval ''1000 years 366000 days 8784000 hours'') FROM sc WHERE k < -1');
 EXPLAIN (COSTS OFF) SELECT k, count(*) FROM sc WHERE tz > tz - interval '1 day' GROUP BY k;
 RESET gpuagg.log_fallback;
+-- any other stable expression without columns is a scan constant too
+-- (to_date of constants, a setting): evaluated once a scan, in a
+-- subtransaction; where it fails, PostgreSQL's own plan (the exact path)
+-- runs instead, and raises the error where a row reaches it, as natively
+SET sc.lim = '3';
+EXPLAIN (COSTS OFF) SELECT k, count(*) FROM sc WHERE d > to_date('2020-01-01', 'YYYY-MM-DD') GROUP BY k;
+SELECT check_offload('SELECT k, count(*) FROM sc WHERE d > to_date(''2020-01-01'', ''YYYY-MM-DD'') GROUP BY k');
+SELECT check_offload('SELECT k, count(*) FILTER (WHERE ts < to_timestamp(''2099-12-31'', ''YYYY-MM-DD'')), count(*) FILTER (WHERE k < current_setting(''sc.lim'')::int), count(*) FILTER (WHERE current_setting(''sc.lim'') = ''3'') FROM sc GROUP BY k');
+SELECT check_offload('SELECT k, count(*) FROM sc WHERE tz > now() - interval ''5000 years'' GROUP BY k');
+-- (a WHERE condition's fails when planned: PostgreSQL's estimates
+-- evaluate it; an aggregate's FILTER does not)
+SELECT check_error('SELECT k, count(*) FILTER (WHERE d > to_date(''2020-13-01'', ''YYYY-MM-DD'')) FROM sc GROUP BY k');
+SELECT check_error('SELECT k, count(*) FILTER (WHERE d > to_date(''2020-13-01'', ''YYYY-MM-DD'')) FROM sc WHERE k < 0 GROUP BY k');
+SELECT check_offload('SELECT k, count(*), sum(CASE WHEN k > 10 THEN to_date(''2020-13-01'', ''YYYY-MM-DD'') - d END) FROM sc GROUP BY k');
+-- (the run that failed took the exact path)
+SELECT (p->>'Exact Path Runs')::int AS exact_runs, (p->>'Rows In')::int AS device_rows
+  FROM analyzed_plan('SELECT count(*) FILTER (WHERE d > to_date(''2020-13-01'', ''YYYY-MM-DD'')) FROM sc WHERE k < 0') p;
+SELECT (p->>'Exact Path Runs')::int AS exact_runs, (p->>'Rows In')::int > 0 AS device_rows
+  FROM analyzed_plan('SELECT count(*) FROM sc WHERE d > to_date(''2020-01-01'', ''YYYY-MM-DD'')') p;
+RESET sc.lim;
 -- under a generic plan, with a parameter beside them
 PREPARE q4(int4) AS SELECT k, count(*) FROM sc WHERE d >= current_date - $1 GROUP BY k ORDER BY k;
 EXPLAIN (COSTS OFF) EXECUTE q4(10);

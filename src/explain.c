@@ -228,12 +228,19 @@ GpuaggExplain(CustomScanState *node, List *ancestors, ExplainState *es)
 	{
 		bool		numerics = GpuaggProgramNeedsExact(&st->prog->ga);
 
+		StringInfoData why;
+
+		initStringInfo(&why);
+		if (numerics)
+			appendStringInfoString(&why, "a numeric value does not fit the device");
+		if (st->prog->uses_zone)
+			appendStringInfo(&why, "%sa timestamptz lies outside the time zone's table",
+							 why.len > 0 ? " or " : "");
+		if (st->prog->guard_params)
+			appendStringInfo(&why, "%sa constant expression fails", why.len > 0 ? " or " : "");
 		ExplainPropertyText("Exact Path",
-							psprintf("the %s below, if %s%s%s",
-									 st->plan->join != NIL ? "first plan" : "plan",
-									 numerics ? "a numeric value does not fit the device" : "",
-									 numerics && st->prog->uses_zone ? " or " : "",
-									 st->prog->uses_zone ? "a timestamptz lies outside the time zone's table" : ""),
+							psprintf("the %s below, if %s",
+									 st->plan->join != NIL ? "first plan" : "plan", why.data),
 							es);
 	}
 

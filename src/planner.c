@@ -1414,7 +1414,8 @@ compile_query(GpuaggCandidate *c)
 		c->host != NIL ? "a subquery condition the host evaluates per row" :
 		page_form_missing(c);
 	/* a timestamptz outside the zone's table takes the exact path */
-	c->exact = GpuaggProgramNeedsExact(&c->prog->ga) || c->prog->uses_zone;
+	c->exact = GpuaggProgramNeedsExact(&c->prog->ga) || c->prog->uses_zone ||
+		c->prog->guard_params;
 	/*
 	 * A joined subquery's plan would be made twice, the exact path's join
 	 * making it too, and set_plan_references moves a subquery's
@@ -1563,6 +1564,8 @@ parallel_plan(GpuaggCandidate *c)
 		return psprintf("no parallel plan: %s", c->no_pages);
 	if (c->exact && c->partial)
 		return "no parallel plan where each process aggregates: numeric values the device may not hold, or a time zone's offset, need one session's exact path";
+	if (c->prog->guard_params)
+		return "no parallel plan: a constant expression that may fail is evaluated in a subtransaction, which a parallel query cannot start";
 	if (!gpuagg_parallel)
 		return "no parallel plan: gpuagg.parallel is off";
 	if (has_params(c->prog->params) || c->gating != NIL)

@@ -21,6 +21,7 @@
 
 #include "access/htup_details.h"
 #include "access/transam.h"
+#include "access/xact.h"
 #include "catalog/pg_aggregate.h"
 #include "catalog/pg_operator.h"
 #include "catalog/pg_type.h"
@@ -30,6 +31,7 @@
 #include "miscadmin.h"
 #include "nodes/makefuncs.h"
 #include "nodes/nodeFuncs.h"
+#include "optimizer/clauses.h"
 #include "optimizer/optimizer.h"
 #include "parser/scansup.h"
 #include "pgtime.h"
@@ -40,6 +42,7 @@
 #include "utils/fmgroids.h"
 #include "utils/formatting.h"
 #include "utils/regproc.h"
+#include "utils/resowner.h"
 #include "utils/lsyscache.h"
 #include "utils/numeric.h"
 /*
@@ -83,6 +86,8 @@ typedef struct Compiler
 	 */
 	Expr	   *mixed_case;
 	int			mixed_ds_reg;
+	bool		trying;			/* compiling a guarded_constant candidate
+								 * as the devices would (compile_expr) */
 } Compiler;
 
 static int	compile_expr(Compiler *c, Expr *expr, int *type);
@@ -650,7 +655,7 @@ compile_numeric_op(Compiler *c, const char *name, Oid restype, List *args, int *
  * a (re)scan (GpuaggLoadParams) into the constants that read it.
  */
 static int
-compile_scan_constant(Compiler *c, Expr *expr, int type)
+compile_scan_constant(Compiler *c, Expr *expr, int type, bool guarded)
 {
 	GpuaggProgram *prog = c->prog;
 	GaDatum		zero = {0};
@@ -674,6 +679,11 @@ compile_scan_constant(Compiler *c, Expr *expr, int type)
 	}
 	if (!found)
 		prog->params = lappend(prog->params, copyObject(expr));
+	if (guarded)
+	{
+		prog->guarded = bms_add_member(prog->guarded, idx);
+		prog->guard_params = true;
+	}
 	if (type == GA_T_TEXT)
 		return emit_text_const(c, (Datum) 0, true, exprType((Node *) expr), idx);
 	k = add_const(c, zero, true);
@@ -777,6 +787,46 @@ scan_constant_offsets(Expr *expr)
 			fabs((double) iv->time) / USECS_PER_DAY <= MAX_OFFSET_DAYS ? n + 1 : -1;
 	}
 	return -1;
+}
+
+/* a CaseTestExpr, or a Param other than $n (an InitPlan's, which would run) */
+static bool
+unguardable_walker(Node *node, void *cxt)
+{
+	if (node == NULL)
+		return false;
+	if (IsA(node, CaseTestExpr) ||
+		(IsA(node, Param) && ((Param *) node)->paramkind != PARAM_EXTERN))
+		return true;
+	return expression_tree_walker(node, unguardable_walker, cxt);
+}
+
+/*
+ * Any other stable expression without columns (to_date('2024-01-01',
+ * 'YYYY-MM-DD'), current_setting('report.days')::int, an age() of
+ * constants): a scan constant too, evaluated once a (re)scan, but as it
+ * may fail where PostgreSQL, evaluating it per row, would meet it on no
+ * row, in a subtransaction: where it fails, PostgreSQL's own plan (the
+ * exact path) runs instead, and raises the error at the first row that
+ * reaches it, as natively (GpuaggLoadParams, GpuaggProgram.guard_params).
+ * Not inside a CASE's WHEN of its operand (a CaseTestExpr, evaluated
+ * with the CASE), nor of an InitPlan's or outer query's parameter: an
+ * InitPlan it ran in the subtransaction would keep that one's resources
+ * (a scan's pinned buffer) past its end.
+ */
+static bool
+guarded_constant(Expr *expr)
+{
+	if (IsA(expr, Const) || IsA(expr, Param))
+		return false;
+	return contain_mutable_functions((Node *) expr) &&
+		!contain_volatile_functions((Node *) expr) &&
+		!contain_var_clause((Node *) expr) &&
+		!contain_subplans((Node *) expr) &&
+		!contain_agg_clause((Node *) expr) &&
+		!contain_window_function((Node *) expr) &&
+		!expression_returns_set((Node *) expr) &&
+		!unguardable_walker((Node *) expr, NULL);
 }
 
 /* Is expr a scan constant other than a parameter (scan_constant_offsets)? */
@@ -3317,7 +3367,39 @@ compile_expr(Compiler *c, Expr *expr, int *type)
 		if (t == GA_T_INVALID)
 			return fail(c, "%s", expression_words((Node *) expr)), -1;
 		*type = t;
-		return compile_scan_constant(c, expr, t);
+		return compile_scan_constant(c, expr, t, false);
+	}
+	/*
+	 * A stable expression without columns the devices cannot compute
+	 * (current_date - 30 they can, and in parallel plans): a guarded scan
+	 * constant, the largest such expression around it
+	 */
+	if (!c->trying && guarded_constant(expr))
+	{
+		GpuaggProgram *saved = palloc(sizeof(GpuaggProgram));
+		Compiler	savedc = *c;
+		int			nparams = list_length(c->prog->params);
+
+		memcpy(saved, c->prog, sizeof(GpuaggProgram));
+		saved->guarded = bms_copy(c->prog->guarded);
+		c->trying = true;
+		r = compile_expr(c, expr, type);
+		c->trying = false;
+		if (r >= 0)
+		{
+			pfree(saved);
+			return r;
+		}
+		memcpy(c->prog, saved, sizeof(GpuaggProgram));
+		/* (a List appended to in place) */
+		c->prog->params = list_truncate(c->prog->params, nparams);
+		*c = savedc;
+		pfree(saved);
+		t = GpuaggTypeOf(exprType((Node *) expr));
+		if (t == GA_T_INVALID)
+			return fail(c, "%s", expression_words((Node *) expr)), -1;
+		*type = t;
+		return compile_scan_constant(c, expr, t, true);
 	}
 	if ((IsA(expr, FuncExpr) || IsA(expr, OpExpr)) &&
 		(r = compile_string_func(c, expr, type)) != -1)
@@ -3360,7 +3442,7 @@ compile_expr(Compiler *c, Expr *expr, int *type)
 				return fail(c, "parameter of type %s",
 							format_type_be(((Param *) expr)->paramtype)), -1;
 			*type = t;
-			return compile_scan_constant(c, expr, t);
+			return compile_scan_constant(c, expr, t, false);
 		case T_OpExpr:
 			{
 				OpExpr	   *op = (OpExpr *) expr;
@@ -4293,6 +4375,52 @@ GpuaggNumericRounded(Datum d, int scale, int round, int64 *out)
 }
 
 /* (program.h) */
+/*
+ * The guarded scan constants' values, evaluated in a subtransaction (as
+ * PL/pgSQL's EXCEPTION block does): false where one raised an error,
+ * which is dropped (a cancel or a shutdown raised again).
+ */
+static bool
+eval_guarded(Bitmapset *guarded, List *param_states, ExprContext *econtext,
+			 Datum *values, bool *nulls)
+{
+	MemoryContext cxt = CurrentMemoryContext;
+	ResourceOwner owner = CurrentResourceOwner;
+	volatile bool ok = true;
+
+	BeginInternalSubTransaction(NULL);
+	MemoryContextSwitchTo(cxt);
+	PG_TRY();
+	{
+		int			i = -1;
+
+		while ((i = bms_next_member(guarded, i)) >= 0)
+			values[i] = ExecEvalExpr(list_nth(param_states, i), econtext, &nulls[i]);
+		ReleaseCurrentSubTransaction();
+		MemoryContextSwitchTo(cxt);
+		CurrentResourceOwner = owner;
+	}
+	PG_CATCH();
+	{
+		ErrorData  *edata;
+
+		MemoryContextSwitchTo(cxt);
+		edata = CopyErrorData();
+		FlushErrorState();
+		RollbackAndReleaseCurrentSubTransaction();
+		MemoryContextSwitchTo(cxt);
+		CurrentResourceOwner = owner;
+		if (edata->sqlerrcode == ERRCODE_QUERY_CANCELED ||
+			edata->sqlerrcode == ERRCODE_ADMIN_SHUTDOWN ||
+			edata->elevel > ERROR)
+			ReThrowError(edata);
+		FreeErrorData(edata);
+		ok = false;
+	}
+	PG_END_TRY();
+	return ok;
+}
+
 bool
 GpuaggLoadParams(GpuaggProgram *prog, List *param_states, ExprContext *econtext,
 				 GpuaggDict *dict)
@@ -4308,9 +4436,14 @@ GpuaggLoadParams(GpuaggProgram *prog, List *param_states, ExprContext *econtext,
 	nulls = palloc(sizeof(bool) * Max(n, 1));
 	foreach(lc, param_states)
 	{
-		values[i] = ExecEvalExpr(lfirst(lc), econtext, &nulls[i]);
+		if (!bms_is_member(i, prog->guarded))
+			values[i] = ExecEvalExpr(lfirst(lc), econtext, &nulls[i]);
 		i++;
 	}
+	/* (a parallel query starts no subtransaction: PostgreSQL's plan there) */
+	if (prog->guard_params &&
+		(IsInParallelMode() || !eval_guarded(prog->guarded, param_states, econtext, values, nulls)))
+		return false;
 	for (i = 0; i < prog->nparamrefs; i++)
 	{
 		int			k = prog->paramref_const[i];

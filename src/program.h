@@ -95,6 +95,13 @@ typedef struct GpuaggProgram
 	 * first, for the planner's reason.
 	 */
 	bool		uses_zone;
+	/*
+	 * scan constants that may fail (program.c's guarded_constant), as
+	 * indexes into params: evaluated in a subtransaction, and where one
+	 * fails the exact path runs instead (GpuaggLoadParams)
+	 */
+	bool		guard_params;
+	Bitmapset  *guarded;
 	pg_tz	   *zone_tz;
 	bool		zone_fixed;
 	int			zone_offset;

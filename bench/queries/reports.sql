@@ -227,7 +227,7 @@ SELECT count(*) FROM orders WHERE o_orderdate BETWEEN current_date - 11000 AND c
 SELECT count(*) FROM orders WHERE o_orderdate > make_date(1995, 1, 1);
 
 -- name: r56
--- note: to_date of constants: stays native (stable, and it can fail)
+-- note: to_date of constants: a scan constant evaluated in a subtransaction (it can fail)
 SELECT count(*) FROM orders WHERE o_orderdate > to_date('1995-01-01', 'YYYY-MM-DD');
 
 -- name: r57

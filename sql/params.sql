@@ -108,6 +108,35 @@ SELECT (p->>'Exact Path Runs')::int AS exact_runs, (p->>'Rows In')::int AS devic
   FROM analyzed_plan('SELECT count(*) FILTER (WHERE d > to_date(''2020-13-01'', ''YYYY-MM-DD'')) FROM sc WHERE k < 0') p;
 SELECT (p->>'Exact Path Runs')::int AS exact_runs, (p->>'Rows In')::int > 0 AS device_rows
   FROM analyzed_plan('SELECT count(*) FROM sc WHERE d > to_date(''2020-01-01'', ''YYYY-MM-DD'')') p;
+-- one value a run, evaluated when the node starts: before a statement
+-- whose plan is parallel somewhere (here the exact path's) enters
+-- parallel mode, where no subtransaction starts
+SET parallel_setup_cost = 0;
+SET parallel_tuple_cost = 0;
+SET min_parallel_table_scan_size = 0;
+SET max_parallel_workers_per_gather = 2;
+SELECT plan_text('SELECT k, count(*) FROM sc WHERE d > to_date(''2020-01-01'', ''YYYY-MM-DD'') GROUP BY k') LIKE '%Gather%' AS statement_parallel,
+	   (p->>'Exact Path Runs')::int AS exact_runs, (p->>'Rows In')::int > 0 AS device_rows
+  FROM analyzed_plan('SELECT k, count(*) FROM sc WHERE d > to_date(''2020-01-01'', ''YYYY-MM-DD'') GROUP BY k') p;
+RESET max_parallel_workers_per_gather;
+RESET min_parallel_table_scan_size;
+RESET parallel_tuple_cost;
+RESET parallel_setup_cost;
+-- ... and on each rescan the same value
+SELECT check_offload('SELECT x, (SELECT count(*) FROM sc WHERE k = x AND d > to_date(''2020-01-01'', ''YYYY-MM-DD'')) FROM generate_series(0, 4) x');
+SELECT check_offload('SELECT x, (SELECT count(*) FILTER (WHERE d > to_date(''2020-13-01'', ''YYYY-MM-DD'')) FROM sc WHERE k = x) FROM generate_series(5, 7) x');
+-- ... of a generic plan's $1
+SET plan_cache_mode = force_generic_plan;
+PREPARE g1(text) AS SELECT k, count(*) FROM sc WHERE d > to_date($1, 'YYYY-MM-DD') GROUP BY k ORDER BY k;
+SELECT offloaded('EXECUTE g1(''2020-01-01'')');
+EXECUTE g1('2020-01-01');
+SET gpuagg.enabled = off;
+DEALLOCATE g1;
+PREPARE g1(text) AS SELECT k, count(*) FROM sc WHERE d > to_date($1, 'YYYY-MM-DD') GROUP BY k ORDER BY k;
+EXECUTE g1('2020-01-01');
+RESET gpuagg.enabled;
+DEALLOCATE g1;
+RESET plan_cache_mode;
 RESET sc.lim;
 -- under a generic plan, with a parameter beside them
 PREPARE q4(int4) AS SELECT k, count(*) FROM sc WHERE d >= current_date - $1 GROUP BY k ORDER BY k;

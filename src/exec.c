@@ -171,8 +171,18 @@ gpuagg_begin(CustomScanState *node, EState *estate, int eflags)
 	if (ngating < 0)
 		elog(ERROR, "gpuagg: plan parameters do not match its program");
 
+	/* (a session setting may compile otherwise than when planned) */
+	if (!equal(st->prog->params, st->plan->params))
+		elog(ERROR, "gpuagg: plan parameters do not match its program");
 	st->param_states = ExecInitExprList(list_copy_head(cscan->custom_exprs, nparams),
 										&node->ss.ps);
+	/*
+	 * Guarded scan constants (program.c's guarded_constant): one value a
+	 * run, evaluated now, before a parallel query enters parallel mode
+	 * (ExecutorRun), where no subtransaction starts
+	 */
+	if (st->prog->guard_params && !(eflags & EXEC_FLAG_EXPLAIN_ONLY))
+		GpuaggEvalGuarded(st->prog, st->param_states, node->ss.ps.ps_ExprContext);
 	st->gating = list_copy_head(list_copy_tail(cscan->custom_exprs, nparams), ngating);
 	st->host = st->plan->host;
 	st->gating_state = ExecInitQual(st->gating, &node->ss.ps);
@@ -889,8 +899,9 @@ run_aggregation(GpuAggState *st)
 							  st->dict))
 		{
 			/*
-			 * a numeric parameter the device cannot hold at its scale, or a
-			 * time zone whose transitions cannot be listed
+			 * a numeric parameter the device cannot hold at its scale, a
+			 * time zone whose transitions cannot be listed, or a guarded
+			 * scan constant that failed
 			 */
 			if (st->exact_ps == NULL)
 				elog(ERROR, "gpuagg: a scan constant does not fit the device, and the plan has no exact path");

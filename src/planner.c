@@ -1433,7 +1433,7 @@ compile_query(GpuaggCandidate *c)
 
 				if (rel && rel->subroot && rel->subroot->append_rel_list != NIL)
 					return join_words(c->root, c->input_rel->relids,
-									  "a joined subquery with UNION ALL or inheritance, beside numerics that may need the exact path");
+									  "a joined subquery with UNION ALL or inheritance, beside what may need the exact path (numerics, a time zone, a constant expression that may fail)");
 			}
 		}
 	}
@@ -1562,10 +1562,10 @@ parallel_plan(GpuaggCandidate *c)
 		return NULL;
 	if (c->remap)
 		return psprintf("no parallel plan: %s", c->no_pages);
-	if (c->exact && c->partial)
-		return "no parallel plan where each process aggregates: numeric values the device may not hold, or a time zone's offset, need one session's exact path";
 	if (c->prog->guard_params)
 		return "no parallel plan: a constant expression that may fail is evaluated in a subtransaction, which a parallel query cannot start";
+	if (c->exact && c->partial)
+		return "no parallel plan where each process aggregates: numeric values the device may not hold, or a time zone's offset, need one session's exact path";
 	if (!gpuagg_parallel)
 		return "no parallel plan: gpuagg.parallel is off";
 	if (has_params(c->prog->params) || c->gating != NIL)

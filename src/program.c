@@ -4378,7 +4378,9 @@ GpuaggNumericRounded(Datum d, int scale, int round, int64 *out)
 /*
  * The guarded scan constants' values, evaluated in a subtransaction (as
  * PL/pgSQL's EXCEPTION block does): false where one raised an error,
- * which is dropped (a cancel or a shutdown raised again).
+ * which is dropped (a cancel, a recovery conflict or a shutdown raised
+ * again).  As in such a block, what the expression did before its error
+ * (a NOTICE) stays done.
  */
 static bool
 eval_guarded(Bitmapset *guarded, List *param_states, ExprContext *econtext,
@@ -4410,15 +4412,30 @@ eval_guarded(Bitmapset *guarded, List *param_states, ExprContext *econtext,
 		RollbackAndReleaseCurrentSubTransaction();
 		MemoryContextSwitchTo(cxt);
 		CurrentResourceOwner = owner;
-		if (edata->sqlerrcode == ERRCODE_QUERY_CANCELED ||
-			edata->sqlerrcode == ERRCODE_ADMIN_SHUTDOWN ||
-			edata->elevel > ERROR)
+		/* (a cancel, a recovery conflict, a shutdown: not the expression's) */
+		if (ERRCODE_TO_CATEGORY(edata->sqlerrcode) == ERRCODE_OPERATOR_INTERVENTION ||
+			ERRCODE_TO_CATEGORY(edata->sqlerrcode) == ERRCODE_TRANSACTION_ROLLBACK)
 			ReThrowError(edata);
 		FreeErrorData(edata);
 		ok = false;
 	}
 	PG_END_TRY();
 	return ok;
+}
+
+/* (program.h) */
+void
+GpuaggEvalGuarded(GpuaggProgram *prog, List *param_states, ExprContext *econtext)
+{
+	int			n = list_length(param_states);
+
+	prog->guarded_values = palloc0(sizeof(Datum) * Max(n, 1));
+	prog->guarded_nulls = palloc0(sizeof(bool) * Max(n, 1));
+	/* (a query run inside a parallel one's process: its plan) */
+	prog->guarded_state =
+		!IsInParallelMode() && eval_guarded(prog->guarded, param_states, econtext,
+											prog->guarded_values, prog->guarded_nulls) ?
+		GPUAGG_GUARDED_OK : GPUAGG_GUARDED_FAILED;
 }
 
 bool
@@ -4438,11 +4455,15 @@ GpuaggLoadParams(GpuaggProgram *prog, List *param_states, ExprContext *econtext,
 	{
 		if (!bms_is_member(i, prog->guarded))
 			values[i] = ExecEvalExpr(lfirst(lc), econtext, &nulls[i]);
+		else if (prog->guarded_state == GPUAGG_GUARDED_OK)
+		{
+			values[i] = prog->guarded_values[i];
+			nulls[i] = prog->guarded_nulls[i];
+		}
 		i++;
 	}
-	/* (a parallel query starts no subtransaction: PostgreSQL's plan there) */
-	if (prog->guard_params &&
-		(IsInParallelMode() || !eval_guarded(prog->guarded, param_states, econtext, values, nulls)))
+	/* (one failed: PostgreSQL's plan, the exact path, meets its error) */
+	if (prog->guard_params && prog->guarded_state != GPUAGG_GUARDED_OK)
 		return false;
 	for (i = 0; i < prog->nparamrefs; i++)
 	{

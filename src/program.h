@@ -102,6 +102,15 @@ typedef struct GpuaggProgram
 	 */
 	bool		guard_params;
 	Bitmapset  *guarded;
+	/*
+	 * ... their values, the same for the whole run (stable, of $n at
+	 * most): evaluated once, when the node starts (GpuaggEvalGuarded),
+	 * before a parallel query enters parallel mode, which starts no
+	 * subtransaction
+	 */
+	int			guarded_state;	/* GPUAGG_GUARDED_* */
+	Datum	   *guarded_values;
+	bool	   *guarded_nulls;
 	pg_tz	   *zone_tz;
 	bool		zone_fixed;
 	int			zone_offset;
@@ -178,6 +187,11 @@ GpuaggJoinAttno(int attno)
  * reads the time zone and the session's has no one offset: the exact path
  * runs.
  */
+#define GPUAGG_GUARDED_UNSET	0
+#define GPUAGG_GUARDED_OK		1
+#define GPUAGG_GUARDED_FAILED	2
+extern void GpuaggEvalGuarded(GpuaggProgram *prog, List *param_states,
+							  ExprContext *econtext);
 extern bool GpuaggLoadParams(GpuaggProgram *prog, List *param_states,
 							 ExprContext *econtext, GpuaggDict *dict);
 

@@ -99,6 +99,26 @@ SELECT check_offload('SELECT price % 100 AS b, count(*), sum(price % k), min(mod
 SELECT check_offload('SELECT g, sum(CASE WHEN k = 0 THEN 0 ELSE price % k END), count(*) FILTER (WHERE qty % 2 = 0) FROM nm GROUP BY g');
 SELECT check_error('SELECT g, sum(price % k) FROM nm GROUP BY g');
 SELECT check_error('SELECT sum(mod(rate, qty - qty)) FROM nm');
+-- width_bucket of a numeric of a declared scale, constant bounds and
+-- count: a CASE of the scaled integers, the bucket's floor exact (below,
+-- in and past the range, reversed bounds, bounds at other scales, NULLs)
+EXPLAIN (COSTS OFF) SELECT width_bucket(price, 0, 500, 10) AS b, count(*) FROM nm GROUP BY 1;
+SELECT check_offload('SELECT width_bucket(price, 0, 500, 10) AS b, count(*), sum(price) FROM nm GROUP BY 1');
+SELECT check_offload('SELECT width_bucket(price, -300, 700, 7) AS b, width_bucket(rate, 332.5, 0.0001, 13) AS r, count(*) FROM nm GROUP BY 1, 2');
+SELECT check_offload('SELECT width_bucket(k, -5, 14.5, 39) AS b, count(*) FILTER (WHERE width_bucket(qty, 1, 51, 3) = 2), max(width_bucket(price, 100.005, 100.007, 2)) FROM nm GROUP BY 1');
+SELECT check_offload('SELECT count(*) FROM nm WHERE width_bucket(price, 0, 1000, 4) BETWEEN 2 AND 3');
+-- these keep the native plan, and say why: a count of 10000 or more, a
+-- range too fine for 64-bit integers, bounds that are not constants, a
+-- numeric without a declared scale; equal bounds and a count under 1
+-- raise their errors natively
+SET gpuagg.log_fallback = on;
+EXPLAIN (COSTS OFF) SELECT width_bucket(price, 0, 500, 10000), count(*) FROM nm GROUP BY 1;
+EXPLAIN (COSTS OFF) SELECT width_bucket(price, 0, 10000000000000, 10), count(*) FROM nm GROUP BY 1;
+EXPLAIN (COSTS OFF) SELECT width_bucket(price, 0, k, 10), count(*) FROM nm GROUP BY 1;
+EXPLAIN (COSTS OFF) SELECT width_bucket(free, 0, 1000, 10), count(*) FROM nm GROUP BY 1;
+RESET gpuagg.log_fallback;
+SELECT check_error('SELECT width_bucket(price, 5, 5, 10), count(*) FROM nm GROUP BY 1');
+SELECT check_error('SELECT width_bucket(price, 0, 5, 0), count(*) FROM nm GROUP BY 1');
 -- the divisor at the larger scale (numeric(6,1) % numeric(10,4), money
 -- % thousandths); a rescale past int64 runs the exact path
 SELECT check_offload('SELECT g, sum(k % rate), max(price % 0.007), min(-k % 0.0003) FROM nm WHERE rate <> 0 GROUP BY g');

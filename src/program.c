@@ -22,6 +22,7 @@
 #include "access/htup_details.h"
 #include "access/transam.h"
 #include "access/xact.h"
+#include "catalog/namespace.h"
 #include "catalog/pg_aggregate.h"
 #include "catalog/pg_operator.h"
 #include "catalog/pg_type.h"
@@ -97,6 +98,7 @@ static int	trunc_unit(int val);
 static int	comparison_op(const char *name);
 static int	arith_op(const char *name);
 static int	compile_numeric_func(Compiler *c, FuncExpr *f, int *type);
+static int	compile_width_bucket(Compiler *c, FuncExpr *f, int *type);
 static int	compile_named_op(Compiler *c, const char *name, Oid opfuncid, Oid inputcollid,
 							 Oid restype, List *args, int *type);
 static bool read_zone(Compiler *c, const char *what, pg_tz *tz, bool fixed, int offset);
@@ -2584,6 +2586,8 @@ compile_func(Compiler *c, FuncExpr *f, int *type)
 		*type = GA_T_FLOAT8;
 		return r;
 	}
+	if (f->funcid == F_WIDTH_BUCKET_NUMERIC_NUMERIC_NUMERIC_INT4)
+		return compile_width_bucket(c, f, type);
 	if (f->funcid == F_ROUND_NUMERIC || f->funcid == F_TRUNC_NUMERIC ||
 		f->funcid == F_ROUND_NUMERIC_INT4 || f->funcid == F_TRUNC_NUMERIC_INT4 ||
 		f->funcid == F_FLOOR_NUMERIC || f->funcid == F_CEIL_NUMERIC ||
@@ -2633,6 +2637,141 @@ compile_func(Compiler *c, FuncExpr *f, int *type)
  * cast to a typmod, numeric(p, s): rounded to s places as round(x, s), as
  * apply_typmod does, then checked against p (GA_OP_NUM_PRECISION).
  */
+/* pg_catalog's operator name of (lt, rt), as an OpExpr of l and r */
+static Expr *
+catalog_op(const char *name, Oid lt, Oid rt, Oid restype, Expr *l, Expr *r)
+{
+	Oid			opno = OpernameGetOprid(list_make2(makeString("pg_catalog"),
+												   makeString(pstrdup(name))), lt, rt);
+	OpExpr	   *op;
+
+	if (!OidIsValid(opno))
+		elog(ERROR, "gpuagg: no operator %s(%s, %s)", name, format_type_be(lt),
+			 format_type_be(rt));
+	op = (OpExpr *) make_opclause(opno, restype, false, l, r, InvalidOid, InvalidOid);
+	set_opfuncid(op);
+	return (Expr *) op;
+}
+
+static Const *
+int8_const(int64 v)
+{
+	return makeConst(INT8OID, -1, InvalidOid, 8, Int64GetDatum(v), false, FLOAT8PASSBYVAL);
+}
+
+/*
+ * width_bucket(x, lo, hi, n) of a numeric x of a declared scale and
+ * constant bounds and count: 0 below the range, n + 1 past it, else
+ * floor((x - lo) * n / (hi - lo)) + 1 (lo > hi: the other way round), as
+ * compute_bucket makes it, computed as that CASE of the scaled integers,
+ * which the devices compute:
+ *
+ *   CASE WHEN x < lo THEN 0 WHEN x >= hi THEN n + 1
+ *        ELSE (((x - lo) * 10^S)::int8 * n / B + 1)::int4 END
+ *
+ * S the largest scale of x, lo and hi, B = (hi - lo) * 10^S.  PostgreSQL
+ * 15 rounds the quotient at 16 digits or more (select_div_scale) before
+ * its floor, which is the exact floor where B < 10^15 (a quotient not an
+ * integer lies at least 1/B from one), with n < 10000; so are the
+ * integers in range (B * 10^S and B * n under 10^18).  Otherwise, and for
+ * the errors (n <= 0, lo = hi, NaN or infinite bounds), native.
+ */
+static int
+compile_width_bucket(Compiler *c, FuncExpr *f, int *type)
+{
+	Expr	   *x = linitial(f->args);
+	Const	   *lo = lsecond(f->args),
+			   *hi = lthird(f->args),
+			   *n = lfourth(f->args);
+	int32		typmod = exprTypmod((Node *) x);
+	int			sx,
+				slo,
+				shi,
+				S;
+	bool		reversed;
+	Datum		width,
+				scaled,
+				limit;
+	int64		B,
+				count;
+	CaseExpr   *ce;
+	CaseWhen   *below,
+			   *past;
+	Expr	   *e;
+
+	if (!IsA(lo, Const) || !IsA(hi, Const) || !IsA(n, Const) ||
+		lo->constisnull || hi->constisnull || n->constisnull)
+		return fail(c, "width_bucket(numeric) with bounds or a count other than constants"), -1;
+	if (typmod < (int32) VARHDRSZ || contain_volatile_functions((Node *) x))
+		return fail(c, "width_bucket of a numeric without a declared scale"), -1;
+	count = DatumGetInt32(n->constvalue);
+	if (numeric_is_nan(DatumGetNumeric(lo->constvalue)) ||
+		numeric_is_nan(DatumGetNumeric(hi->constvalue)) ||
+		numeric_is_inf(DatumGetNumeric(lo->constvalue)) ||
+		numeric_is_inf(DatumGetNumeric(hi->constvalue)) || count <= 0 || count >= 10000)
+		return fail(c, "width_bucket(numeric) with a count outside 1 .. 9999 or bounds not finite"), -1;
+	sx = (((typmod - VARHDRSZ) & 0x7ff) ^ 1024) - 1024;
+	slo = DatumGetInt32(DirectFunctionCall1(numeric_scale, lo->constvalue));
+	shi = DatumGetInt32(DirectFunctionCall1(numeric_scale, hi->constvalue));
+	S = Max(Max(sx, slo), shi);
+	if (sx < 0 || S > 18)
+		return fail(c, "width_bucket(numeric) at scale %d", S), -1;
+	reversed = DatumGetInt32(DirectFunctionCall2(numeric_cmp, lo->constvalue, hi->constvalue)) > 0;
+	if (DatumGetInt32(DirectFunctionCall2(numeric_cmp, lo->constvalue, hi->constvalue)) == 0)
+		return fail(c, "width_bucket(numeric) with equal bounds"), -1;
+	width = DirectFunctionCall1(numeric_abs,
+								DirectFunctionCall2(numeric_sub, hi->constvalue, lo->constvalue));
+	scaled = DirectFunctionCall2(numeric_mul, width,
+								 DirectFunctionCall2(numeric_power,
+													 DirectFunctionCall1(int4_numeric, Int32GetDatum(10)),
+													 DirectFunctionCall1(int4_numeric, Int32GetDatum(S))));
+	/* B < 10^15, B * n < 10^18, B * 10^S < 10^18 */
+	limit = DirectFunctionCall1(int8_numeric, Int64GetDatum((int64) 1000000000000000));
+	if (DatumGetInt32(DirectFunctionCall2(numeric_cmp, scaled, limit)) >= 0)
+		return fail(c, "width_bucket(numeric) of a range too fine for the devices' integers"), -1;
+	B = DatumGetInt64(DirectFunctionCall1(numeric_int8, scaled));
+	{
+		int64		p = 1;
+
+		for (int i = 0; i < S; i++)
+			p *= 10;
+		if ((double) B * count >= 1e18 || (double) B * p >= 1e18)
+			return fail(c, "width_bucket(numeric) of a range too fine for the devices' integers"), -1;
+
+		/* ((x - lo) * 10^S)::int8, or (lo - x) reversed */
+		e = catalog_op("-", NUMERICOID, NUMERICOID, NUMERICOID,
+					   reversed ? (Expr *) lo : x, reversed ? x : (Expr *) lo);
+		e = catalog_op("*", NUMERICOID, NUMERICOID, NUMERICOID, e,
+					   (Expr *) makeConst(NUMERICOID, -1, InvalidOid, -1,
+										  DirectFunctionCall1(int8_numeric, Int64GetDatum(p)),
+										  false, false));
+	}
+	e = (Expr *) makeFuncExpr(F_INT8_NUMERIC, INT8OID, list_make1(e), InvalidOid, InvalidOid,
+							  COERCE_EXPLICIT_CAST);
+	e = catalog_op("*", INT8OID, INT8OID, INT8OID, e, (Expr *) int8_const(count));
+	e = catalog_op("/", INT8OID, INT8OID, INT8OID, e, (Expr *) int8_const(B));
+	e = catalog_op("+", INT8OID, INT8OID, INT8OID, e, (Expr *) int8_const(1));
+	e = (Expr *) makeFuncExpr(F_INT4_INT8, INT4OID, list_make1(e), InvalidOid, InvalidOid,
+							  COERCE_EXPLICIT_CAST);
+	below = makeNode(CaseWhen);
+	below->expr = catalog_op(reversed ? ">" : "<", NUMERICOID, NUMERICOID, BOOLOID, x, (Expr *) lo);
+	below->result = (Expr *) makeConst(INT4OID, -1, InvalidOid, 4, Int32GetDatum(0), false, true);
+	below->location = -1;
+	past = makeNode(CaseWhen);
+	past->expr = catalog_op(reversed ? "<=" : ">=", NUMERICOID, NUMERICOID, BOOLOID, x, (Expr *) hi);
+	past->result = (Expr *) makeConst(INT4OID, -1, InvalidOid, 4, Int32GetDatum((int32) count + 1),
+									  false, true);
+	past->location = -1;
+	ce = makeNode(CaseExpr);
+	ce->casetype = INT4OID;
+	ce->casecollid = InvalidOid;
+	ce->arg = NULL;
+	ce->args = list_make2(below, past);
+	ce->defresult = e;
+	ce->location = -1;
+	return compile_expr(c, (Expr *) ce, type);
+}
+
 static int
 compile_numeric_func(Compiler *c, FuncExpr *f, int *type)
 {

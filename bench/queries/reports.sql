@@ -91,7 +91,7 @@ SELECT l_linestatus, sum(l_quantity * l_extendedprice), avg(l_discount * 100) FR
 SELECT l_shipmode, count(*) FROM lineitem WHERE l_shipinstruct IN ('NONE', 'TAKE BACK RETURN') AND l_comment NOT LIKE '%special%' GROUP BY 1;
 
 -- name: r22
--- note: width_bucket of a numeric: stays native
+-- note: width_bucket of a numeric: a CASE of the scaled integers on the device
 SELECT width_bucket(o_totalprice, 0, 500000, 10) b, count(*) FROM orders GROUP BY 1;
 
 -- name: r23

@@ -122,6 +122,19 @@ RESET max_parallel_workers_per_gather;
 RESET min_parallel_table_scan_size;
 RESET parallel_tuple_cost;
 RESET parallel_setup_cost;
+-- ... evaluated at the run's first scan, as natively: a setting changed
+-- after a cursor's DECLARE counts
+BEGIN;
+SET LOCAL sc.lim = '3';
+DECLARE gc CURSOR FOR SELECT count(*) FILTER (WHERE k < current_setting('sc.lim')::int) AS below FROM sc;
+SET LOCAL sc.lim = '1';
+FETCH gc;
+SET LOCAL gpuagg.enabled = off;
+SET LOCAL sc.lim = '3';
+DECLARE gn CURSOR FOR SELECT count(*) FILTER (WHERE k < current_setting('sc.lim')::int) AS below FROM sc;
+SET LOCAL sc.lim = '1';
+FETCH gn;
+COMMIT;
 -- ... and on each rescan the same value
 SELECT check_offload('SELECT x, (SELECT count(*) FROM sc WHERE k = x AND d > to_date(''2020-01-01'', ''YYYY-MM-DD'')) FROM generate_series(0, 4) x');
 SELECT check_offload('SELECT x, (SELECT count(*) FILTER (WHERE d > to_date(''2020-13-01'', ''YYYY-MM-DD'')) FROM sc WHERE k = x) FROM generate_series(5, 7) x');

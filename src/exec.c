@@ -178,10 +178,13 @@ gpuagg_begin(CustomScanState *node, EState *estate, int eflags)
 										&node->ss.ps);
 	/*
 	 * Guarded scan constants (program.c's guarded_constant): one value a
-	 * run, evaluated now, before a parallel query enters parallel mode
-	 * (ExecutorRun), where no subtransaction starts
+	 * run, evaluated at its first scan (GpuaggLoadParams); in a statement
+	 * that enters parallel mode (ExecutorRun), where no subtransaction
+	 * starts, now, before it
 	 */
-	if (st->prog->guard_params && !(eflags & EXEC_FLAG_EXPLAIN_ONLY))
+	st->prog->guarded_cxt = estate->es_query_cxt;
+	if (st->prog->guard_params && !(eflags & EXEC_FLAG_EXPLAIN_ONLY) &&
+		estate->es_plannedstmt->parallelModeNeeded)
 		GpuaggEvalGuarded(st->prog, st->param_states, node->ss.ps.ps_ExprContext);
 	st->gating = list_copy_head(list_copy_tail(cscan->custom_exprs, nparams), ngating);
 	st->host = st->plan->host;

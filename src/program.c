@@ -2629,14 +2629,6 @@ compile_func(Compiler *c, FuncExpr *f, int *type)
 	return fail(c, "%s", func_words(f)), -1;
 }
 
-/*
- * Functions of a numeric: round and trunc to a constant number of places
- * from -18 to 18 (the result's display scale, never below 0, as round_var
- * and trunc_var set it), floor, ceil and sign (at scale 0, as floor_var,
- * ceil_var and numeric_sign give them), abs, casts to the integers and floats, and the
- * cast to a typmod, numeric(p, s): rounded to s places as round(x, s), as
- * apply_typmod does, then checked against p (GA_OP_NUM_PRECISION).
- */
 /* pg_catalog's operator name of (lt, rt), as an OpExpr of l and r */
 static Expr *
 catalog_op(const char *name, Oid lt, Oid rt, Oid restype, Expr *l, Expr *r)
@@ -2702,8 +2694,10 @@ compile_width_bucket(Compiler *c, FuncExpr *f, int *type)
 	if (!IsA(lo, Const) || !IsA(hi, Const) || !IsA(n, Const) ||
 		lo->constisnull || hi->constisnull || n->constisnull)
 		return fail(c, "width_bucket(numeric) with bounds or a count other than constants"), -1;
-	if (typmod < (int32) VARHDRSZ || contain_volatile_functions((Node *) x))
+	if (typmod < (int32) VARHDRSZ)
 		return fail(c, "width_bucket of a numeric without a declared scale"), -1;
+	if (contain_volatile_functions((Node *) x))
+		return fail(c, "width_bucket of a volatile expression (evaluated more than once here)"), -1;
 	count = DatumGetInt32(n->constvalue);
 	if (numeric_is_nan(DatumGetNumeric(lo->constvalue)) ||
 		numeric_is_nan(DatumGetNumeric(hi->constvalue)) ||
@@ -2715,7 +2709,7 @@ compile_width_bucket(Compiler *c, FuncExpr *f, int *type)
 	shi = DatumGetInt32(DirectFunctionCall1(numeric_scale, hi->constvalue));
 	S = Max(Max(sx, slo), shi);
 	if (sx < 0 || S > 18)
-		return fail(c, "width_bucket(numeric) at scale %d", S), -1;
+		return fail(c, "width_bucket(numeric) at scale %d", sx < 0 ? sx : S), -1;
 	reversed = DatumGetInt32(DirectFunctionCall2(numeric_cmp, lo->constvalue, hi->constvalue)) > 0;
 	if (DatumGetInt32(DirectFunctionCall2(numeric_cmp, lo->constvalue, hi->constvalue)) == 0)
 		return fail(c, "width_bucket(numeric) with equal bounds"), -1;
@@ -2735,7 +2729,10 @@ compile_width_bucket(Compiler *c, FuncExpr *f, int *type)
 
 		for (int i = 0; i < S; i++)
 			p *= 10;
-		if ((double) B * count >= 1e18 || (double) B * p >= 1e18)
+		/* (and the bounds themselves at scale S, which x is compared with) */
+		if ((double) B * count >= 1e18 || (double) B * p >= 1e18 ||
+			fabs(DatumGetFloat8(DirectFunctionCall1(numeric_float8, lo->constvalue))) * p >= 1e17 ||
+			fabs(DatumGetFloat8(DirectFunctionCall1(numeric_float8, hi->constvalue))) * p >= 1e17)
 			return fail(c, "width_bucket(numeric) of a range too fine for the devices' integers"), -1;
 
 		/* ((x - lo) * 10^S)::int8, or (lo - x) reversed */
@@ -2772,6 +2769,14 @@ compile_width_bucket(Compiler *c, FuncExpr *f, int *type)
 	return compile_expr(c, (Expr *) ce, type);
 }
 
+/*
+ * Functions of a numeric: round and trunc to a constant number of places
+ * from -18 to 18 (the result's display scale, never below 0, as round_var
+ * and trunc_var set it), floor, ceil and sign (at scale 0, as floor_var,
+ * ceil_var and numeric_sign give them), abs, casts to the integers and floats, and the
+ * cast to a typmod, numeric(p, s): rounded to s places as round(x, s), as
+ * apply_typmod does, then checked against p (GA_OP_NUM_PRECISION).
+ */
 static int
 compile_numeric_func(Compiler *c, FuncExpr *f, int *type)
 {
@@ -4567,6 +4572,7 @@ void
 GpuaggEvalGuarded(GpuaggProgram *prog, List *param_states, ExprContext *econtext)
 {
 	int			n = list_length(param_states);
+	MemoryContext old = MemoryContextSwitchTo(prog->guarded_cxt);
 
 	prog->guarded_values = palloc0(sizeof(Datum) * Max(n, 1));
 	prog->guarded_nulls = palloc0(sizeof(bool) * Max(n, 1));
@@ -4575,6 +4581,7 @@ GpuaggEvalGuarded(GpuaggProgram *prog, List *param_states, ExprContext *econtext
 		!IsInParallelMode() && eval_guarded(prog->guarded, param_states, econtext,
 											prog->guarded_values, prog->guarded_nulls) ?
 		GPUAGG_GUARDED_OK : GPUAGG_GUARDED_FAILED;
+	MemoryContextSwitchTo(old);
 }
 
 bool
@@ -4590,6 +4597,9 @@ GpuaggLoadParams(GpuaggProgram *prog, List *param_states, ExprContext *econtext,
 
 	values = palloc(sizeof(Datum) * Max(n, 1));
 	nulls = palloc(sizeof(bool) * Max(n, 1));
+	/* (the run's first scan, where the node did not evaluate them at its start) */
+	if (prog->guard_params && prog->guarded_state == GPUAGG_GUARDED_UNSET)
+		GpuaggEvalGuarded(prog, param_states, econtext);
 	foreach(lc, param_states)
 	{
 		if (!bms_is_member(i, prog->guarded))

@@ -104,10 +104,13 @@ typedef struct GpuaggProgram
 	Bitmapset  *guarded;
 	/*
 	 * ... their values, the same for the whole run (stable, of $n at
-	 * most): evaluated once, when the node starts (GpuaggEvalGuarded),
-	 * before a parallel query enters parallel mode, which starts no
-	 * subtransaction
+	 * most): evaluated once (GpuaggEvalGuarded), at the run's first scan,
+	 * as natively (a setting changed after a cursor's DECLARE counts), or
+	 * in a statement that enters parallel mode, which starts no
+	 * subtransaction, when the node starts, before it; kept in
+	 * guarded_cxt (the query's context) for the rescans
 	 */
+	MemoryContext guarded_cxt;
 	int			guarded_state;	/* GPUAGG_GUARDED_* */
 	Datum	   *guarded_values;
 	bool	   *guarded_nulls;

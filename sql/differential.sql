@@ -482,6 +482,7 @@ DECLARE
 	a text;
 	pair bool := false;
 	ordered bool := false;
+	list bool := false;
 BEGIN
 	-- (random() drawn only under the setting: the other runs keep their queries)
 	IF current_setting('diff.regr', true) = 'on' THEN
@@ -490,7 +491,17 @@ BEGIN
 	IF current_setting('diff.ordered', true) IN ('on', 'all') THEN
 		ordered := random() < 0.35;
 	END IF;
-	IF ordered THEN
+	IF current_setting('diff.lists', true) = 'on' THEN
+		list := random() < 0.35;
+	END IF;
+	IF list THEN
+		-- string_agg in its value's order, each once or as often as it
+		-- came, ASC or DESC, with a delimiter (or none)
+		t := diff_expr('text');
+		a := 'string_agg(' || diff_pick('{"", "DISTINCT "}') || t || ', '
+			|| diff_pick(ARRAY['''''', ''', ''', '''|''', 'NULL']) || ' ORDER BY ' || t
+			|| diff_pick('{"", " DESC"}') || ')';
+	ELSIF ordered THEN
 		-- ordered-set aggregates, ASC or DESC, of a constant fraction (NULL,
 		-- or outside 0 .. 1 now and then: the final functions' error); with
 		-- 'all', of strings and of arrays of fractions too
@@ -861,6 +872,7 @@ BEGIN
 		   AND diff_float_order(res_on, res_off, st_on, msg_on, st_off, msg_off,
 								parallel OR g.q LIKE '%DISTINCT%GROUP BY%' OR
 								g.q LIKE '%WITHIN GROUP%' OR g.q LIKE '% JOIN %' OR
+								g.q LIKE '%string_agg(%' OR
 								g.q ~ 'GROUP BY (ROLLUP|CUBE|GROUPING SETS)') THEN
 			RAISE LOG E'gpuagg differential: row order: %\n  gpuagg: %\n  native: %', g.q,
 				coalesce('ERROR ' || st_on || ' ' || msg_on, left(res_on::text, 2000)),
@@ -945,6 +957,14 @@ SET diff.ordered = 'all';
 SELECT queries, offloaded, errors_both >= 10 AS many_errors_compared, mismatches
   FROM diff_run(100, 0.4646, false);
 RESET diff.ordered;
+
+-- string_agg in its value's order (DISTINCT or ORDER BY it) beside the
+-- other aggregates, serial: the device keeps mode()'s set, the host sorts
+-- it by the collation and builds the string
+SET diff.lists = on;
+SELECT queries, offloaded, errors_both >= 10 AS many_errors_compared, mismatches
+  FROM diff_run(100, 0.4545, false);
+RESET diff.lists;
 
 -- numeric(15,2), (12,4) and (18,0) columns beside the others, serial:
 -- a value or an intermediate past int64 takes the exact path, the rest

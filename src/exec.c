@@ -168,12 +168,10 @@ gpuagg_begin(CustomScanState *node, EState *estate, int eflags)
 	nsub = GpuaggJoinDims(st->plan->join) - GpuaggJoinPlanDims(st->plan->join);
 	nhost = list_length(st->plan->host);
 	ngating = list_length(cscan->custom_exprs) - nparams - nsub - nhost;
-	if (ngating < 0)
+	/* (a session setting may compile otherwise than when planned) */
+	if (ngating < 0 || !equal(st->prog->params, st->plan->params))
 		elog(ERROR, "gpuagg: plan parameters do not match its program");
 
-	/* (a session setting may compile otherwise than when planned) */
-	if (!equal(st->prog->params, st->plan->params))
-		elog(ERROR, "gpuagg: plan parameters do not match its program");
 	st->param_states = ExecInitExprList(list_copy_head(cscan->custom_exprs, nparams),
 										&node->ss.ps);
 	/*
@@ -183,7 +181,7 @@ gpuagg_begin(CustomScanState *node, EState *estate, int eflags)
 	 * starts, now, before it
 	 */
 	st->prog->guarded_cxt = estate->es_query_cxt;
-	if (st->prog->guard_params && !(eflags & EXEC_FLAG_EXPLAIN_ONLY) &&
+	if (st->prog->guarded != NULL && !(eflags & EXEC_FLAG_EXPLAIN_ONLY) &&
 		estate->es_plannedstmt->parallelModeNeeded)
 		GpuaggEvalGuarded(st->prog, st->param_states, node->ss.ps.ps_ExprContext);
 	st->gating = list_copy_head(list_copy_tail(cscan->custom_exprs, nparams), ngating);

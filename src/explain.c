@@ -236,7 +236,7 @@ GpuaggExplain(CustomScanState *node, List *ancestors, ExplainState *es)
 		if (st->prog->uses_zone)
 			appendStringInfo(&why, "%sa timestamptz lies outside the time zone's table",
 							 why.len > 0 ? " or " : "");
-		if (st->prog->guard_params)
+		if (st->prog->guarded != NULL)
 			appendStringInfo(&why, "%sa constant expression fails", why.len > 0 ? " or " : "");
 		ExplainPropertyText("Exact Path",
 							psprintf("the %s below, if %s",

@@ -1187,13 +1187,13 @@ static const char *
 list_nulls(GpuaggCandidate *c)
 {
 	const char *why = "array_agg of other than a column declared NOT NULL (its array keeps NULLs)";
+	RangeTblEntry *rte = planner_rt_fetch(c->scan_rel->relid, c->root);
 	ListCell   *lc;
 
 	foreach(lc, c->aggrefs)
 	{
 		Aggref	   *aggref = lfirst(lc);
 		Expr	   *e;
-		RangeTblEntry *rte;
 		HeapTuple	tup;
 		bool		notnull;
 
@@ -1205,7 +1205,6 @@ list_nulls(GpuaggCandidate *c)
 		if (!IsA(e, Var) || ((Var *) e)->varno != c->scan_rel->relid ||
 			((Var *) e)->varlevelsup != 0 || ((Var *) e)->varattno <= 0)
 			return why;
-		rte = planner_rt_fetch(c->scan_rel->relid, c->root);
 		if (rte->rtekind != RTE_RELATION ||
 			(rte->inh && rte->relkind != RELKIND_PARTITIONED_TABLE))
 			return why;
@@ -1415,7 +1414,7 @@ compile_query(GpuaggCandidate *c)
 		page_form_missing(c);
 	/* a timestamptz outside the zone's table takes the exact path */
 	c->exact = GpuaggProgramNeedsExact(&c->prog->ga) || c->prog->uses_zone ||
-		c->prog->guard_params;
+		c->prog->guarded != NULL;
 	/*
 	 * A joined subquery's plan would be made twice, the exact path's join
 	 * making it too, and set_plan_references moves a subquery's
@@ -1562,7 +1561,7 @@ parallel_plan(GpuaggCandidate *c)
 		return NULL;
 	if (c->remap)
 		return psprintf("no parallel plan: %s", c->no_pages);
-	if (c->prog->guard_params)
+	if (c->prog->guarded != NULL)
 		return "no parallel plan: a constant expression that may fail is evaluated in a subtransaction, which a parallel query cannot start";
 	if (c->exact && c->partial)
 		return "no parallel plan where each process aggregates: numeric values the device may not hold, or a time zone's offset, need one session's exact path";

@@ -682,10 +682,7 @@ compile_scan_constant(Compiler *c, Expr *expr, int type, bool guarded)
 	if (!found)
 		prog->params = lappend(prog->params, copyObject(expr));
 	if (guarded)
-	{
 		prog->guarded = bms_add_member(prog->guarded, idx);
-		prog->guard_params = true;
-	}
 	if (type == GA_T_TEXT)
 		return emit_text_const(c, (Datum) 0, true, exprType((Node *) expr), idx);
 	k = add_const(c, zero, true);
@@ -810,7 +807,7 @@ unguardable_walker(Node *node, void *cxt)
  * may fail where PostgreSQL, evaluating it per row, would meet it on no
  * row, in a subtransaction: where it fails, PostgreSQL's own plan (the
  * exact path) runs instead, and raises the error at the first row that
- * reaches it, as natively (GpuaggLoadParams, GpuaggProgram.guard_params).
+ * reaches it, as natively (GpuaggLoadParams, GpuaggProgram.guarded).
  * Not inside a CASE's WHEN of its operand (a CaseTestExpr, evaluated
  * with the CASE), nor of an InitPlan's or outer query's parameter: an
  * InitPlan it ran in the subtransaction would keep that one's resources
@@ -2680,12 +2677,11 @@ compile_width_bucket(Compiler *c, FuncExpr *f, int *type)
 				slo,
 				shi,
 				S;
-	bool		reversed;
-	Datum		width,
-				scaled,
-				limit;
+	int			cmp;
 	int64		B,
-				count;
+				count,
+				p = 1;
+	Datum		scaled;
 	CaseExpr   *ce;
 	CaseWhen   *below,
 			   *past;
@@ -2710,39 +2706,36 @@ compile_width_bucket(Compiler *c, FuncExpr *f, int *type)
 	S = Max(Max(sx, slo), shi);
 	if (sx < 0 || S > 18)
 		return fail(c, "width_bucket(numeric) at scale %d", sx < 0 ? sx : S), -1;
-	reversed = DatumGetInt32(DirectFunctionCall2(numeric_cmp, lo->constvalue, hi->constvalue)) > 0;
-	if (DatumGetInt32(DirectFunctionCall2(numeric_cmp, lo->constvalue, hi->constvalue)) == 0)
+	cmp = DatumGetInt32(DirectFunctionCall2(numeric_cmp, lo->constvalue, hi->constvalue));
+	if (cmp == 0)
 		return fail(c, "width_bucket(numeric) with equal bounds"), -1;
-	width = DirectFunctionCall1(numeric_abs,
-								DirectFunctionCall2(numeric_sub, hi->constvalue, lo->constvalue));
-	scaled = DirectFunctionCall2(numeric_mul, width,
-								 DirectFunctionCall2(numeric_power,
-													 DirectFunctionCall1(int4_numeric, Int32GetDatum(10)),
-													 DirectFunctionCall1(int4_numeric, Int32GetDatum(S))));
+	for (int i = 0; i < S; i++)
+		p *= 10;
+	/* B = |hi - lo| * 10^S */
+	scaled = DirectFunctionCall2(numeric_mul,
+								 DirectFunctionCall1(numeric_abs,
+													 DirectFunctionCall2(numeric_sub, hi->constvalue,
+																		 lo->constvalue)),
+								 DirectFunctionCall1(int8_numeric, Int64GetDatum(p)));
 	/* B < 10^15, B * n < 10^18, B * 10^S < 10^18 */
-	limit = DirectFunctionCall1(int8_numeric, Int64GetDatum((int64) 1000000000000000));
-	if (DatumGetInt32(DirectFunctionCall2(numeric_cmp, scaled, limit)) >= 0)
+	if (DatumGetInt32(DirectFunctionCall2(numeric_cmp, scaled,
+										  DirectFunctionCall1(int8_numeric,
+															  Int64GetDatum((int64) 1000000000000000)))) >= 0)
 		return fail(c, "width_bucket(numeric) of a range too fine for the devices' integers"), -1;
 	B = DatumGetInt64(DirectFunctionCall1(numeric_int8, scaled));
-	{
-		int64		p = 1;
+	/* (and the bounds themselves at scale S, which x is compared with) */
+	if ((double) B * count >= 1e18 || (double) B * p >= 1e18 ||
+		fabs(DatumGetFloat8(DirectFunctionCall1(numeric_float8, lo->constvalue))) * p >= 1e17 ||
+		fabs(DatumGetFloat8(DirectFunctionCall1(numeric_float8, hi->constvalue))) * p >= 1e17)
+		return fail(c, "width_bucket(numeric) of a range too fine for the devices' integers"), -1;
 
-		for (int i = 0; i < S; i++)
-			p *= 10;
-		/* (and the bounds themselves at scale S, which x is compared with) */
-		if ((double) B * count >= 1e18 || (double) B * p >= 1e18 ||
-			fabs(DatumGetFloat8(DirectFunctionCall1(numeric_float8, lo->constvalue))) * p >= 1e17 ||
-			fabs(DatumGetFloat8(DirectFunctionCall1(numeric_float8, hi->constvalue))) * p >= 1e17)
-			return fail(c, "width_bucket(numeric) of a range too fine for the devices' integers"), -1;
-
-		/* ((x - lo) * 10^S)::int8, or (lo - x) reversed */
-		e = catalog_op("-", NUMERICOID, NUMERICOID, NUMERICOID,
-					   reversed ? (Expr *) lo : x, reversed ? x : (Expr *) lo);
-		e = catalog_op("*", NUMERICOID, NUMERICOID, NUMERICOID, e,
-					   (Expr *) makeConst(NUMERICOID, -1, InvalidOid, -1,
-										  DirectFunctionCall1(int8_numeric, Int64GetDatum(p)),
-										  false, false));
-	}
+	/* ((x - lo) * 10^S)::int8, or (lo - x) reversed */
+	e = catalog_op("-", NUMERICOID, NUMERICOID, NUMERICOID,
+				   cmp > 0 ? (Expr *) lo : x, cmp > 0 ? x : (Expr *) lo);
+	e = catalog_op("*", NUMERICOID, NUMERICOID, NUMERICOID, e,
+				   (Expr *) makeConst(NUMERICOID, -1, InvalidOid, -1,
+									  DirectFunctionCall1(int8_numeric, Int64GetDatum(p)),
+									  false, false));
 	e = (Expr *) makeFuncExpr(F_INT8_NUMERIC, INT8OID, list_make1(e), InvalidOid, InvalidOid,
 							  COERCE_EXPLICIT_CAST);
 	e = catalog_op("*", INT8OID, INT8OID, INT8OID, e, (Expr *) int8_const(count));
@@ -2751,11 +2744,11 @@ compile_width_bucket(Compiler *c, FuncExpr *f, int *type)
 	e = (Expr *) makeFuncExpr(F_INT4_INT8, INT4OID, list_make1(e), InvalidOid, InvalidOid,
 							  COERCE_EXPLICIT_CAST);
 	below = makeNode(CaseWhen);
-	below->expr = catalog_op(reversed ? ">" : "<", NUMERICOID, NUMERICOID, BOOLOID, x, (Expr *) lo);
+	below->expr = catalog_op(cmp > 0 ? ">" : "<", NUMERICOID, NUMERICOID, BOOLOID, x, (Expr *) lo);
 	below->result = (Expr *) makeConst(INT4OID, -1, InvalidOid, 4, Int32GetDatum(0), false, true);
 	below->location = -1;
 	past = makeNode(CaseWhen);
-	past->expr = catalog_op(reversed ? "<=" : ">=", NUMERICOID, NUMERICOID, BOOLOID, x, (Expr *) hi);
+	past->expr = catalog_op(cmp > 0 ? "<=" : ">=", NUMERICOID, NUMERICOID, BOOLOID, x, (Expr *) hi);
 	past->result = (Expr *) makeConst(INT4OID, -1, InvalidOid, 4, Int32GetDatum((int32) count + 1),
 									  false, true);
 	past->location = -1;
@@ -4518,7 +4511,6 @@ GpuaggNumericRounded(Datum d, int scale, int round, int64 *out)
 	return GpuaggNumericScaled(x, 0, -1, out);
 }
 
-/* (program.h) */
 /*
  * The guarded scan constants' values, evaluated in a subtransaction (as
  * PL/pgSQL's EXCEPTION block does): false where one raised an error,
@@ -4584,6 +4576,7 @@ GpuaggEvalGuarded(GpuaggProgram *prog, List *param_states, ExprContext *econtext
 	MemoryContextSwitchTo(old);
 }
 
+/* (program.h) */
 bool
 GpuaggLoadParams(GpuaggProgram *prog, List *param_states, ExprContext *econtext,
 				 GpuaggDict *dict)
@@ -4598,7 +4591,7 @@ GpuaggLoadParams(GpuaggProgram *prog, List *param_states, ExprContext *econtext,
 	values = palloc(sizeof(Datum) * Max(n, 1));
 	nulls = palloc(sizeof(bool) * Max(n, 1));
 	/* (the run's first scan, where the node did not evaluate them at its start) */
-	if (prog->guard_params && prog->guarded_state == GPUAGG_GUARDED_UNSET)
+	if (prog->guarded != NULL && prog->guarded_state == GPUAGG_GUARDED_UNSET)
 		GpuaggEvalGuarded(prog, param_states, econtext);
 	foreach(lc, param_states)
 	{
@@ -4612,7 +4605,7 @@ GpuaggLoadParams(GpuaggProgram *prog, List *param_states, ExprContext *econtext,
 		i++;
 	}
 	/* (one failed: PostgreSQL's plan, the exact path, meets its error) */
-	if (prog->guard_params && prog->guarded_state != GPUAGG_GUARDED_OK)
+	if (prog->guarded != NULL && prog->guarded_state != GPUAGG_GUARDED_OK)
 		return false;
 	for (i = 0; i < prog->nparamrefs; i++)
 	{

@@ -97,10 +97,9 @@ typedef struct GpuaggProgram
 	bool		uses_zone;
 	/*
 	 * scan constants that may fail (program.c's guarded_constant), as
-	 * indexes into params: evaluated in a subtransaction, and where one
-	 * fails the exact path runs instead (GpuaggLoadParams)
+	 * indexes into params (NULL: none): evaluated in a subtransaction, and
+	 * where one fails the exact path runs instead (GpuaggLoadParams)
 	 */
-	bool		guard_params;
 	Bitmapset  *guarded;
 	/*
 	 * ... their values, the same for the whole run (stable, of $n at

@@ -636,6 +636,7 @@ list_value(GpuaggFinal *fin, const GaResult *res, const uint64 *st, bool *isnull
 		/* (rows are the group's up to and including the entry) */
 		uint64		rows = res->pairrows[j][i] - (i > st[1] ? res->pairrows[j][i - 1] : 0);
 		Datum		v = host_datum(fin, res->pairvalue[j][i]);
+		text	   *t = astate ? NULL : DatumGetTextPP(v);
 
 		if (fin->list_distinct)
 			rows = 1;
@@ -647,8 +648,6 @@ list_value(GpuaggFinal *fin, const GaResult *res, const uint64 *st, bool *isnull
 				accumArrayResult(astate, v, false, fin->elemtype, CurrentMemoryContext);
 			else
 			{
-				text	   *t = DatumGetTextPP(v);
-
 				if (!first && fin->delimiter)
 					appendBinaryStringInfo(&buf, VARDATA_ANY(fin->delimiter),
 										   VARSIZE_ANY_EXHDR(fin->delimiter));

@@ -184,7 +184,8 @@ typedef enum GaOp
 	GA_OP_NEG,
 	GA_OP_DATE_PLI,				/* date + int4 -> date */
 	GA_OP_DATE_MII,				/* date - int4 -> date */
-	GA_OP_DATE_MI,				/* date - date -> int4 */
+	GA_OP_DATE_MI,				/* date - date -> int4; imm 1, type int8:
+								 * timestamp - timestamp, microseconds */
 
 	/* comparisons; type = operand class (an integer type or a float type) */
 	GA_OP_EQ,
@@ -387,7 +388,16 @@ typedef enum GaAggKind
 	 * lo, sum hi, the largest display scale summed (numeric.c's maxScale,
 	 * which is the sum's)
 	 */
-	GA_AGG_SUM_I128_DS
+	GA_AGG_SUM_I128_DS,
+	/*
+	 * sum/avg of an interval without months (the difference of two
+	 * timestamps: its microseconds, an int8 argument), kept as
+	 * interval_pl keeps it, in days and time of day: n, time lo, time
+	 * hi, days; and the sums of their absolute values (time lo, hi,
+	 * days), which say whether a sum in any order stays in the interval's
+	 * range, as interval_pl checks at each step
+	 */
+	GA_AGG_SUM_IV
 } GaAggKind;
 
 GA_HD int
@@ -415,6 +425,7 @@ ga_agg_nslots(int kind)
 		case GA_AGG_VAR_I192:
 			return 6;
 		case GA_AGG_REGR_F8:
+		case GA_AGG_SUM_IV:
 			return 7;
 		case GA_AGG_PCT_DISC:
 		case GA_AGG_PCT_CONT:
@@ -794,9 +805,10 @@ typedef enum GaError
 	GA_ERR_NUMERIC_EXACT,		/* a numeric the device cannot hold exactly:
 								 * run the query's exact path */
 	GA_ERR_DATE_TS_RANGE,		/* date out of range for timestamp */
-	GA_ERR_TZ_WINDOW			/* a timestamptz (or local time) outside
+	GA_ERR_TZ_WINDOW,			/* a timestamptz (or local time) outside
 								 * what GaZone answers: run the query's
 								 * exact path */
+	GA_ERR_TS_INFINITE			/* cannot subtract infinite timestamps */
 } GaError;
 
 /* One batch of rows: column vectors and validity bitmaps. */

@@ -1212,6 +1212,22 @@ ga_eval(const GaProgram *p, const GaSegment *seg, const GaBatch *b,
 					break;
 				}
 				nulls[d] = 0;
+				if (in->imm == 1)
+				{
+					/*
+					 * timestamp_mi's microseconds, before it justifies
+					 * them: wrapping past int64 as PostgreSQL's -fwrapv
+					 * build does
+					 */
+					if (regs[in->a].i == INT64_MIN || regs[in->a].i == INT64_MAX ||
+						regs[in->b].i == INT64_MIN || regs[in->b].i == INT64_MAX)
+					{
+						err = GA_ERR_TS_INFINITE;
+						break;
+					}
+					regs[d].i = (int64_t) ((uint64_t) regs[in->a].i - (uint64_t) regs[in->b].i);
+					break;
+				}
 				if (regs[in->a].i == GA_DATEVAL_NOBEGIN ||
 					regs[in->a].i == GA_DATEVAL_NOEND ||
 					regs[in->b].i == GA_DATEVAL_NOBEGIN ||
@@ -1794,6 +1810,19 @@ ga_agg_update(const GaAgg *ag, GA_STATE uint64_t *st, size_t stride, GaDatum v)
 			GA_ST(st, 0, stride)++;
 			ga_add128(st + stride, stride, (uint64_t) v.i, v.i < 0 ? ~(uint64_t) 0 : 0);
 			return GA_OK;
+		case GA_AGG_SUM_IV:
+			{
+				/* interval_justify_hours' days and time (the same signs) */
+				int64_t		day = v.i / GA_USECS_PER_DAY;
+				int64_t		time = v.i - day * GA_USECS_PER_DAY;
+
+				GA_ST(st, 0, stride)++;
+				ga_add128(st + stride, stride, (uint64_t) time, time < 0 ? ~(uint64_t) 0 : 0);
+				GA_ST(st, 3, stride) += (uint64_t) day;
+				ga_add128(st + 4 * stride, stride, (uint64_t) (time < 0 ? -time : time), 0);
+				GA_ST(st, 6, stride) += (uint64_t) (day < 0 ? -day : day);
+				return GA_OK;
+			}
 		case GA_AGG_VAR_I128:
 		case GA_AGG_VAR_I192:
 			{
@@ -1895,6 +1924,13 @@ ga_agg_combine(const GaAgg *ag, GA_STATE uint64_t *dst, size_t ds, GA_STATE cons
 			ga_add128(dst + ds, ds, GA_ST(src, 1, ss), GA_ST(src, 2, ss));
 			if (GA_ST(src, 3, ss) > GA_ST(dst, 3, ds))
 				GA_ST(dst, 3, ds) = GA_ST(src, 3, ss);
+			return GA_OK;
+		case GA_AGG_SUM_IV:
+			GA_ST(dst, 0, ds) += n;
+			ga_add128(dst + ds, ds, GA_ST(src, 1, ss), GA_ST(src, 2, ss));
+			GA_ST(dst, 3, ds) += GA_ST(src, 3, ss);
+			ga_add128(dst + 4 * ds, ds, GA_ST(src, 4, ss), GA_ST(src, 5, ss));
+			GA_ST(dst, 6, ds) += GA_ST(src, 6, ss);
 			return GA_OK;
 		case GA_AGG_SUM_I128:
 		case GA_AGG_VAR_I128:

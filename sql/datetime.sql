@@ -263,9 +263,66 @@ RESET TimeZone;
 DROP FUNCTION exact_runs();
 DROP TABLE dst;
 
+-- intervals that are differences of timestamps (days and time of day,
+-- never months): min, max, sum, avg, count and count(DISTINCT) of them,
+-- extract(epoch FROM them), in arguments, FILTER and HAVING
+CREATE TABLE dspan AS
+SELECT k, ts, ts + (k * 37 - 100) * interval '5 hours 3.25 seconds' + (i % 13) * interval '1 day' AS te,
+	   tz, tz - (k * 31 + i % 5) * interval '7 hours' AS tz0
+  FROM (SELECT row_number() OVER () AS i, * FROM dt WHERE ts > '-infinity' AND ts < 'infinity' AND tz IS NOT NULL) s;
+INSERT INTO dspan VALUES (1, '2000-01-01', NULL, NULL, '2000-01-01'), (2, NULL, '2000-01-01', '2000-01-01', NULL);
+ANALYZE dspan;
+EXPLAIN (COSTS OFF) SELECT k, avg(te - ts), sum(te - ts) FROM dspan GROUP BY k;
+SELECT check_offload('SELECT k, min(te - ts), max(te - ts), sum(te - ts), avg(te - ts), count(te - ts), count(DISTINCT te - ts) FROM dspan GROUP BY k');
+SELECT check_offload('SELECT k, sum(tz - tz0) FILTER (WHERE k > 2), avg(tz0 - tz), max(extract(epoch FROM te - ts)), sum(extract(epoch FROM tz - tz0)) FROM dspan GROUP BY k');
+SELECT check_offload('SELECT k, max(timestamp ''2030-01-01'' - ts), avg(now() - tz) > interval ''1 day'' FROM dspan GROUP BY k HAVING max(timestamp ''2030-01-01'' - ts) > interval ''10000 days''');
+SELECT check_offload('SELECT avg(te - ts), sum(te - ts), max(te - ts), count(te - ts) FROM dspan WHERE k > 100');
+SELECT check_offload('SELECT k, sum(te - ts), avg(te - ts) FILTER (WHERE k % 2 = 0) FROM dspan GROUP BY ROLLUP (k)');
+-- compared with each other or with a constant interval (by interval_cmp's
+-- value: a month as 30 days)
+SELECT check_offload('SELECT k, count(*), avg(te - ts) FROM dspan WHERE te - ts > interval ''3 days 12:00'' GROUP BY k');
+SELECT check_offload('SELECT k, count(*) FILTER (WHERE interval ''1 mon'' <= tz - tz0), count(*) FILTER (WHERE te - ts = tz - tz0), count(*) FILTER (WHERE te - ts <> interval ''-4 days -04:00:06.5''), count(*) FILTER (WHERE tz - tz0 < NULL::interval) FROM dspan GROUP BY k');
+SET parallel_setup_cost = 0;
+SET parallel_tuple_cost = 0;
+SET min_parallel_table_scan_size = 0;
+SET max_parallel_workers_per_gather = 2;
+SET gpuagg.tuple_cost = 10;
+SELECT check_parallel('SELECT k, sum(te - ts), avg(tz - tz0), min(te - ts) FROM dspan GROUP BY k');
+RESET max_parallel_workers_per_gather;
+RESET parallel_setup_cost;
+RESET parallel_tuple_cost;
+RESET min_parallel_table_scan_size;
+RESET gpuagg.tuple_cost;
+-- an infinity: timestamp_mi's error, as natively
+SELECT check_error('SELECT k, sum(ts - timestamp ''2000-01-01'') FROM dt GROUP BY k');
+SELECT check_error('SELECT k, max(extract(epoch FROM timestamp ''2000-01-01'' - ts)) FROM dt GROUP BY k');
+-- the ends of the range: a difference past int64 wraps as natively (in
+-- PostgreSQL 15); a sum past the interval's days raises interval_pl's
+-- error; where a sum's absolute values would pass them, its running sum
+-- natively may, in some order of the rows: the exact path answers
+CREATE TABLE dwide (k int, a timestamp, b timestamp);
+INSERT INTO dwide SELECT 0, '294276-12-31 23:59:59', '4713-01-01 00:00:00 BC' FROM generate_series(1, 3);
+INSERT INTO dwide SELECT 1, '200000-01-01', '0001-01-01' FROM generate_series(1, 30);
+INSERT INTO dwide SELECT 2, CASE WHEN i % 2 = 0 THEN '200000-01-01'::timestamp ELSE '0001-01-01' END,
+	   CASE WHEN i % 2 = 0 THEN '0001-01-01'::timestamp ELSE '200000-01-01' END FROM generate_series(1, 61) i;
+INSERT INTO dwide SELECT 3, CASE WHEN i <= 30 THEN '200000-01-01'::timestamp ELSE '0001-01-01' END,
+	   CASE WHEN i <= 30 THEN '0001-01-01'::timestamp ELSE '200000-01-01' END FROM generate_series(1, 61) i;
+ANALYZE dwide;
+SELECT check_offload('SELECT k, max(a - b), min(a - b), count(DISTINCT a - b) FROM dwide GROUP BY k');
+SELECT check_offload('SELECT sum(a - b), avg(a - b) FROM dwide WHERE k = 0');
+SELECT check_error('SELECT k, sum(a - b) FROM dwide GROUP BY k');
+SELECT check_offload('SELECT sum(a - b), avg(a - b) FROM dwide WHERE k = 2');
+SELECT line FROM explain_stable('SELECT sum(a - b), avg(a - b) FROM dwide WHERE k = 2', true) line
+ WHERE line ~ 'Exact Path';
+SELECT check_error('SELECT sum(a - b) FROM dwide WHERE k = 3');
+DROP TABLE dspan, dwide;
+
 -- what stays native says so
 SET gpuagg.log_fallback = on;
 EXPLAIN (COSTS OFF) SELECT date_trunc('fortnight', ts) AS t, count(*) FROM dt GROUP BY 1;
+EXPLAIN (COSTS OFF) SELECT k, sum(ts - ts + interval '1 day') FROM dt GROUP BY k;
+EXPLAIN (COSTS OFF) SELECT k, sum(DISTINCT ts - timestamp '2000-01-01') FROM dt GROUP BY k;
+EXPLAIN (COSTS OFF) SELECT count(*) FROM dt WHERE ts - timestamp '2000-01-01' < interval '300000 years';
 SELECT sum(extract(julian FROM ts)) FROM dt WHERE ts < 'infinity';
 SELECT count(*) FROM dd WHERE extract(hour FROM d) = 0;
 SELECT count(extract(timezone FROM ts)) FROM dt;

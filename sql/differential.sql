@@ -483,6 +483,7 @@ DECLARE
 	pair bool := false;
 	ordered bool := false;
 	list bool := false;
+	span bool := false;
 BEGIN
 	-- (random() drawn only under the setting: the other runs keep their queries)
 	IF current_setting('diff.regr', true) = 'on' THEN
@@ -494,7 +495,17 @@ BEGIN
 	IF current_setting('diff.lists', true) = 'on' THEN
 		list := random() < 0.35;
 	END IF;
-	IF list THEN
+	IF current_setting('diff.spans', true) = 'on' THEN
+		span := random() < 0.4;
+	END IF;
+	IF span THEN
+		-- aggregates of a difference of two timestamps (an interval)
+		t := diff_pick('{ts,ts,tz}');
+		t := '(' || diff_expr(t) || ' - ' || diff_expr(t) || ')';
+		a := diff_pick('{sum,sum,avg,avg,min,max,count,"count(DISTINCT ","sum(extract(epoch FROM "}');
+		a := a || CASE WHEN a ~ ' $' THEN '' ELSE '(' END || t
+			|| CASE WHEN a ~ 'extract' THEN '))' ELSE ')' END;
+	ELSIF list THEN
 		-- string_agg in its value's order, each once or as often as it
 		-- came, ASC or DESC, with a delimiter (or none)
 		t := diff_expr('text');
@@ -965,6 +976,13 @@ SET diff.lists = on;
 SELECT queries, offloaded, errors_both >= 10 AS many_errors_compared, mismatches
   FROM diff_run(100, 0.4545, false);
 RESET diff.lists;
+
+-- aggregates of intervals that are differences of timestamps beside the
+-- others, serial: the device sums their days and time apart
+SET diff.spans = on;
+SELECT queries, offloaded, errors_both >= 5 AS many_errors_compared, mismatches
+  FROM diff_run(100, 0.4343, false);
+RESET diff.spans;
 
 -- numeric(15,2), (12,4) and (18,0) columns beside the others, serial:
 -- a value or an intermediate past int64 takes the exact path, the rest

@@ -298,6 +298,11 @@ raise_device_error(int err)
 					(errcode(ERRCODE_DATETIME_VALUE_OUT_OF_RANGE),
 					 errmsg("cannot subtract infinite dates")));
 			break;
+		case GA_ERR_TS_INFINITE:
+			ereport(ERROR,
+					(errcode(ERRCODE_DATETIME_VALUE_OUT_OF_RANGE),
+					 errmsg("cannot subtract infinite timestamps")));
+			break;
 		case GA_ERR_TIMESTAMP_RANGE:
 			ereport(ERROR,
 					(errcode(ERRCODE_DATETIME_VALUE_OUT_OF_RANGE),
@@ -846,6 +851,19 @@ run_on_device(GpuAggState *st, char **why)
 	if ((err = GpuaggFoldDistinct(st->prog, &st->result)) != GA_OK)
 		raise_device_error(err);
 	st->counters.finish_ms += GpuaggMsSince(t0);
+	/*
+	 * A sum of intervals whose running sum natively could leave the
+	 * interval's range in some order of its rows: PostgreSQL's own plan
+	 * says whether it does (or raises the error where it ends outside).
+	 */
+	if (GpuaggIntervalSumsUnsafe(&st->prog->ga, &st->result))
+	{
+		if (st->exact_ps == NULL)
+			elog(ERROR, "gpuagg: an interval sum may overflow, and the plan has no exact path");
+		*why = pstrdup("an interval sum that may leave the interval's range");
+		st->exact = true;
+		return false;
+	}
 	return true;
 }
 

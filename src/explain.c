@@ -226,13 +226,16 @@ GpuaggExplain(CustomScanState *node, List *ancestors, ExplainState *es)
 	/* the plan below the node: PostgreSQL's own, for numerics too large */
 	if (st->exact_ps != NULL)
 	{
-		bool		numerics = GpuaggProgramNeedsExact(&st->prog->ga);
+		bool		numerics = GpuaggProgramNumericExact(&st->prog->ga);
 
 		StringInfoData why;
 
 		initStringInfo(&why);
 		if (numerics)
 			appendStringInfoString(&why, "a numeric value does not fit the device");
+		if (GpuaggProgramSumsIntervals(&st->prog->ga))
+			appendStringInfo(&why, "%sa sum of intervals may leave their range",
+							 why.len > 0 ? " or " : "");
 		if (st->prog->uses_zone)
 			appendStringInfo(&why, "%sa timestamptz lies outside the time zone's table",
 							 why.len > 0 ? " or " : "");

@@ -101,6 +101,7 @@ static int	compile_numeric_func(Compiler *c, FuncExpr *f, int *type);
 static int	compile_width_bucket(Compiler *c, FuncExpr *f, int *type);
 static int	compile_named_op(Compiler *c, const char *name, Oid opfuncid, Oid inputcollid,
 							 Oid restype, List *args, int *type);
+static int	compile_span_cmp(Compiler *c, const char *name, List *args, int *type);
 static bool read_zone(Compiler *c, const char *what, pg_tz *tz, bool fixed, int offset);
 
 /* the kernels read GaProgram from __constant__ memory: 64 kB */
@@ -1843,6 +1844,9 @@ compile_named_op(Compiler *c, const char *name, Oid opfuncid, Oid inputcollid, O
 	if (opfuncid == F_TIMESTAMP_PL_INTERVAL || opfuncid == F_TIMESTAMP_MI_INTERVAL ||
 		opfuncid == F_DATE_PL_INTERVAL || opfuncid == F_DATE_MI_INTERVAL)
 		return compile_pl_interval(c, opfuncid, args, type);
+	if (opfuncid == F_INTERVAL_EQ || opfuncid == F_INTERVAL_NE || opfuncid == F_INTERVAL_LT ||
+		opfuncid == F_INTERVAL_LE || opfuncid == F_INTERVAL_GT || opfuncid == F_INTERVAL_GE)
+		return compile_span_cmp(c, name, args, type);
 
 	ra = compile_expr(c, linitial(args), &lt);
 	if (ra < 0)
@@ -2416,6 +2420,85 @@ compile_date_trunc(Compiler *c, FuncExpr *f, int *type)
  * which raises its error there.  (date_part of a date is of the date::timestamp the parser
  * puts in: compile_func.)
  */
+/*
+ * An interval that is the difference of two timestamps (timestamp_mi,
+ * timestamptz_mi): never any months, its days and time of day
+ * interval_justify_hours' of its microseconds, which the register holds
+ * (an int8), and which are also interval_cmp's value of it.  Only where
+ * such an interval is read: aggregated (min, max, sum, avg, count) or as
+ * extract(epoch from ...).  An infinite timestamp raises timestamp_mi's
+ * error; a difference past int64 wraps, as natively.
+ */
+static int
+compile_span(Compiler *c, Expr *expr)
+{
+	OpExpr	   *op = (OpExpr *) expr;
+	int			ra,
+				rb,
+				lt,
+				rt;
+
+	if (IsA(expr, FuncExpr))
+		return fail(c, "%s(), an interval other than the difference of two timestamps",
+					get_func_name(((FuncExpr *) expr)->funcid)), -1;
+	if (!IsA(expr, OpExpr) || list_length(op->args) != 2)
+		return fail(c, "an interval other than the difference of two timestamps"), -1;
+	set_opfuncid(op);
+	if (op->opfuncid != F_TIMESTAMP_MI && op->opfuncid != F_TIMESTAMPTZ_MI)
+		return fail(c, "an interval other than the difference of two timestamps"), -1;
+	ra = compile_expr(c, linitial(op->args), &lt);
+	if (ra < 0)
+		return -1;
+	rb = compile_expr(c, lsecond(op->args), &rt);
+	if (rb < 0)
+		return -1;
+	if (lt != rt || (lt != GA_T_TIMESTAMP && lt != GA_T_TIMESTAMPTZ))
+		return fail(c, "a difference of timestamps of an unexpected type"), -1;
+	if (emit(c, GA_OP_DATE_MI, GA_T_INT8, ra, ra, rb, 1) < 0)
+		return -1;
+	c->nextreg = ra + 1;
+	return ra;
+}
+
+/*
+ * =, <>, <, <=, > or >= of two intervals, each a difference of timestamps
+ * (compile_span) or a constant: by interval_cmp's value, a month as 30
+ * days, which a difference's microseconds are (a constant past int64
+ * stays native).
+ */
+static int
+compile_span_cmp(Compiler *c, const char *name, List *args, int *type)
+{
+	int			r[2];
+
+	for (int i = 0; i < 2; i++)
+	{
+		Expr	   *e = list_nth(args, i);
+
+		if (IsA(e, Const) && !((Const *) e)->constisnull)
+		{
+			Interval   *iv = DatumGetIntervalP(((Const *) e)->constvalue);
+			int128		v = ((int128) iv->month * DAYS_PER_MONTH + iv->day) * USECS_PER_DAY +
+				iv->time;
+
+			if (v < PG_INT64_MIN || v > PG_INT64_MAX)
+				return fail(c, "an interval constant past 292000 years compared"), -1;
+			r[i] = emit_const(c, Int64GetDatum((int64) v), false, GA_T_INT8);
+		}
+		else if (IsA(e, Const))
+			r[i] = emit_const(c, (Datum) 0, true, GA_T_INT8);
+		else
+			r[i] = compile_span(c, e);
+		if (r[i] < 0)
+			return -1;
+	}
+	if (emit(c, comparison_op(name), GA_T_INT8, r[0], r[0], r[1], 0) < 0)
+		return -1;
+	c->nextreg = r[0] + 1;
+	*type = GA_T_BOOL;
+	return r[0];
+}
+
 static int
 compile_date_part(Compiler *c, FuncExpr *f, int *type)
 {
@@ -2506,6 +2589,29 @@ compile_func(Compiler *c, FuncExpr *f, int *type)
 	if ((f->funcid == F_DATE_TRUNC_TEXT_TIMESTAMP || f->funcid == F_DATE_TRUNC_TEXT_TIMESTAMPTZ) &&
 		list_length(f->args) == 2)
 		return compile_date_trunc(c, f, type);
+	if (f->funcid == F_EXTRACT_TEXT_INTERVAL && list_length(f->args) == 2)
+	{
+		/*
+		 * extract(epoch from a difference of timestamps):
+		 * interval_part_common's day * 86400 * 10^6 + time, at scale 6,
+		 * which is the difference's microseconds
+		 */
+		char	   *units = const_units(linitial(f->args));
+		int			val;
+
+		int			kind = units ? DecodeUnits(0, units, &val) : UNKNOWN_FIELD;
+
+		if (units != NULL && kind == UNKNOWN_FIELD)
+			kind = DecodeSpecial(0, units, &val);
+		if (kind != RESERV || val != DTK_EPOCH)
+			return fail(c, "extract from an interval of other than its epoch"), -1;
+		r = compile_span(c, lsecond(f->args));
+		if (r < 0)
+			return -1;
+		*type = GA_T_NUMERIC;
+		c->regscale[r] = 6;
+		return r;
+	}
 	if ((f->funcid == F_EXTRACT_TEXT_TIMESTAMP || f->funcid == F_EXTRACT_TEXT_DATE ||
 		 f->funcid == F_DATE_PART_TEXT_TIMESTAMP || f->funcid == F_EXTRACT_TEXT_TIMESTAMPTZ ||
 		 f->funcid == F_DATE_PART_TEXT_TIMESTAMPTZ) && list_length(f->args) == 2)
@@ -3747,6 +3853,13 @@ agg_kind(Oid transfn)
 			return GA_AGG_BOOL_OR;
 		case F_FLOAT8_REGR_ACCUM:
 			return GA_AGG_REGR_F8;
+		case F_INTERVAL_LARGER:	/* of a difference of timestamps */
+			return GA_AGG_MAX;
+		case F_INTERVAL_SMALLER:
+			return GA_AGG_MIN;
+		case F_INTERVAL_PL:
+		case F_INTERVAL_ACCUM:
+			return GA_AGG_SUM_IV;
 		case F_INT8INC_FLOAT8_FLOAT8:	/* regr_count(Y, X) */
 			return GA_AGG_COUNT;
 		default:
@@ -4111,6 +4224,8 @@ compile_aggref(Compiler *c, Aggref *aggref, GaAgg *ag)
 
 		if (aggref->aggstar)
 			return fail(c, "DISTINCT inside an aggregate other than count");
+		if (ag->kind == GA_AGG_SUM_IV)
+			return fail(c, "DISTINCT inside %s of an interval", get_func_name(aggref->aggfnoid));
 		if (!reserve_set(c, "a DISTINCT aggregate"))
 			return false;
 		if (!check_collation(c, aggref->inputcollid, "count(DISTINCT)"))
@@ -4131,7 +4246,24 @@ compile_aggref(Compiler *c, Aggref *aggref, GaAgg *ag)
 		if (list_length(aggref->args) != 1)
 			return fail(c, "aggregate with %d arguments", list_length(aggref->args));
 		arg = ((TargetEntry *) linitial(aggref->args))->expr;
-		if (ag->kind == GA_AGG_COUNT && ag->distinct < 0 && IsA(arg, Var))
+		if (exprType((Node *) arg) == INTERVALOID &&
+			!(ag->kind == GA_AGG_COUNT && ag->distinct < 0 && IsA(arg, Var)))
+		{
+			/* count, min, max, sum and avg of a difference of timestamps */
+			if (ag->kind != GA_AGG_COUNT && ag->kind != GA_AGG_MIN &&
+				ag->kind != GA_AGG_MAX && ag->kind != GA_AGG_SUM_IV)
+				return fail(c, "%s of an interval", get_func_name(aggref->aggfnoid));
+			c->nextreg = 0;
+			ag->arg.start = c->prog->ga.ninstr;
+			ag->arg.reg = compile_span(c, arg);
+			ag->arg.end = c->prog->ga.ninstr;
+			ag->argtype = GA_T_INT8;
+			if (ag->arg.reg < 0)
+				return false;
+		}
+		else if (ag->kind == GA_AGG_SUM_IV)
+			return fail(c, "%s of an unexpected type", get_func_name(aggref->aggfnoid));
+		else if (ag->kind == GA_AGG_COUNT && ag->distinct < 0 && IsA(arg, Var))
 		{
 			/* count(col) of any type needs only the column's NULL-ness */
 			c->nextreg = 0;

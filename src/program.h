@@ -212,7 +212,7 @@ extern const char *GpuaggZoneName(const GpuaggProgram *prog);
  * only, and alone needs none.
  */
 static inline bool
-GpuaggProgramNeedsExact(const GaProgram *p)
+GpuaggProgramNumericExact(const GaProgram *p)
 {
 	for (uint32 i = 0; i < p->ncols; i++)
 		if (p->cols[i].type == GA_T_NUMERIC)
@@ -228,6 +228,26 @@ GpuaggProgramNeedsExact(const GaProgram *p)
 		return true;
 	}
 	return false;
+}
+
+/*
+ * Does it sum intervals, whose running sum natively may leave their range
+ * (result.h's GpuaggIntervalSumsUnsafe: then the exact path runs)?
+ */
+static inline bool
+GpuaggProgramSumsIntervals(const GaProgram *p)
+{
+	for (uint32 i = 0; i < p->naggs; i++)
+		if (p->aggs[i].kind == GA_AGG_SUM_IV)
+			return true;
+	return false;
+}
+
+/* Does the plan need an exact path for either? */
+static inline bool
+GpuaggProgramNeedsExact(const GaProgram *p)
+{
+	return GpuaggProgramNumericExact(p) || GpuaggProgramSumsIntervals(p);
 }
 
 /* The GaType of a PostgreSQL type, or GA_T_INVALID. */

@@ -40,6 +40,7 @@
 #include "utils/memutils.h"
 #include "utils/numeric.h"
 #include "utils/syscache.h"
+#include "utils/timestamp.h"
 #include "utils/typcache.h"
 #include "utils/varlena.h"
 
@@ -60,6 +61,9 @@ GpuaggFinalInit(GpuaggFinal *fin, Aggref *aggref, const GaAgg *agg, int32 bpchar
 
 	fin->agg = agg;
 	fin->transtype = form->aggtranstype;
+	/* min/max of an interval's microseconds (program.c's compile_span) */
+	fin->span = aggref->args != NIL &&
+		exprType((Node *) linitial_node(TargetEntry, aggref->args)->expr) == INTERVALOID;
 	fin->ordered = ga_agg_ordered(agg->kind);
 	if (fin->ordered)
 	{
@@ -344,6 +348,36 @@ make_array(Datum *elems, int n, Oid elemtype)
 										   FLOAT8PASSBYVAL, TYPALIGN_DOUBLE));
 }
 
+/*
+ * A month-free interval from its microseconds, as timestamp_mi makes it
+ * (interval_justify_hours: days and time of day of the same sign).
+ */
+static Datum
+span_interval(int64 us)
+{
+	Interval   *iv = palloc(sizeof(Interval));
+
+	iv->month = 0;
+	iv->day = (int32) (us / USECS_PER_DAY);
+	iv->time = us - (int64) iv->day * USECS_PER_DAY;
+	return IntervalPGetDatum(iv);
+}
+
+/*
+ * A GA_AGG_SUM_IV state's sum as interval_pl leaves it (which
+ * GpuaggIntervalSumsUnsafe has found in range): days and time apart.
+ */
+static Datum
+sum_interval(const uint64 *st, size_t stride)
+{
+	Interval   *iv = palloc(sizeof(Interval));
+
+	iv->month = 0;
+	iv->day = (int32) (int64) st[3 * stride];
+	iv->time = (int64) st[stride];
+	return IntervalPGetDatum(iv);
+}
+
 static inline double
 slot_f8(uint64 slot)
 {
@@ -351,6 +385,26 @@ slot_f8(uint64 slot)
 
 	memcpy(&v, &slot, sizeof(double));
 	return v;
+}
+
+/* (result.h) */
+bool
+GpuaggIntervalSumsUnsafe(const GaProgram *prog, const GaResult *res)
+{
+	for (uint32 a = 0; a < prog->naggs; a++)
+	{
+		const uint64 *st = res->states + (uint64) prog->aggs[a].slot * res->ngroups;
+		uint64		n = res->ngroups;
+
+		if (prog->aggs[a].kind != GA_AGG_SUM_IV)
+			continue;
+		/* the sums of the absolute values of the time and of the days */
+		for (uint64 g = 0; g < n; g++)
+			if (st[5 * n + g] != 0 || st[4 * n + g] > (uint64) PG_INT64_MAX ||
+				st[6 * n + g] > (uint64) PG_INT32_MAX)
+				return true;
+	}
+	return false;
 }
 
 /*
@@ -440,6 +494,24 @@ transition_value(GpuaggFinal *fin, const uint64 *st, bool *isnull)
 			send_numeric(&buf, numeric_from_words(false, st + 3, 2 * agg->argscale));
 			send_numeric_counts(&buf, agg->argscale, st[0]);
 			return PointerGetDatum(pq_endtypsend(&buf));
+		case GA_AGG_SUM_IV:
+			if (fin->transtype == INTERVALOID)
+			{
+				/* sum(interval): interval_pl's, NULL until the first input */
+				*isnull = (st[0] == 0);
+				return *isnull ? (Datum) 0 : sum_interval(st, 1);
+			}
+			else
+			{
+				/* avg(interval): interval_accum's {sum, N as its time} */
+				Interval   *n = palloc0(sizeof(Interval));
+
+				n->time = (int64) st[0];
+				elems[0] = sum_interval(st, 1);
+				elems[1] = IntervalPGetDatum(n);
+				return PointerGetDatum(construct_array(elems, 2, INTERVALOID, sizeof(Interval),
+													   false, TYPALIGN_DOUBLE));
+			}
 		case GA_AGG_SUM_F4:
 			*isnull = (st[0] == 0);
 			return Float4GetDatum((float4) slot_f8(st[1]));
@@ -464,6 +536,8 @@ transition_value(GpuaggFinal *fin, const uint64 *st, bool *isnull)
 
 				*isnull = (st[0] == 0);
 				v.u = st[1];
+				if (fin->span && !*isnull)
+					return span_interval(v.i);
 				return *isnull ? (Datum) 0 :
 					GpuaggKeyDatum(v, agg->kind == GA_AGG_BOOL_AND ||
 								   agg->kind == GA_AGG_BOOL_OR ?
@@ -796,7 +870,7 @@ having_value(const GpuaggFinal *fin, int *vslot, bool *nullable)
 {
 	const GaAgg *agg = fin->agg;
 
-	if (fin->ordered || fin->partial)
+	if (fin->ordered || fin->partial || fin->span)
 		return 0;
 	*nullable = true;
 	*vslot = 1;

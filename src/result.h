@@ -32,6 +32,7 @@ typedef struct GpuaggFinal
 	bool		has_deserial;
 	FmgrInfo	deserialfn;
 	bool		partial;		/* return the (serialized) transition value */
+	bool		span;			/* of an interval: its microseconds (min/max) */
 	GpuaggDict *dict;			/* the run's strings (min/max of strings) */
 	bool		ordered;		/* an ordered-set aggregate: its value made
 								 * here, as its final function would */
@@ -110,6 +111,12 @@ extern void GpuaggHavingInit(GpuaggHaving *h, List *qual, int nkeys,
 /* Does group g pass every check (NULL fails, as the qual's strict operators)? */
 extern bool GpuaggHavingKeeps(const GpuaggHaving *h, const GpuaggFinal *finals,
 							  const GaResult *res, uint64 g);
+
+/*
+ * Could some group's sum of intervals (GA_AGG_SUM_IV) natively leave the
+ * interval's range, in some order of its rows?  Then the exact path runs.
+ */
+extern bool GpuaggIntervalSumsUnsafe(const GaProgram *prog, const GaResult *res);
 
 /* Would finishing some group of res raise a float overflow error? */
 extern bool GpuaggAnyFloatOverflow(const GaProgram *prog, const GaResult *res);

@@ -23,11 +23,11 @@ SELECT l_shipmode, avg(l_receiptdate - l_shipdate) FROM lineitem GROUP BY 1;
 SELECT l_shipmode, max(l_receiptdate - l_shipdate), min(l_commitdate - l_shipdate) FROM lineitem GROUP BY 1;
 
 -- name: r05
--- note: avg of timestamp differences (interval): stays native, interval aggregates
+-- note: avg of timestamp differences (an interval): days and time summed apart
 SELECT l_shipmode, avg(l_receiptdate::timestamp - l_shipdate::timestamp) FROM lineitem GROUP BY 1;
 
 -- name: r06
--- note: max of timestamp differences (interval): stays native, interval aggregates
+-- note: max of timestamp differences (an interval): by its microseconds
 SELECT l_shipmode, max(l_receiptdate::timestamp - l_shipdate::timestamp) FROM lineitem GROUP BY 1;
 
 -- name: r07
@@ -247,9 +247,13 @@ SELECT count(*) FROM orders WHERE o_orderdate > current_date - '30 years'::inter
 SELECT date_trunc('month', o_orderdate)::date, count(*) FROM orders GROUP BY 1;
 
 -- name: r61
--- note: age(): stays native
+-- note: age(): stays native (an interval of months and days through the calendar)
 SELECT count(*) FROM orders WHERE age(o_orderdate) > interval '25 years';
 
 -- name: r62
 -- note: an uncorrelated scalar subquery (an InitPlan) in WHERE
 SELECT count(*) FROM orders WHERE o_orderdate > (SELECT max(o_orderdate) FROM orders) - 30;
+
+-- name: r63
+-- note: a difference of timestamps compared with an interval, and its epoch summed
+SELECT l_shipmode, count(*), sum(extract(epoch FROM l_receiptdate::timestamp - l_commitdate::timestamp)) FROM lineitem WHERE l_receiptdate::timestamp - l_shipdate::timestamp > interval '20 days' GROUP BY 1;

@@ -383,10 +383,11 @@ typedef enum GaAggKind
 	GA_AGG_MODE,
 	/*
 	 * sum/avg of a numeric CASE whose branches differ in scale (TPC-H Q8's
-	 * CASE WHEN ... THEN volume ELSE 0 END): each value at the largest,
-	 * its own display scale the second argument (arg2, GaAgg.pair); n, sum
-	 * lo, sum hi, the largest display scale summed (numeric.c's maxScale,
-	 * which is the sum's)
+	 * CASE WHEN ... THEN volume ELSE 0 END), or of a quotient whose
+	 * display scale numeric_div chooses per row (price / 100): each value
+	 * at its scale, its own display scale the second argument (arg2,
+	 * GaAgg.pair); n, sum lo, sum hi, the largest display scale summed
+	 * (numeric.c's maxScale, which is the sum's)
 	 */
 	GA_AGG_SUM_I128_DS,
 	/*

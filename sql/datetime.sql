@@ -315,6 +315,17 @@ SELECT check_offload('SELECT sum(a - b), avg(a - b) FROM dwide WHERE k = 2');
 SELECT line FROM explain_stable('SELECT sum(a - b), avg(a - b) FROM dwide WHERE k = 2', true) line
  WHERE line ~ 'Exact Path';
 SELECT check_error('SELECT sum(a - b) FROM dwide WHERE k = 3');
+-- ... and where a row raises another error after the sum passed the
+-- range: natively the sum's, which the exact path raises
+INSERT INTO dwide VALUES (3, 'infinity', '2000-01-01');
+SELECT check_error('SELECT sum(a - b) FROM dwide WHERE k = 3');
+DELETE FROM dwide WHERE a = 'infinity';
+-- not a device Top-N, which would leave out a group whose sum passes it
+INSERT INTO dwide SELECT 10 + i, '2000-01-02', '2000-01-01' FROM generate_series(1, 5000) i;
+SELECT check_error('SELECT k, count(*), sum(a - b) FROM dwide GROUP BY k ORDER BY count(*), k LIMIT 1');
+-- an epoch cast to a float: past 2^53 microseconds (285 years), the
+-- exact path, as for a numeric column
+SELECT check_offload('SELECT k, sum(extract(epoch FROM a - b)::float8), max(extract(epoch FROM a - b)::real) FROM dwide WHERE k < 10 GROUP BY k');
 DROP TABLE dspan, dwide;
 
 -- what stays native says so

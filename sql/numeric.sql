@@ -119,6 +119,33 @@ EXPLAIN (COSTS OFF) SELECT width_bucket(free, 0, 1000, 10), count(*) FROM nm GRO
 RESET gpuagg.log_fallback;
 SELECT check_error('SELECT width_bucket(price, 5, 5, 10), count(*) FROM nm GROUP BY 1');
 SELECT check_error('SELECT width_bucket(price, 0, 5, 0), count(*) FROM nm GROUP BY 1');
+-- a numeric column of a declared precision divided by a constant whose
+-- digits are 2s and 5s alone (100, 8, 2.5, -0.5): every quotient exact
+-- where numeric_div's display scale for the row holds it, as it does for
+-- the column's largest values; the device computes x * F at that scale.
+-- Inside round, trunc, floor, ceil, sign and casts, compared, and in sum
+-- and avg, which keep each row's display scale (the largest is theirs)
+EXPLAIN (COSTS OFF) SELECT g, sum(price / 100) FROM nm GROUP BY g;
+SELECT check_offload('SELECT g, sum(price / 100), avg(price / 100), sum(rate / 8), avg(k / -0.5), sum(qty / 1000) FROM nm GROUP BY g');
+SELECT check_offload('SELECT trunc(price / 1000) * 1000 AS b, count(*), sum(price / 2.5) FROM nm GROUP BY 1');
+SELECT check_offload('SELECT round(price / 40, 1) AS r, floor(k / 4) AS f, ceil(qty / 16) AS c, sign(price / 5) AS s, count(*) FROM nm GROUP BY 1, 2, 3, 4');
+SELECT check_offload('SELECT g, count(*) FILTER (WHERE price / 100 > 2.5), sum(price) FILTER (WHERE 0.125 <= rate / 1000), sum(price / 20)::float8 FROM nm WHERE qty / 25 <> 1 GROUP BY g');
+SELECT check_offload('SELECT g, sum((price / 4)::float8), max((k / 2)::int), sum(price / 100) FILTER (WHERE g > 3), round(price / 0.25) AS q FROM nm GROUP BY ROLLUP (g, q)');
+SELECT check_offload('SELECT sum(price / 100), avg(rate / 5) FROM nm WHERE g > 100');
+SELECT check_offload('SELECT g, sum(price / 100) FROM nm GROUP BY g HAVING sum(price / 100) > 10 AND avg(k / 4) < 5');
+SELECT check_offload('SELECT g, sum(big / 100), avg(big / 0.02) FROM nm GROUP BY g');
+-- these keep the native plan, and say why: a divisor with other prime
+-- factors, a column without a declared precision, quotients numeric_div
+-- rounds for the column's largest values, a quotient as a key, in min or
+-- max, or inside other arithmetic (its display scale would show)
+SET gpuagg.log_fallback = on;
+EXPLAIN (COSTS OFF) SELECT g, sum(price / 3) FROM nm GROUP BY g;
+EXPLAIN (COSTS OFF) SELECT g, sum(free / 100) FROM nm GROUP BY g;
+EXPLAIN (COSTS OFF) SELECT g, sum(big / 1000), sum(price / 8) FROM nm GROUP BY g;
+EXPLAIN (COSTS OFF) SELECT price / 100 AS q, count(*) FROM nm GROUP BY 1;
+EXPLAIN (COSTS OFF) SELECT g, max(price / 100) FROM nm GROUP BY g;
+EXPLAIN (COSTS OFF) SELECT g, sum(price / 100 + 1) FROM nm GROUP BY g;
+RESET gpuagg.log_fallback;
 -- the divisor at the larger scale (numeric(6,1) % numeric(10,4), money
 -- % thousandths); a rescale past int64 runs the exact path
 SELECT check_offload('SELECT g, sum(k % rate), max(price % 0.007), min(-k % 0.0003) FROM nm WHERE rate <> 0 GROUP BY g');

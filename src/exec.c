@@ -817,6 +817,17 @@ run_on_device(GpuAggState *st, char **why)
 		st->exact = true;
 		return false;
 	}
+	/*
+	 * A row's error where a sum of intervals may natively have passed its
+	 * range first, in an order of the rows the device does not know: the
+	 * exact path says which error PostgreSQL raises.
+	 */
+	if (err != GA_OK && GpuaggProgramSumsIntervals(&st->prog->ga) && st->exact_ps != NULL)
+	{
+		*why = pstrdup("a row's error, where a sum of intervals may have passed its range before");
+		st->exact = true;
+		return false;
+	}
 	if (err != GA_OK)
 		raise_device_error(err);
 	/* page form with strings: the device's strings continue our codes */

@@ -750,6 +750,12 @@ topn_for(PlannerInfo *root, List *aggrefs, List *keys, List *outputs,
 		extra->havingQual != NULL || parse->hasWindowFuncs ||
 		parse->distinctClause != NIL || parse->hasTargetSRFs)
 		return NIL;
+	/*
+	 * A sum of intervals of a group left out could natively pass their
+	 * range (the whole result then takes the exact path, GpuaggIntervalSumsUnsafe)
+	 */
+	if (GpuaggProgramSumsIntervals(&prog->ga))
+		return NIL;
 
 	/*
 	 * Nothing computed per group that could fail for a group left out (an

@@ -87,6 +87,15 @@ typedef struct Compiler
 	 */
 	Expr	   *mixed_case;
 	int			mixed_ds_reg;
+	/*
+	 * A numeric division's arguments (its OpExpr's args) where its display
+	 * scale, which numeric_div chooses per row, does not reach the result:
+	 * inside round, trunc, floor, ceil, sign and casts, compared, or (with
+	 * div_sum) as the argument of sum or avg, which keeps the largest
+	 * display scale in mixed_ds_reg (compile_numeric_div)
+	 */
+	List	   *div_args;
+	bool		div_sum;
 	bool		trying;			/* compiling a guarded_constant candidate
 								 * as the devices would (compile_expr) */
 } Compiler;
@@ -102,6 +111,9 @@ static int	compile_width_bucket(Compiler *c, FuncExpr *f, int *type);
 static int	compile_named_op(Compiler *c, const char *name, Oid opfuncid, Oid inputcollid,
 							 Oid restype, List *args, int *type);
 static int	compile_span_cmp(Compiler *c, const char *name, List *args, int *type);
+static int	compile_numeric_div(Compiler *c, List *args, int ra, int lt, bool div_sum,
+								int *type);
+static int	emit_jump(Compiler *c, int cond);
 static bool read_zone(Compiler *c, const char *what, pg_tz *tz, bool fixed, int offset);
 
 /* the kernels read GaProgram from __constant__ memory: 64 kB */
@@ -568,6 +580,218 @@ compile_param_comparison(Compiler *c, const char *name, List *args, int *type)
 	return ro;
 }
 
+/* expr's arguments where it is a numeric division (else NIL) */
+static List *
+division_args(Expr *expr)
+{
+	OpExpr	   *op = (OpExpr *) expr;
+
+	if (!IsA(expr, OpExpr) || list_length(op->args) != 2)
+		return NIL;
+	set_opfuncid(op);
+	return op->opfuncid == F_NUMERIC_DIV ? op->args : NIL;
+}
+
+/*
+ * numeric.c's select_div_scale: the display scale numeric_div gives
+ * x / y, for |x| = xabs / 10^xscale (of display scale xscale), y of
+ * weight weight2 and first digit fd2 (base 10000) and display scale
+ * dscale2.
+ */
+static int
+div_rscale(int128 xabs, int xscale, int weight2, int fd2, int dscale2)
+{
+	int			weight1 = 0,
+				fd1 = 0,
+				qweight,
+				rscale;
+
+	if (xabs > 0)
+	{
+		/* its base-10000 digits: the point at a multiple of 4 places */
+		int			pad = (4 - xscale % 4) % 4,
+					n = 0;
+		int128		v = xabs;
+
+		for (int i = 0; i < pad; i++)
+			v *= 10;
+		while (v >= 10000)
+		{
+			v /= 10000;
+			n++;
+		}
+		fd1 = (int) v;
+		weight1 = n - (xscale + pad) / 4;
+	}
+	qweight = weight1 - weight2;
+	if (fd1 <= fd2)
+		qweight--;
+	rscale = NUMERIC_MIN_SIG_DIGITS - qweight * 4;	/* numeric.c's DEC_DIGITS */
+	rscale = Max(rscale, xscale);
+	rscale = Max(rscale, dscale2);
+	rscale = Max(rscale, NUMERIC_MIN_DISPLAY_SCALE);
+	return Min(rscale, NUMERIC_MAX_DISPLAY_SCALE);
+}
+
+/*
+ * x / k, x a numeric column of a declared precision and scale (in register
+ * ra), k a constant whose digits are 2s and 5s alone (100, 0.5, 8, 1000):
+ * every quotient has finitely many digits, x * F / 10^n (1/k = F / 10^n),
+ * which numeric_div gives exactly where the display scale it chooses
+ * (select_div_scale: from the first digits of x and k) holds them, as it
+ * does for every x of the column's range where it does for the largest
+ * (the scale shrinks as x grows).  Then the quotient is that integer at
+ * its scale; its display scale is the row's, which only sum and avg carry
+ * into their results (div_sum): each row's, from a ladder of |x| against
+ * the bounds where it changes, goes to mixed_ds_reg, and the largest is
+ * the sum's (GA_AGG_SUM_I128_DS).  Other divisions stay native: their
+ * quotients are rounded at a scale that changes from row to row.
+ */
+static int
+compile_numeric_div(Compiler *c, List *args, int ra, int lt, bool div_sum, int *type)
+{
+	Expr	   *x = linitial(args);
+	Const	   *k = lsecond(args);
+	int32		typmod;
+	int			s = c->regscale[ra],
+				ks,
+				a = 0,
+				b = 0,
+				n,
+				rs,
+				weight2 = 0,
+				fd2,
+				kn,
+				r;
+	int64		kv,
+				m;
+	int128		xmax,
+				f = 1;
+	GaDatum		mv;
+
+	while (IsA(x, RelabelType))
+		x = ((RelabelType *) x)->arg;
+	typmod = exprTypmod((Node *) x);
+	if (lt != GA_T_NUMERIC || !IsA(x, Var) || typmod < (int32) VARHDRSZ)
+		return fail(c, "numeric division of other than a numeric column of a declared precision"), -1;
+	if (!IsA(k, Const) || k->constisnull)
+		return fail(c, "numeric division by other than a constant"), -1;
+	if ((ks = GpuaggNumericDscale(k->constvalue)) < 0 || ks > GA_NUMERIC_MAX_SCALE ||
+		!GpuaggNumericScaled(k->constvalue, ks, -1, &kv) || kv == 0)
+		return fail(c, "numeric division by zero, NaN, an infinity or more than 18 digits"), -1;
+	m = kv < 0 ? -kv : kv;
+	while (m % 2 == 0)
+		m /= 2, a++;
+	while (m % 5 == 0)
+		m /= 5, b++;
+	if (m != 1)
+		return fail(c, "numeric division by a constant whose quotients have endless digits"), -1;
+	n = Max(a, b);
+	for (int i = a; i < n; i++)
+		f *= 2;
+	for (int i = b; i < n; i++)
+		f *= 5;
+	rs = s + n - ks;
+	for (; rs < 0; rs++)
+		f *= 10;
+	if (rs > GA_NUMERIC_MAX_SCALE || f > PG_INT64_MAX / 10)
+		return fail(c, "numeric division whose quotients need scale %d", rs), -1;
+
+	/* |k|'s first base-10000 digit and its weight */
+	{
+		int			pad = (4 - ks % 4) % 4;
+		int128		v = kv < 0 ? -(int128) kv : kv;
+
+		for (int i = 0; i < pad; i++)
+			v *= 10;
+		for (kn = 0; v >= 10000; kn++)
+			v /= 10000;
+		fd2 = (int) v;
+		weight2 = kn - (ks + pad) / 4;
+	}
+	/* the largest |x| of the column (and of an int64 at its scale) */
+	xmax = 1;
+	for (int i = 0; i < ((typmod - VARHDRSZ) >> 16) && xmax < PG_INT64_MAX; i++)
+		xmax *= 10;
+	xmax = Min(xmax - 1, (int128) PG_INT64_MAX);
+	if (div_rscale(xmax, s, weight2, fd2, ks) < rs)
+		return fail(c, "numeric division whose quotients numeric_div rounds (the column's largest values)"), -1;
+
+	if (div_sum)
+	{
+		/*
+		 * the row's display scale: div_rscale of |x|, which steps down at
+		 * 10000^w and (fd2 + 1) * 10000^w; from the smallest |x| up, each
+		 * bound reached moves its scale into the register
+		 */
+		int			rabs = alloc_reg(c),
+					ds,
+					last = div_rscale(0, s, weight2, fd2, ks);
+
+		if (rabs < 0 || emit(c, GA_OP_MOVE, GA_T_NUMERIC, rabs, ra, 0, 0) < 0 ||
+			emit(c, GA_OP_NUM_ABS, GA_T_NUMERIC, rabs, rabs, 0, 0) < 0 ||
+			(ds = emit_const(c, Float8GetDatum(last), false, GA_T_FLOAT8)) < 0)
+			return -1;
+		/*
+		 * the bounds, in units of 10^-s (a fraction rounded up: the
+		 * integers past it), from the smallest nonzero |x|, 1
+		 */
+		for (int w = -(s / 4) - 2;; w++)
+		{
+			int			e = 4 * w + s;
+			int128		p = 1;
+
+			for (int i = 0; i < Abs(e); i++)
+				p *= 10;
+			if (e >= 0 && p > xmax)
+				break;
+			for (int j = -1; j < 2; j++)
+			{
+				int128		bound = j < 0 ? 1 : j == 0 ? 1 : fd2 + 1,
+							t;
+				int			rsc,
+							cond,
+							jump,
+							v;
+
+				if (j < 0)
+					t = 1;		/* (the first pass only) */
+				else
+					t = e >= 0 ? bound * p : (bound + p - 1) / p;
+				if ((j < 0 && w != -(s / 4) - 2) || t < 1 || t > xmax ||
+					(j == 1 && fd2 + 1 >= 10000))
+					continue;
+				rsc = div_rscale(t, s, weight2, fd2, ks);
+				if (rsc == last)
+					continue;
+				last = rsc;
+				if ((cond = emit_const(c, Int64GetDatum((int64) t), false, GA_T_INT8)) < 0 ||
+					emit(c, GA_OP_GE, GA_T_INT8, cond, rabs, cond, 0) < 0 ||
+					(jump = emit_jump(c, cond)) < 0 ||
+					(v = emit_const(c, Float8GetDatum(rsc), false, GA_T_FLOAT8)) < 0 ||
+					emit(c, GA_OP_MOVE, GA_T_FLOAT8, ds, v, 0, 0) < 0)
+					return -1;
+				emit_patch(c, &jump, 1);
+				c->nextreg = cond;
+			}
+		}
+		c->mixed_ds_reg = ds;
+		c->nextreg = ds + 1;
+	}
+
+	/* the quotient: x * F at scale rs */
+	mv.i = (int64) (kv < 0 ? -f : f);
+	kn = add_const(c, mv, false);
+	r = alloc_reg(c);
+	if (kn < 0 || r < 0 || emit(c, GA_OP_CONST, GA_T_NUMERIC, r, 0, 0, kn) < 0 ||
+		emit(c, GA_OP_MUL, GA_T_NUMERIC, ra, ra, r, 0) < 0)
+		return -1;
+	c->regscale[ra] = rs;
+	c->nextreg = div_sum ? c->mixed_ds_reg + 1 : ra + 1;
+	*type = GA_T_NUMERIC;
+	return ra;
+}
+
 /*
  * An operator on numerics: comparisons, + and - (at the larger scale, as
  * add_var), * (at the sum of the scales, as numeric_mul), % (at the larger
@@ -588,13 +812,28 @@ compile_numeric_op(Compiler *c, const char *name, Oid restype, List *args, int *
 				dst,
 				scale;
 
+	List	   *div_ok = c->div_args;
+	bool		div_sum = c->div_sum;
+
+	c->div_args = NIL;
+	c->div_sum = false;
 	if (list_length(args) == 2 && restype == BOOLOID &&
 		(IsA(linitial(args), Param) || IsA(lsecond(args), Param)))
 		return compile_param_comparison(c, name, args, type);
+	/* a comparison reads the values alone: either may be a quotient */
+	if (list_length(args) == 2 && restype == BOOLOID)
+		c->div_args = division_args(linitial(args));
 	ra = compile_expr(c, linitial(args), &lt);
+	c->div_args = NIL;
 	if (ra < 0)
 		return -1;
 	sa = c->regscale[ra];
+	if (list_length(args) == 2 && strcmp(name, "/") == 0 && restype == NUMERICOID)
+	{
+		if (args != div_ok)
+			return fail(c, "numeric division other than inside sum, avg, round, trunc, floor, ceil, sign or a cast, or compared"), -1;
+		return compile_numeric_div(c, args, ra, lt, div_sum, type);
+	}
 	if (list_length(args) == 1)
 	{
 		if (lt != GA_T_NUMERIC || restype != NUMERICOID ||
@@ -606,7 +845,10 @@ compile_numeric_op(Compiler *c, const char *name, Oid restype, List *args, int *
 		*type = GA_T_NUMERIC;
 		return ra;
 	}
+	if (restype == BOOLOID)
+		c->div_args = division_args(lsecond(args));
 	rb = compile_expr(c, lsecond(args), &rt);
+	c->div_args = NIL;
 	if (rb < 0)
 		return -1;
 	sb = c->regscale[rb];
@@ -2492,6 +2734,8 @@ compile_span_cmp(Compiler *c, const char *name, List *args, int *type)
 		if (r[i] < 0)
 			return -1;
 	}
+	if (comparison_op(name) == 0)
+		return fail(c, "unsupported interval operator %s", name), -1;
 	if (emit(c, comparison_op(name), GA_T_INT8, r[0], r[0], r[1], 0) < 0)
 		return -1;
 	c->nextreg = r[0] + 1;
@@ -2606,7 +2850,8 @@ compile_func(Compiler *c, FuncExpr *f, int *type)
 		if (kind != RESERV || val != DTK_EPOCH)
 			return fail(c, "extract from an interval of other than its epoch"), -1;
 		r = compile_span(c, lsecond(f->args));
-		if (r < 0)
+		/* (a numeric instruction: a cast to float past 2^53 takes the exact path) */
+		if (r < 0 || emit(c, GA_OP_MOVE, GA_T_NUMERIC, r, r, 0, 0) < 0)
 			return -1;
 		*type = GA_T_NUMERIC;
 		c->regscale[r] = 6;
@@ -2926,7 +3171,11 @@ compile_numeric_func(Compiler *c, FuncExpr *f, int *type)
 	}
 	else if (list_length(f->args) != 1)
 		return fail(c, "%s", func_words(f)), -1;
+	/* all but abs give a value whose display scale is not the argument's */
+	if (f->funcid != F_ABS_NUMERIC)
+		c->div_args = division_args(linitial(f->args));
 	r = compile_expr(c, linitial(f->args), &t);
+	c->div_args = NIL;
 	if (r < 0)
 		return -1;
 	if (t != GA_T_NUMERIC)
@@ -4285,9 +4534,15 @@ compile_aggref(Compiler *c, Aggref *aggref, GaAgg *ag)
 				(IsA(arg, CaseExpr) || IsA(arg, CoalesceExpr)) &&
 				exprType((Node *) arg) == NUMERICOID ? arg : NULL;
 			c->mixed_ds_reg = -1;
+			/* ... or of a numeric quotient (compile_numeric_div) */
+			if (ag->kind == GA_AGG_SUM_I128 && ag->distinct < 0)
+				c->div_args = division_args(arg);
+			c->div_sum = c->div_args != NIL;
 			if (!compile_segment(c, arg, &ag->arg, &t))
 				return false;
 			c->mixed_case = NULL;
+			c->div_args = NIL;
+			c->div_sum = false;
 			ag->argtype = t;
 			if (t == GA_T_NUMERIC)
 				ag->argscale = c->regscale[ag->arg.reg];

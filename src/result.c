@@ -62,7 +62,7 @@ GpuaggFinalInit(GpuaggFinal *fin, Aggref *aggref, const GaAgg *agg, int32 bpchar
 	fin->agg = agg;
 	fin->transtype = form->aggtranstype;
 	/* min/max of an interval's microseconds (program.c's compile_span) */
-	fin->span = aggref->args != NIL &&
+	fin->span = (agg->kind == GA_AGG_MIN || agg->kind == GA_AGG_MAX) && aggref->args != NIL &&
 		exprType((Node *) linitial_node(TargetEntry, aggref->args)->expr) == INTERVALOID;
 	fin->ordered = ga_agg_ordered(agg->kind);
 	if (fin->ordered)
@@ -290,6 +290,10 @@ numeric_from_i128_dscale(const uint64 *st, int scale, int dscale)
 	int128		p = 1;
 	uint64		w[2];
 
+	/* (more places: of a sum of quotients, each at its own display scale) */
+	if (dscale > scale)
+		return DirectFunctionCall2(numeric_round, numeric_from_i128(st, scale),
+								   Int32GetDatum(dscale));
 	for (int i = dscale; i < scale; i++)
 		p *= 10;
 	if (v % p != 0)
@@ -467,9 +471,8 @@ transition_value(GpuaggFinal *fin, const uint64 *st, bool *isnull)
 				break;
 			pq_begintypsend(&buf);
 			pq_sendint64(&buf, st[0]);
-			send_numeric(&buf, numeric_from_i128_dscale(st + 1, agg->argscale,
-														 (int) Min(st[3], (uint64) agg->argscale)));
-			send_numeric_counts(&buf, (int) Min(st[3], (uint64) agg->argscale), st[0]);
+			send_numeric(&buf, numeric_from_i128_dscale(st + 1, agg->argscale, (int) st[3]));
+			send_numeric_counts(&buf, (int) st[3], st[0]);
 			return PointerGetDatum(pq_endtypsend(&buf));
 		case GA_AGG_VAR_I128:
 			/* numeric_poly_serialize: N, sumX, sumX2 */
@@ -824,8 +827,7 @@ GpuaggFinalize(GpuaggFinal *fin, const GaResult *res, uint64 g, Node *aggstate,
 		if (*isnull)
 			return (Datum) 0;
 		if (fin->agg->kind == GA_AGG_SUM_I128_DS)
-			return numeric_from_i128_dscale(st + 1, fin->agg->argscale,
-											(int) Min(st[3], (uint64) fin->agg->argscale));
+			return numeric_from_i128_dscale(st + 1, fin->agg->argscale, (int) st[3]);
 		return numeric_from_i128(st + 1, fin->agg->argscale);
 	}
 	value = transition_value(fin, st, isnull);

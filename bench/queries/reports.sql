@@ -171,7 +171,7 @@ SELECT l_shipmode, sum(l_quantity)::int, avg(l_quantity)::int FROM lineitem GROU
 SELECT l_shipmode, count(*) FROM lineitem WHERE l_shipdate::timestamptz > '1995-01-01'::timestamptz GROUP BY 1;
 
 -- name: r42
--- note: numeric / in an aggregate argument: stays native
+-- note: numeric / a constant of 2s and 5s in sum: exact quotients, each row's display scale kept
 SELECT o_orderpriority, sum(o_totalprice / 100) FROM orders GROUP BY 1;
 
 -- name: r43
@@ -179,7 +179,7 @@ SELECT o_orderpriority, sum(o_totalprice / 100) FROM orders GROUP BY 1;
 SELECT o_orderpriority, avg(o_totalprice % 1000) FROM orders GROUP BY 1;
 
 -- name: r44
--- note: trunc of a numeric quotient as the key: stays native (numeric /)
+-- note: trunc of an exact numeric quotient as the key
 SELECT trunc(o_totalprice / 10000) * 10000 AS b, count(*) FROM orders GROUP BY 1;
 
 -- name: r45

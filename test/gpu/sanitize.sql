@@ -36,6 +36,8 @@ VACUUM san;
 SELECT k, sum(m), avg(m), min(m), max(round(m, -1)), count(DISTINCT m), var_samp(m) FROM san WHERE m IN (1.50, 2, -3.25) OR m > 100 GROUP BY k ORDER BY k LIMIT 3;
 SELECT extract(year FROM ts) AS y, extract(week FROM ts) AS w, count(*), sum(extract(epoch FROM ts)), max(date_part('second', ts)), min(ts - interval '1 month 2 days'), max(d + interval '1 year') FROM san GROUP BY 1, 2 ORDER BY 1, 2 LIMIT 3;
 SELECT count(*) FROM san WHERE ts + interval '-13 months' > timestamp '2020-02-01' AND extract(dow FROM ts) IN (0, 6);
+-- differences of timestamps: sums of days and time apart, compared
+SELECT k, sum(ts - d::timestamp), avg(ts - timestamp '2020-01-01'), max(ts - d::timestamp), count(DISTINCT ts - d::timestamp), sum(extract(epoch FROM ts - d::timestamp)) FROM san WHERE ts - d::timestamp > interval '-300 days' GROUP BY k ORDER BY k LIMIT 3;
 -- a partitioned table: one session reads the partitions left after
 -- pruning, page batches crossing from one partition to the next
 DROP TABLE IF EXISTS sanp;

@@ -277,6 +277,12 @@ SELECT check_offload('SELECT k, min(te - ts), max(te - ts), sum(te - ts), avg(te
 SELECT check_offload('SELECT k, sum(tz - tz0) FILTER (WHERE k > 2), avg(tz0 - tz), max(extract(epoch FROM te - ts)), sum(extract(epoch FROM tz - tz0)) FROM dspan GROUP BY k');
 SELECT check_offload('SELECT k, max(timestamp ''2030-01-01'' - ts), avg(now() - tz) > interval ''1 day'' FROM dspan GROUP BY k HAVING max(timestamp ''2030-01-01'' - ts) > interval ''10000 days''');
 SELECT check_offload('SELECT avg(te - ts), sum(te - ts), max(te - ts), count(te - ts) FROM dspan WHERE k > 100');
+-- ordered-set aggregates of them: the median duration (interval_lerp
+-- between two rows, as percentile_cont_interval_final), percentile_disc,
+-- mode, arrays of fractions, DESC
+SELECT check_offload('SELECT k, percentile_cont(0.5) WITHIN GROUP (ORDER BY te - ts), percentile_cont(0.9) WITHIN GROUP (ORDER BY tz - tz0 DESC), percentile_disc(0.25) WITHIN GROUP (ORDER BY te - ts), mode() WITHIN GROUP (ORDER BY tz - tz0) FROM dspan GROUP BY k');
+SELECT check_offload('SELECT k, percentile_cont(ARRAY[0, 0.33, NULL, 1]) WITHIN GROUP (ORDER BY te - ts), percentile_disc(ARRAY[0.5, 0.75]) WITHIN GROUP (ORDER BY tz0 - tz) FROM dspan GROUP BY k');
+SELECT check_offload('SELECT percentile_cont(0.5) WITHIN GROUP (ORDER BY te - ts) FROM dspan WHERE k > 100');
 SELECT check_offload('SELECT k, sum(te - ts), avg(te - ts) FILTER (WHERE k % 2 = 0) FROM dspan GROUP BY ROLLUP (k)');
 -- compared with each other or with a constant interval (by interval_cmp's
 -- value: a month as 30 days)
@@ -308,7 +314,7 @@ INSERT INTO dwide SELECT 2, CASE WHEN i % 2 = 0 THEN '200000-01-01'::timestamp E
 INSERT INTO dwide SELECT 3, CASE WHEN i <= 30 THEN '200000-01-01'::timestamp ELSE '0001-01-01' END,
 	   CASE WHEN i <= 30 THEN '0001-01-01'::timestamp ELSE '200000-01-01' END FROM generate_series(1, 61) i;
 ANALYZE dwide;
-SELECT check_offload('SELECT k, max(a - b), min(a - b), count(DISTINCT a - b) FROM dwide GROUP BY k');
+SELECT check_offload('SELECT k, max(a - b), min(a - b), count(DISTINCT a - b), percentile_cont(0.3) WITHIN GROUP (ORDER BY a - b) FROM dwide GROUP BY k');
 SELECT check_offload('SELECT sum(a - b), avg(a - b) FROM dwide WHERE k = 0');
 SELECT check_error('SELECT k, sum(a - b) FROM dwide GROUP BY k');
 SELECT check_offload('SELECT sum(a - b), avg(a - b) FROM dwide WHERE k = 2');

@@ -171,7 +171,8 @@ LANGUAGE sql AS $$
 $$;
 
 -- A numeric expression: + - * % at mixed scales, integers as numerics,
--- round and trunc (negative places too), abs, GREATEST, LEAST and NULLIF,
+-- round and trunc (negative places too, and of exact quotients), abs,
+-- GREATEST, LEAST and NULLIF,
 -- extract of a timestamp or a date, now and then one whose product passes
 -- int64 (the exact path).
 CREATE FUNCTION diff_numeric_expr() RETURNS text
@@ -189,7 +190,8 @@ BEGIN
 		'(extract(isoyear FROM d))', '(extract(dow FROM ts) + n0)', '(nf * n2)',
 		'(nf - n4)', '(nf::numeric(12,1))', '(n4::numeric(10,2))', '(n2::numeric(13,-1))',
 		'(floor(n2))', '(ceil(n4 - n2))', '(sign(n2 - n4))', '(n2 % 7)', '(n4 % -0.3)',
-		'(mod(n0, 1000))']);
+		'(mod(n0, 1000))', '(trunc(n2 / 100))', '(round(n4 / 8, 3))', '(floor(n2 / -4))',
+		'(sign(n4 / 0.5))']);
 END
 $$;
 
@@ -568,6 +570,11 @@ BEGIN
 		IF t = 'numeric' AND f IN ('sum', 'avg') AND random() < 0.3 THEN
 			a := f || '(COALESCE(' || diff_expr(t) || ', '
 				|| diff_pick('{0,0.5,n0,"NULL, 1",n4}') || '))';
+			-- ... or of a quotient numeric_div gives exactly, at each
+			-- row's display scale
+			IF random() < 0.4 THEN
+				a := f || diff_pick('{"(n2 / 100)","(n4 / 8)","(n2 / -0.25)","(n4 / 1000)"}');
+			END IF;
 		END IF;
 	END IF;
 	IF random() < 0.3 THEN

@@ -200,6 +200,20 @@ CREATE TEMP TABLE rg AS EXECUTE pg(NULL, 1);
 :same
 DEALLOCATE pn;
 DEALLOCATE pg;
+-- an exact quotient compared with a parameter (at the quotient's scale)
+SET gpuagg.enabled = off;
+PREPARE pn(numeric) AS SELECT g, count(*) FROM nm WHERE price / 100 > $1 GROUP BY g;
+SET gpuagg.enabled = on;
+PREPARE pg(numeric) AS SELECT g, count(*) FROM nm WHERE price / 100 > $1 GROUP BY g;
+SELECT offloaded('EXECUTE pg(2.505)');
+CREATE TEMP TABLE rn AS EXECUTE pn(2.505);
+CREATE TEMP TABLE rg AS EXECUTE pg(2.505);
+:same
+CREATE TEMP TABLE rn AS EXECUTE pn(2.50005);
+CREATE TEMP TABLE rg AS EXECUTE pg(2.50005);
+:same
+DEALLOCATE pn;
+DEALLOCATE pg;
 -- each operator, the parameter on either side, values between a column's
 -- steps (negative too), half a step from prices there are (12.39, -12.40:
 -- a bound rounded the wrong way drops or keeps them), on one, past int64

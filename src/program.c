@@ -114,6 +114,7 @@ static int	compile_span_cmp(Compiler *c, const char *name, List *args, int *type
 static int	compile_numeric_div(Compiler *c, List *args, int ra, int lt, bool div_sum,
 								int *type);
 static int	emit_jump(Compiler *c, int cond);
+static List *division_args(Expr *expr);
 static bool read_zone(Compiler *c, const char *what, pg_tz *tz, bool fixed, int offset);
 
 /* the kernels read GaProgram from __constant__ memory: 64 kB */
@@ -557,7 +558,9 @@ compile_param_comparison(Compiler *c, const char *name, List *args, int *type)
 
 	if (op == 0 || IsA(other, Param))
 		return fail(c, "numeric operator %s of parameters", name), -1;
+	c->div_args = division_args(other);		/* (a quotient's value alone) */
 	ro = compile_expr(c, other, &t);
+	c->div_args = NIL;
 	if (ro < 0)
 		return -1;
 	if (t != GA_T_NUMERIC)
@@ -831,7 +834,7 @@ compile_numeric_op(Compiler *c, const char *name, Oid restype, List *args, int *
 	if (list_length(args) == 2 && strcmp(name, "/") == 0 && restype == NUMERICOID)
 	{
 		if (args != div_ok)
-			return fail(c, "numeric division other than inside sum, avg, round, trunc, floor, ceil, sign or a cast, or compared"), -1;
+			return fail(c, "numeric division other than inside sum, avg (without DISTINCT), round, trunc, floor, ceil, sign or a cast, or compared"), -1;
 		return compile_numeric_div(c, args, ra, lt, div_sum, type);
 	}
 	if (list_length(args) == 1)
@@ -4194,6 +4197,7 @@ compile_ordered(Compiler *c, Aggref *aggref, GaAgg *ag)
 			ag->kind = GA_AGG_PCT_DISC;
 			break;
 		case F_PERCENTILE_CONT_FLOAT8_FLOAT8:
+		case F_PERCENTILE_CONT_FLOAT8_INTERVAL:
 			ag->kind = GA_AGG_PCT_CONT;
 			break;
 		case F_PERCENTILE_DISC__FLOAT8_ANYELEMENT:
@@ -4201,6 +4205,7 @@ compile_ordered(Compiler *c, Aggref *aggref, GaAgg *ag)
 			multi = true;
 			break;
 		case F_PERCENTILE_CONT__FLOAT8_FLOAT8:
+		case F_PERCENTILE_CONT__FLOAT8_INTERVAL:
 			ag->kind = GA_AGG_PCT_CONT;
 			multi = true;
 			break;
@@ -4246,8 +4251,9 @@ compile_ordered(Compiler *c, Aggref *aggref, GaAgg *ag)
 	if (!compile_sorted_set(c, aggref, ag, linitial_node(TargetEntry, aggref->args)->expr,
 							name, true, &t))
 		return false;
-	if (ag->kind == GA_AGG_PCT_CONT && t != GA_T_FLOAT8)
-		return fail(c, "%s of other than float8", name);
+	if (ag->kind == GA_AGG_PCT_CONT && t != GA_T_FLOAT8 &&
+		!(t == GA_T_INT8 && argtype == INTERVALOID))
+		return fail(c, "%s of other than float8 or interval", name);
 	return compile_filter(c, aggref, ag);
 }
 
@@ -4266,7 +4272,18 @@ compile_sorted_set(Compiler *c, Aggref *aggref, GaAgg *ag, Expr *arg, const char
 
 	if (!reserve_set(c, within_group ? "an ordered-set aggregate" : name))
 		return false;
-	if (!compile_segment(c, arg, &ag->arg, &t))
+	if (argtype == INTERVALOID)
+	{
+		/* a difference of timestamps: by its microseconds (compile_span) */
+		c->nextreg = 0;
+		ag->arg.start = p->ninstr;
+		ag->arg.reg = compile_span(c, arg);
+		ag->arg.end = p->ninstr;
+		t = GA_T_INT8;
+		if (ag->arg.reg < 0)
+			return false;
+	}
+	else if (!compile_segment(c, arg, &ag->arg, &t))
 		return false;
 	/*
 	 * bpchar: its strings' codes are of their values without trailing
@@ -4549,7 +4566,7 @@ compile_aggref(Compiler *c, Aggref *aggref, GaAgg *ag)
 			if (c->mixed_ds_reg >= 0)
 			{
 				if (c->npairs >= GA_MAX_PAIRS)
-					return fail(c, "more than %d two-argument aggregates and sums of CASEs of numerics of different scales",
+					return fail(c, "more than %d two-argument aggregates and sums of numeric CASEs or quotients of per-row display scales",
 								GA_MAX_PAIRS);
 				ag->kind = GA_AGG_SUM_I128_DS;
 				ag->arg2 = c->mixed_ds_reg;

@@ -61,8 +61,12 @@ GpuaggFinalInit(GpuaggFinal *fin, Aggref *aggref, const GaAgg *agg, int32 bpchar
 
 	fin->agg = agg;
 	fin->transtype = form->aggtranstype;
-	/* min/max of an interval's microseconds (program.c's compile_span) */
-	fin->span = (agg->kind == GA_AGG_MIN || agg->kind == GA_AGG_MAX) && aggref->args != NIL &&
+	/*
+	 * min/max and ordered-set aggregates of an interval's microseconds
+	 * (program.c's compile_span)
+	 */
+	fin->span = (agg->kind == GA_AGG_MIN || agg->kind == GA_AGG_MAX || ga_agg_ordered(agg->kind)) &&
+		aggref->args != NIL &&
 		exprType((Node *) linitial_node(TargetEntry, aggref->args)->expr) == INTERVALOID;
 	fin->ordered = ga_agg_ordered(agg->kind);
 	if (fin->ordered)
@@ -71,7 +75,8 @@ GpuaggFinalInit(GpuaggFinal *fin, Aggref *aggref, const GaAgg *agg, int32 bpchar
 		Const	   *f = aggref->aggdirectargs ? linitial(aggref->aggdirectargs) : NULL;
 
 		fin->multi = aggref->aggfnoid == F_PERCENTILE_DISC__FLOAT8_ANYELEMENT ||
-			aggref->aggfnoid == F_PERCENTILE_CONT__FLOAT8_FLOAT8;
+			aggref->aggfnoid == F_PERCENTILE_CONT__FLOAT8_FLOAT8 ||
+			aggref->aggfnoid == F_PERCENTILE_CONT__FLOAT8_INTERVAL;
 		fin->bpchar_typmod = bpchar_typmod;
 		fin->list = aggref->aggfnoid == F_ARRAY_AGG_ANYNONARRAY ? GPUAGG_LIST_ARRAY :
 			aggref->aggfnoid == F_STRING_AGG_TEXT_TEXT ? GPUAGG_LIST_STRING : 0;
@@ -104,7 +109,7 @@ GpuaggFinalInit(GpuaggFinal *fin, Aggref *aggref, const GaAgg *agg, int32 bpchar
 
 			fin->fraction = 0.0;
 			fin->fractions = f->constisnull ? NULL : DatumGetArrayTypePCopy(f->constvalue);
-			fin->elemtype = agg->kind == GA_AGG_PCT_CONT ? FLOAT8OID :
+			fin->elemtype = agg->kind == GA_AGG_PCT_CONT && !fin->span ? FLOAT8OID :
 				exprType((Node *) linitial_node(TargetEntry, aggref->args)->expr);
 			get_typlenbyvalalign(fin->elemtype, &fin->elemlen, &fin->elembyval,
 								 &fin->elemalign);
@@ -279,9 +284,11 @@ numeric_from_i128(const uint64 *st, int scale)
 }
 
 /*
- * numeric from a 128-bit value at scale, shown at display scale dscale
- * (at most scale): the digits below it are zeros, every value summed
- * having had at most dscale digits after the point.
+ * numeric from a 128-bit value at scale, shown at display scale dscale:
+ * at most scale (a CASE's branches: the digits below it are zeros, every
+ * value summed having had at most dscale digits after the point), or more
+ * (quotients whose display scales pass the scale they are held at: zeros
+ * shown).
  */
 static Datum
 numeric_from_i128_dscale(const uint64 *st, int scale, int dscale)
@@ -365,6 +372,19 @@ span_interval(int64 us)
 	iv->day = (int32) (us / USECS_PER_DAY);
 	iv->time = us - (int64) iv->day * USECS_PER_DAY;
 	return IntervalPGetDatum(iv);
+}
+
+/*
+ * percentile_cont's interval_lerp between two differences of timestamps:
+ * lo + (hi - lo) * pct, by PostgreSQL's own interval arithmetic
+ */
+static Datum
+interval_lerp(int64 lo, int64 hi, double pct)
+{
+	Datum		diff = DirectFunctionCall2(interval_mi, span_interval(hi), span_interval(lo));
+	Datum		mul = DirectFunctionCall2(interval_mul, diff, Float8GetDatum(pct));
+
+	return DirectFunctionCall2(interval_pl, mul, span_interval(lo));
 }
 
 /*
@@ -607,6 +627,8 @@ host_datum(GpuaggFinal *fin, uint64 value)
 	GaDatum		v;
 
 	v.u = value;
+	if (fin->span)
+		return span_interval(v.i);
 	if (fin->agg->argtype == GA_T_TEXT)
 		v.u = (uint64) GA_TEXT_EQ(value) << 32 | GA_TEXT_EQ(value);
 	/* (a char(n)'s code is of its value without trailing spaces) */
@@ -675,9 +697,13 @@ ordered_array(GpuaggFinal *fin, const GaResult *res, const uint64 *st, bool *isn
 
 			lo.u = host_row(res, agg->distinct, st, (uint64) first);
 			hi.u = host_row(res, agg->distinct, st, (uint64) ceil(p * (n - 1)));
-			/* (float8_lerp, where the two rows differ) */
-			out[i] = Float8GetDatum(ceil(p * (n - 1)) > first ?
-									lo.f + (((p * (n - 1)) - first) * (hi.f - lo.f)) : lo.f);
+			/* (float8_lerp or interval_lerp, where the two rows differ) */
+			if (fin->span)
+				out[i] = ceil(p * (n - 1)) > first ?
+					interval_lerp(lo.i, hi.i, (p * (n - 1)) - first) : span_interval(lo.i);
+			else
+				out[i] = Float8GetDatum(ceil(p * (n - 1)) > first ?
+										lo.f + (((p * (n - 1)) - first) * (hi.f - lo.f)) : lo.f);
 		}
 	}
 	return PointerGetDatum(construct_md_array(out, outnull, ARR_NDIM(fin->fractions),
@@ -784,14 +810,20 @@ ordered_value(GpuaggFinal *fin, const GaResult *res, const uint64 *st, bool *isn
 	{
 		uint64		first_row,
 					second_row;
-		double		hi = ga_order_value(agg->argtype, st[2], agg->desc).f;
+		GaDatum		hiv = ga_order_value(agg->argtype, st[2], agg->desc);
+		double		hi = hiv.f;
 
 		/* the rows the device selected; float8_lerp between them */
 		ga_osa_rows(agg, st[0], &first_row, &second_row);
+		if (fin->span)
+			return first_row == second_row ? span_interval(lo.i) :
+				interval_lerp(lo.i, hiv.i, (f * (st[0] - 1)) - (int64) first_row);
 		if (first_row == second_row)
 			return Float8GetDatum(lo.f);
 		return Float8GetDatum(lo.f + ((f * (st[0] - 1)) - (int64) first_row) * (hi - lo.f));
 	}
+	if (fin->span)
+		return span_interval(lo.i);
 	return GpuaggKeyDatum(lo, agg->argtype, agg->argscale, fin->dict);
 }
 

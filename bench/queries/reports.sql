@@ -257,3 +257,7 @@ SELECT count(*) FROM orders WHERE o_orderdate > (SELECT max(o_orderdate) FROM or
 -- name: r63
 -- note: a difference of timestamps compared with an interval, and its epoch summed
 SELECT l_shipmode, count(*), sum(extract(epoch FROM l_receiptdate::timestamp - l_commitdate::timestamp)) FROM lineitem WHERE l_receiptdate::timestamp - l_shipdate::timestamp > interval '20 days' GROUP BY 1;
+
+-- name: r64
+-- note: the median duration: percentile_cont of a difference of timestamps (interval_lerp on the host)
+SELECT l_shipmode, percentile_cont(0.5) WITHIN GROUP (ORDER BY l_receiptdate::timestamp - l_shipdate::timestamp) FROM lineitem GROUP BY 1;

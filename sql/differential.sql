@@ -504,7 +504,7 @@ BEGIN
 		-- aggregates of a difference of two timestamps (an interval)
 		t := diff_pick('{ts,ts,tz}');
 		t := '(' || diff_expr(t) || ' - ' || diff_expr(t) || ')';
-		a := diff_pick('{sum,sum,avg,avg,min,max,count,"count(DISTINCT ","sum(extract(epoch FROM "}');
+		a := diff_pick('{sum,sum,avg,avg,min,max,count,"count(DISTINCT ","sum(extract(epoch FROM ","percentile_cont(0.5) WITHIN GROUP (ORDER BY ","percentile_disc(0.3) WITHIN GROUP (ORDER BY ","mode() WITHIN GROUP (ORDER BY "}');
 		a := a || CASE WHEN a ~ ' $' THEN '' ELSE '(' END || t
 			|| CASE WHEN a ~ 'extract' THEN '))' ELSE ')' END;
 	ELSIF list THEN

@@ -596,6 +596,24 @@ division_args(Expr *expr)
 }
 
 /*
+ * The first base-10000 digit of v / 10^scale (v > 0), and its weight, as
+ * a NumericVar holds them (numeric.c: the point at a multiple of 4 places)
+ */
+static int
+first_digit(int128 v, int scale, int *weight)
+{
+	int			pad = (4 - scale % 4) % 4,
+				n = 0;
+
+	for (int i = 0; i < pad; i++)
+		v *= 10;
+	for (; v >= 10000; n++)
+		v /= 10000;
+	*weight = n - (scale + pad) / 4;
+	return (int) v;
+}
+
+/*
  * numeric.c's select_div_scale: the display scale numeric_div gives
  * x / y, for |x| = xabs / 10^xscale (of display scale xscale), y of
  * weight weight2 and first digit fd2 (base 10000) and display scale
@@ -610,22 +628,7 @@ div_rscale(int128 xabs, int xscale, int weight2, int fd2, int dscale2)
 				rscale;
 
 	if (xabs > 0)
-	{
-		/* its base-10000 digits: the point at a multiple of 4 places */
-		int			pad = (4 - xscale % 4) % 4,
-					n = 0;
-		int128		v = xabs;
-
-		for (int i = 0; i < pad; i++)
-			v *= 10;
-		while (v >= 10000)
-		{
-			v /= 10000;
-			n++;
-		}
-		fd1 = (int) v;
-		weight1 = n - (xscale + pad) / 4;
-	}
+		fd1 = first_digit(xabs, xscale, &weight1);
 	qweight = weight1 - weight2;
 	if (fd1 <= fd2)
 		qweight--;
@@ -634,6 +637,32 @@ div_rscale(int128 xabs, int xscale, int weight2, int fd2, int dscale2)
 	rscale = Max(rscale, dscale2);
 	rscale = Max(rscale, NUMERIC_MIN_DISPLAY_SCALE);
 	return Min(rscale, NUMERIC_MAX_DISPLAY_SCALE);
+}
+
+/*
+ * A step of compile_numeric_div's ladder: where |x| (register rabs, in
+ * units of 10^-s) >= t, the display scale rsc into register ds; nothing
+ * where it is the scale below t (*last).
+ */
+static bool
+ladder_step(Compiler *c, int rabs, int ds, int128 t, int rsc, int *last)
+{
+	int			cond,
+				jump,
+				v;
+
+	if (rsc == *last)
+		return true;
+	*last = rsc;
+	if ((cond = emit_const(c, Int64GetDatum((int64) t), false, GA_T_INT8)) < 0 ||
+		emit(c, GA_OP_GE, GA_T_INT8, cond, rabs, cond, 0) < 0 ||
+		(jump = emit_jump(c, cond)) < 0 ||
+		(v = emit_const(c, Float8GetDatum(rsc), false, GA_T_FLOAT8)) < 0 ||
+		emit(c, GA_OP_MOVE, GA_T_FLOAT8, ds, v, 0, 0) < 0)
+		return false;
+	emit_patch(c, &jump, 1);
+	c->nextreg = cond;
+	return true;
 }
 
 /*
@@ -700,18 +729,7 @@ compile_numeric_div(Compiler *c, List *args, int ra, int lt, bool div_sum, int *
 	if (rs > GA_NUMERIC_MAX_SCALE || f > PG_INT64_MAX / 10)
 		return fail(c, "numeric division whose quotients need scale %d", rs), -1;
 
-	/* |k|'s first base-10000 digit and its weight */
-	{
-		int			pad = (4 - ks % 4) % 4;
-		int128		v = kv < 0 ? -(int128) kv : kv;
-
-		for (int i = 0; i < pad; i++)
-			v *= 10;
-		for (kn = 0; v >= 10000; kn++)
-			v /= 10000;
-		fd2 = (int) v;
-		weight2 = kn - (ks + pad) / 4;
-	}
+	fd2 = first_digit(kv < 0 ? -(int128) kv : kv, ks, &weight2);
 	/* the largest |x| of the column (and of an int64 at its scale) */
 	xmax = 1;
 	for (int i = 0; i < ((typmod - VARHDRSZ) >> 16) && xmax < PG_INT64_MAX; i++)
@@ -739,6 +757,8 @@ compile_numeric_div(Compiler *c, List *args, int ra, int lt, bool div_sum, int *
 		 * the bounds, in units of 10^-s (a fraction rounded up: the
 		 * integers past it), from the smallest nonzero |x|, 1
 		 */
+		if (!ladder_step(c, rabs, ds, 1, div_rscale(1, s, weight2, fd2, ks), &last))
+			return -1;
 		for (int w = -(s / 4) - 2;; w++)
 		{
 			int			e = 4 * w + s;
@@ -748,34 +768,15 @@ compile_numeric_div(Compiler *c, List *args, int ra, int lt, bool div_sum, int *
 				p *= 10;
 			if (e >= 0 && p > xmax)
 				break;
-			for (int j = -1; j < 2; j++)
+			for (int j = 0; j < 2; j++)
 			{
-				int128		bound = j < 0 ? 1 : j == 0 ? 1 : fd2 + 1,
-							t;
-				int			rsc,
-							cond,
-							jump,
-							v;
+				int128		bound = j == 0 ? 1 : fd2 + 1,
+							t = e >= 0 ? bound * p : (bound + p - 1) / p;
 
-				if (j < 0)
-					t = 1;		/* (the first pass only) */
-				else
-					t = e >= 0 ? bound * p : (bound + p - 1) / p;
-				if ((j < 0 && w != -(s / 4) - 2) || t < 1 || t > xmax ||
-					(j == 1 && fd2 + 1 >= 10000))
+				if (t < 1 || t > xmax || (j == 1 && fd2 + 1 >= 10000))
 					continue;
-				rsc = div_rscale(t, s, weight2, fd2, ks);
-				if (rsc == last)
-					continue;
-				last = rsc;
-				if ((cond = emit_const(c, Int64GetDatum((int64) t), false, GA_T_INT8)) < 0 ||
-					emit(c, GA_OP_GE, GA_T_INT8, cond, rabs, cond, 0) < 0 ||
-					(jump = emit_jump(c, cond)) < 0 ||
-					(v = emit_const(c, Float8GetDatum(rsc), false, GA_T_FLOAT8)) < 0 ||
-					emit(c, GA_OP_MOVE, GA_T_FLOAT8, ds, v, 0, 0) < 0)
+				if (!ladder_step(c, rabs, ds, t, div_rscale(t, s, weight2, fd2, ks), &last))
 					return -1;
-				emit_patch(c, &jump, 1);
-				c->nextreg = cond;
 			}
 		}
 		c->mixed_ds_reg = ds;
@@ -2714,8 +2715,11 @@ compile_span(Compiler *c, Expr *expr)
 static int
 compile_span_cmp(Compiler *c, const char *name, List *args, int *type)
 {
-	int			r[2];
+	int			op = comparison_op(name),
+				r[2];
 
+	if (op == 0)
+		return fail(c, "unsupported interval operator %s", name), -1;
 	for (int i = 0; i < 2; i++)
 	{
 		Expr	   *e = list_nth(args, i);
@@ -2737,9 +2741,7 @@ compile_span_cmp(Compiler *c, const char *name, List *args, int *type)
 		if (r[i] < 0)
 			return -1;
 	}
-	if (comparison_op(name) == 0)
-		return fail(c, "unsupported interval operator %s", name), -1;
-	if (emit(c, comparison_op(name), GA_T_INT8, r[0], r[0], r[1], 0) < 0)
+	if (emit(c, op, GA_T_INT8, r[0], r[0], r[1], 0) < 0)
 		return -1;
 	c->nextreg = r[0] + 1;
 	*type = GA_T_BOOL;
@@ -2791,6 +2793,22 @@ compile_date_part(Compiler *c, FuncExpr *f, int *type)
 			if (fields[i].dtk == val)
 				field = fields[i].field;
 	}
+	if (f->funcid == F_EXTRACT_TEXT_INTERVAL)
+	{
+		/*
+		 * the epoch of a difference of timestamps: interval_part_common's
+		 * day * 86400 * 10^6 + time at scale 6, which is its microseconds
+		 */
+		if (field != GA_PART_EPOCH)
+			return fail(c, "extract('%s') of an interval (only its epoch)", units), -1;
+		r = compile_span(c, lsecond(f->args));
+		/* (a numeric instruction: a cast to float past 2^53 takes the exact path) */
+		if (r < 0 || emit(c, GA_OP_MOVE, GA_T_NUMERIC, r, r, 0, 0) < 0)
+			return -1;
+		*type = GA_T_NUMERIC;
+		c->regscale[r] = 6;
+		return r;
+	}
 	/* a date has no time of day; a timestamp's julian has a fraction */
 	if (field < 0 ||
 		(of_date && field <= GA_PART_HOUR) || (!of_date && field == GA_PART_JULIAN) ||
@@ -2836,33 +2854,10 @@ compile_func(Compiler *c, FuncExpr *f, int *type)
 	if ((f->funcid == F_DATE_TRUNC_TEXT_TIMESTAMP || f->funcid == F_DATE_TRUNC_TEXT_TIMESTAMPTZ) &&
 		list_length(f->args) == 2)
 		return compile_date_trunc(c, f, type);
-	if (f->funcid == F_EXTRACT_TEXT_INTERVAL && list_length(f->args) == 2)
-	{
-		/*
-		 * extract(epoch from a difference of timestamps):
-		 * interval_part_common's day * 86400 * 10^6 + time, at scale 6,
-		 * which is the difference's microseconds
-		 */
-		char	   *units = const_units(linitial(f->args));
-		int			val;
-
-		int			kind = units ? DecodeUnits(0, units, &val) : UNKNOWN_FIELD;
-
-		if (units != NULL && kind == UNKNOWN_FIELD)
-			kind = DecodeSpecial(0, units, &val);
-		if (kind != RESERV || val != DTK_EPOCH)
-			return fail(c, "extract from an interval of other than its epoch"), -1;
-		r = compile_span(c, lsecond(f->args));
-		/* (a numeric instruction: a cast to float past 2^53 takes the exact path) */
-		if (r < 0 || emit(c, GA_OP_MOVE, GA_T_NUMERIC, r, r, 0, 0) < 0)
-			return -1;
-		*type = GA_T_NUMERIC;
-		c->regscale[r] = 6;
-		return r;
-	}
 	if ((f->funcid == F_EXTRACT_TEXT_TIMESTAMP || f->funcid == F_EXTRACT_TEXT_DATE ||
 		 f->funcid == F_DATE_PART_TEXT_TIMESTAMP || f->funcid == F_EXTRACT_TEXT_TIMESTAMPTZ ||
-		 f->funcid == F_DATE_PART_TEXT_TIMESTAMPTZ) && list_length(f->args) == 2)
+		 f->funcid == F_DATE_PART_TEXT_TIMESTAMPTZ || f->funcid == F_EXTRACT_TEXT_INTERVAL) &&
+		list_length(f->args) == 2)
 		return compile_date_part(c, f, type);
 	if ((f->funcid == F_TIMEZONE_TEXT_TIMESTAMPTZ || f->funcid == F_TIMEZONE_TEXT_TIMESTAMP) &&
 		list_length(f->args) == 2)
@@ -4044,7 +4039,14 @@ compile_segment(Compiler *c, Expr *expr, GaSegment *seg, int *type)
 {
 	c->nextreg = 0;
 	seg->start = c->prog->ga.ninstr;
-	seg->reg = compile_expr(c, expr, type);
+	/* an interval: a difference of timestamps, by its microseconds */
+	if (exprType((Node *) expr) == INTERVALOID)
+	{
+		seg->reg = compile_span(c, expr);
+		*type = GA_T_INT8;
+	}
+	else
+		seg->reg = compile_expr(c, expr, type);
 	seg->end = c->prog->ga.ninstr;
 	return seg->reg >= 0;
 }
@@ -4272,18 +4274,7 @@ compile_sorted_set(Compiler *c, Aggref *aggref, GaAgg *ag, Expr *arg, const char
 
 	if (!reserve_set(c, within_group ? "an ordered-set aggregate" : name))
 		return false;
-	if (argtype == INTERVALOID)
-	{
-		/* a difference of timestamps: by its microseconds (compile_span) */
-		c->nextreg = 0;
-		ag->arg.start = p->ninstr;
-		ag->arg.reg = compile_span(c, arg);
-		ag->arg.end = p->ninstr;
-		t = GA_T_INT8;
-		if (ag->arg.reg < 0)
-			return false;
-	}
-	else if (!compile_segment(c, arg, &ag->arg, &t))
+	if (!compile_segment(c, arg, &ag->arg, &t))
 		return false;
 	/*
 	 * bpchar: its strings' codes are of their values without trailing
@@ -4512,24 +4503,7 @@ compile_aggref(Compiler *c, Aggref *aggref, GaAgg *ag)
 		if (list_length(aggref->args) != 1)
 			return fail(c, "aggregate with %d arguments", list_length(aggref->args));
 		arg = ((TargetEntry *) linitial(aggref->args))->expr;
-		if (exprType((Node *) arg) == INTERVALOID &&
-			!(ag->kind == GA_AGG_COUNT && ag->distinct < 0 && IsA(arg, Var)))
-		{
-			/* count, min, max, sum and avg of a difference of timestamps */
-			if (ag->kind != GA_AGG_COUNT && ag->kind != GA_AGG_MIN &&
-				ag->kind != GA_AGG_MAX && ag->kind != GA_AGG_SUM_IV)
-				return fail(c, "%s of an interval", get_func_name(aggref->aggfnoid));
-			c->nextreg = 0;
-			ag->arg.start = c->prog->ga.ninstr;
-			ag->arg.reg = compile_span(c, arg);
-			ag->arg.end = c->prog->ga.ninstr;
-			ag->argtype = GA_T_INT8;
-			if (ag->arg.reg < 0)
-				return false;
-		}
-		else if (ag->kind == GA_AGG_SUM_IV)
-			return fail(c, "%s of an unexpected type", get_func_name(aggref->aggfnoid));
-		else if (ag->kind == GA_AGG_COUNT && ag->distinct < 0 && IsA(arg, Var))
+		if (ag->kind == GA_AGG_COUNT && ag->distinct < 0 && IsA(arg, Var))
 		{
 			/* count(col) of any type needs only the column's NULL-ness */
 			c->nextreg = 0;

@@ -388,6 +388,19 @@ interval_lerp(int64 lo, int64 hi, double pct)
 }
 
 /*
+ * percentile_cont's value between rows lo and hi, proportion of the way
+ * (percentile_cont_final_common): the first row's where they are one,
+ * else float8_lerp's or interval_lerp's
+ */
+static Datum
+percentile_lerp(const GpuaggFinal *fin, GaDatum lo, GaDatum hi, double proportion, bool one)
+{
+	if (fin->span)
+		return one ? span_interval(lo.i) : interval_lerp(lo.i, hi.i, proportion);
+	return Float8GetDatum(one ? lo.f : lo.f + proportion * (hi.f - lo.f));
+}
+
+/*
  * A GA_AGG_SUM_IV state's sum as interval_pl leaves it (which
  * GpuaggIntervalSumsUnsafe has found in range): days and time apart.
  */
@@ -697,13 +710,8 @@ ordered_array(GpuaggFinal *fin, const GaResult *res, const uint64 *st, bool *isn
 
 			lo.u = host_row(res, agg->distinct, st, (uint64) first);
 			hi.u = host_row(res, agg->distinct, st, (uint64) ceil(p * (n - 1)));
-			/* (float8_lerp or interval_lerp, where the two rows differ) */
-			if (fin->span)
-				out[i] = ceil(p * (n - 1)) > first ?
-					interval_lerp(lo.i, hi.i, (p * (n - 1)) - first) : span_interval(lo.i);
-			else
-				out[i] = Float8GetDatum(ceil(p * (n - 1)) > first ?
-										lo.f + (((p * (n - 1)) - first) * (hi.f - lo.f)) : lo.f);
+			out[i] = percentile_lerp(fin, lo, hi, (p * (n - 1)) - first,
+									 ceil(p * (n - 1)) == first);
 		}
 	}
 	return PointerGetDatum(construct_md_array(out, outnull, ARR_NDIM(fin->fractions),
@@ -810,21 +818,12 @@ ordered_value(GpuaggFinal *fin, const GaResult *res, const uint64 *st, bool *isn
 	{
 		uint64		first_row,
 					second_row;
-		GaDatum		hiv = ga_order_value(agg->argtype, st[2], agg->desc);
-		double		hi = hiv.f;
-
-		/* the rows the device selected; float8_lerp between them */
+		/* the rows the device selected */
 		ga_osa_rows(agg, st[0], &first_row, &second_row);
-		if (fin->span)
-			return first_row == second_row ? span_interval(lo.i) :
-				interval_lerp(lo.i, hiv.i, (f * (st[0] - 1)) - (int64) first_row);
-		if (first_row == second_row)
-			return Float8GetDatum(lo.f);
-		return Float8GetDatum(lo.f + ((f * (st[0] - 1)) - (int64) first_row) * (hi - lo.f));
+		return percentile_lerp(fin, lo, ga_order_value(agg->argtype, st[2], agg->desc),
+							   (f * (st[0] - 1)) - (int64) first_row, first_row == second_row);
 	}
-	if (fin->span)
-		return span_interval(lo.i);
-	return GpuaggKeyDatum(lo, agg->argtype, agg->argscale, fin->dict);
+	return host_datum(fin, lo.u);
 }
 
 Datum

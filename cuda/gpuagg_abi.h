@@ -252,7 +252,15 @@ typedef enum GaOp
 	/* dst = float8 a rounded to an integral value: a GaRounding (b) */
 	GA_OP_FLT_ROUND,
 	/* dst = sign(a), a float8 (NaN: 0, as dsign) */
-	GA_OP_FLT_SIGN
+	GA_OP_FLT_SIGN,
+
+	/*
+	 * dst = age(a, b), two timestamps, or two timestamptzs in the
+	 * program's time zone (imm & GA_AGE_TZ): its interval_cmp value (imm
+	 * GA_AGE_CMP, type int8, held at int64's ends) or a GaPartField of it
+	 * (type GA_T_NUMERIC at ga_part_scale, or GA_T_FLOAT8)
+	 */
+	GA_OP_AGE
 } GaOp;
 
 /*
@@ -316,6 +324,10 @@ ga_part_scale(int field, int of_date)
 	return field == GA_PART_MILLISECONDS ? 3 :
 		(field == GA_PART_SECOND || field == GA_PART_EPOCH) ? 6 : 0;
 }
+
+/* GA_OP_AGE's imm: the interval_cmp value, not a field; of timestamptzs */
+#define GA_AGE_CMP		0xff
+#define GA_AGE_TZ		0x100
 
 /* The units of date_trunc on a timestamp that the devices compute. */
 typedef enum GaTruncUnit

@@ -628,6 +628,184 @@ ga_iso_week(int64_t jd, int64_t y, int64_t *week, int64_t *isoyear)
 	*isoyear = y;
 }
 
+/* Days in month m (1..12) of calendar year y (day_tab). */
+GA_DEVFN int64_t
+ga_month_days(int64_t y, int64_t m)
+{
+	static const int8_t days[12] = {31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
+	int			leap = (y % 4 == 0) && ((y % 100 != 0) || (y % 400 == 0));
+
+	return days[m - 1] + (m == 2 && leap);
+}
+
+/*
+ * age(t1, t2) as timestamp_age and timestamptz_age form it, of two local
+ * times l1 and l2 (a timestamptz's in the program's zone; the zones'
+ * difference is ignored, as natively) whose instants compare as neg says
+ * (t1 < t2): each field's difference (of t2 - t1 where neg), a negative
+ * one borrowed from the next field up, a day from the month of t1 (neg)
+ * or of t2, then the sign put back.  The interval's months, days and time
+ * of day.  -infinity has no fields (timestamp out of range); +infinity's
+ * are those of a day in the year 294277, as timestamp2tm finds them.
+ */
+GA_DEVFN int
+ga_age(int64_t l1, int64_t l2, int neg, int64_t *month, int64_t *day, int64_t *time)
+{
+	int64_t		f[2][7];		/* year, month, day, hour, min, sec, usec */
+	int64_t		r[7];
+	int64_t		l[2] = {l1, l2};
+	int			s = neg ? -1 : 1;
+
+	for (int i = 0; i < 2; i++)
+	{
+		int64_t		dd,
+					t;
+
+		if (l[i] == INT64_MIN)
+			return GA_ERR_TIMESTAMP_RANGE;
+		ga_ts_split(l[i], &dd, &t);
+		/* (a local time before Julian day 0: PostgreSQL's own plan) */
+		if (dd + GA_POSTGRES_EPOCH_JDATE < 0)
+			return GA_ERR_TZ_WINDOW;
+		ga_julian_to_date(dd + GA_POSTGRES_EPOCH_JDATE, &f[i][0], &f[i][1], &f[i][2]);
+		f[i][3] = t / INT64_C(3600000000);
+		f[i][4] = t / INT64_C(60000000) % 60;
+		f[i][5] = t / 1000000 % 60;
+		f[i][6] = t % 1000000;
+	}
+	for (int k = 0; k < 7; k++)
+		r[k] = s * (f[0][k] - f[1][k]);
+	while (r[6] < 0)
+	{
+		r[6] += 1000000;
+		r[5]--;
+	}
+	while (r[5] < 0)
+	{
+		r[5] += 60;
+		r[4]--;
+	}
+	while (r[4] < 0)
+	{
+		r[4] += 60;
+		r[3]--;
+	}
+	while (r[3] < 0)
+	{
+		r[3] += 24;
+		r[2]--;
+	}
+	while (r[2] < 0)
+	{
+		r[2] += neg ? ga_month_days(f[0][0], f[0][1]) : ga_month_days(f[1][0], f[1][1]);
+		r[1]--;
+	}
+	while (r[1] < 0)
+	{
+		r[1] += 12;
+		r[0]--;
+	}
+	*month = s * (r[0] * 12 + r[1]);
+	*day = s * r[2];
+	*time = s * (((r[3] * 60 + r[4]) * 60 + r[5]) * 1000000 + r[6]);
+	return GA_OK;
+}
+
+/*
+ * An instruction GA_OP_AGE: age(a, b) of two timestamps, or of two
+ * timestamptzs in the program's zone (imm & GA_AGE_TZ), read as
+ * interval_cmp's value (imm GA_AGE_CMP: int128 there, here held at the
+ * ends of int64, which the constants it is compared with are within) or
+ * as extract's / date_part's field of it (imm a GaPartField, as
+ * interval_part_common reads it from interval2tm's fields).
+ */
+GA_DEVFN int
+ga_age_eval(const GaInstr *in, const GaZone *z, int64_t t1, int64_t t2, GaDatum *r)
+{
+	int64_t		l1 = t1,
+				l2 = t2,
+				month,
+				day,
+				time,
+				n,
+				sec;
+	int			what = in->imm & ~GA_AGE_TZ,
+				fl = in->type == GA_T_FLOAT8,
+				err;
+
+	if (in->imm & GA_AGE_TZ)
+	{
+		/* (+infinity's local time, under the zone's rule: PostgreSQL's own plan) */
+		if (t1 == INT64_MAX || t2 == INT64_MAX)
+			return GA_ERR_TZ_WINDOW;
+		if ((err = ga_zone_local(z, t1, &l1)) != GA_OK ||
+			(err = ga_zone_local(z, t2, &l2)) != GA_OK)
+			return err;
+	}
+	if ((err = ga_age(l1, l2, t1 < t2, &month, &day, &time)) != GA_OK)
+		return err;
+	if (what == GA_AGE_CMP)
+	{
+		__int128	v = (__int128) (month * 30 + day) * GA_USECS_PER_DAY + time;
+
+		r->i = v > INT64_MAX ? INT64_MAX : v < INT64_MIN ? INT64_MIN : (int64_t) v;
+		return GA_OK;
+	}
+	sec = time % INT64_C(60000000);		/* tm_sec * 10^6 + fsec */
+	switch (what)
+	{
+		case GA_PART_MICROSECONDS:
+			n = sec;
+			break;
+		case GA_PART_MILLISECONDS:
+			if (fl)
+				r->f = (double) (sec / 1000000) * 1000.0 + (double) (sec % 1000000) / 1000.0;
+			else
+				r->i = sec;
+			return GA_OK;
+		case GA_PART_SECOND:
+			if (fl)
+				r->f = (double) (sec / 1000000) + (double) (sec % 1000000) / 1000000.0;
+			else
+				r->i = sec;
+			return GA_OK;
+		case GA_PART_MINUTE:
+			n = time / INT64_C(60000000) % 60;
+			break;
+		case GA_PART_HOUR:
+			n = time / INT64_C(3600000000);
+			break;
+		case GA_PART_DAY:
+			n = day;
+			break;
+		case GA_PART_MONTH:
+			n = month % 12;
+			break;
+		case GA_PART_QUARTER:
+			n = month % 12 / 3 + 1;
+			break;
+		case GA_PART_YEAR:
+			n = month / 12;
+			break;
+		case GA_PART_DECADE:
+			n = month / 12 / 10;
+			break;
+		case GA_PART_CENTURY:
+			n = month / 12 / 100;
+			break;
+		case GA_PART_MILLENNIUM:
+			n = month / 12 / 1000;
+			break;
+		default:
+			return GA_ERR_INTERNAL;
+	}
+	if (fl)
+		r->f = (double) n;
+	else
+		r->i = n;
+	return GA_OK;
+}
+
 /* Microseconds from 1970-01-01 to 2000-01-01 (SetEpochTimestamp's). */
 #define GA_UNIX_EPOCH_USECS	(GA_UNIX_EPOCH_DAYS * GA_USECS_PER_DAY)
 
@@ -768,16 +946,6 @@ ga_ts_part(const GaInstr *in, GaDatum v, GaDatum *r, uint8_t *isnull)
 	else
 		r->i = n;
 	return GA_OK;
-}
-
-/* Days in month m (1..12) of calendar year y (day_tab). */
-GA_DEVFN int64_t
-ga_month_days(int64_t y, int64_t m)
-{
-	static const int8_t days[12] = {31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
-	int			leap = (y % 4 == 0) && ((y % 100 != 0) || (y % 400 == 0));
-
-	return days[m - 1] + (m == 2 && leap);
 }
 
 /*
@@ -1376,6 +1544,11 @@ ga_eval(const GaProgram *p, const GaSegment *seg, const GaBatch *b,
 				if (!nulls[d])
 					err = ga_ts_pl_interval(regs[in->a].i, in->b, p->consts[in->imm].i,
 											p->consts[in->imm + 1].i, &regs[d].i);
+				break;
+			case GA_OP_AGE:
+				nulls[d] = nulls[in->a] || nulls[in->b];
+				if (!nulls[d])
+					err = ga_age_eval(in, &p->zone, regs[in->a].i, regs[in->b].i, &regs[d]);
 				break;
 			case GA_OP_TS_PART:
 				if (nulls[in->a])

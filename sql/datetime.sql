@@ -332,6 +332,30 @@ SELECT check_error('SELECT k, count(*), sum(a - b) FROM dwide GROUP BY k ORDER B
 -- an epoch cast to a float: past 2^53 microseconds (285 years), the
 -- exact path, as for a numeric column
 SELECT check_offload('SELECT k, sum(extract(epoch FROM a - b)::float8), max(extract(epoch FROM a - b)::real) FROM dwide WHERE k < 10 GROUP BY k');
+-- age(): years, months and days through the calendar (timestamp_age,
+-- timestamptz_age in the session's zone), compared with a constant (by
+-- interval_cmp's value) or read as extract's and date_part's fields
+SELECT check_offload('SELECT k, count(*) FILTER (WHERE age(te, ts) > interval ''1 mon 3 days''), count(*) FILTER (WHERE age(tz0, tz) <= interval ''-10 days 5 hours''), count(*) FILTER (WHERE interval ''1 year'' < age(ts, te)), count(*) FILTER (WHERE age(te, ts) = interval ''30 days'') FROM dspan GROUP BY k');
+SELECT check_offload('SELECT extract(year FROM age(timestamp ''2030-01-31'', ts)) AS y, extract(month FROM age(timestamp ''2030-01-31'', ts)) AS m, extract(day FROM age(ts, timestamp ''2030-03-31 12:00'')) AS d, count(*) FROM dt WHERE ts > ''-infinity'' GROUP BY 1, 2, 3');
+SELECT check_offload('SELECT k, sum(extract(hour FROM age(te, ts))), sum(extract(minute FROM age(ts, te))), sum(extract(second FROM age(te, ts))), sum(extract(milliseconds FROM age(ts, te))), sum(extract(microseconds FROM age(te, ts))), max(date_part(''second'', age(te, ts))), min(date_part(''millisecond'', age(ts, te))) FROM dspan GROUP BY k');
+SELECT check_offload('SELECT date_part(''quarter'', age(ts, timestamp ''1999-05-31'')) AS q, extract(decade FROM age(ts, timestamp ''2000-01-01'')) AS de, extract(century FROM age(timestamp ''2000-01-01'', ts)) AS c, date_part(''millennium'', age(ts, timestamp ''0001-01-01'')) AS mi, count(*) FROM dt WHERE ts > ''-infinity'' GROUP BY 1, 2, 3, 4');
+-- timestamptz in a zone with summer time, whose offsets age() ignores;
+-- age(t) is age(current_date, t)
+SET TimeZone = 'America/Santiago';
+SELECT check_offload('SELECT extract(year FROM age(tz, tz0)) AS y, extract(month FROM age(tz, tz0)) AS m, extract(day FROM age(tz0, tz)) AS d, extract(hour FROM age(tz, tz0)) AS h, count(*), count(*) FILTER (WHERE age(tz0) > interval ''20 years'') FROM dspan GROUP BY 1, 2, 3, 4');
+RESET TimeZone;
+-- +infinity has fields (in the year 294277) where -infinity raises
+-- timestamp_age's error; the ends of the range; an age past int64's
+-- microseconds compared
+SELECT check_offload('SELECT k, count(*) FILTER (WHERE age(ts, timestamp ''2000-01-01'') > interval ''290000 years''), max(extract(year FROM age(ts, timestamp ''2000-01-01''))), min(extract(day FROM age(timestamp ''2000-01-01'', ts))) FROM dt WHERE ts > ''-infinity'' GROUP BY k');
+SELECT check_error('SELECT k, count(*) FILTER (WHERE age(ts, timestamp ''2000-01-01'') > interval ''1 day'') FROM dt GROUP BY k');
+SELECT check_offload('SELECT k, count(*) FILTER (WHERE age(a, b) > interval ''290000 years''), count(*) FILTER (WHERE age(b, a) < interval ''-290000 years''), max(extract(year FROM age(a, b))) FROM dwide GROUP BY k');
+-- compared with another interval, its epoch, age() aggregated: native
+SET gpuagg.log_fallback = on;
+EXPLAIN (COSTS OFF) SELECT count(*) FROM dspan WHERE age(te, ts) > age(tz, tz0);
+EXPLAIN (COSTS OFF) SELECT sum(extract(epoch FROM age(te, ts))) FROM dspan;
+EXPLAIN (COSTS OFF) SELECT max(age(te, ts)) FROM dspan;
+RESET gpuagg.log_fallback;
 DROP TABLE dspan, dwide;
 
 -- what stays native says so

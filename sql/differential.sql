@@ -501,12 +501,25 @@ BEGIN
 		span := random() < 0.4;
 	END IF;
 	IF span THEN
-		-- aggregates of a difference of two timestamps (an interval)
+		-- aggregates of a difference of two timestamps (an interval), or
+		-- age() of two timestamps compared with a constant or read as a
+		-- field
 		t := diff_pick('{ts,ts,tz}');
-		t := '(' || diff_expr(t) || ' - ' || diff_expr(t) || ')';
-		a := diff_pick('{sum,sum,avg,avg,min,max,count,"count(DISTINCT ","sum(extract(epoch FROM ","percentile_cont(0.5) WITHIN GROUP (ORDER BY ","percentile_disc(0.3) WITHIN GROUP (ORDER BY ","mode() WITHIN GROUP (ORDER BY "}');
-		a := a || CASE WHEN a ~ ' $' THEN '' ELSE '(' END || t
-			|| CASE WHEN a ~ 'extract' THEN '))' ELSE ')' END;
+		a := diff_expr(t);
+		f := diff_expr(t);
+		IF random() < 0.3 THEN
+			t := 'age(' || a || ', ' || f || ')';
+			a := diff_pick('{"sum(extract(year FROM ","sum(extract(month FROM ","max(extract(day FROM ","sum(date_part(''hour'', ","sum(extract(second FROM ","min(date_part(''microseconds'', ","count(DISTINCT extract(quarter FROM ","bool_or(","bool_and("}');
+			a := a || t || CASE WHEN a ~ '^bool'
+				THEN diff_pick('{" > "," <= "," = "}') || 'interval '''
+					|| diff_pick('{"1 year 2 mons","-3 days 04:00","30 days","1 mon"}') || ''')'
+				ELSE '))' END;
+		ELSE
+			t := '(' || a || ' - ' || f || ')';
+			a := diff_pick('{sum,sum,avg,avg,min,max,count,"count(DISTINCT ","sum(extract(epoch FROM ","percentile_cont(0.5) WITHIN GROUP (ORDER BY ","percentile_disc(0.3) WITHIN GROUP (ORDER BY ","mode() WITHIN GROUP (ORDER BY "}');
+			a := a || CASE WHEN a ~ ' $' THEN '' ELSE '(' END || t
+				|| CASE WHEN a ~ 'extract' THEN '))' ELSE ')' END;
+		END IF;
 	ELSIF list THEN
 		-- string_agg in its value's order, each once or as often as it
 		-- came, ASC or DESC, with a delimiter (or none)

@@ -2706,11 +2706,55 @@ compile_span(Compiler *c, Expr *expr)
 	return ra;
 }
 
+/* Is expr age(t1, t2) of two timestamps or two timestamptzs? */
+static bool
+is_age(Expr *expr)
+{
+	return IsA(expr, FuncExpr) && list_length(((FuncExpr *) expr)->args) == 2 &&
+		(((FuncExpr *) expr)->funcid == F_AGE_TIMESTAMP_TIMESTAMP ||
+		 ((FuncExpr *) expr)->funcid == F_AGE_TIMESTAMPTZ_TIMESTAMPTZ);
+}
+
+/*
+ * age(t1, t2) (and age(t), which the planner inlines as
+ * age(current_date, t)): an interval of years, months and days through
+ * the calendar (timestamp_age; timestamptz_age in the session's time
+ * zone), which the devices compute where it is read: what (GA_AGE_CMP)
+ * its interval_cmp value, to compare it with a constant, or a
+ * GaPartField of it in extract (numeric) or date_part (float8), of type
+ * type.
+ */
+static int
+compile_age(Compiler *c, FuncExpr *f, int what, int type)
+{
+	bool		tz = f->funcid == F_AGE_TIMESTAMPTZ_TIMESTAMPTZ;
+	int			ra,
+				rb,
+				lt,
+				rt;
+
+	ra = compile_expr(c, linitial(f->args), &lt);
+	if (ra < 0)
+		return -1;
+	rb = compile_expr(c, lsecond(f->args), &rt);
+	if (rb < 0)
+		return -1;
+	if (lt != rt || lt != (tz ? GA_T_TIMESTAMPTZ : GA_T_TIMESTAMP))
+		return fail(c, "age() of an unexpected type"), -1;
+	if (tz && !session_zone(c, "age() of timestamptz"))
+		return -1;
+	if (emit(c, GA_OP_AGE, type, ra, ra, rb, what | (tz ? GA_AGE_TZ : 0)) < 0)
+		return -1;
+	c->nextreg = ra + 1;
+	return ra;
+}
+
 /*
  * =, <>, <, <=, > or >= of two intervals, each a difference of timestamps
- * (compile_span) or a constant: by interval_cmp's value, a month as 30
- * days, which a difference's microseconds are (a constant past int64
- * stays native).
+ * (compile_span) or a constant, or age() and a constant: by
+ * interval_cmp's value, a month as 30 days, which a difference's
+ * microseconds are (a constant at or past int64's ends stays native: an
+ * age past them is held there).
  */
 static int
 compile_span_cmp(Compiler *c, const char *name, List *args, int *type)
@@ -2730,12 +2774,16 @@ compile_span_cmp(Compiler *c, const char *name, List *args, int *type)
 			int128		v = ((int128) iv->month * DAYS_PER_MONTH + iv->day) * USECS_PER_DAY +
 				iv->time;
 
-			if (v < PG_INT64_MIN || v > PG_INT64_MAX)
+			if (v <= PG_INT64_MIN || v >= PG_INT64_MAX)
 				return fail(c, "an interval constant past 292000 years compared"), -1;
 			r[i] = emit_const(c, Int64GetDatum((int64) v), false, GA_T_INT8);
 		}
 		else if (IsA(e, Const))
 			r[i] = emit_const(c, (Datum) 0, true, GA_T_INT8);
+		else if (is_age(e) && !IsA(list_nth(args, 1 - i), Const))
+			return fail(c, "age() compared with something other than a constant"), -1;
+		else if (is_age(e))
+			r[i] = compile_age(c, (FuncExpr *) e, GA_AGE_CMP, GA_T_INT8);
 		else
 			r[i] = compile_span(c, e);
 		if (r[i] < 0)
@@ -2770,7 +2818,7 @@ compile_date_part(Compiler *c, FuncExpr *f, int *type)
 	bool		of_tz = f->funcid == F_EXTRACT_TEXT_TIMESTAMPTZ ||
 		f->funcid == F_DATE_PART_TEXT_TIMESTAMPTZ;
 	bool		numeric = f->funcid != F_DATE_PART_TEXT_TIMESTAMP &&
-		f->funcid != F_DATE_PART_TEXT_TIMESTAMPTZ;
+		f->funcid != F_DATE_PART_TEXT_TIMESTAMPTZ && f->funcid != F_DATE_PART_TEXT_INTERVAL;
 	int			how;
 	const char *what = numeric ? "extract" : "date_part";
 	char	   *units = const_units(linitial(f->args));
@@ -2793,6 +2841,20 @@ compile_date_part(Compiler *c, FuncExpr *f, int *type)
 			if (fields[i].dtk == val)
 				field = fields[i].field;
 	}
+	if ((f->funcid == F_EXTRACT_TEXT_INTERVAL || f->funcid == F_DATE_PART_TEXT_INTERVAL) &&
+		is_age(lsecond(f->args)))
+	{
+		/* interval_part_common's fields of an age() (its epoch stays native) */
+		if (field < GA_PART_MICROSECONDS || field > GA_PART_MILLENNIUM)
+			return fail(c, "%s('%s') of age()", what, units), -1;
+		*type = numeric ? GA_T_NUMERIC : GA_T_FLOAT8;
+		r = compile_age(c, lsecond(f->args), field, *type);
+		if (r >= 0)
+			c->regscale[r] = numeric ? ga_part_scale(field, false) : 0;
+		return r;
+	}
+	if (f->funcid == F_DATE_PART_TEXT_INTERVAL)
+		return fail(c, "date_part of an interval other than age()"), -1;
 	if (f->funcid == F_EXTRACT_TEXT_INTERVAL)
 	{
 		/*
@@ -2856,7 +2918,8 @@ compile_func(Compiler *c, FuncExpr *f, int *type)
 		return compile_date_trunc(c, f, type);
 	if ((f->funcid == F_EXTRACT_TEXT_TIMESTAMP || f->funcid == F_EXTRACT_TEXT_DATE ||
 		 f->funcid == F_DATE_PART_TEXT_TIMESTAMP || f->funcid == F_EXTRACT_TEXT_TIMESTAMPTZ ||
-		 f->funcid == F_DATE_PART_TEXT_TIMESTAMPTZ || f->funcid == F_EXTRACT_TEXT_INTERVAL) &&
+		 f->funcid == F_DATE_PART_TEXT_TIMESTAMPTZ || f->funcid == F_EXTRACT_TEXT_INTERVAL ||
+		 f->funcid == F_DATE_PART_TEXT_INTERVAL) &&
 		list_length(f->args) == 2)
 		return compile_date_part(c, f, type);
 	if ((f->funcid == F_TIMEZONE_TEXT_TIMESTAMPTZ || f->funcid == F_TIMEZONE_TEXT_TIMESTAMP) &&

@@ -209,7 +209,7 @@ extern const char *GpuaggZoneName(const GpuaggProgram *prog);
  * It reads numeric columns or computes with numerics; the plan then
  * carries an exact path (planner.c).  extract of a field that an infinite
  * value has not (month, dow, hour, ...: NULL there) gives small integers
- * only, and alone needs none.
+ * only, and alone needs none; nor does a field of age().
  */
 static inline bool
 GpuaggProgramNumericExact(const GaProgram *p)
@@ -223,7 +223,7 @@ GpuaggProgramNumericExact(const GaProgram *p)
 
 		if (in->type != GA_T_NUMERIC)
 			continue;
-		if (in->op == GA_OP_TS_PART && !ga_part_grows(in->imm))
+		if ((in->op == GA_OP_TS_PART && !ga_part_grows(in->imm)) || in->op == GA_OP_AGE)
 			continue;
 		return true;
 	}

@@ -247,7 +247,7 @@ SELECT count(*) FROM orders WHERE o_orderdate > current_date - '30 years'::inter
 SELECT date_trunc('month', o_orderdate)::date, count(*) FROM orders GROUP BY 1;
 
 -- name: r61
--- note: age(): stays native (an interval of months and days through the calendar)
+-- note: age() compared with an interval (months and days through the calendar, in the session's zone)
 SELECT count(*) FROM orders WHERE age(o_orderdate) > interval '25 years';
 
 -- name: r62
@@ -261,3 +261,7 @@ SELECT l_shipmode, count(*), sum(extract(epoch FROM l_receiptdate::timestamp - l
 -- name: r64
 -- note: the median duration: percentile_cont of a difference of timestamps (interval_lerp on the host)
 SELECT l_shipmode, percentile_cont(0.5) WITHIN GROUP (ORDER BY l_receiptdate::timestamp - l_shipdate::timestamp) FROM lineitem GROUP BY 1;
+
+-- name: r65
+-- note: customers' orders by age in years at their date: extract(year FROM age(...)) as a key
+SELECT extract(year FROM age(date '2000-01-01', o_orderdate)) AS years, o_orderpriority, count(*), sum(o_totalprice) FROM orders GROUP BY 1, 2;

@@ -44,7 +44,7 @@
 #define GA_HD static inline
 #endif
 
-#define GA_ABI_VERSION		29
+#define GA_ABI_VERSION		30
 
 /*
  * Words of a page's visibility bitmap in a page-form batch: room for

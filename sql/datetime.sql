@@ -355,6 +355,11 @@ SET gpuagg.log_fallback = on;
 EXPLAIN (COSTS OFF) SELECT count(*) FROM dspan WHERE age(te, ts) > age(tz, tz0);
 EXPLAIN (COSTS OFF) SELECT sum(extract(epoch FROM age(te, ts))) FROM dspan;
 EXPLAIN (COSTS OFF) SELECT max(age(te, ts)) FROM dspan;
+EXPLAIN (COSTS OFF) SELECT count(*) FROM dspan WHERE age(te, ts) < interval '106751991 days 04:00:54.775807';
+RESET gpuagg.log_fallback;
+-- (a difference of timestamps is compared with that constant, its value exact)
+SELECT check_offload('SELECT count(*) FROM dspan WHERE te - ts < interval ''106751991 days 04:00:54.775807''');
+SET gpuagg.log_fallback = on;
 RESET gpuagg.log_fallback;
 DROP TABLE dspan, dwide;
 

@@ -2657,16 +2657,6 @@ compile_date_trunc(Compiler *c, FuncExpr *f, int *type)
 }
 
 /*
- * extract(field FROM ts) (numeric), extract(field FROM date) (numeric) and
- * date_part(field, ts) (float8), the field a constant read as
- * timestamp_part_common reads it (DecodeUnits, then DecodeSpecial for
- * epoch); of a timestamptz also timezone, timezone_hour, timezone_minute
- * (its UTC offset in the session's zone).  julian of a timestamp (a
- * fraction of a day) stays native; so does a field PostgreSQL rejects,
- * which raises its error there.  (date_part of a date is of the date::timestamp the parser
- * puts in: compile_func.)
- */
-/*
  * An interval that is the difference of two timestamps (timestamp_mi,
  * timestamptz_mi): never any months, its days and time of day
  * interval_justify_hours' of its microseconds, which the register holds
@@ -2753,14 +2743,15 @@ compile_age(Compiler *c, FuncExpr *f, int what, int type)
  * =, <>, <, <=, > or >= of two intervals, each a difference of timestamps
  * (compile_span) or a constant, or age() and a constant: by
  * interval_cmp's value, a month as 30 days, which a difference's
- * microseconds are (a constant at or past int64's ends stays native: an
- * age past them is held there).
+ * microseconds are (a constant past int64 stays native; compared with an
+ * age, whose value the device holds at int64's ends, one at them too).
  */
 static int
 compile_span_cmp(Compiler *c, const char *name, List *args, int *type)
 {
 	int			op = comparison_op(name),
 				r[2];
+	bool		age = is_age(linitial(args)) || is_age(lsecond(args));
 
 	if (op == 0)
 		return fail(c, "unsupported interval operator %s", name), -1;
@@ -2774,16 +2765,19 @@ compile_span_cmp(Compiler *c, const char *name, List *args, int *type)
 			int128		v = ((int128) iv->month * DAYS_PER_MONTH + iv->day) * USECS_PER_DAY +
 				iv->time;
 
-			if (v <= PG_INT64_MIN || v >= PG_INT64_MAX)
-				return fail(c, "an interval constant past 292000 years compared"), -1;
+			if (v < PG_INT64_MIN || v > PG_INT64_MAX ||
+				(age && (v == PG_INT64_MIN || v == PG_INT64_MAX)))
+				return fail(c, "an interval constant of 292000 years or more compared"), -1;
 			r[i] = emit_const(c, Int64GetDatum((int64) v), false, GA_T_INT8);
 		}
 		else if (IsA(e, Const))
 			r[i] = emit_const(c, (Datum) 0, true, GA_T_INT8);
-		else if (is_age(e) && !IsA(list_nth(args, 1 - i), Const))
-			return fail(c, "age() compared with something other than a constant"), -1;
 		else if (is_age(e))
+		{
+			if (!IsA(list_nth(args, 1 - i), Const))
+				return fail(c, "age() compared with other than a constant interval"), -1;
 			r[i] = compile_age(c, (FuncExpr *) e, GA_AGE_CMP, GA_T_INT8);
+		}
 		else
 			r[i] = compile_span(c, e);
 		if (r[i] < 0)
@@ -2796,6 +2790,19 @@ compile_span_cmp(Compiler *c, const char *name, List *args, int *type)
 	return r[0];
 }
 
+/*
+ * extract(field FROM ts) (numeric), extract(field FROM date) (numeric) and
+ * date_part(field, ts) (float8), the field a constant read as
+ * timestamp_part_common reads it (DecodeUnits, then DecodeSpecial for
+ * epoch); of a timestamptz also timezone, timezone_hour, timezone_minute
+ * (its UTC offset in the session's zone).  julian of a timestamp (a
+ * fraction of a day) stays native; so does a field PostgreSQL rejects,
+ * which raises its error there.  (date_part of a date is of the
+ * date::timestamp the parser puts in: compile_func.)  Of an interval:
+ * extract's epoch of a difference of timestamps, and extract's and
+ * date_part's fields microseconds .. millennium of age(), as
+ * interval_part_common reads them.
+ */
 static int
 compile_date_part(Compiler *c, FuncExpr *f, int *type)
 {

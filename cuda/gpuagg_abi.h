@@ -44,7 +44,7 @@
 #define GA_HD static inline
 #endif
 
-#define GA_ABI_VERSION		30
+#define GA_ABI_VERSION		31
 
 /*
  * Words of a page's visibility bitmap in a page-form batch: room for
@@ -226,7 +226,11 @@ typedef enum GaOp
 	GA_OP_NUM_SCALE,
 	/* dst = numeric a without its last imm digits: a GaRounding (b) */
 	GA_OP_NUM_ROUND,
-	/* dst = abs(a) (b = 0) or sign(a) (b = 1, at scale 0), a numeric */
+	/*
+	 * dst = abs(a) (b = 0) or sign(a) (b = 1, at scale 0), a numeric; abs
+	 * of an integer (its type's minimum out of range) or a float of type
+	 * type
+	 */
 	GA_OP_NUM_ABS,
 	/* dst = a, a numeric, if |a| < 10^imm (a typmod's precision), else
 	 * GA_ERR_NUMERIC_EXACT: the exact path raises PostgreSQL's error */

@@ -1252,6 +1252,23 @@ ga_unary(const GaInstr *in, GaDatum a, GaDatum *r)
 			r->i = ga_numeric_drop(a.i, in->imm, in->b);
 			return GA_OK;
 		case GA_OP_NUM_ABS:
+			if (ga_type_is_float(in->type))
+			{
+				r->f = fabs(a.f);
+				return GA_OK;
+			}
+			if (in->type != GA_T_NUMERIC)
+			{
+				/* int2abs, int4abs, int8abs: the type's minimum has none */
+				if (in->type == GA_T_INT2 && a.i == INT16_MIN)
+					return GA_ERR_INT2_RANGE;
+				if (in->type == GA_T_INT4 && a.i == INT32_MIN)
+					return GA_ERR_INT4_RANGE;
+				if (in->type == GA_T_INT8 && a.i == INT64_MIN)
+					return GA_ERR_INT8_RANGE;
+				r->i = a.i < 0 ? -a.i : a.i;
+				return GA_OK;
+			}
 			if (in->b == 1)
 				r->i = (a.i > 0) - (a.i < 0);
 			else if (a.i == INT64_MIN)

@@ -229,7 +229,8 @@ BEGIN
 			WHEN 'int4' THEN diff_pick(ARRAY['length(s)', 'octet_length(s)', 'strpos(s, ''a'')',
 				'char_length(v)'])
 			ELSE diff_pick(ARRAY['starts_with(s, ''p'')', '(lower(s) LIKE ''%a%'')',
-				'(upper(v) < ''V5'')', '(length(s) > 3)'])
+				'(upper(v) < ''V5'')', '(length(s) > 3)',
+				'(s LIKE ANY (ARRAY[''p%'', ''%a%'']))', '(v !~ ALL (''{^V1,3$}''))'])
 			END;
 	END IF;
 	-- (diff.zones: timestamptz in the session's time zone, and back)
@@ -253,13 +254,13 @@ BEGIN
 	IF r < 0.95 THEN
 		RETURN CASE t
 			WHEN 'int2' THEN diff_pick(ARRAY['(i2 / 3::int2)', '((i4 % 100)::int2)',
-				'(i2 % 7::int2)', '(k::int2)', '(i2 % -1::int2)'])
+				'(i2 % 7::int2)', '(k::int2)', '(i2 % -1::int2)', '(abs(i2))'])
 			WHEN 'int4' THEN diff_pick(ARRAY['(i4 / 7)', '(i4 % 1000)', '(i2::int4 * i2)',
 				'(k * i2)', '(i4 / (k + 1))', '((i8 % 1000000)::int4)', '(i2 + k)',
-				'(i2::int4)', '(k - 5)', '(i2 + 1)', '(i4 % -1)', '(i4 / 100000 * 3)'])
+				'(i2::int4)', '(k - 5)', '(i2 + 1)', '(i4 % -1)', '(i4 / 100000 * 3)', '(abs(i4))'])
 			WHEN 'int8' THEN diff_pick(ARRAY['(i4::int8 * 1000)', '(i8 / 1000)', '(i2::int8)',
 				'(i8 % 997)', '(i4::int8 * i4)', '(k::int8 * 1000000000000)',
-				'(i8 / 1000000 + i4)', '(i4::int8 - i2)'])
+				'(i8 / 1000000 + i4)', '(i4::int8 - i2)', '(abs(i8))'])
 			WHEN 'float4' THEN diff_pick(ARRAY['(f4 + 1::float4)', '(-f4)', '(i4::float4)',
 				'(i8::float4)', '(f4 - k::float4)', '(i2::float4 / 2::float4)',
 				'(f4 * 2::float4)', '(f4 / 3::float4)'])
@@ -267,7 +268,7 @@ BEGIN
 				'(i4::float8)', '(i8::float8 / 1000)', '(f8 - f4)', '(-f8)',
 				'(i2::float8 * 0.5)', '(f8 + i4::float8)', '(f4::float8 / 1000)',
 				'(round(f8 / 7))', '(trunc(f8))', '(floor(f4::float8 / 3))', '(ceil(f8))',
-				'(sign(f8))'])
+				'(sign(f8))', '(abs(f8 - 1))', '(abs(f4)::float8)'])
 			WHEN 'date' THEN diff_pick(ARRAY['(d + 0)', '(d - 0)', '(0 + d)'])
 			WHEN 'ts' THEN 'ts'
 			WHEN 'tz' THEN 'tz'

@@ -32,6 +32,11 @@ SELECT check_error('SELECT variance(f) FROM er');
 SELECT check_error('SELECT max(d + 1) FROM er');
 SELECT check_error('SELECT max(d - 1) FROM er');
 SELECT check_error('SELECT count(*) FROM er WHERE 10 / b > 0');
+-- abs() of each integer type's minimum
+SELECT check_error('SELECT sum(abs(a)::int8) FROM er');
+SELECT check_error('SELECT max(abs(s)) FROM er');
+SELECT check_error('SELECT max(abs(x)) FROM er');
+SELECT check_error('SELECT max(abs(x)), max(abs(s)), max(abs(a)) FROM er WHERE k = 2');
 SELECT check_error('SELECT k / b, count(*) FROM er GROUP BY k / b');
 -- no error where PostgreSQL raises none: % -1, FILTER and short-circuit
 SELECT check_error('SELECT sum(a % -1), sum(x % -1) FROM er');

@@ -24,6 +24,10 @@ SELECT check_offload('SELECT count(*) FROM fi WHERE a IS NULL OR x IS NOT NULL A
 SELECT check_offload('SELECT count(*) FROM fi WHERE ok = (a > 0)');
 SELECT check_offload('SELECT count(*) FROM fi WHERE ok');
 SELECT check_offload('SELECT count(*) FROM fi WHERE NOT ok');
+-- abs of integers and floats (int2abs, int4abs, int8abs, fabs)
+SELECT check_offload('SELECT abs(a) AS k, count(*), sum(abs(x - 3000)), max(abs(s - 50)), min(abs(f - 100.5)), max(abs(r - 3)) FROM fi GROUP BY 1');
+SELECT check_offload('SELECT count(*) FROM fi WHERE abs(a) > 3 AND abs(f * -1) < 200');
+SELECT check_offload('SELECT min(abs(f * -0.0))::text AS z, max(abs(r * -0.0))::text AS zr, min(f * -0.0)::text AS nz FROM fi');
 -- mixed widths and casts
 SELECT check_offload('SELECT count(*) FROM fi WHERE s < x AND s::int4 > a AND r < f');
 SELECT check_offload('SELECT count(*) FROM fi WHERE a::float8 / 3 > 0.5 AND f::int4 % 2 = 0');

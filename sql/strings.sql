@@ -107,6 +107,22 @@ SELECT same_in_pages('SELECT n % 3, count(*) FROM st WHERE b LIKE ''%2 %'' GROUP
 SELECT check_offload('SELECT v, count(*) FROM st WHERE t ~ ''^pre[0-9a]'' GROUP BY v');
 SELECT check_offload('SELECT count(*) FILTER (WHERE t ~* ''^PRE.*F$''), count(*) FILTER (WHERE t !~ ''[a-c]''), count(*) FILTER (WHERE v !~* ''V[12]''), count(*) FILTER (WHERE t SIMILAR TO ''pre(1|2)%'') FROM st');
 SELECT check_offload('SELECT b, count(*) FILTER (WHERE b ~ ''1$''), count(*) FILTER (WHERE b ~ ''1 *$''), count(*) FILTER (WHERE bp ~ ''^y $''), count(*) FILTER (WHERE b::text ~ ''1$'') FROM st GROUP BY b');
+-- against each of a constant array's patterns (LIKE ANY, ~ ALL, ...), and
+-- regexp_like, regexp_count: the whole test once per distinct string
+SELECT check_offload('SELECT v, count(*) FROM st WHERE t LIKE ANY (ARRAY[''pre1%'', ''%f'', ''Gr_%'']) GROUP BY v');
+SELECT check_offload('SELECT count(*) FILTER (WHERE t NOT LIKE ALL (''{%a%,%b%}'')), count(*) FILTER (WHERE v ILIKE ANY (''{V1%}'')), count(*) FILTER (WHERE t ~ ANY (''{^pre[0-3],é$}'')), count(*) FILTER (WHERE t !~* ALL (''{A,B}'')) FROM st');
+SELECT check_offload('SELECT regexp_count(t, ''[0-9]'') AS digits, regexp_like(v, ''^V[12]'') AS vl, count(*) FROM st GROUP BY 1, 2');
+SELECT check_offload('SELECT CASE WHEN t LIKE ANY (ARRAY[''pre1%'', ''pre2%'']) THEN ''a'' WHEN t ~ ANY (ARRAY[''9$'']) THEN ''b'' END AS k, count(*) FROM st GROUP BY 1');
+SET gpuagg.log_fallback = on;
+-- a NULL pattern (a NULL answer where nothing matches), a pattern ending
+-- in an escape (an error natively, for the rows it reaches), a column's
+-- patterns, no pattern: native
+EXPLAIN (COSTS OFF) SELECT count(*) FROM st WHERE t LIKE ANY (ARRAY['pre1%', NULL]);
+EXPLAIN (COSTS OFF) SELECT count(*) FROM st WHERE t LIKE ANY (ARRAY['pre1%', 'x\']);
+EXPLAIN (COSTS OFF) SELECT count(*) FROM st WHERE t LIKE ANY (ARRAY[v, 'a%']);
+-- (an empty array answers even a NULL string: ALL true, ANY false)
+EXPLAIN (COSTS OFF) SELECT count(*) FROM st WHERE t LIKE ALL ('{}');
+RESET gpuagg.log_fallback;
 
 -- < <= > >= and BETWEEN of a text or varchar column and a constant, under
 -- the expression's collation ("C", the database's, ICU): the host asks

@@ -111,6 +111,7 @@ static int	compile_width_bucket(Compiler *c, FuncExpr *f, int *type);
 static int	compile_named_op(Compiler *c, const char *name, Oid opfuncid, Oid inputcollid,
 							 Oid restype, List *args, int *type);
 static int	compile_span_cmp(Compiler *c, const char *name, List *args, int *type);
+static int	derived_column(Compiler *c, Expr *expr, Var *var, int t, int *type);
 static int	compile_numeric_div(Compiler *c, List *args, int ra, int lt, bool div_sum,
 								int *type);
 static int	emit_jump(Compiler *c, int cond);
@@ -1523,6 +1524,8 @@ string_func_arg_ok(Expr *e, Var **var)
 			case F_TEXTREGEXNE:
 			case F_BPCHARREGEXEQ:
 			case F_BPCHARREGEXNE:
+			case F_REGEXP_LIKE_TEXT_TEXT:
+			case F_REGEXP_COUNT_TEXT_TEXT:
 				if (!regex_compiles(lsecond(args), REG_ADVANCED, collid))
 					return false;
 				break;
@@ -1649,11 +1652,8 @@ var_to_param(Node *node, void *context)
 static int
 compile_string_func(Compiler *c, Expr *expr, int *type)
 {
-	GpuaggProgram *prog = c->prog;
 	Var		   *var = NULL;
 	int			t = GpuaggTypeOf(exprType((Node *) expr));
-	int			col,
-				r;
 	List	   *args;
 	Oid			collid;
 	Oid			fn = call_parts(expr, &args, &collid);
@@ -1676,7 +1676,24 @@ compile_string_func(Compiler *c, Expr *expr, int *type)
 	}
 	if ((t != GA_T_TEXT && t != GA_T_INT4 && t != GA_T_BOOL) ||
 		exprType((Node *) expr) == BPCHAROID ||
-		!string_func_arg_ok(expr, &var) || var == NULL || prog->npreds >= GA_MAX_COLS)
+		!string_func_arg_ok(expr, &var) || var == NULL)
+		return -1;
+	return derived_column(c, expr, var, t, type);
+}
+
+/*
+ * expr, a function of string column var's values of type t, as a column
+ * of its own the host fills (compile_string_func), or -1 with nothing
+ * emitted (-2: failed).
+ */
+static int
+derived_column(Compiler *c, Expr *expr, Var *var, int t, int *type)
+{
+	GpuaggProgram *prog = c->prog;
+	int			col,
+				r;
+
+	if (prog->npreds >= GA_MAX_COLS)
 		return -1;
 	prog->pred_funcid[prog->npreds] = InvalidOid;
 	prog->pred_expr[prog->npreds] = (Expr *) var_to_param((Node *) expr, NULL);
@@ -1687,6 +1704,70 @@ compile_string_func(Compiler *c, Expr *expr, int *type)
 	prog->ga.cols[col].prefix = prefix_coded(expr, &prog->ga.cols[col].prefix_flags);
 	*type = t;
 	return r;
+}
+
+/*
+ * s LIKE ANY (ARRAY['%a%', 'b%']), s !~ ALL ('{...}'): LIKE, ILIKE, their
+ * negations or a regular expression match of a text or varchar column (or
+ * of a function of one, string_func_arg_ok) with each of a constant
+ * array's patterns, at least one and none NULL (a NULL answer where none
+ * matches, which a derived column cannot hold): a bool column the host computes per distinct string with
+ * PostgreSQL's own ExecEvalScalarArrayOp (compile_string_func), or -1 with
+ * nothing emitted (-2: failed).  Each pattern must be one whose use raises
+ * no error: a LIKE pattern not ending in an escape, a regular expression
+ * that compiles.
+ */
+static int
+compile_string_saop(Compiler *c, ScalarArrayOpExpr *saop, int *type)
+{
+	Const	   *arr = lsecond(saop->args);
+	Var		   *var = NULL;
+	Datum	   *elems;
+	bool	   *nulls;
+	int			n,
+				cflags = 0;
+	bool		like = false;
+
+	set_sa_opfuncid(saop);
+	switch (saop->opfuncid)
+	{
+		case F_TEXTLIKE:
+		case F_TEXTNLIKE:
+		case F_TEXTICLIKE:
+		case F_TEXTICNLIKE:
+			like = true;
+			break;
+		case F_TEXTREGEXEQ:
+		case F_TEXTREGEXNE:
+			cflags = REG_ADVANCED;
+			break;
+		case F_TEXTICREGEXEQ:
+		case F_TEXTICREGEXNE:
+			cflags = REG_ADVANCED | REG_ICASE;
+			break;
+		default:
+			return -1;
+	}
+	if (!IsA(arr, Const) || arr->constisnull ||
+		get_element_type(arr->consttype) != TEXTOID || !deterministic(saop->inputcollid) ||
+		!string_func_arg_ok(linitial(saop->args), &var) || var == NULL)
+		return -1;
+	deconstruct_array(DatumGetArrayTypeP(arr->constvalue), TEXTOID, -1, false,
+					  TYPALIGN_INT, &elems, &nulls, &n);
+	/* (no pattern answers even a NULL string, which a derived column cannot ask) */
+	if (n == 0)
+		return -1;
+	for (int i = 0; i < n; i++)
+	{
+		if (nulls[i])
+			return -1;
+		if (like ? GpuaggLikeEndsInEscape(elems[i]) :
+			!regex_compiles((Expr *) makeConst(TEXTOID, -1, saop->inputcollid, -1, elems[i],
+											   false, false),
+							cflags, saop->inputcollid))
+			return -1;
+	}
+	return derived_column(c, (Expr *) saop, var, GA_T_BOOL, type);
 }
 
 /*
@@ -3002,6 +3083,22 @@ compile_func(Compiler *c, FuncExpr *f, int *type)
 		*type = GA_T_FLOAT8;
 		return r;
 	}
+	if ((f->funcid == F_ABS_INT2 || f->funcid == F_ABS_INT4 || f->funcid == F_ABS_INT8 ||
+		 f->funcid == F_ABS_FLOAT4 || f->funcid == F_ABS_FLOAT8) && list_length(f->args) == 1)
+	{
+		/* int2abs, int4abs, int8abs (the type's minimum out of range), fabs */
+		int			want = GpuaggTypeOf(f->funcresulttype);
+
+		r = compile_expr(c, linitial(f->args), &from);
+		if (r < 0)
+			return -1;
+		if (from != want)
+			return fail(c, "unexpected abs() argument"), -1;
+		if (emit(c, GA_OP_NUM_ABS, want, r, r, 0, 0) < 0)
+			return -1;
+		*type = want;
+		return r;
+	}
 	if (f->funcid == F_WIDTH_BUCKET_NUMERIC_NUMERIC_NUMERIC_INT4)
 		return compile_width_bucket(c, f, type);
 	if (f->funcid == F_ROUND_NUMERIC || f->funcid == F_TRUNC_NUMERIC ||
@@ -3393,9 +3490,12 @@ compile_saop(Compiler *c, ScalarArrayOpExpr *saop, int *type)
 				npatches = 0;
 	char	   *name;
 
-	if (saop->opno >= FirstGenbkiObjectId || (name = get_opname(saop->opno)) == NULL ||
-		(cmp = comparison_op(name)) == 0)
-		return fail(c, "unsupported operator in ANY/ALL"), -1;
+	/* LIKE ANY (...) and regular expressions of a string column: the host's */
+	if ((dst = compile_string_saop(c, saop, type)) != -1)
+		return dst < 0 ? -1 : dst;
+	name = get_opname(saop->opno);
+	if (saop->opno >= FirstGenbkiObjectId || name == NULL || (cmp = comparison_op(name)) == 0)
+		return fail(c, "unsupported operator %s in ANY/ALL", name ? name : "(unnamed)"), -1;
 	lt = conditional_type(exprType((Node *) scalar));
 	*type = GA_T_BOOL;
 	if (lt == GA_T_TEXT)

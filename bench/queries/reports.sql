@@ -265,3 +265,7 @@ SELECT l_shipmode, percentile_cont(0.5) WITHIN GROUP (ORDER BY l_receiptdate::ti
 -- name: r65
 -- note: customers' orders by age in years at their date: extract(year FROM age(...)) as a key
 SELECT extract(year FROM age(date '2000-01-01', o_orderdate)) AS years, o_orderpriority, count(*), sum(o_totalprice) FROM orders GROUP BY 1, 2;
+
+-- name: r66
+-- note: LIKE ANY of constant patterns, and abs() of a date difference
+SELECT l_shipmode, count(*) FILTER (WHERE l_comment LIKE ANY (ARRAY['%fluff%', '%regular%'])), avg(abs(l_receiptdate - l_commitdate)) FROM lineitem GROUP BY 1;

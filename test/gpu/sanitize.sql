@@ -38,6 +38,9 @@ SELECT extract(year FROM ts) AS y, extract(week FROM ts) AS w, count(*), sum(ext
 SELECT count(*) FROM san WHERE ts + interval '-13 months' > timestamp '2020-02-01' AND extract(dow FROM ts) IN (0, 6);
 -- differences of timestamps: sums of days and time apart, compared
 SELECT k, sum(ts - d::timestamp), avg(ts - timestamp '2020-01-01'), max(ts - d::timestamp), count(DISTINCT ts - d::timestamp), sum(extract(epoch FROM ts - d::timestamp)) FROM san WHERE ts - d::timestamp > interval '-300 days' GROUP BY k ORDER BY k LIMIT 3;
+-- abs() of integers and floats; LIKE ANY, a column the host computes
+SELECT k % 5 AS g, sum(abs(v - 100000)), max(abs(s - 6)), min(abs(f - 1000)), max(abs(x)) FROM san GROUP BY 1 ORDER BY 1 LIMIT 3;
+SELECT k, count(*) FILTER (WHERE t LIKE ANY (ARRAY['id1%', '%7'])), count(*) FILTER (WHERE t !~ ALL ('{^id2,9$}')) FROM san GROUP BY k ORDER BY k LIMIT 3;
 -- age(): compared, and its fields (of timestamptz in the session's zone)
 SELECT extract(year FROM age(ts, timestamp '2000-02-29')) AS y, extract(month FROM age(ts::timestamptz, d::timestamptz)) AS m, count(*), sum(date_part('day', age(d::timestamp, ts))), count(*) FILTER (WHERE age(ts, d::timestamp) > interval '1 mon 2 days') FROM san GROUP BY 1, 2 ORDER BY 1, 2 LIMIT 3;
 -- a partitioned table: one session reads the partitions left after

@@ -1,7 +1,7 @@
 -- eligibility: which queries become a Custom Scan (GpuAgg), and which keep
 -- their native plan.
 BEGIN;
-SELECT plan(113);
+SELECT plan(114);
 
 \ir common.psql
 SET LOCAL gpuagg.log_fallback = off;
@@ -188,8 +188,9 @@ SELECT ok(pg_temp.offloaded('SELECT k, sum(i4) FROM el_t WHERE t = ''x1'' OR t I
 SELECT ok(pg_temp.offloaded('SELECT k, sum(i4) FROM el_t WHERE t < ''x1'' GROUP BY k'), 'text ordering against a constant in WHERE');
 SELECT ok(NOT pg_temp.offloaded('SELECT k, sum(i4) FROM el_t WHERE t < t || ''a'' GROUP BY k'), 'text ordering against an expression');
 SELECT ok(NOT pg_temp.offloaded('SELECT count(*) FROM el_t WHERE random() < 0.5'), 'random() in WHERE');
-SELECT ok(NOT pg_temp.offloaded('SELECT sum(abs(i4)) FROM el_t'), 'abs() in an aggregate argument');
-SELECT ok(NOT pg_temp.offloaded('SELECT abs(i4), count(*) FROM el_t GROUP BY abs(i4)'), 'function in a group key');
+SELECT ok(NOT pg_temp.offloaded('SELECT sum(gcd(i4, 6)) FROM el_t'), 'gcd() in an aggregate argument');
+SELECT ok(NOT pg_temp.offloaded('SELECT gcd(i4, 6), count(*) FROM el_t GROUP BY gcd(i4, 6)'), 'function in a group key');
+SELECT ok(pg_temp.offloaded('SELECT abs(i4), sum(abs(i4)) FROM el_t GROUP BY abs(i4)'), 'abs() of an integer in a group key and an aggregate argument');
 SELECT ok(pg_temp.offloaded('SELECT sum(coalesce(i4, 0)) FROM el_t'), 'COALESCE in an aggregate argument');
 SELECT ok(pg_temp.offloaded('SELECT sum(CASE WHEN b THEN i4 END) FROM el_t'), 'CASE in an aggregate argument');
 SELECT ok(pg_temp.offloaded('SELECT count(*) FROM el_t WHERE d < ts'), 'date compared with timestamp (date_cmp_timestamp)');

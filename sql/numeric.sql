@@ -134,6 +134,20 @@ SELECT check_offload('SELECT g, sum((price / 4)::float8), max((k / 2)::int), sum
 SELECT check_offload('SELECT sum(price / 100), avg(rate / 5) FROM nm WHERE g > 100');
 SELECT check_offload('SELECT g, sum(price / 100) FROM nm GROUP BY g HAVING sum(price / 100) > 10 AND avg(k / 4) < 5');
 SELECT check_offload('SELECT g, sum(big / 100), avg(big / 0.02) FROM nm GROUP BY g');
+-- an integer (a column, an expression) divided so: its type's digits bound
+-- it (the ends of each type included: past int64 at the quotient's scale,
+-- the exact path)
+CREATE TABLE ni (g int4, a int2, b int4, c int8);
+INSERT INTO ni SELECT i % 5, (i * 7 % 65535 - 32767)::int2, i * 104729 % 2000000000 - 1000000000,
+	   i::int8 * 982451653 * (CASE WHEN i % 2 = 0 THEN -1 ELSE 1 END) FROM generate_series(1, 3000) i;
+INSERT INTO ni VALUES (0, -32768, -2147483648, -9223372036854775808), (1, 32767, 2147483647, 9223372036854775807),
+	(2, 0, 0, 0), (3, NULL, NULL, NULL);
+ANALYZE ni;
+SELECT check_offload('SELECT g, sum(a / 100.0), avg(b / 8.0), sum(b / 0.25), avg(a / -0.5) FROM ni GROUP BY g');
+SELECT check_offload('SELECT trunc(a / 100.0) * 100 AS w, count(*), sum(b / 100.0) FILTER (WHERE a / 1000.0 > 0), max(round(b / 1000.0)) FROM ni GROUP BY 1');
+SELECT check_offload('SELECT g, sum((g * 12345) / 100.0), sum(c / 1000.0) FROM ni WHERE c > -9223372036854775808 GROUP BY g');
+SELECT check_offload('SELECT g, sum(c / 1000.0) FROM ni GROUP BY g');
+DROP TABLE ni;
 -- these keep the native plan, and say why: a divisor with other prime
 -- factors, a column without a declared precision, quotients numeric_div
 -- rounds for the column's largest values, a quotient as a key, in min or

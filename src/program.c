@@ -686,7 +686,8 @@ compile_numeric_div(Compiler *c, List *args, int ra, int lt, bool div_sum, int *
 	Expr	   *x = linitial(args);
 	Const	   *k = lsecond(args);
 	int32		typmod;
-	int			s = c->regscale[ra],
+	int			precision,
+				s = c->regscale[ra],
 				ks,
 				a = 0,
 				b = 0,
@@ -705,8 +706,19 @@ compile_numeric_div(Compiler *c, List *args, int ra, int lt, bool div_sum, int *
 	while (IsA(x, RelabelType))
 		x = ((RelabelType *) x)->arg;
 	typmod = exprTypmod((Node *) x);
-	if (lt != GA_T_NUMERIC || !IsA(x, Var) || typmod < (int32) VARHDRSZ)
-		return fail(c, "numeric division of other than a numeric column of a declared precision"), -1;
+	/* the digits before the point: a column's typmod's, an integer's type's */
+	if (IsA(x, FuncExpr) && ((FuncExpr *) x)->funcid == F_NUMERIC_INT2)
+		precision = 5;
+	else if (IsA(x, FuncExpr) && ((FuncExpr *) x)->funcid == F_NUMERIC_INT4)
+		precision = 10;
+	else if (IsA(x, FuncExpr) && ((FuncExpr *) x)->funcid == F_NUMERIC_INT8)
+		precision = 19;
+	else if (IsA(x, Var) && typmod >= (int32) VARHDRSZ)
+		precision = (typmod - VARHDRSZ) >> 16;
+	else
+		precision = -1;
+	if (lt != GA_T_NUMERIC || precision < 0)
+		return fail(c, "numeric division of other than a numeric column of a declared precision or an integer"), -1;
 	if (!IsA(k, Const) || k->constisnull)
 		return fail(c, "numeric division by other than a constant"), -1;
 	if ((ks = GpuaggNumericDscale(k->constvalue)) < 0 || ks > GA_NUMERIC_MAX_SCALE ||
@@ -733,7 +745,7 @@ compile_numeric_div(Compiler *c, List *args, int ra, int lt, bool div_sum, int *
 	fd2 = first_digit(kv < 0 ? -(int128) kv : kv, ks, &weight2);
 	/* the largest |x| of the column (and of an int64 at its scale) */
 	xmax = 1;
-	for (int i = 0; i < ((typmod - VARHDRSZ) >> 16) && xmax < PG_INT64_MAX; i++)
+	for (int i = 0; i < precision && xmax < PG_INT64_MAX; i++)
 		xmax *= 10;
 	xmax = Min(xmax - 1, (int128) PG_INT64_MAX);
 	if (div_rscale(xmax, s, weight2, fd2, ks) < rs)

@@ -269,3 +269,7 @@ SELECT extract(year FROM age(date '2000-01-01', o_orderdate)) AS years, o_orderp
 -- name: r66
 -- note: LIKE ANY of constant patterns, and abs() of a date difference
 SELECT l_shipmode, count(*) FILTER (WHERE l_comment LIKE ANY (ARRAY['%fluff%', '%regular%'])), avg(abs(l_receiptdate - l_commitdate)) FROM lineitem GROUP BY 1;
+
+-- name: r67
+-- note: an integer divided by a numeric constant, truncated: size bands
+SELECT trunc(p_size / 10.0) * 10 AS size_band, count(*), avg(p_retailprice) FROM part GROUP BY 1;

@@ -225,7 +225,7 @@ BEGIN
 			WHEN 'text' THEN diff_pick(ARRAY['lower(s)', 'upper(v)', 'substr(s, 2, 3)',
 				'(s || ''-'')', 'left(s, 2)', 'right(v, 1)', 'btrim(s)', 'replace(s, ''p'', ''q'')',
 				'regexp_replace(s, ''^p(.).*$'', ''\1'')', 'split_part(s, ''a'', 2)',
-				'initcap(s)', 'reverse(s)'])
+				'initcap(s)', 'reverse(s)', 'substring(s FROM ''^p(.)'')', 'regexp_substr(v, ''[0-4]'')'])
 			WHEN 'int4' THEN diff_pick(ARRAY['length(s)', 'octet_length(s)', 'strpos(s, ''a'')',
 				'char_length(v)'])
 			ELSE diff_pick(ARRAY['starts_with(s, ''p'')', '(lower(s) LIKE ''%a%'')',

@@ -113,11 +113,26 @@ SELECT check_offload('SELECT v, count(*) FROM st WHERE t LIKE ANY (ARRAY[''pre1%
 SELECT check_offload('SELECT count(*) FILTER (WHERE t NOT LIKE ALL (''{%a%,%b%}'')), count(*) FILTER (WHERE v ILIKE ANY (''{V1%}'')), count(*) FILTER (WHERE t ~ ANY (''{^pre[0-3],é$}'')), count(*) FILTER (WHERE t !~* ALL (''{A,B}'')) FROM st');
 SELECT check_offload('SELECT regexp_count(t, ''[0-9]'') AS digits, regexp_like(v, ''^V[12]'') AS vl, count(*) FROM st GROUP BY 1, 2');
 SELECT check_offload('SELECT CASE WHEN t LIKE ANY (ARRAY[''pre1%'', ''pre2%'']) THEN ''a'' WHEN t ~ ANY (ARRAY[''9$'']) THEN ''b'' END AS k, count(*) FROM st GROUP BY 1');
+-- functions of a string that are NULL for some strings: substring(s FROM
+-- pattern) and regexp_substr where the pattern does not match, a NULL
+-- pattern in LIKE ANY where none other matches; as keys, in aggregates,
+-- WHERE and FILTER, and of a joined table's column
+SELECT check_offload('SELECT substring(t FROM ''^pre([0-3])'') AS k, count(*), count(substring(v FROM ''[12]$'')), min(regexp_substr(t, ''[a-f]+'')) FROM st GROUP BY 1');
+SELECT check_offload('SELECT n % 3 AS g, count(*) FILTER (WHERE substring(t FROM ''[0-9]+'') = ''1''), sum(length(substring(t FROM ''e.*''))), max(lower(regexp_substr(v, ''V.''))) FROM st WHERE substring(t FROM ''^(Gr|pre)'') IS NOT NULL GROUP BY 1');
+SELECT check_offload('SELECT count(*) FILTER (WHERE t LIKE ANY (ARRAY[''pre1%'', NULL])), count(*) FILTER (WHERE (t LIKE ANY (ARRAY[''pre1%'', NULL])) IS NULL), count(*) FILTER (WHERE t NOT LIKE ALL (ARRAY[''%a%'', NULL])) FROM st');
+CREATE TABLE st_dim2 AS SELECT k, CASE WHEN k % 7 = 0 THEN NULL ELSE 'n' || k || CASE WHEN k % 3 = 0 THEN 'x' ELSE '' END END AS name
+  FROM generate_series(0, 100) k;
+ANALYZE st_dim2;
+SELECT check_offload('SELECT substring(st_dim2.name FROM ''[0-9]x'') AS k, count(*) FROM st JOIN st_dim2 ON st.n = st_dim2.k GROUP BY 1');
+SELECT check_offload('SELECT st.n % 4 AS g, count(substring(st_dim2.name FROM ''1.x'')), count(*) FILTER (WHERE substring(st_dim2.name FROM ''x$'') IS NULL) FROM st JOIN st_dim2 ON st.n = st_dim2.k GROUP BY 1');
+DROP TABLE st_dim2;
+-- a few LIKE patterns without _ of the column itself: the OR (AND) of its
+-- LIKEs, which the device matches in page form; with a _ the host's column
+SELECT same_in_pages('SELECT n % 3 AS g, count(*) FILTER (WHERE v LIKE ANY (ARRAY[''v1%'', ''%3'', NULL])), count(*) FILTER (WHERE v NOT LIKE ALL (ARRAY[''%5%'', ''%ï''])), count(*) FILTER (WHERE (v NOT LIKE ALL (ARRAY[''%2'', NULL])) IS NULL) FROM st GROUP BY 1');
+SELECT check_offload('SELECT count(*) FILTER (WHERE t LIKE ANY (ARRAY[''pre_1%'', ''%f''])), count(*) FILTER (WHERE v LIKE ALL (ARRAY[''V%'', ''%1'', ''%2%'', ''%3%'', ''%4%'', ''%5%'', ''%6%'', ''%7%'', ''%8%''])) FROM st');
 SET gpuagg.log_fallback = on;
--- a NULL pattern (a NULL answer where nothing matches), a pattern ending
--- in an escape (an error natively, for the rows it reaches), a column's
--- patterns, no pattern: native
-EXPLAIN (COSTS OFF) SELECT count(*) FROM st WHERE t LIKE ANY (ARRAY['pre1%', NULL]);
+-- a pattern ending in an escape (an error natively, for the rows it
+-- reaches), a column's patterns, no pattern: native
 EXPLAIN (COSTS OFF) SELECT count(*) FROM st WHERE t LIKE ANY (ARRAY['pre1%', 'x\']);
 EXPLAIN (COSTS OFF) SELECT count(*) FROM st WHERE t LIKE ANY (ARRAY[v, 'a%']);
 -- (an empty array answers even a NULL string: ALL true, ANY false)

@@ -77,7 +77,7 @@ struct GpuaggBatchReader
 	GpuaggDict *dict;
 	uint8	   *predcache[GA_MAX_COLS];	/* per predicate, by code: 0 not yet
 										 * known, 1 false, 2 true (a function
-										 * of the string: 1 known) */
+										 * of the string: 1 a value, 2 NULL) */
 	uint32		predcap[GA_MAX_COLS];
 	FmgrInfo	predfn[GA_MAX_COLS];
 	/* functions of a string (GpuaggProgram.pred_expr), evaluated by code */
@@ -412,11 +412,13 @@ pred_value(GpuaggBatchReader *r, int k, Datum d)
 
 /*
  * Function k of a non-NULL string (GpuaggProgram.pred_expr) as column col
- * stores it: from its code's cache, else evaluated by PostgreSQL with the
- * string as $1 (a string result coded in the dictionary).
+ * stores it: from its code's cache (1: a value, 2: NULL), else evaluated
+ * by PostgreSQL with the string as $1 (a string result coded in the
+ * dictionary).  *isnull: the function returned NULL (substring(s FROM
+ * pattern) where the pattern does not match).
  */
 static uint64
-derived_value(GpuaggBatchReader *r, const GaColumn *col, int k, Datum d)
+derived_value(GpuaggBatchReader *r, const GaColumn *col, int k, Datum d, bool *isnull)
 {
 	uint32		code = GpuaggDictEncode(r->dict, d);
 
@@ -425,20 +427,19 @@ derived_value(GpuaggBatchReader *r, const GaColumn *col, int k, Datum d)
 	{
 		ParamExternData *prm = &r->predcontext->ecxt_param_list_info->params[0];
 		Datum		v;
-		bool		isnull;
+		bool		vnull;
 
 		prm->value = GpuaggDictValue(r->dict, code);
 		prm->isnull = false;
 		prm->pflags = PARAM_FLAG_CONST;
 		prm->ptype = r->host->pred_argtype[k];
-		v = ExecEvalExprSwitchContext(r->predstate[k], r->predcontext, &isnull);
-		if (isnull)
-			elog(ERROR, "gpuagg: a function of a string returned NULL");
-		r->predvalue[k][code] = col->type == GA_T_TEXT ? GpuaggDictEncode(r->dict, v) :
+		v = ExecEvalExprSwitchContext(r->predstate[k], r->predcontext, &vnull);
+		r->predvalue[k][code] = vnull ? 0 : col->type == GA_T_TEXT ? GpuaggDictEncode(r->dict, v) :
 			col->type == GA_T_BOOL ? (uint64) DatumGetBool(v) : (uint64) (uint32) DatumGetInt32(v);
-		r->predcache[k][code] = 1;
+		r->predcache[k][code] = vnull ? 2 : 1;
 		ResetExprContext(r->predcontext);
 	}
+	*isnull = r->predcache[k][code] == 2;
 	return r->predvalue[k][code];
 }
 
@@ -467,9 +468,10 @@ static int
 host_length(void *arg, const uint8_t *p, int c, int32_t *n)
 {
 	GpuaggBatchReader *r = (GpuaggBatchReader *) arg;
+	bool		isnull;			/* (never: a length) */
 
 	*n = (int32) derived_value(r, &r->prog->cols[c], r->prog->cols[c].pred - 1,
-							   PointerGetDatum(p));
+							   PointerGetDatum(p), &isnull);
 	return 1;
 }
 
@@ -478,9 +480,10 @@ static int
 host_prefix(void *arg, const uint8_t *p, int c, uint32_t *code)
 {
 	GpuaggBatchReader *r = (GpuaggBatchReader *) arg;
+	bool		isnull;			/* (never: a prefix) */
 
 	*code = (uint32) derived_value(r, &r->prog->cols[c], r->prog->cols[c].pred - 1,
-								   PointerGetDatum(p));
+								   PointerGetDatum(p), &isnull);
 	return 1;
 }
 
@@ -504,21 +507,25 @@ host_bpchar_codes(void *arg, const uint8_t *p, uint64_t *codes)
 	return 1;
 }
 
-/* Store a non-NULL Datum at its native width. */
-static inline void
+/*
+ * Store a non-NULL Datum at its native width; false where the value to
+ * store is NULL (a function of a string that returned NULL for it).
+ */
+static inline bool
 store_value(GpuaggBatchReader *r, const GaColumn *col, void *vals, int64 row,
 			Datum d)
 {
 	/* a function of the string: its value for the string */
 	if (col->pred && r->predstate[col->pred - 1])
 	{
-		uint64		v = derived_value(r, col, col->pred - 1, d);
+		bool		isnull;
+		uint64		v = derived_value(r, col, col->pred - 1, d, &isnull);
 
 		if (col->type == GA_T_TEXT || col->type == GA_T_INT4)
 			((uint32 *) vals)[row] = (uint32) v;
 		else
 			((uint8 *) vals)[row] = (uint8) v;
-		return;
+		return !isnull;
 	}
 	switch (col->type)
 	{
@@ -562,13 +569,14 @@ store_value(GpuaggBatchReader *r, const GaColumn *col, void *vals, int64 row,
 		default:
 			break;
 	}
+	return true;
 }
 
 /* (batch.h) */
-void
+bool
 GpuaggBatchStoreValue(GpuaggBatchReader *r, int c, void *vals, int64 row, Datum d)
 {
-	store_value(r, &r->prog->cols[c], vals, row, d);
+	return store_value(r, &r->prog->cols[c], vals, row, d);
 }
 
 /* (batch.h) */
@@ -696,13 +704,11 @@ static inline void
 put_value(GpuaggBatchReader *r, int c, void **values, uint8 **nulls, bool *anynull,
 		  int row, Datum d, bool isnull)
 {
-	if (isnull)
+	if (isnull || (values[c] && !store_value(r, &r->prog->cols[c], values[c], row, d)))
 	{
 		nulls[c][row >> 3] |= (uint8) (1 << (row & 7));
 		anynull[c] = true;
 	}
-	else if (values[c])
-		store_value(r, &r->prog->cols[c], values[c], row, d);
 }
 
 /*

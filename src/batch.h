@@ -108,9 +108,10 @@ extern bool GpuaggBatchNumericUnfit(GpuaggBatchReader *reader);
  * Row row of vals, an array of column c's values, the value d (not NULL)
  * as the reader stores it: a join's dimension rows, which the device
  * joins (join.c).  A numeric it cannot hold makes GpuaggBatchNumericUnfit
- * true.
+ * true.  False: the column's value is NULL (a function of a string that
+ * returned NULL for d).
  */
-extern void GpuaggBatchStoreValue(GpuaggBatchReader *r, int c, void *vals, int64 row,
+extern bool GpuaggBatchStoreValue(GpuaggBatchReader *r, int c, void *vals, int64 row,
 								  Datum d);
 /* A join: the rows of the table read and matched so far. */
 extern uint64 GpuaggBatchTuplesRead(GpuaggBatchReader *reader);

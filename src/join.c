@@ -2159,22 +2159,25 @@ GpuaggJoinCollect(GpuaggJoin *j, GaProgram *p, GpuaggBatchReader *reader,
 			{
 				Datum		v = slot->tts_values[dim->pay_at[c]];
 				int			w = dim->pay_w[c];
+				bool		stored = !slot->tts_isnull[dim->pay_at[c]];
 
-				if (slot->tts_isnull[dim->pay_at[c]])
+				/* (a function of a string may be NULL for the string) */
+				if (stored && dim->pay_prog[c] >= 0)
+					stored = GpuaggBatchStoreValue(reader, dim->pay_prog[c], dm->cols[c],
+												   (int64) n, v);
+				else if (stored && w == KEY_TEXT)
+					((uint32 *) dm->cols[c])[n] = GpuaggDictEncode(dict, v);
+				else if (stored && w == 2)
+					((int16 *) dm->cols[c])[n] = (int16) integer_value(v, 2);
+				else if (stored && w == 4)
+					((int32 *) dm->cols[c])[n] = (int32) integer_value(v, 4);
+				else if (stored)
+					((int64 *) dm->cols[c])[n] = integer_value(v, 8);
+				if (!stored)
 				{
 					dm->nulls[c][n >> 3] |= (uint8) (1 << (n & 7));
 					anynull[c] = true;
 				}
-				else if (dim->pay_prog[c] >= 0)
-					GpuaggBatchStoreValue(reader, dim->pay_prog[c], dm->cols[c], (int64) n, v);
-				else if (w == KEY_TEXT)
-					((uint32 *) dm->cols[c])[n] = GpuaggDictEncode(dict, v);
-				else if (w == 2)
-					((int16 *) dm->cols[c])[n] = (int16) integer_value(v, 2);
-				else if (w == 4)
-					((int32 *) dm->cols[c])[n] = (int32) integer_value(v, 4);
-				else
-					((int64 *) dm->cols[c])[n] = integer_value(v, 8);
 			}
 			n++;
 			if ((n & 65535) == 0)

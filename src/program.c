@@ -112,6 +112,7 @@ static int	compile_named_op(Compiler *c, const char *name, Oid opfuncid, Oid inp
 							 Oid restype, List *args, int *type);
 static int	compile_span_cmp(Compiler *c, const char *name, List *args, int *type);
 static int	derived_column(Compiler *c, Expr *expr, Var *var, int t, int *type);
+static int	compile_bool_chain(Compiler *c, List *args, int stepop, bool init);
 static int	compile_numeric_div(Compiler *c, List *args, int ra, int lt, bool div_sum,
 								int *type);
 static int	emit_jump(Compiler *c, int cond);
@@ -1435,8 +1436,8 @@ call_parts(Expr *e, List **args, Oid *collid)
  * length, a split_part field and a regular expression are checked here;
  * native evaluates them only for the rows that reach them; a regular
  * expression that compiled may still run out of memory on some string,
- * as natively), and return a string, an integer or a bool, never NULL
- * for a string.
+ * as natively), and return a string, an integer or a bool (NULL for some
+ * strings, as substring(s FROM pattern) where it does not match).
  */
 static bool
 string_func_arg_ok(Expr *e, Var **var)
@@ -1538,6 +1539,8 @@ string_func_arg_ok(Expr *e, Var **var)
 			case F_BPCHARREGEXNE:
 			case F_REGEXP_LIKE_TEXT_TEXT:
 			case F_REGEXP_COUNT_TEXT_TEXT:
+			case F_REGEXP_SUBSTR_TEXT_TEXT:
+			case F_SUBSTRING_TEXT_TEXT:	/* substring(s FROM pattern) */
 				if (!regex_compiles(lsecond(args), REG_ADVANCED, collid))
 					return false;
 				break;
@@ -1722,8 +1725,8 @@ derived_column(Compiler *c, Expr *expr, Var *var, int t, int *type)
  * s LIKE ANY (ARRAY['%a%', 'b%']), s !~ ALL ('{...}'): LIKE, ILIKE, their
  * negations or a regular expression match of a text or varchar column (or
  * of a function of one, string_func_arg_ok) with each of a constant
- * array's patterns, at least one and none NULL (a NULL answer where none
- * matches, which a derived column cannot hold): a bool column the host computes per distinct string with
+ * array's patterns, at least one (no pattern answers even a NULL string):
+ * a bool column the host computes per distinct string with
  * PostgreSQL's own ExecEvalScalarArrayOp (compile_string_func), or -1 with
  * nothing emitted (-2: failed).  Each pattern must be one whose use raises
  * no error: a LIKE pattern not ending in an escape, a regular expression
@@ -1772,12 +1775,53 @@ compile_string_saop(Compiler *c, ScalarArrayOpExpr *saop, int *type)
 	for (int i = 0; i < n; i++)
 	{
 		if (nulls[i])
-			return -1;
+			continue;
 		if (like ? GpuaggLikeEndsInEscape(elems[i]) :
 			!regex_compiles((Expr *) makeConst(TEXTOID, -1, saop->inputcollid, -1, elems[i],
 											   false, false),
 							cflags, saop->inputcollid))
 			return -1;
+	}
+
+	/*
+	 * [NOT] LIKE of the column itself and a few patterns without `_': the
+	 * OR (ANY) or AND (ALL) of its LIKEs, each of which the devices match
+	 * themselves in page form (compile_string_pred); a NULL pattern's is
+	 * NULL, as ExecEvalScalarArrayOp counts it
+	 */
+	if ((saop->opfuncid == F_TEXTLIKE || saop->opfuncid == F_TEXTNLIKE) &&
+		string_column(linitial(saop->args)) != NULL && n <= 8)
+	{
+		List	   *likes = NIL;
+		int			r;
+
+		for (int i = 0; i < n; i++)
+		{
+			OpExpr	   *op;
+
+			if (nulls[i])
+			{
+				likes = lappend(likes, makeBoolConst(false, true));
+				continue;
+			}
+			if (memchr(VARDATA_ANY(DatumGetPointer(elems[i])), '_',
+					   VARSIZE_ANY_EXHDR(DatumGetPointer(elems[i]))) != NULL)
+				break;
+			op = (OpExpr *) make_opclause(saop->opno, BOOLOID, false,
+										  copyObject(linitial(saop->args)),
+										  (Expr *) makeConst(TEXTOID, -1, saop->inputcollid, -1,
+															 elems[i], false, false),
+										  InvalidOid, saop->inputcollid);
+			op->opfuncid = saop->opfuncid;
+			likes = lappend(likes, op);
+		}
+		if (list_length(likes) == n)
+		{
+			r = compile_bool_chain(c, likes, saop->useOr ? GA_OP_OR_STEP : GA_OP_AND_STEP,
+								   !saop->useOr);
+			*type = GA_T_BOOL;
+			return r < 0 ? -2 : r;
+		}
 	}
 	return derived_column(c, (Expr *) saop, var, GA_T_BOOL, type);
 }

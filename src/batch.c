@@ -472,6 +472,7 @@ host_length(void *arg, const uint8_t *p, int c, int32_t *n)
 
 	*n = (int32) derived_value(r, &r->prog->cols[c], r->prog->cols[c].pred - 1,
 							   PointerGetDatum(p), &isnull);
+	Assert(!isnull);
 	return 1;
 }
 
@@ -484,6 +485,7 @@ host_prefix(void *arg, const uint8_t *p, int c, uint32_t *code)
 
 	*code = (uint32) derived_value(r, &r->prog->cols[c], r->prog->cols[c].pred - 1,
 								   PointerGetDatum(p), &isnull);
+	Assert(!isnull);
 	return 1;
 }
 

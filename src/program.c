@@ -1722,15 +1722,37 @@ derived_column(Compiler *c, Expr *expr, Var *var, int t, int *type)
 }
 
 /*
+ * The bytes compile_like lays pattern out in (at most), or more than
+ * GA_LIKE_BYTES where it cannot (an unescaped `_').
+ */
+static int
+like_bytes(Datum pattern)
+{
+	const char *p = VARDATA_ANY(DatumGetPointer(pattern));
+	int			len = VARSIZE_ANY_EXHDR(DatumGetPointer(pattern)),
+				n = 3;
+
+	for (int i = 0; i < len; i++, n++)
+	{
+		if (p[i] == '_')
+			return GA_LIKE_BYTES + 1;
+		if (p[i] == '\\')
+			i++;
+	}
+	return n;
+}
+
+/*
  * s LIKE ANY (ARRAY['%a%', 'b%']), s !~ ALL ('{...}'): LIKE, ILIKE, their
  * negations or a regular expression match of a text or varchar column (or
  * of a function of one, string_func_arg_ok) with each of a constant
  * array's patterns, at least one (no pattern answers even a NULL string):
  * a bool column the host computes per distinct string with
- * PostgreSQL's own ExecEvalScalarArrayOp (compile_string_func), or -1 with
- * nothing emitted (-2: failed).  Each pattern must be one whose use raises
- * no error: a LIKE pattern not ending in an escape, a regular expression
- * that compiles.
+ * PostgreSQL's own ExecEvalScalarArrayOp (derived_column), or for a few
+ * LIKE patterns the devices match, the OR or AND of their LIKEs; -1 with
+ * nothing emitted (-2: failed).  Each pattern must be one whose use
+ * raises no error: a LIKE pattern not ending in an escape, a regular
+ * expression that compiles.
  */
 static int
 compile_string_saop(Compiler *c, ScalarArrayOpExpr *saop, int *type)
@@ -1784,16 +1806,19 @@ compile_string_saop(Compiler *c, ScalarArrayOpExpr *saop, int *type)
 	}
 
 	/*
-	 * [NOT] LIKE of the column itself and a few patterns without `_': the
-	 * OR (ANY) or AND (ALL) of its LIKEs, each of which the devices match
-	 * themselves in page form (compile_string_pred); a NULL pattern's is
+	 * [NOT] LIKE of the column itself and a few patterns the devices match
+	 * themselves in page form (compile_like: no `_', room for them): the
+	 * OR (ANY) or AND (ALL) of its LIKEs (compile_string_pred), a column
+	 * each, while the program has columns to spare; a NULL pattern's is
 	 * NULL, as ExecEvalScalarArrayOp counts it
 	 */
 	if ((saop->opfuncid == F_TEXTLIKE || saop->opfuncid == F_TEXTNLIKE) &&
-		string_column(linitial(saop->args)) != NULL && n <= 8)
+		string_column(linitial(saop->args)) != NULL && n <= 8 && device_chars() != 0 &&
+		c->prog->ga.ncols + n <= GA_MAX_COLS / 2)
 	{
 		List	   *likes = NIL;
-		int			r;
+		int			room = GA_LIKE_BYTES - c->prog->nlikebytes,
+					r;
 
 		for (int i = 0; i < n; i++)
 		{
@@ -1804,8 +1829,7 @@ compile_string_saop(Compiler *c, ScalarArrayOpExpr *saop, int *type)
 				likes = lappend(likes, makeBoolConst(false, true));
 				continue;
 			}
-			if (memchr(VARDATA_ANY(DatumGetPointer(elems[i])), '_',
-					   VARSIZE_ANY_EXHDR(DatumGetPointer(elems[i]))) != NULL)
+			if ((room -= like_bytes(elems[i])) < 0)
 				break;
 			op = (OpExpr *) make_opclause(saop->opno, BOOLOID, false,
 										  copyObject(linitial(saop->args)),

@@ -639,6 +639,51 @@ ga_month_days(int64_t y, int64_t m)
 }
 
 /*
+ * extract's (a scaled integer at ga_part_scale; type float: date_part's
+ * float8) fields microseconds .. hour of a time: a time of day, or an
+ * interval's time, which interval2tm splits truncating toward zero as
+ * these divisions do.  0 for another field.
+ */
+GA_DEVFN int
+ga_time_part(int field, int64_t time, int fl, GaDatum *r)
+{
+	int64_t		sec = time % INT64_C(60000000),	/* tm_sec * 10^6 + fsec */
+				n;
+
+	switch (field)
+	{
+		case GA_PART_MICROSECONDS:
+			n = sec;
+			break;
+		case GA_PART_MILLISECONDS:
+			if (fl)
+				r->f = (double) (sec / 1000000) * 1000.0 + (double) (sec % 1000000) / 1000.0;
+			else
+				r->i = sec;
+			return 1;
+		case GA_PART_SECOND:
+			if (fl)
+				r->f = (double) (sec / 1000000) + (double) (sec % 1000000) / 1000000.0;
+			else
+				r->i = sec;
+			return 1;
+		case GA_PART_MINUTE:
+			n = time / INT64_C(60000000) % 60;
+			break;
+		case GA_PART_HOUR:
+			n = time / INT64_C(3600000000);
+			break;
+		default:
+			return 0;
+	}
+	if (fl)
+		r->f = (double) n;
+	else
+		r->i = n;
+	return 1;
+}
+
+/*
  * age(t1, t2) as timestamp_age and timestamptz_age form it, of two local
  * times l1 and l2 (a timestamptz's in the program's zone; the zones'
  * difference is ignored, as natively) whose instants compare as neg says
@@ -727,8 +772,7 @@ ga_age_eval(const GaInstr *in, const GaZone *z, int64_t t1, int64_t t2, GaDatum 
 				month,
 				day,
 				time,
-				n,
-				sec;
+				n;
 	int			what = in->imm & ~GA_AGE_TZ,
 				fl = in->type == GA_T_FLOAT8,
 				err;
@@ -751,30 +795,10 @@ ga_age_eval(const GaInstr *in, const GaZone *z, int64_t t1, int64_t t2, GaDatum 
 		r->i = v > INT64_MAX ? INT64_MAX : v < INT64_MIN ? INT64_MIN : (int64_t) v;
 		return GA_OK;
 	}
-	sec = time % INT64_C(60000000);		/* tm_sec * 10^6 + fsec */
+	if (ga_time_part(what, time, fl, r))
+		return GA_OK;
 	switch (what)
 	{
-		case GA_PART_MICROSECONDS:
-			n = sec;
-			break;
-		case GA_PART_MILLISECONDS:
-			if (fl)
-				r->f = (double) (sec / 1000000) * 1000.0 + (double) (sec % 1000000) / 1000.0;
-			else
-				r->i = sec;
-			return GA_OK;
-		case GA_PART_SECOND:
-			if (fl)
-				r->f = (double) (sec / 1000000) + (double) (sec % 1000000) / 1000000.0;
-			else
-				r->i = sec;
-			return GA_OK;
-		case GA_PART_MINUTE:
-			n = time / INT64_C(60000000) % 60;
-			break;
-		case GA_PART_HOUR:
-			n = time / INT64_C(3600000000);
-			break;
 		case GA_PART_DAY:
 			n = day;
 			break;
@@ -830,7 +854,6 @@ ga_ts_part(const GaInstr *in, GaDatum v, GaDatum *r, uint8_t *isnull)
 				y,
 				m,
 				d,
-				sec,
 				n,
 				w;
 
@@ -852,32 +875,12 @@ ga_ts_part(const GaInstr *in, GaDatum v, GaDatum *r, uint8_t *isnull)
 		day = v.i;
 	else
 		ga_ts_split(v.i, &day, &time);
-	sec = time % INT64_C(60000000);		/* tm_sec * 10^6 + fsec */
+	if (ga_time_part(field, time, fl, r))
+		return GA_OK;
 	jd = day + GA_POSTGRES_EPOCH_JDATE;
 	ga_julian_to_date(jd, &y, &m, &d);
 	switch (field)
 	{
-		case GA_PART_MICROSECONDS:
-			n = sec;
-			break;
-		case GA_PART_MILLISECONDS:
-			if (fl)
-				r->f = (double) (sec / 1000000) * 1000.0 + (double) (sec % 1000000) / 1000.0;
-			else
-				r->i = sec;
-			return GA_OK;
-		case GA_PART_SECOND:
-			if (fl)
-				r->f = (double) (sec / 1000000) + (double) (sec % 1000000) / 1000000.0;
-			else
-				r->i = sec;
-			return GA_OK;
-		case GA_PART_MINUTE:
-			n = time / INT64_C(60000000) % 60;
-			break;
-		case GA_PART_HOUR:
-			n = time / INT64_C(3600000000);
-			break;
 		case GA_PART_DAY:
 			n = d;
 			break;

@@ -579,6 +579,11 @@ BEGIN
 						   || diff_numeric_types());
 		END IF;
 		a := f || '(' || diff_expr(t) || ')';
+		-- (a numeric run's own draw) min/max/count of an exact quotient,
+		-- min and max shown at its row's display scale
+		IF t = 'numeric' AND f IN ('min', 'max', 'count') AND random() < 0.5 THEN
+			a := f || diff_pick('{"(n2 / 100)","(n4 / 8)","(n2 / -0.25)","(n4 / 1000)"}');
+		END IF;
 		-- (a numeric run's own draw) sum/avg of a COALESCE whose arguments
 		-- may differ in scale
 		IF t = 'numeric' AND f IN ('sum', 'avg') AND random() < 0.3 THEN
@@ -652,7 +657,7 @@ DECLARE
 		'i2::int8 % 5', 'f4::float8 / 1000', 'i4::float8 / 3', 'k + d', 'b IS NOT FALSE',
 		'i2 * 2::int2', 'f4 * 2::float4', 's', 's', 'v', 'c'] ||
 		CASE WHEN current_setting('diff.numeric', true) = 'on'
-			THEN '{n4,n2,n2 * 2,n0,n4 + 1,nf}'::text[] ELSE '{}'::text[] END;
+			THEN '{n4,n2,n2 * 2,n0,n4 + 1,nf,n2 / 100,n4 / -8}'::text[] ELSE '{}'::text[] END;
 	keys text[] := '{}';
 	sel text[] := '{}';
 	grp text[];

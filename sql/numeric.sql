@@ -134,6 +134,26 @@ SELECT check_offload('SELECT g, sum((price / 4)::float8), max((k / 2)::int), sum
 SELECT check_offload('SELECT sum(price / 100), avg(rate / 5) FROM nm WHERE g > 100');
 SELECT check_offload('SELECT g, sum(price / 100) FROM nm GROUP BY g HAVING sum(price / 100) > 10 AND avg(k / 4) < 5');
 SELECT check_offload('SELECT g, sum(big / 100), avg(big / 0.02) FROM nm GROUP BY g');
+-- as a group key, in min and max (each shown at the display scale of the
+-- x it came from, which the host finds from the value: x = quotient / F)
+-- and in count and count(DISTINCT), which do not show it
+EXPLAIN (COSTS OFF) SELECT price / 100 AS q, count(*), min(rate / 8) FROM nm GROUP BY 1;
+SELECT check_offload('SELECT price / 100 AS q, count(*), min(rate / 8), max(k / -0.5) FROM nm GROUP BY 1');
+SELECT check_offload('SELECT g, min(price / 100), max(price / 100), min(price / -4), max(qty / 1000), min(k / 0.25), count(price / 5), count(DISTINCT qty / 16) FROM nm GROUP BY g');
+SELECT check_offload('SELECT qty / 16 AS q, k / 2.5 AS r, max(price / 20) FILTER (WHERE g > 2), min(DISTINCT rate / 2) FROM nm GROUP BY ROLLUP (1, 2)');
+SELECT check_offload('SELECT g, min(price / 100) FROM nm GROUP BY g HAVING min(price / 100) > -2.995 AND max(qty / 4) >= 12.5');
+SELECT check_offload('SELECT min(price / 100), max(rate / 1000) FROM nm WHERE g > 100');
+SELECT check_offload('SELECT g, max(big / 100), min(big / 0.02) FROM nm GROUP BY g');
+-- ... in a parallel plan where there is one (fed, in page form: a
+-- numeric the device may not hold needs one session's exact path, so no
+-- partial plan)
+SET parallel_setup_cost = 0;
+SET parallel_tuple_cost = 0;
+SET min_parallel_table_scan_size = 0;
+SELECT check_offload('SELECT price / 4 AS q, count(*), max(rate / 5), min(k / 4) FROM nm GROUP BY 1');
+RESET min_parallel_table_scan_size;
+RESET parallel_tuple_cost;
+RESET parallel_setup_cost;
 -- an integer (a column, an expression) divided so: its type's digits bound
 -- it (the ends of each type included: past int64 at the quotient's scale,
 -- the exact path)
@@ -147,18 +167,23 @@ SELECT check_offload('SELECT g, sum(a / 100.0), avg(b / 8.0), sum(b / 0.25), avg
 SELECT check_offload('SELECT trunc(a / 100.0) * 100 AS w, count(*), sum(b / 100.0) FILTER (WHERE a / 1000.0 > 0), max(round(b / 1000.0)) FROM ni GROUP BY 1');
 SELECT check_offload('SELECT g, sum((g * 12345) / 100.0), sum(c / 1000.0) FROM ni WHERE c > -9223372036854775808 GROUP BY g');
 SELECT check_offload('SELECT g, sum(c / 1000.0) FROM ni GROUP BY g');
+SELECT check_offload('SELECT b / 1000.0 AS q, min(a / 100.0), max(c / 1000.0), count(DISTINCT a / 0.5) FROM ni WHERE g IN (1, 2) GROUP BY 1');
+SELECT exact_runs('SELECT g, max(c / 1000.0), min(a / 4.0) FROM ni GROUP BY g');
+SELECT check_offload('SELECT g, max(c / 1000.0), min(a / 4.0) FROM ni GROUP BY g');
 DROP TABLE ni;
 -- these keep the native plan, and say why: a divisor with other prime
 -- factors, a column without a declared precision, quotients numeric_div
--- rounds for the column's largest values, a quotient as a key, in min or
--- max, or inside other arithmetic (its display scale would show)
+-- rounds for the column's largest values (as a key and in max too), a
+-- quotient inside other arithmetic (its display scale would show) or in
+-- an ordered set
 SET gpuagg.log_fallback = on;
 EXPLAIN (COSTS OFF) SELECT g, sum(price / 3) FROM nm GROUP BY g;
 EXPLAIN (COSTS OFF) SELECT g, sum(free / 100) FROM nm GROUP BY g;
 EXPLAIN (COSTS OFF) SELECT g, sum(big / 1000), sum(price / 8) FROM nm GROUP BY g;
-EXPLAIN (COSTS OFF) SELECT price / 100 AS q, count(*) FROM nm GROUP BY 1;
-EXPLAIN (COSTS OFF) SELECT g, max(price / 100) FROM nm GROUP BY g;
+EXPLAIN (COSTS OFF) SELECT price / 3 AS q, count(*) FROM nm GROUP BY 1;
+EXPLAIN (COSTS OFF) SELECT g, max(price / 8) FROM nm GROUP BY g;
 EXPLAIN (COSTS OFF) SELECT g, sum(price / 100 + 1) FROM nm GROUP BY g;
+EXPLAIN (COSTS OFF) SELECT g, percentile_disc(0.5) WITHIN GROUP (ORDER BY price / 100) FROM nm GROUP BY g;
 RESET gpuagg.log_fallback;
 -- the divisor at the larger scale (numeric(6,1) % numeric(10,4), money
 -- % thousandths); a rescale past int64 runs the exact path

@@ -196,6 +196,8 @@ gpuagg_begin(CustomScanState *node, EState *estate, int eflags)
 		GpuaggFinalInit(&st->finals[i], lfirst(lc), agg,
 						agg->distinct >= 0 ? st->prog->extreme_typmod[agg->distinct] : 0,
 						estate->es_query_cxt);
+		if (st->prog->agg_quotient[i].f != 0)
+			st->finals[i].quotient = &st->prog->agg_quotient[i];
 		i++;
 	}
 	GpuaggHavingInit(&st->having, cscan->scan.plan.qual, st->prog->ga.nkeys, st->finals,
@@ -1069,6 +1071,9 @@ gpuagg_next(ScanState *node)
 
 		slot->tts_isnull[k] = st->result.keynulls[at];
 		slot->tts_values[k] = slot->tts_isnull[k] ? (Datum) 0 :
+			st->prog->key_quotient[k].f != 0 ?
+			GpuaggQuotientDatum(&st->prog->key_quotient[k], st->result.keys[at].i,
+								st->prog->ga.keyscale[k]) :
 			GpuaggKeyDatum(st->result.keys[at], GpuaggKeyType(st->prog, k),
 						   st->prog->ga.keyscale[k], st->dict);
 	}

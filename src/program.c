@@ -98,6 +98,7 @@ typedef struct Compiler
 	bool		div_sum;
 	bool		trying;			/* compiling a guarded_constant candidate
 								 * as the devices would (compile_expr) */
+	GpuaggQuotient quotient;	/* the last exact quotient compiled */
 } Compiler;
 
 static int	compile_expr(Compiler *c, Expr *expr, int *type);
@@ -615,14 +616,9 @@ first_digit(int128 v, int scale, int *weight)
 	return (int) v;
 }
 
-/*
- * numeric.c's select_div_scale: the display scale numeric_div gives
- * x / y, for |x| = xabs / 10^xscale (of display scale xscale), y of
- * weight weight2 and first digit fd2 (base 10000) and display scale
- * dscale2.
- */
-static int
-div_rscale(int128 xabs, int xscale, int weight2, int fd2, int dscale2)
+/* (program.h) */
+int
+GpuaggDivScale(int128 xabs, int xscale, int weight2, int fd2, int dscale2)
 {
 	int			weight1 = 0,
 				fd1 = 0,
@@ -749,19 +745,19 @@ compile_numeric_div(Compiler *c, List *args, int ra, int lt, bool div_sum, int *
 	for (int i = 0; i < precision && xmax < PG_INT64_MAX; i++)
 		xmax *= 10;
 	xmax = Min(xmax - 1, (int128) PG_INT64_MAX);
-	if (div_rscale(xmax, s, weight2, fd2, ks) < rs)
+	if (GpuaggDivScale(xmax, s, weight2, fd2, ks) < rs)
 		return fail(c, "numeric division whose quotients numeric_div rounds (the column's largest values)"), -1;
 
 	if (div_sum)
 	{
 		/*
-		 * the row's display scale: div_rscale of |x|, which steps down at
+		 * the row's display scale: GpuaggDivScale of |x|, which steps down at
 		 * 10000^w and (fd2 + 1) * 10000^w; from the smallest |x| up, each
 		 * bound reached moves its scale into the register
 		 */
 		int			rabs = alloc_reg(c),
 					ds,
-					last = div_rscale(0, s, weight2, fd2, ks);
+					last = GpuaggDivScale(0, s, weight2, fd2, ks);
 
 		if (rabs < 0 || emit(c, GA_OP_MOVE, GA_T_NUMERIC, rabs, ra, 0, 0) < 0 ||
 			emit(c, GA_OP_NUM_ABS, GA_T_NUMERIC, rabs, rabs, 0, 0) < 0 ||
@@ -771,7 +767,7 @@ compile_numeric_div(Compiler *c, List *args, int ra, int lt, bool div_sum, int *
 		 * the bounds, in units of 10^-s (a fraction rounded up: the
 		 * integers past it), from the smallest nonzero |x|, 1
 		 */
-		if (!ladder_step(c, rabs, ds, 1, div_rscale(1, s, weight2, fd2, ks), &last))
+		if (!ladder_step(c, rabs, ds, 1, GpuaggDivScale(1, s, weight2, fd2, ks), &last))
 			return -1;
 		for (int w = -(s / 4) - 2;; w++)
 		{
@@ -789,7 +785,7 @@ compile_numeric_div(Compiler *c, List *args, int ra, int lt, bool div_sum, int *
 
 				if (t < 1 || t > xmax || (j == 1 && fd2 + 1 >= 10000))
 					continue;
-				if (!ladder_step(c, rabs, ds, t, div_rscale(t, s, weight2, fd2, ks), &last))
+				if (!ladder_step(c, rabs, ds, t, GpuaggDivScale(t, s, weight2, fd2, ks), &last))
 					return -1;
 			}
 		}
@@ -798,6 +794,11 @@ compile_numeric_div(Compiler *c, List *args, int ra, int lt, bool div_sum, int *
 	}
 
 	/* the quotient: x * F at scale rs */
+	c->quotient.f = (int64) f;
+	c->quotient.xscale = s;
+	c->quotient.kweight = weight2;
+	c->quotient.kdigit = fd2;
+	c->quotient.kscale = ks;
 	mv.i = (int64) (kv < 0 ? -f : f);
 	kn = add_const(c, mv, false);
 	r = alloc_reg(c);
@@ -849,7 +850,7 @@ compile_numeric_op(Compiler *c, const char *name, Oid restype, List *args, int *
 	if (list_length(args) == 2 && strcmp(name, "/") == 0 && restype == NUMERICOID)
 	{
 		if (args != div_ok)
-			return fail(c, "numeric division other than inside sum, avg (without DISTINCT), round, trunc, floor, ceil, sign or a cast, or compared"), -1;
+			return fail(c, "numeric division other than as a group key, inside sum, avg (without DISTINCT), min, max, count, round, trunc, floor, ceil, sign or a cast, or compared"), -1;
 		return compile_numeric_div(c, args, ra, lt, div_sum, type);
 	}
 	if (list_length(args) == 1)
@@ -4775,12 +4776,20 @@ compile_aggref(Compiler *c, Aggref *aggref, GaAgg *ag)
 				(IsA(arg, CaseExpr) || IsA(arg, CoalesceExpr)) &&
 				exprType((Node *) arg) == NUMERICOID ? arg : NULL;
 			c->mixed_ds_reg = -1;
-			/* ... or of a numeric quotient (compile_numeric_div) */
+			/*
+			 * ... or of a numeric quotient (compile_numeric_div), whose
+			 * display scale min and max show (the host's, from the value)
+			 * and count does not
+			 */
 			if (ag->kind == GA_AGG_SUM_I128 && ag->distinct < 0)
 				c->div_args = division_args(arg);
 			c->div_sum = c->div_args != NIL;
+			if (ag->kind == GA_AGG_MIN || ag->kind == GA_AGG_MAX || ag->kind == GA_AGG_COUNT)
+				c->div_args = division_args(arg);
 			if (!compile_segment(c, arg, &ag->arg, &t))
 				return false;
+			if ((ag->kind == GA_AGG_MIN || ag->kind == GA_AGG_MAX) && division_args(arg) != NIL)
+				c->prog->agg_quotient[c->prog->ga.naggs] = c->quotient;
 			c->mixed_case = NULL;
 			c->div_args = NIL;
 			c->div_sum = false;
@@ -5018,6 +5027,7 @@ GpuaggCompile(GpuaggProgram *prog, List *quals, List *keys, List *aggrefs,
 	{
 		Expr	   *key = lfirst(lc);
 		Expr	   *rekey = rekey_inner(key, aggrefs);
+		List	   *quotient;
 		int			r;
 
 		if (rekey != NULL)
@@ -5030,12 +5040,18 @@ GpuaggCompile(GpuaggProgram *prog, List *quals, List *keys, List *aggrefs,
 			prog->nrekeys++;
 			key = rekey;
 		}
+		/* an exact quotient, shown at its display scale (the host's) */
+		quotient = rekey == NULL ? division_args(key) : NIL;
+		c.div_args = quotient;
 		r = compile_expr(&c, key, &t);
+		c.div_args = NIL;
 		if (r < 0)
 		{
 			*reason = c.reason;
 			return false;
 		}
+		if (quotient != NIL)
+			prog->key_quotient[p->nkeys] = c.quotient;
 		prog->keytypid[p->nkeys] = exprType((Node *) lfirst(lc));
 		/* (a key the host maps is text, whatever the devices group by) */
 		if ((t == GA_T_TEXT || rekey != NULL) &&

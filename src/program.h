@@ -16,6 +16,24 @@
 #include "../cuda/gpuagg_abi.h"
 #include "dict.h"
 
+/*
+ * A group key, min or max whose value is an exact numeric quotient x / k
+ * (program.c's compile_numeric_div): the devices hold x * f at the key's or
+ * argument's scale, and numeric_div shows each quotient at the display
+ * scale select_div_scale gives its own x (of display scale xscale) and k
+ * (of weight kweight, first base-10000 digit kdigit and display scale
+ * kscale), which the host finds from the value (GpuaggQuotientShown).
+ * f 0: not a quotient.
+ */
+typedef struct GpuaggQuotient
+{
+	int64		f;
+	int16		xscale;
+	int16		kweight;
+	int16		kdigit;
+	int16		kscale;
+} GpuaggQuotient;
+
 /* The host's view of a compiled program: the device part plus parameters. */
 typedef struct GpuaggProgram
 {
@@ -33,6 +51,8 @@ typedef struct GpuaggProgram
 	 */
 	int8		paramref_round[GA_MAX_CONSTS];
 	Oid			keytypid[GA_MAX_KEYS];	/* PostgreSQL type of each key */
+	GpuaggQuotient key_quotient[GA_MAX_KEYS];	/* a key's that is one */
+	GpuaggQuotient agg_quotient[GA_MAX_AGGS];	/* min/max's of one */
 	/*
 	 * min/max of strings and ordered-set aggregates of them: by distinct
 	 * set, the collation the host compares in
@@ -118,6 +138,13 @@ typedef struct GpuaggProgram
 	int			zone_offset;
 	const char *tz_what;
 } GpuaggProgram;
+
+/*
+ * numeric_div's display scale of x / k, for |x| = xabs / 10^xscale of
+ * display scale xscale and k of weight kweight, first base-10000 digit
+ * kdigit and display scale kscale (numeric.c's select_div_scale)
+ */
+extern int	GpuaggDivScale(int128 xabs, int xscale, int kweight, int kdigit, int kscale);
 
 /* node with each Var of a domain type as its base type (as compiled) */
 extern Node *GpuaggBaseTypedVars(Node *node);

@@ -61,6 +61,7 @@ GpuaggFinalInit(GpuaggFinal *fin, Aggref *aggref, const GaAgg *agg, int32 bpchar
 
 	fin->agg = agg;
 	fin->transtype = form->aggtranstype;
+	fin->quotient = NULL;		/* (the caller's) */
 	/*
 	 * min/max and ordered-set aggregates of an interval's microseconds
 	 * (program.c's compile_span)
@@ -202,6 +203,24 @@ GpuaggKeyDatum(GaDatum v, int type, int scale, GpuaggDict *dict)
 			elog(ERROR, "unexpected gpuagg type %d", type);
 	}
 	return (Datum) 0;
+}
+
+/* (result.h) */
+Datum
+GpuaggQuotientDatum(const GpuaggQuotient *q, int64 v, int scale)
+{
+	GaDatum		d = {.i = v};
+	int128		x = (v < 0 ? -(int128) v : (int128) v) / q->f;
+	int			dscale = GpuaggDivScale(x, q->xscale, q->kweight, q->kdigit, q->kscale);
+
+	/*
+	 * (never below scale: compile_numeric_div held the quotients at the
+	 * display scale of the column's largest x, the smallest there is)
+	 */
+	if (dscale < scale)
+		elog(ERROR, "gpuagg: a quotient shown at a display scale below its scale");
+	return DirectFunctionCall2(numeric_round, GpuaggKeyDatum(d, GA_T_NUMERIC, scale, NULL),
+							   Int32GetDatum(dscale));
 }
 
 /*
@@ -574,6 +593,8 @@ transition_value(GpuaggFinal *fin, const uint64 *st, bool *isnull)
 				v.u = st[1];
 				if (fin->span && !*isnull)
 					return span_interval(v.i);
+				if (fin->quotient && !*isnull)
+					return GpuaggQuotientDatum(fin->quotient, v.i, agg->argscale);
 				return *isnull ? (Datum) 0 :
 					GpuaggKeyDatum(v, agg->kind == GA_AGG_BOOL_AND ||
 								   agg->kind == GA_AGG_BOOL_OR ?
@@ -1825,7 +1846,8 @@ rekey_value(RekeyState *rk, int k, bool isnull, Datum d, GpuaggDict *dict, uint6
 		{
 			INSTR_TIME_SET_CURRENT(took);
 			INSTR_TIME_SUBTRACT(took, start);
-			us = INSTR_TIME_GET_MICROSEC(took);
+			/* (not INSTR_TIME_GET_MICROSEC: whole microseconds, 0 for lower()) */
+			us = INSTR_TIME_GET_DOUBLE(took) * 1000000.0;
 			rk->all_us += us;
 			if (sample)
 				rk->eval_us += us;

@@ -33,6 +33,7 @@ typedef struct GpuaggFinal
 	FmgrInfo	deserialfn;
 	bool		partial;		/* return the (serialized) transition value */
 	bool		span;			/* of an interval: its microseconds (min/max) */
+	const GpuaggQuotient *quotient; /* min/max of an exact quotient, or NULL */
 	GpuaggDict *dict;			/* the run's strings (min/max of strings) */
 	bool		ordered;		/* an ordered-set aggregate: its value made
 								 * here, as its final function would */
@@ -186,6 +187,12 @@ extern void GpuaggMapCacheAdd(GpuaggMapCache *cache, int k, const char *s, uint3
 
 /* A group key as a Datum of its PostgreSQL type (strings: from dict). */
 extern Datum GpuaggKeyDatum(GaDatum v, int type, int scale, GpuaggDict *dict);
+
+/*
+ * An exact quotient's value v (q's x * f, at scale) as numeric_div shows
+ * it: at the display scale of its own x.
+ */
+extern Datum GpuaggQuotientDatum(const GpuaggQuotient *q, int64 v, int scale);
 
 /* The stand-in AggState: AggCheckCallContext accepts it. */
 extern Node *GpuaggMakeAggContext(ExprContext *econtext);

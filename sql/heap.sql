@@ -287,6 +287,22 @@ SELECT check_offload('SELECT m, count(*), sum(h), min(p) FROM hq GROUP BY m');
 UPDATE hq SET e = e + 100 WHERE g % 10 = 0;
 DELETE FROM hq WHERE g % 10 = 1;
 SELECT check_offload('SELECT e, count(*), sum(g), sum(m) FROM hq GROUP BY e');
+-- count(*) alone (no WHERE, no key): the host counts each batch's rows, the
+-- tuples it found visible, and sends no page to a device that would read
+-- no column of them (EXPLAIN ANALYZE: Rows Counted by Host, no bytes)
+CREATE FUNCTION host_counted(q text, OUT rows_counted bigint, OUT no_bytes_sent bool)
+LANGUAGE sql AS $$
+	SELECT (n->>'Rows Counted by Host')::bigint, (n->>'Bytes To Device')::bigint = 0
+	  FROM analyzed_plan(q) p, LATERAL (SELECT p UNION ALL SELECT json_array_elements(p->'Plans')) x(n)
+	 WHERE n->>'Custom Plan Provider' = 'GpuAgg'
+$$;
+SELECT rows_counted = (SELECT count(*) FROM hq) AS counted_every_row, no_bytes_sent
+  FROM host_counted('SELECT count(*) FROM hq');
+SELECT check_offload('SELECT count(*) FROM hq');
+SELECT check_offload('SELECT count(*), count(*) + 1 FROM hq HAVING count(*) > 10');
+-- (anything else read of the rows: the device)
+SELECT * FROM host_counted('SELECT count(*) FROM hq WHERE e > 3');
+SELECT * FROM host_counted('SELECT count(*), count(e) FROM hq');
 -- EXPLAIN ANALYZE: the pages sent, and those whose tuples the host checked
 -- for visibility (all of them before VACUUM, none after)
 CREATE FUNCTION page_counts(q text, OUT pages_sent bool, OUT all_checked bool,
@@ -315,11 +331,13 @@ END
 $$;
 VACUUM hq;
 SELECT * FROM page_counts('SELECT e, sum(g) FROM hq GROUP BY e');
+SELECT check_offload('SELECT count(*) FROM hq');
 -- a serializable transaction checks every tuple for conflicts: heapgetpage
 -- reads every page, all-visible or not
 BEGIN ISOLATION LEVEL SERIALIZABLE;
 SELECT * FROM page_counts('SELECT e, sum(g) FROM hq GROUP BY e');
 SELECT check_offload('SELECT e, count(*), sum(g), sum(m) FROM hq GROUP BY e');
+SELECT check_offload('SELECT count(*) FROM hq');
 COMMIT;
 SELECT check_offload('SELECT e, count(*), sum(g), sum(m) FROM hq GROUP BY e');
 BEGIN;
@@ -327,10 +345,14 @@ UPDATE hq SET m = m + 1000 WHERE g % 7 = 0;
 DELETE FROM hq WHERE g % 7 = 3;
 INSERT INTO hq (e, g, m) SELECT 5, i, 1 FROM generate_series(1, 100) i;
 SELECT check_offload('SELECT e, count(*), sum(g), sum(m) FROM hq GROUP BY e');
+SELECT check_offload('SELECT count(*) FROM hq');
+SELECT rows_counted = (SELECT count(*) FROM hq) AS counted_every_row, no_bytes_sent
+  FROM host_counted('SELECT count(*) FROM hq');
 ROLLBACK;
 -- many batches, each pinning at most an eighth of shared_buffers
 SET gpuagg.batch_size = '64kB';
 SELECT check_offload('SELECT e, count(*), sum(g), sum(m) FROM hq GROUP BY e');
+SELECT check_offload('SELECT count(*) FROM hq');
 RESET gpuagg.batch_size;
 CREATE TEMP TABLE hq_temp AS SELECT * FROM hq;
 SELECT page_form('SELECT e, sum(m) FROM hq_temp GROUP BY e') AS temp_page_form;

@@ -500,6 +500,32 @@ end_dim_readers(GpuaggBatchReader **readers)
 }
 
 /*
+ * count(*) alone, without WHERE, keys, grouping sets or a join: a batch's
+ * rows are the rows the query sees (the host found them visible, as a
+ * native scan would), which is all such a program reads of them, so they
+ * are counted here and the batch is not sent: no page crosses to a device
+ * that would read no column of it.  The device's one group takes the count.
+ */
+static bool
+counts_rows_only(const GpuAggState *st)
+{
+	const GaProgram *p = &st->prog->ga;
+
+	if (p->nkeys > 0 || p->naggs == 0 || p->where.reg >= 0 || p->ndims > 0 ||
+		st->plan->join != NULL || st->host != NIL || st->plan->sets != NIL)
+		return false;
+	for (uint32 a = 0; a < p->naggs; a++)
+	{
+		const GaAgg *ag = &p->aggs[a];
+
+		if (ag->kind != GA_AGG_COUNT || ag->arg.reg >= 0 || ag->filter.reg >= 0 ||
+			ag->distinct >= 0)
+			return false;
+	}
+	return true;
+}
+
+/*
  * One run of the scan through the current device.  Returns false when the
  * device itself failed (GA_ERR_DEVICE), with *why set; SQL errors the
  * device reports are raised here.
@@ -522,6 +548,8 @@ run_on_device(GpuAggState *st, char **why)
 	GpuaggBatchReader *dimreaders[GA_MAX_DIMS] = {0};	/* ... the tables it scans */
 	bool		scans = false;
 	bool		page_strings;
+	bool		count_only = counts_rows_only(st);
+	uint64		counted = 0;	/* ... the rows so */
 
 	/*
 	 * A fed GpuAgg's leader takes its workers' batches (its own reader only
@@ -740,9 +768,18 @@ run_on_device(GpuAggState *st, char **why)
 			err = GA_ERR_DEVICE;
 			break;
 		}
-		st->counters.bytes_in += bytes;
 		INSTR_TIME_SET_CURRENT(t0);
-		err = dev->add_batch(st->session, batch, &st->counters.stats);
+		if (count_only)
+		{
+			counted += batch->nrows;
+			st->counters.stats.rows_in += batch->nrows;
+			st->counters.stats.rows_passed += batch->nrows;
+		}
+		else
+		{
+			st->counters.bytes_in += bytes;
+			err = dev->add_batch(st->session, batch, &st->counters.stats);
+		}
 		st->counters.wait_ms += GpuaggMsSince(t0);
 		if (err != GA_OK)
 			break;
@@ -770,6 +807,16 @@ run_on_device(GpuAggState *st, char **why)
 		INSTR_TIME_SET_CURRENT(t0);
 		err = dev->finish(st->session, &st->result, &st->counters.stats);
 		st->counters.finish_ms += GpuaggMsSince(t0);
+	}
+	if (err == GA_OK && count_only)
+	{
+		/* (the plain aggregate's one group, of no rows the device saw) */
+		if (st->result.ngroups != 1)
+			elog(ERROR, "gpuagg: a plain aggregate with " UINT64_FORMAT " groups",
+				 st->result.ngroups);
+		for (uint32 a = 0; a < st->prog->ga.naggs; a++)
+			st->result.states[st->prog->ga.aggs[a].slot] += counted;
+		st->counters.rows_counted += counted;
 	}
 	if (err == GA_ERR_DEVICE)
 		*why = st->injected ?

@@ -65,6 +65,8 @@ typedef struct GpuaggCounters
 									 * parallel plan had mapped */
 	uint64		map_unkept;		/* ... values mapped here the shared table
 								 * could not keep (its memory spent) */
+	uint64		rows_counted;	/* count(*) alone: rows the host counted in
+								 * its batches, which went to no device */
 } GpuaggCounters;
 
 /*

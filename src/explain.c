@@ -50,6 +50,7 @@ counters_add(GpuaggCounters *all, const GpuaggCounters *c)
 	all->rows_read += c->rows_read;
 	all->host_removed += c->host_removed;
 	all->stats.rows_in += c->stats.rows_in;
+	all->rows_counted += c->rows_counted;
 	all->stats.rows_passed += c->stats.rows_passed;
 	all->stats.device_ms += c->stats.device_ms;
 	all->stats.transfer_ms += c->stats.transfer_ms;
@@ -295,6 +296,8 @@ GpuaggExplain(CustomScanState *node, List *ancestors, ExplainState *es)
 			ExplainPropertyInteger("Joined Table Batches From Workers", NULL,
 								   all.dim_batches_fed, es);
 		ExplainPropertyInteger("Rows In", NULL, all.stats.rows_in, es);
+		if (all.rows_counted > 0)
+			ExplainPropertyInteger("Rows Counted by Host", NULL, all.rows_counted, es);
 		/* (the device's join may make several rows of one row in) */
 		if (st->prog->ga.ndims > 0)
 			ExplainPropertyInteger("Rows Out of Device Join and Filter", NULL,

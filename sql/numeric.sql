@@ -144,6 +144,13 @@ SELECT check_offload('SELECT qty / 16 AS q, k / 2.5 AS r, max(price / 20) FILTER
 SELECT check_offload('SELECT g, min(price / 100) FROM nm GROUP BY g HAVING min(price / 100) > -2.995 AND max(qty / 4) >= 12.5');
 SELECT check_offload('SELECT min(price / 100), max(rate / 1000) FROM nm WHERE g > 100');
 SELECT check_offload('SELECT g, max(big / 100), min(big / 0.02) FROM nm GROUP BY g');
+-- a 0 where every value is below 1 has a smaller display scale than the
+-- others (select_div_scale's first digit 0): numeric(1,15) / 0.8
+CREATE TABLE nz (b numeric(1,15), g int);
+INSERT INTO nz VALUES (0, 1), (0.000000000000001, 1), (-0.000000000000009, 2), (0, 2), (NULL, 2);
+SELECT check_offload('SELECT b / 0.8 AS q, count(*), max(b / 0.8), min(b / 0.0000256) FROM nz GROUP BY 1');
+SELECT check_offload('SELECT g, max(b / 0.8), min(b / -0.8) FROM nz WHERE b >= 0 GROUP BY g');
+DROP TABLE nz;
 -- ... in a parallel plan where there is one (fed, in page form: a
 -- numeric the device may not hold needs one session's exact path, so no
 -- partial plan)

@@ -214,10 +214,13 @@ GpuaggQuotientDatum(const GpuaggQuotient *q, int64 v, int scale)
 	int			dscale = GpuaggDivScale(x, q->xscale, q->kweight, q->kdigit, q->kscale);
 
 	/*
-	 * (never below scale: compile_numeric_div held the quotients at the
-	 * display scale of the column's largest x, the smallest there is)
+	 * (never below scale but for 0: compile_numeric_div held the quotients
+	 * at the display scale of the column's largest x, the smallest of any
+	 * nonzero x; select_div_scale gives 0 a first digit of 0, which may
+	 * ask fewer places where every x is below 1, numeric(1,15) / 0.8, and
+	 * rounding a 0 to them is exact)
 	 */
-	if (dscale < scale)
+	if (dscale < scale && v != 0)
 		elog(ERROR, "gpuagg: a quotient shown at a display scale below its scale");
 	return DirectFunctionCall2(numeric_round, GpuaggKeyDatum(d, GA_T_NUMERIC, scale, NULL),
 							   Int32GetDatum(dscale));

@@ -768,7 +768,6 @@ run_on_device(GpuAggState *st, char **why)
 			err = GA_ERR_DEVICE;
 			break;
 		}
-		INSTR_TIME_SET_CURRENT(t0);
 		if (count_only)
 		{
 			counted += batch->nrows;
@@ -778,9 +777,10 @@ run_on_device(GpuAggState *st, char **why)
 		else
 		{
 			st->counters.bytes_in += bytes;
+			INSTR_TIME_SET_CURRENT(t0);
 			err = dev->add_batch(st->session, batch, &st->counters.stats);
+			st->counters.wait_ms += GpuaggMsSince(t0);
 		}
-		st->counters.wait_ms += GpuaggMsSince(t0);
 		if (err != GA_OK)
 			break;
 		if (batch->pagelist)

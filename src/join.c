@@ -2162,16 +2162,18 @@ GpuaggJoinCollect(GpuaggJoin *j, GaProgram *p, GpuaggBatchReader *reader,
 				bool		stored = !slot->tts_isnull[dim->pay_at[c]];
 
 				/* (a function of a string may be NULL for the string) */
-				if (stored && dim->pay_prog[c] >= 0)
+				if (!stored)
+					;
+				else if (dim->pay_prog[c] >= 0)
 					stored = GpuaggBatchStoreValue(reader, dim->pay_prog[c], dm->cols[c],
 												   (int64) n, v);
-				else if (stored && w == KEY_TEXT)
+				else if (w == KEY_TEXT)
 					((uint32 *) dm->cols[c])[n] = GpuaggDictEncode(dict, v);
-				else if (stored && w == 2)
+				else if (w == 2)
 					((int16 *) dm->cols[c])[n] = (int16) integer_value(v, 2);
-				else if (stored && w == 4)
+				else if (w == 4)
 					((int32 *) dm->cols[c])[n] = (int32) integer_value(v, 4);
-				else if (stored)
+				else
 					((int64 *) dm->cols[c])[n] = integer_value(v, 8);
 				if (!stored)
 				{

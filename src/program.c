@@ -1699,7 +1699,7 @@ compile_string_func(Compiler *c, Expr *expr, int *type)
 
 /*
  * expr, a function of string column var's values of type t, as a column
- * of its own the host fills (compile_string_func), or -1 with nothing
+ * of its own the host fills (compile_string_func, compile_string_saop), or -1 with nothing
  * emitted (-2: failed).
  */
 static int
@@ -4767,6 +4767,9 @@ compile_aggref(Compiler *c, Aggref *aggref, GaAgg *ag)
 		}
 		else
 		{
+			bool		extreme = ag->kind == GA_AGG_MIN || ag->kind == GA_AGG_MAX;
+			List	   *quotient = NIL;
+
 			/*
 			 * sum/avg of a numeric CASE or COALESCE: its branches may
 			 * differ in scale, the largest display scale going along
@@ -4781,14 +4784,14 @@ compile_aggref(Compiler *c, Aggref *aggref, GaAgg *ag)
 			 * display scale min and max show (the host's, from the value)
 			 * and count does not
 			 */
-			if (ag->kind == GA_AGG_SUM_I128 && ag->distinct < 0)
-				c->div_args = division_args(arg);
-			c->div_sum = c->div_args != NIL;
-			if (ag->kind == GA_AGG_MIN || ag->kind == GA_AGG_MAX || ag->kind == GA_AGG_COUNT)
-				c->div_args = division_args(arg);
+			if ((ag->kind == GA_AGG_SUM_I128 && ag->distinct < 0) || extreme ||
+				ag->kind == GA_AGG_COUNT)
+				quotient = division_args(arg);
+			c->div_args = quotient;
+			c->div_sum = quotient != NIL && ag->kind == GA_AGG_SUM_I128;
 			if (!compile_segment(c, arg, &ag->arg, &t))
 				return false;
-			if ((ag->kind == GA_AGG_MIN || ag->kind == GA_AGG_MAX) && division_args(arg) != NIL)
+			if (extreme && quotient != NIL)
 				c->prog->agg_quotient[c->prog->ga.naggs] = c->quotient;
 			c->mixed_case = NULL;
 			c->div_args = NIL;

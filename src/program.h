@@ -22,7 +22,7 @@
  * argument's scale, and numeric_div shows each quotient at the display
  * scale select_div_scale gives its own x (of display scale xscale) and k
  * (of weight kweight, first base-10000 digit kdigit and display scale
- * kscale), which the host finds from the value (GpuaggQuotientShown).
+ * kscale), which the host finds from the value (result.h's GpuaggQuotientDatum).
  * f 0: not a quotient.
  */
 typedef struct GpuaggQuotient

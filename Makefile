@@ -18,6 +18,7 @@ OBJS = \
 	src/explain.o \
 	src/parallel.o \
 	src/topn.o \
+	src/fetch.o \
 	src/batch.o \
 	src/join.o \
 	src/dict.o \

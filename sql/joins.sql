@@ -250,6 +250,44 @@ SELECT check_offload('SELECT tag, count(*) FROM jf WHERE NOT EXISTS (SELECT 1 FR
 SELECT check_offload('SELECT tag, count(*) FROM jf WHERE EXISTS (SELECT 1 FROM jdup WHERE k = qty) AND current_setting(''gpuagg.force_offload'') = ''on'' GROUP BY tag');
 -- columns a group key determines (jc's primary key) are returned too
 SELECT check_offload('SELECT c_id, c_name, c_seg, count(*), sum(amt) FROM jf JOIN jc ON ck = c_id GROUP BY c_id');
+-- ... fetched by that key from its index for each group returned (few: a
+-- Top-N's n, or few estimated), not grouped by on the device (TPC-H Q10)
+SELECT check_offload('SELECT c_id, c_name, c_seg, c_bal, count(*), sum(amt) FROM jf JOIN jc ON ck = c_id GROUP BY c_id, c_name ORDER BY sum(amt) DESC, c_id LIMIT 5');
+SELECT l FROM explain_stable('SELECT c_id, c_name, c_seg, sum(amt) FROM jf JOIN jc ON ck = c_id GROUP BY c_id ORDER BY sum(amt) DESC, c_id LIMIT 5', true) l
+ WHERE l ~ 'Group Key|Fetched|Top-N|Groups';
+SELECT check_offload('SELECT c_name, c_seg, tag, count(*) FROM jf JOIN jc ON ck = c_id WHERE qty > 3 GROUP BY c_id, tag HAVING count(*) > 2');
+-- ... an outer join's unmatched rows: a NULL key, NULL columns
+SELECT check_offload('SELECT c_id, c_name, c_bal, count(*) FROM jf LEFT JOIN jc ON ck = c_id GROUP BY c_id');
+-- ... a key of two columns, in another order than the index's; of text
+CREATE TABLE jkey2 (a int4, b int2, name text, note varchar(20), PRIMARY KEY (b, a));
+INSERT INTO jkey2 SELECT i % 17, (i % 9)::int2, 'name' || i, CASE WHEN i % 5 = 0 THEN NULL ELSE 'note' || i END
+  FROM generate_series(0, 152) i;
+CREATE TABLE jkeyt (code varchar(8) PRIMARY KEY, descr text, rank int4);
+INSERT INTO jkeyt SELECT 't' || i, 'tag number ' || i, 10 - i FROM generate_series(0, 5) i;
+ANALYZE jkey2, jkeyt;
+SELECT check_offload('SELECT a, b, name, note, count(*), sum(amt) FROM jf JOIN jkey2 ON qty = a AND sk = b GROUP BY a, b');
+SELECT check_offload('SELECT code, descr, rank, count(*) FROM jf LEFT JOIN jkeyt ON tag = code GROUP BY code ORDER BY count(*) DESC, rank LIMIT 3');
+SELECT l FROM explain_stable('SELECT a, b, name, count(*) FROM jf JOIN jkey2 ON qty = a AND sk = b GROUP BY a, b', true) l
+ WHERE l ~ 'Group Key|Fetched';
+-- ... a long string stored out of line
+UPDATE jkeyt SET descr = (SELECT string_agg(md5(i::text), '') FROM generate_series(1, 400) i) WHERE code = 't2';
+SELECT check_offload('SELECT code, md5(descr), length(descr), count(*) FROM jf JOIN jkeyt ON tag = code GROUP BY code');
+-- ... per rescan (a LATERAL subquery's parameter)
+SELECT g, s.* FROM generate_series(3, 4) g,
+  LATERAL (SELECT c_id, c_name, count(*) FROM jf JOIN jc ON ck = c_id WHERE qty > g GROUP BY c_id ORDER BY count(*) DESC, c_id LIMIT 2) s;
+SELECT check_offload('SELECT g, s.* FROM generate_series(3, 4) g, LATERAL (SELECT c_id, c_name, count(*) FROM jf JOIN jc ON ck = c_id WHERE qty > g GROUP BY c_id ORDER BY count(*) DESC, c_id LIMIT 2) s');
+-- ... not where many groups are expected, nor under row-level security:
+-- group keys on the device
+CREATE TABLE jmany (m_id int4 PRIMARY KEY, m_name text);
+INSERT INTO jmany SELECT i, 'm' || i FROM generate_series(1, 30000) i;
+ANALYZE jmany;
+SELECT check_offload('SELECT m_id, m_name, sum(qty) FROM jf JOIN jmany ON id = m_id GROUP BY m_id');
+SELECT l FROM explain_stable('SELECT m_id, m_name, sum(qty) FROM jf JOIN jmany ON id = m_id GROUP BY m_id') l
+ WHERE l ~ 'Group Key|Fetched';
+ALTER TABLE jkeyt ENABLE ROW LEVEL SECURITY;
+SELECT l FROM explain_stable('SELECT code, descr, count(*) FROM jf JOIN jkeyt ON tag = code GROUP BY code') l
+ WHERE l ~ 'Group Key|Fetched';
+DROP TABLE jkey2, jkeyt, jmany;
 -- with inner joins, and several at once (TPC-H Q4, Q13, Q22 shapes)
 SELECT check_offload('SELECT r_name, count(*) FROM jf JOIN jc ON ck = c_id JOIN jn ON c_nation = n_id JOIN jr ON n_region = r_id WHERE EXISTS (SELECT 1 FROM jdup WHERE k = qty) AND NOT EXISTS (SELECT 1 FROM jp WHERE p_id = pk AND p_size > 5) GROUP BY r_name');
 SELECT check_offload('SELECT c_name, count(*), count(p_id) FROM jf JOIN jc ON ck = c_id LEFT JOIN jp ON pk = p_id AND p_type LIKE ''PROMO%'' GROUP BY c_name');

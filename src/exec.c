@@ -34,6 +34,7 @@
 #include "utils/memutils.h"
 
 #include "exec.h"
+#include "fetch.h"
 #include "ledger.h"
 #include "stat.h"
 
@@ -253,6 +254,11 @@ gpuagg_begin(CustomScanState *node, EState *estate, int eflags)
 			pfree(scratch);
 		}
 	}
+	/* (after the GROUPING()s in the node's tuple: plan.c) */
+	if (st->plan->fetch != NIL && !(eflags & EXEC_FLAG_EXPLAIN_ONLY))
+		st->fetch = GpuaggFetchBegin(st->plan->fetch,
+									 st->prog->ga.nkeys + st->prog->ga.naggs +
+									 list_length(st->plan->grouping_values), estate);
 	st->run_cxt = AllocSetContextCreate(estate->es_query_cxt, "GpuAgg run",
 										ALLOCSET_DEFAULT_SIZES);
 	(void) eflags;				/* EXPLAIN-only: nothing more happens */
@@ -1137,6 +1143,11 @@ gpuagg_next(ScanState *node)
 		slot->tts_values[at] = Int32GetDatum(list_nth_int(lfirst(lc),
 														  st->setof ? st->setof[g] : 0));
 	}
+	if (st->fetch)
+	{
+		GpuaggFetchRow(st->fetch, slot);
+		st->counters.rows_fetched += GpuaggFetchLookups(st->fetch);
+	}
 	MemoryContextSwitchTo(old);
 	if (timed)
 		st->counters.result_ms += GpuaggMsSince(t0);
@@ -1179,6 +1190,9 @@ gpuagg_end(CustomScanState *node)
 	if (st->run_cxt)
 		MemoryContextDelete(st->run_cxt);	/* closes the session */
 	st->run_cxt = NULL;
+	if (st->fetch)
+		GpuaggFetchEnd(st->fetch);
+	st->fetch = NULL;
 	foreach(lc, node->custom_ps)
 		ExecEndNode(lfirst(lc));
 	if (node->ss.ss_ScanTupleSlot)

@@ -67,6 +67,7 @@ typedef struct GpuaggCounters
 								 * could not keep (its memory spent) */
 	uint64		rows_counted;	/* count(*) alone: rows the host counted in
 								 * its batches, which went to no device */
+	uint64		rows_fetched;	/* rows looked up by a primary key (fetch.c) */
 } GpuaggCounters;
 
 /*
@@ -129,6 +130,7 @@ typedef struct GpuAggState
 	struct PartitionPruneState *prunestate; /* run-time pruning, or NULL */
 	PlanState  *exact_ps;		/* the exact path (planner.c), or NULL */
 	GpuaggJoin *join;			/* a join's other tables (join.c), or NULL */
+	struct GpuaggFetch *fetch;	/* columns fetched by a primary key, or NULL */
 	/* a parallel GpuAgg's shared scan state of each (in the DSM), else NULL */
 	ParallelTableScanDesc *pscans;
 	/* ... a fed GpuAgg's of each joined table the device scans, else NULL */

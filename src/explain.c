@@ -51,6 +51,7 @@ counters_add(GpuaggCounters *all, const GpuaggCounters *c)
 	all->host_removed += c->host_removed;
 	all->stats.rows_in += c->stats.rows_in;
 	all->rows_counted += c->rows_counted;
+	all->rows_fetched += c->rows_fetched;
 	all->stats.rows_passed += c->stats.rows_passed;
 	all->stats.device_ms += c->stats.device_ms;
 	all->stats.transfer_ms += c->stats.transfer_ms;
@@ -166,6 +167,20 @@ GpuaggExplain(CustomScanState *node, List *ancestors, ExplainState *es)
 		ExplainPropertyList("Device Group Key", items, es);
 		if (mapped != NIL)
 			ExplainPropertyList("Group Key Mapped by Host", mapped, es);
+	}
+	if (st->plan->fetch != NIL)
+	{
+		/* columns of a table whose primary key the group keys hold */
+		items = NIL;
+		foreach(lc, st->plan->fetch)
+		{
+			ListCell   *lv;
+
+			foreach(lv, (List *) lthird(lfirst(lc)))
+				items = lappend(items, deparse(st, lfirst(lv), context, useprefix));
+		}
+		ExplainPropertyList("Fetched by Primary Key", items, es);
+		items = NIL;
 	}
 	if (st->plan->sets != NIL)
 	{
@@ -317,6 +332,8 @@ GpuaggExplain(CustomScanState *node, List *ancestors, ExplainState *es)
 				ExplainPropertyInteger("Strings Not Shared", NULL, all.map_unkept, es);
 		}
 		ExplainPropertyInteger("Groups", NULL, all.ngroups, es);
+		if (st->plan->fetch != NIL)
+			ExplainPropertyInteger("Rows Fetched by Primary Key", NULL, all.rows_fetched, es);
 		if (st->topn.n > 0)
 		{
 			ExplainPropertyInteger("Groups From Device", NULL, all.groups_back, es);

@@ -139,6 +139,13 @@ typedef struct GpuaggPlanInfo
 	List	   *join;			/* NIL, or the join's other tables (join.c):
 								 * their plans are the node's custom_plans
 								 * after the exact path, in this order */
+	List	   *fetch;			/* columns the host fetches per group through
+								 * their table's primary key, which group
+								 * keys hold: per table a List (its index's
+								 * Oid, an IntList of the group keys' indexes
+								 * in the index's column order, the Vars),
+								 * columns of the node's tuple after the
+								 * GROUPING()s (planner.c's fetched_columns) */
 	List	   *host;			/* Expr: WHERE quals the host evaluates per
 								 * row (x [NOT] IN (hashed subquery)); here,
 								 * not in custom_exprs, whose Vars setrefs.c

@@ -8,7 +8,8 @@
  * reads the children the planner left instead (GpuaggPlanInfo.children, and
  * .prune for run-time pruning: setrefs.c moves neither range table index,
  * so the executor moves them as scanrelid moved from varno).  Its
- * custom_scan_tlist is (group keys, aggregates, GROUPING()s): the tuple
+ * custom_scan_tlist is (group keys, aggregates, GROUPING()s, columns
+ * fetched by a primary key the group keys hold): the tuple
  * the node produces per group.  setrefs.c rewrites the node's target list and qual
  * (HAVING) into references to that tuple, so any expression
  * over keys and aggregates -- sum(v)/count(*), count(*)+10, constants -- is
@@ -54,7 +55,8 @@ enum GpuaggPrivateIndex
 	PRIV_JOIN,
 	PRIV_HOST,
 	PRIV_DEVICE_JOIN,
-	PRIV_BEFORE_JOIN
+	PRIV_BEFORE_JOIN,
+	PRIV_FETCH
 };
 
 List *
@@ -87,7 +89,8 @@ GpuaggFormPlanInfo(const GpuaggPlanInfo *info)
 	priv = lappend(priv, info->host);
 	priv = lappend(priv, makeInteger(info->device_join ? 1 : 0));
 	priv = lappend(priv, makeInteger(info->before_join));
-	Assert(list_length(priv) == PRIV_BEFORE_JOIN + 1);
+	priv = lappend(priv, info->fetch);
+	Assert(list_length(priv) == PRIV_FETCH + 1);
 	return priv;
 }
 
@@ -125,6 +128,7 @@ GpuaggDeformPlanInfo(List *priv, GpuaggPlanInfo *info)
 	info->host = list_nth(priv, PRIV_HOST);
 	info->device_join = intVal(list_nth(priv, PRIV_DEVICE_JOIN)) != 0;
 	info->before_join = intVal(list_nth(priv, PRIV_BEFORE_JOIN));
+	info->fetch = list_nth(priv, PRIV_FETCH);
 }
 
 /*
@@ -174,6 +178,15 @@ plan_gpuagg(PlannerInfo *root, RelOptInfo *rel, CustomPath *best_path,
 	foreach(lc, info.groupfuncs)
 		scan_tlist = lappend(scan_tlist,
 							 makeTargetEntry(copyObject(lfirst(lc)), resno++, NULL, false));
+	/* (the node fetches them by a primary key the group keys hold) */
+	foreach(lc, info.fetch)
+	{
+		ListCell   *lv;
+
+		foreach(lv, (List *) lthird(lfirst(lc)))
+			scan_tlist = lappend(scan_tlist,
+								 makeTargetEntry(copyObject(lfirst(lv)), resno++, NULL, false));
+	}
 
 	cscan->scan.plan.targetlist = tlist;
 	/*

@@ -29,6 +29,8 @@
 #include "access/table.h"
 #include "catalog/pg_aggregate.h"
 #include "catalog/pg_class.h"
+#include "catalog/pg_constraint.h"
+#include "catalog/pg_index.h"
 #include "catalog/pg_opfamily.h"
 #include "catalog/pg_statistic.h"
 #include "catalog/pg_type.h"
@@ -732,7 +734,7 @@ topn_tie_keys(Query *parse, List *keys, const GpuaggProgram *prog)
  * sum ranks first), or NIL.
  */
 static List *
-topn_for(PlannerInfo *root, List *aggrefs, List *keys, List *outputs,
+topn_for(PlannerInfo *root, List *aggrefs, List *keys, List *fetched, List *outputs,
 		 const GpuaggProgram *prog, GroupPathExtraData *extra)
 {
 	Query	   *parse = root->parse;
@@ -760,13 +762,15 @@ topn_for(PlannerInfo *root, List *aggrefs, List *keys, List *outputs,
 	/*
 	 * Nothing computed per group that could fail for a group left out (an
 	 * expression over the aggregates, a SubPlan): a native plan computes
-	 * such cheap expressions below its Sort, for every group.
+	 * such cheap expressions below its Sort, for every group.  (A column
+	 * fetched by a primary key, fetched: only for the groups returned.)
 	 */
 	foreach(lc, outputs)
 	{
 		Node	   *e = lfirst(lc);
 
-		if (!IsA(e, Aggref) && !IsA(e, Const) && !list_member(keys, e))
+		if (!IsA(e, Aggref) && !IsA(e, Const) && !list_member(keys, e) &&
+			!list_member(fetched, e))
 			return NIL;
 	}
 	sortcl = linitial_node(SortGroupClause, parse->sortClause);
@@ -829,6 +833,8 @@ typedef struct GpuaggCandidate
 	List	   *keyrefs;		/* ... their ressortgrouprefs */
 	List	   *named_keys;		/* ... those GROUP BY names (the others each
 								 * a column one of these determines) */
+	List	   *fetch;			/* GpuaggPlanInfo's: columns determined by a
+								 * table's primary key, fetched by it */
 	List	   *aggrefs;
 	List	   *groupfuncs;		/* GROUPING() in the target list and HAVING */
 	List	   *sets;			/* grouping sets (GpuaggPlanInfo.sets), or NIL */
@@ -1226,6 +1232,142 @@ list_nulls(GpuaggCandidate *c)
 	return NULL;
 }
 
+/* The Vars of a GpuaggPlanInfo.fetch, all. */
+static List *
+fetched_vars(List *fetch)
+{
+	List	   *vars = NIL;
+	ListCell   *lc;
+
+	foreach(lc, fetch)
+		vars = list_concat(vars, lthird(lfirst(lc)));
+	return vars;
+}
+
+/*
+ * The groups the node is expected to return above which fetching a column
+ * by its table's primary key, an index lookup a group on the host (a few
+ * microseconds), costs more than grouping by it on the device.
+ */
+#define FETCH_MAX_GROUPS	10000.0
+
+/*
+ * A column the grouping does not name but a group key determines -- a
+ * joined table's, whose primary key the group keys hold, as TPC-H Q10's
+ * c_name, c_address and c_comment of customer grouped by c_custkey -- is a
+ * group key on the device today, and a string one costs a dictionary code
+ * for every row of its table, returned with its bytes.  Where the node
+ * returns few groups (a GPU Top-N's n, or few estimated), the host fetches
+ * such columns instead, through the primary key's index, for each group it
+ * returns: the row with the group's key is the one every row of the group
+ * joined (same snapshot), and a NULL key (an outer join's unmatched side)
+ * has none, so NULLs, as natively.
+ *
+ * As GpuaggPlanInfo.fetch: per table, (its primary key's index, the group
+ * keys' indexes in its columns' order, the Vars fetched); the columns left
+ * group keys in *keep.  Not for the scanned table itself (a group per row
+ * is its usual grouping), a partial plan (every process returns its
+ * groups), inheritance, or a table under row-level security.
+ */
+static List *
+fetched_columns(GpuaggCandidate *c, List *uncovered, List **keep)
+{
+	List	   *fetch = NIL;
+	List	   *varnos = NIL;
+	double		groups;
+	List	   *topn;
+	ListCell   *lc;
+
+	*keep = uncovered;
+	if (c->partial || c->root->parse->groupingSets != NIL || c->prog->nrekeys > 0 ||
+		c->input_rel->reloptkind == RELOPT_OTHER_MEMBER_REL)
+		return NIL;
+	groups = estimate_num_groups(c->root, c->named_keys, c->input_rel->rows, NULL, NULL);
+	topn = topn_for(c->root, c->aggrefs, c->keys, NIL, c->output_rel->reltarget->exprs,
+					c->prog, c->extra);
+	if (topn != NIL)
+		groups = Min(groups, (double) intVal(linitial(topn)));
+	if (groups > FETCH_MAX_GROUPS)
+		return NIL;
+
+	foreach(lc, uncovered)
+	{
+		Var		   *var = lfirst_node(Var, lc);
+
+		if (var->varno != c->scan_rel->relid && var->varattno > 0 &&
+			var->varlevelsup == 0)
+			varnos = list_append_unique_int(varnos, (int) var->varno);
+	}
+	*keep = NIL;
+	foreach(lc, varnos)
+	{
+		Index		varno = (Index) lfirst_int(lc);
+		RangeTblEntry *rte = planner_rt_fetch(varno, c->root);
+		Oid			conoid;
+		Oid			indexoid;
+		HeapTuple	tup;
+		Form_pg_index index;
+		List	   *keyidx = NIL;
+		List	   *vars = NIL;
+		ListCell   *lv;
+
+		if (rte->rtekind != RTE_RELATION || rte->inh || rte->relkind != RELKIND_RELATION ||
+			rel_has_rls(rte->relid) ||
+			get_primary_key_attnos(rte->relid, false, &conoid) == NULL ||
+			!OidIsValid(indexoid = get_constraint_index(conoid)))
+			continue;
+		tup = SearchSysCache1(INDEXRELID, ObjectIdGetDatum(indexoid));
+		if (!HeapTupleIsValid(tup))
+			continue;
+		index = (Form_pg_index) GETSTRUCT(tup);
+		for (int i = 0; i < index->indnkeyatts; i++)
+		{
+			int			k = -1;
+
+			foreach(lv, c->named_keys)
+			{
+				Var		   *key = lfirst(lv);
+
+				if (IsA(key, Var) && key->varno == varno && key->varlevelsup == 0 &&
+					key->varattno == index->indkey.values[i])
+				{
+					k = foreach_current_index(lv);
+					break;
+				}
+			}
+			if (k < 0)
+			{
+				keyidx = NIL;
+				break;
+			}
+			keyidx = lappend_int(keyidx, k);
+		}
+		ReleaseSysCache(tup);
+		if (keyidx == NIL)
+			continue;
+		foreach(lv, uncovered)
+		{
+			Var		   *var = lfirst(lv);
+
+			if (var->varno == varno && var->varattno > 0 && var->varlevelsup == 0)
+				vars = lappend(vars, var);
+		}
+		fetch = lappend(fetch, list_make3(makeInteger((int) indexoid), keyidx, vars));
+	}
+	/* the others stay group keys */
+	foreach(lc, uncovered)
+	{
+		bool		fetched = false;
+		ListCell   *lf;
+
+		foreach(lf, fetch)
+			fetched |= list_member_ptr(lthird(lfirst(lf)), lfirst(lc));
+		if (!fetched)
+			*keep = lappend(*keep, lfirst(lc));
+	}
+	return fetch;
+}
+
 /*
  * The group keys, aggregates and quals, compiled into a program, and the
  * device that is to run it.
@@ -1391,6 +1533,39 @@ compile_query(GpuaggCandidate *c)
 					   parse->groupingSets != NIL, c->scan_rel->relid, c->join.joincols,
 					   GpuaggJoinConditions(c->join.priv), c->before_join, &reason))
 		return c->is_join ? join_words(c->root, c->input_rel->relids, reason) : reason;
+	/*
+	 * Columns of a joined table whose primary key the group keys hold,
+	 * fetched by that key for the few groups returned rather than grouped
+	 * by on the device: the program again without them.
+	 */
+	c->fetch = NIL;
+	if (cxt.uncovered != NIL)
+	{
+		List	   *keep;
+		List	   *fetch = fetched_columns(c, cxt.uncovered, &keep);
+
+		if (fetch != NIL)
+		{
+			GpuaggProgram *prog = palloc(sizeof(GpuaggProgram));
+			List	   *all_keys = c->keys;
+			List	   *all_scales = c->numeric_scales;
+
+			c->keys = list_concat_copy(c->named_keys, keep);
+			numeric_scales(c);
+			if (GpuaggCompile(prog, c->quals, c->keys, c->aggrefs, c->numeric_scales,
+							  false, c->scan_rel->relid, c->join.joincols,
+							  GpuaggJoinConditions(c->join.priv), c->before_join, &reason))
+			{
+				c->prog = prog;
+				c->fetch = fetch;
+			}
+			else
+			{
+				c->keys = all_keys;
+				c->numeric_scales = all_scales;
+			}
+		}
+	}
 	if (c->prog->uses_zone && !GpuaggZoneLoad(c->prog, &c->prog->ga.zone))
 		return psprintf("%s in the time zone \"%s\", whose transitions gpuagg cannot list",
 						c->prog->tz_what, GpuaggZoneName(c->prog));
@@ -1967,6 +2142,7 @@ add_gpuagg_path(GpuaggCandidate *c)
 									  c->join.dim_paths);
 	info.quals = c->quals;
 	info.keys = c->keys;
+	info.fetch = c->fetch;
 	info.aggrefs = c->aggrefs;
 	info.having = c->partial ? NIL : (List *) c->extra->havingQual;
 	info.varno = c->scan_rel->relid;
@@ -1995,8 +2171,8 @@ add_gpuagg_path(GpuaggCandidate *c)
 	/* (not where the host maps a key: the device's groups are not the query's) */
 	info.topn = c->partial || c->sets != NIL || c->prog->nrekeys > 0 ||
 		c->input_rel->reloptkind == RELOPT_OTHER_MEMBER_REL ? NIL :
-		topn_for(root, c->aggrefs, c->keys, output_rel->reltarget->exprs, c->prog,
-				 c->extra);
+		topn_for(root, c->aggrefs, c->keys, fetched_vars(c->fetch),
+				 output_rel->reltarget->exprs, c->prog, c->extra);
 	cpath->custom_private = GpuaggFormPlanInfo(&info);
 	if (info.topn != NIL)
 	{

@@ -70,6 +70,11 @@ PG_CONFIG ?= pg_config
 PGXS := $(shell $(PG_CONFIG) --pgxs)
 include $(PGXS)
 
+# PGXS tracks no header dependencies: every object is rebuilt when a
+# header changes (a struct that grew, GpuAggState, GaResult, read by an
+# object compiled before would be read at the old offsets)
+$(OBJS): $(wildcard src/*.h) $(wildcard cuda/*.h)
+
 # ---- CUDA kernels ----------------------------------------------------------
 NVCC ?= $(shell command -v nvcc 2>/dev/null || \
 	(test -x /usr/local/cuda/bin/nvcc && echo /usr/local/cuda/bin/nvcc))

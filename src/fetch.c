@@ -25,10 +25,13 @@
 #include "access/relscan.h"
 #include "access/table.h"
 #include "access/tableam.h"
+#include "access/transam.h"
+#include "access/htup_details.h"
 #include "executor/tuptable.h"
 #include "utils/datum.h"
 #include "utils/lsyscache.h"
 #include "utils/rel.h"
+#include "utils/snapmgr.h"
 
 #include "fetch.h"
 
@@ -75,6 +78,13 @@ GpuaggFetchBegin(List *fetch, int first_col, EState *estate)
 		/* (the query holds its lock on the table; an index scan takes one on the index) */
 		t->index = index_open(indexoid, AccessShareLock);
 		t->heap = table_open(t->index->rd_index->indrelid, AccessShareLock);
+		/* (planner.c's rule, again: a plan holds for its transaction's xmin) */
+		if (!t->index->rd_index->indisvalid ||
+			(t->index->rd_index->indcheckxmin &&
+			 !TransactionIdPrecedes(HeapTupleHeaderGetXmin(t->index->rd_indextuple->t_data),
+									TransactionXmin)))
+			elog(ERROR, "gpuagg: the primary key of \"%s\" cannot be read under this snapshot",
+				 RelationGetRelationName(t->heap));
 		if (t->index->rd_rel->relam != BTREE_AM_OID ||
 			IndexRelationGetNumberOfKeyAttributes(t->index) != list_length(keyidx))
 			elog(ERROR, "gpuagg: the primary key of \"%s\" is not the one planned",

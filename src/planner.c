@@ -53,6 +53,7 @@
 #include "utils/fmgroids.h"
 #include "utils/lsyscache.h"
 #include "utils/selfuncs.h"
+#include "utils/snapmgr.h"
 #include "utils/syscache.h"
 #include "utils/typcache.h"
 
@@ -1320,6 +1321,22 @@ fetched_columns(GpuaggCandidate *c, List *uncovered, List **keep)
 		if (!HeapTupleIsValid(tup))
 			continue;
 		index = (Form_pg_index) GETSTRUCT(tup);
+		/*
+		 * An index this query's snapshot may not use (get_relation_info's
+		 * rule: built over HOT chains broken after the snapshot, its
+		 * entries miss the row versions the snapshot sees), or not yet
+		 * valid: the columns stay keys.  (A plan that skipped such an
+		 * index, or used it, holds for this transaction's xmin only.)
+		 */
+		if (index->indcheckxmin)
+			c->root->glob->transientPlan = true;
+		if (!index->indisvalid || !index->indisready || !index->indislive ||
+			(index->indcheckxmin &&
+			 !TransactionIdPrecedes(HeapTupleHeaderGetXmin(tup->t_data), TransactionXmin)))
+		{
+			ReleaseSysCache(tup);
+			continue;
+		}
 		for (int i = 0; i < index->indnkeyatts; i++)
 		{
 			int			k = -1;

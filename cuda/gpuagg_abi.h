@@ -897,6 +897,18 @@ typedef struct GaResult
 	uint64_t   *strat;
 	char	   *strbytes;
 	uint64_t	nstrbytes;
+
+	/*
+	 * The caller's, before finish: nothing reads the device's strings but
+	 * the group keys of the groups returned.  Where those show few of many
+	 * (a Top-N's n groups of millions of URLs), a device may then return
+	 * them alone: strsel[j] (sorted) is the index above of the j-th string
+	 * returned, and strlen[j], strat[j] describe it (GpuaggKeyStrings).
+	 */
+	uint8_t		keys_strings_only;
+	uint8_t		strings_selected;
+	uint32_t	nstrsel;
+	uint32_t   *strsel;
 } GaResult;
 
 /*

@@ -221,6 +221,26 @@ SELECT same_in_pages('SELECT regexp_replace(t, ''.*'', ''one'') AS k, count(*), 
 -- (a HAVING on the key alone is a WHERE: the function per row then)
 SELECT check_offload('SELECT t || ''!'' AS k, count(*) FROM st GROUP BY 1 HAVING t || ''!'' > ''pre8'' OR t || ''!'' IS NULL');
 SELECT same_in_pages('SELECT right(t, 1) AS r, count(*) FROM st WHERE id <= 5000 GROUP BY 1 ORDER BY 2 DESC LIMIT 3');
+-- a Top-N's few groups of many strings: the device returns only the strings
+-- their keys show (ClickBench Q34's 10 of 18 million URLs), of a bpchar key
+-- both its codes; not where an aggregate reads strings, nor of few strings
+CREATE TABLE stmany AS
+SELECT i, CASE WHEN i % 500 = 0 THEN NULL WHEN i % 7 = 0 THEN 'hot' || (i % 5) ELSE 'url/' || md5(i::text) END AS u,
+	   CASE WHEN i % 3 = 0 THEN 'c' || (i % 4) ELSE 'c' || (i % 4) || '  ' END::char(4) AS c, i % 11 AS n
+  FROM generate_series(1, 30000) i;
+ANALYZE stmany;
+SELECT same_in_pages('SELECT u, count(*), sum(n) FROM stmany GROUP BY u ORDER BY 2 DESC, 3 LIMIT 3');
+SELECT same_in_pages('SELECT c, u, count(*) FROM stmany WHERE u <> ''hot1'' GROUP BY c, u ORDER BY 3 DESC, 2 LIMIT 4');
+SELECT same_in_pages('SELECT u, count(*), max(c) FROM stmany GROUP BY u ORDER BY 2 DESC LIMIT 3');
+SELECT same_in_pages('SELECT u, count(*) FROM stmany GROUP BY u HAVING count(*) > 100');
+SELECT left(q, 40) AS q, jsonb_path_query_first(p, '$.**."Strings Coded by Device"')::int > 25000 AS coded_all,
+	   jsonb_path_query_first(p, '$.**."Strings Returned by Device"')::int < 100 AS few_returned
+  FROM (VALUES ('SELECT u, count(*), sum(n) FROM stmany GROUP BY u ORDER BY 2 DESC, 3 LIMIT 3'),
+			   ('SELECT c, u, count(*) FROM stmany WHERE u <> ''hot1'' GROUP BY c, u ORDER BY 3 DESC, 2 LIMIT 4'),
+			   ('SELECT u, count(*), max(c) FROM stmany GROUP BY u ORDER BY 2 DESC LIMIT 3'),
+			   ('SELECT u, count(*) FROM stmany GROUP BY u HAVING count(*) > 100')) AS x(q),
+	   CAST(analyzed_plan(q) AS jsonb) p;
+DROP TABLE stmany;
 SELECT same_in_pages('SELECT lower(t) AS l, n % 2 AS m, count(*), sum(f), grouping(lower(t), n % 2) FROM st WHERE id <= 5000 GROUP BY ROLLUP (1, 2)');
 SELECT same_in_pages('SELECT replace(t, ''e'', ''E''), count(*), sum(n) FROM st WHERE id <= 5000 AND (id % 17 = 0 OR id % 13 = 0) GROUP BY 1');
 -- to_char(e, format) and e::text of a value of another type: the devices

@@ -160,4 +160,23 @@ extern bool GpuaggCudaPages(void);
 struct GaEngineDevice;
 extern int	GpuaggCudaDirectGpus(struct GaEngineDevice *dev, uint64 *free_bytes);
 
+/*
+ * GaResult.keys_strings_only: a device returns only the strings the group
+ * keys of the groups returned show, where they are at most this many and
+ * at most one in GPUAGG_STRINGS_SPARSE of those it coded (result.c's
+ * GpuaggKeyStrings finds them): a GPU brings each back with three round
+ * trips to the service, where all of them would cross in bulk.
+ */
+#define GPUAGG_STRINGS_SELECTED 8192
+#define GPUAGG_STRINGS_SPARSE	64
+
+/*
+ * The strings a device coded (indexes from res->strings_first, below
+ * res->nstrings) that res's string group keys show or compare by, sorted
+ * and each once, into *sel (palloc'd); their count, or -1 where more than
+ * max.
+ */
+extern int	GpuaggKeyStrings(const GaProgram *p, const GaResult *res, int max,
+							 uint32 **sel);
+
 #endif							/* GPUAGG_DEVICE_H */

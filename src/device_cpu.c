@@ -865,19 +865,35 @@ cpu_finish(void *session, GaResult *result, GpuaggDeviceStats *stats)
 			pfree(rows);
 	}
 
-	/* page form: the strings coded after the host's, as a GPU returns them */
+	/*
+	 * page form: the strings coded after the host's, as a GPU returns them:
+	 * all, or those the keys of the groups returned show where they are few
+	 */
 	if (s->strings && GpuaggDictCount(s->strings) > s->nseed)
 	{
 		uint64		m = GpuaggDictCount(s->strings) - s->nseed;
+		uint64		nout = m;
+		uint32	   *sel = NULL;
+		uint32	   *found;
 		Size		bytes = 0;
+		int			nsel;
 
 		result->strings_first = s->nseed;
 		result->nstrings = m;
-		result->strlen = palloc_extended(4 * m, MCXT_ALLOC_HUGE);
-		result->strat = palloc_extended(8 * m, MCXT_ALLOC_HUGE);
-		for (uint64 i = 0; i < m; i++)
+		if (result->keys_strings_only &&
+			(nsel = GpuaggKeyStrings(&s->prog, result, GPUAGG_STRINGS_SELECTED, &found)) >= 0 &&
+			(uint64) nsel * GPUAGG_STRINGS_SPARSE <= m)
 		{
-			Datum		v = GpuaggDictValue(s->strings, s->nseed + i);
+			result->strings_selected = true;
+			result->nstrsel = nsel;
+			result->strsel = sel = found;
+			nout = nsel;
+		}
+		result->strlen = palloc_extended(4 * Max(nout, 1), MCXT_ALLOC_HUGE);
+		result->strat = palloc_extended(8 * Max(nout, 1), MCXT_ALLOC_HUGE);
+		for (uint64 i = 0; i < nout; i++)
+		{
+			Datum		v = GpuaggDictValue(s->strings, s->nseed + (sel ? sel[i] : i));
 
 			result->strlen[i] = VARSIZE_ANY_EXHDR(DatumGetPointer(v));
 			result->strat[i] = bytes;
@@ -885,9 +901,10 @@ cpu_finish(void *session, GaResult *result, GpuaggDeviceStats *stats)
 		}
 		result->nstrbytes = bytes;
 		result->strbytes = palloc_extended(Max(bytes, 1), MCXT_ALLOC_HUGE);
-		for (uint64 i = 0; i < m; i++)
+		for (uint64 i = 0; i < nout; i++)
 			memcpy(result->strbytes + result->strat[i],
-				   VARDATA_ANY(DatumGetPointer(GpuaggDictValue(s->strings, s->nseed + i))),
+				   VARDATA_ANY(DatumGetPointer(GpuaggDictValue(s->strings,
+															   s->nseed + (sel ? sel[i] : i)))),
 				   result->strlen[i]);
 	}
 	MemoryContextSwitchTo(old);

@@ -543,9 +543,9 @@ cuda_add_dim(void *session, int d, const GaDimData *rows, GpuaggDeviceStats *sta
 	return GA_OK;
 }
 
-/* Bring part of the result back, a buffer-full at a time. */
+/* Bring part of the result back from offset on, a buffer-full at a time. */
 static int
-fetch(CudaClient *c, int part, void *dst, uint64 bytes)
+fetch_at(CudaClient *c, int part, uint64 offset, void *dst, uint64 bytes)
 {
 	uint64		done = 0;
 
@@ -555,12 +555,88 @@ fetch(CudaClient *c, int part, void *dst, uint64 bytes)
 		int			err;
 
 		c->call->part = part;
-		c->call->offset = done;
+		c->call->offset = offset + done;
 		c->call->bytes = n;
 		if ((err = call(c, OP_FETCH, true)) != GA_OK)
 			return err;
 		memcpy((char *) dst + done, c->host + GA_ENGINE_SCRATCH, n);
 		done += n;
+	}
+	return GA_OK;
+}
+
+static int
+fetch(CudaClient *c, int part, void *dst, uint64 bytes)
+{
+	return fetch_at(c, part, 0, dst, bytes);
+}
+
+/*
+ * Page form with strings: the strings the device's dictionary added, or
+ * where the caller reads only those the returned groups' keys show and
+ * they are few of many (a Top-N's 10 URLs of 18 million), those alone, a
+ * round trip each for its length, place and bytes.
+ */
+static int
+fetch_strings(CudaClient *c, GaResult *result, const GaEngineShape *shape)
+{
+	uint32	   *sel = NULL;
+	int			nsel;
+	uint64		bytes = 0;
+	int			err;
+
+	result->nstrings = shape->nstrings;
+	result->strings_first = shape->strings_first;
+	result->nstrbytes = shape->strbytes;
+	if (shape->nstrings == 0)
+		return GA_OK;
+	if (!result->keys_strings_only ||
+		(nsel = GpuaggKeyStrings(&c->prog, result, GPUAGG_STRINGS_SELECTED, &sel)) < 0 ||
+		(uint64) nsel * GPUAGG_STRINGS_SPARSE > shape->nstrings)
+	{
+		result->strlen = MemoryContextAllocHuge(c->cxt, 4 * shape->nstrings);
+		result->strat = MemoryContextAllocHuge(c->cxt, 8 * shape->nstrings);
+		result->strbytes = MemoryContextAllocHuge(c->cxt, Max(shape->strbytes, 1));
+		if ((err = fetch(c, GA_PART_STRLEN, result->strlen, 4 * shape->nstrings)) != GA_OK ||
+			(err = fetch(c, GA_PART_STRAT, result->strat, 8 * shape->nstrings)) != GA_OK ||
+			(err = fetch(c, GA_PART_STRBYTES, result->strbytes, shape->strbytes)) != GA_OK)
+			return err;
+		return GA_OK;
+	}
+	result->strings_selected = true;
+	result->nstrsel = nsel;
+	result->strsel = sel;
+	result->strlen = MemoryContextAlloc(c->cxt, 4 * Max(nsel, 1));
+	result->strat = MemoryContextAlloc(c->cxt, 8 * Max(nsel, 1));
+	for (int j = 0; j < nsel; j++)
+	{
+		uint64		at;
+
+		if ((err = fetch_at(c, GA_PART_STRLEN, 4 * (uint64) sel[j], &result->strlen[j], 4)) != GA_OK ||
+			(err = fetch_at(c, GA_PART_STRAT, 8 * (uint64) sel[j], &at, 8)) != GA_OK)
+			return err;
+		if (at > shape->strbytes || result->strlen[j] > shape->strbytes - at)
+		{
+			snprintf(c->errbuf, sizeof(c->errbuf),
+					 "the device's string %u lies outside its bytes", sel[j]);
+			return GA_ERR_DEVICE;
+		}
+		/* (its place in the device's bytes, for now) */
+		result->strat[j] = at;
+		bytes += result->strlen[j];
+	}
+	result->nstrbytes = bytes;
+	result->strbytes = MemoryContextAllocHuge(c->cxt, Max(bytes, 1));
+	bytes = 0;
+	for (int j = 0; j < nsel; j++)
+	{
+		uint64		at = result->strat[j];
+
+		if ((err = fetch_at(c, GA_PART_STRBYTES, at, result->strbytes + bytes,
+							result->strlen[j])) != GA_OK)
+			return err;
+		result->strat[j] = bytes;
+		bytes += result->strlen[j];
 	}
 	return GA_OK;
 }
@@ -580,20 +656,6 @@ cuda_finish(void *session, GaResult *result, GpuaggDeviceStats *stats)
 	stats->rows_passed += shape->rows_passed;
 	stats->device_ms += shape->device_ms;
 	stats->transfer_ms += shape->transfer_ms;
-	/* page form with strings: the strings its dictionary added */
-	result->nstrings = shape->nstrings;
-	result->strings_first = shape->strings_first;
-	result->nstrbytes = shape->strbytes;
-	if (shape->nstrings > 0)
-	{
-		result->strlen = MemoryContextAllocHuge(c->cxt, 4 * shape->nstrings);
-		result->strat = MemoryContextAllocHuge(c->cxt, 8 * shape->nstrings);
-		result->strbytes = MemoryContextAllocHuge(c->cxt, Max(shape->strbytes, 1));
-		if ((err = fetch(c, GA_PART_STRLEN, result->strlen, 4 * shape->nstrings)) != GA_OK ||
-			(err = fetch(c, GA_PART_STRAT, result->strat, 8 * shape->nstrings)) != GA_OK ||
-			(err = fetch(c, GA_PART_STRBYTES, result->strbytes, shape->strbytes)) != GA_OK)
-			return err;
-	}
 	n = shape->ngroups;
 	if (n == 0 && nk == 0)
 	{
@@ -602,7 +664,7 @@ cuda_finish(void *session, GaResult *result, GpuaggDeviceStats *stats)
 		result->keys = MemoryContextAllocZero(c->cxt, sizeof(GaDatum));
 		result->keynulls = MemoryContextAllocZero(c->cxt, 1);
 		result->states = MemoryContextAllocZero(c->cxt, sizeof(uint64) * Max(ns, 1));
-		return GA_OK;
+		return fetch_strings(c, result, shape);
 	}
 	result->ngroups = n;
 	result->groups_all = shape->groups;
@@ -610,7 +672,7 @@ cuda_finish(void *session, GaResult *result, GpuaggDeviceStats *stats)
 	result->keynulls = MemoryContextAllocHuge(c->cxt, n * Max(nk, 1));
 	result->states = MemoryContextAllocHuge(c->cxt, sizeof(uint64) * n * Max(ns, 1));
 	if (n == 0)
-		return GA_OK;
+		return fetch_strings(c, result, shape);
 	if ((err = fetch(c, GA_PART_KEYS, result->keys, 8 * (uint64) nk * n)) != GA_OK ||
 		(err = fetch(c, GA_PART_KEYNULLS, result->keynulls, (uint64) nk * n)) != GA_OK ||
 		(err = fetch(c, GA_PART_STATES, result->states, 8 * (uint64) ns * n)) != GA_OK)
@@ -640,7 +702,8 @@ cuda_finish(void *session, GaResult *result, GpuaggDeviceStats *stats)
 				return err;
 		}
 	}
-	return GA_OK;
+	/* (after the groups: which strings their keys show) */
+	return fetch_strings(c, result, shape);
 }
 
 static void

@@ -148,6 +148,12 @@ struct GpuaggDict
 	Size		chunk_left;
 	DictCacheEntry *cache;		/* [CACHE_SIZE] */
 	bool		sealed;			/* a device's strings appended: no more codes */
+	/* ... or some of them only (GpuaggDictLoadSome): codes [first, end) */
+	uint32		sparse_first;
+	uint32		sparse_end;
+	uint32		nsparse;
+	uint32	   *sparse_codes;	/* sorted */
+	Datum	   *sparse_values;
 };
 
 GpuaggDict *
@@ -296,6 +302,24 @@ GpuaggDictEncode(GpuaggDict *d, Datum value)
 Datum
 GpuaggDictValue(GpuaggDict *d, uint32 code)
 {
+	if (code >= d->sparse_first && code < d->sparse_end)
+	{
+		uint32		lo = 0,
+					hi = d->nsparse;
+
+		while (lo < hi)
+		{
+			uint32		mid = lo + (hi - lo) / 2;
+
+			if (d->sparse_codes[mid] < code)
+				lo = mid + 1;
+			else
+				hi = mid;
+		}
+		if (lo == d->nsparse || d->sparse_codes[lo] != code)
+			elog(ERROR, "gpuagg: string code %u is not among those the device returned", code);
+		return d->sparse_values[lo];
+	}
 	if (code >= d->nvalues || d->values[code] == (Datum) 0)
 		elog(ERROR, "gpuagg: string code %u out of range", code);
 	return d->values[code];
@@ -318,8 +342,11 @@ uint32
 GpuaggDictAppend(GpuaggDict *d, Datum value)
 {
 	struct varlena *raw = (struct varlena *) DatumGetPointer(value);
-	struct varlena *v = pg_detoast_datum_packed(raw);
+	struct varlena *v;
 
+	if (d->sparse_end > 0)
+		elog(ERROR, "gpuagg: a string appended after only some of the device's came back");
+	v = pg_detoast_datum_packed(raw);
 	if (d->nvalues >= (uint32) PG_INT32_MAX)
 		ereport(ERROR,
 				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
@@ -344,7 +371,7 @@ GpuaggDictEncodeBytes(GpuaggDict *d, const char *data, int32 len)
 uint32
 GpuaggDictCount(GpuaggDict *d)
 {
-	return d->nvalues;
+	return Max(d->nvalues, d->sparse_end);
 }
 
 /*
@@ -358,6 +385,8 @@ GpuaggDictSerialize(GpuaggDict *d, Size max, uint32 *bytes)
 	Size		size = 0;
 	char	   *buf;
 
+	if (d->sparse_end > 0)
+		elog(ERROR, "gpuagg: only some of the device's strings came back");
 	for (uint32 i = 0; i < d->nvalues; i++)
 		size += 4 + TYPEALIGN(4, VARSIZE_ANY_EXHDR(DatumGetPointer(d->values[i])));
 	if (size > max)
@@ -412,7 +441,7 @@ GpuaggDictLoad(GpuaggDict *d, uint32 first, uint64 n, const uint32 *len,
 	Size		total = 0;
 	char	   *block;
 
-	if (first != d->nvalues)
+	if (first != d->nvalues || d->sparse_end > 0)
 		elog(ERROR, "gpuagg: the device's strings start at code %u, not %u",
 			 first, d->nvalues);
 	if (n > (uint64) PG_INT32_MAX - first)
@@ -438,5 +467,42 @@ GpuaggDictLoad(GpuaggDict *d, uint32 first, uint64 n, const uint32 *len,
 		d->values[d->nvalues++] = PointerGetDatum(block);
 		block += MAXALIGN(VARHDRSZ + (Size) len[i]);
 	}
+	d->sealed = true;
+}
+
+/*
+ * ... or some of them (GaResult.strings_selected): of the n strings from
+ * code first on, the nsel at indexes sel[j] (sorted), string j len[j]
+ * bytes at bytes + at[j].  A code of the others is an error when read.
+ */
+void
+GpuaggDictLoadSome(GpuaggDict *d, uint32 first, uint64 n, uint32 nsel, const uint32 *sel,
+				   const uint32 *len, const uint64 *at, const char *bytes, uint64 nbytes)
+{
+	if (first != d->nvalues || d->sparse_end > 0)
+		elog(ERROR, "gpuagg: the device's strings start at code %u, not %u",
+			 first, d->nvalues);
+	if (n > (uint64) PG_INT32_MAX - first)
+		ereport(ERROR,
+				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+				 errmsg("too many distinct strings for gpuagg")));
+	d->sparse_codes = MemoryContextAlloc(d->cxt, sizeof(uint32) * Max(nsel, 1));
+	d->sparse_values = MemoryContextAlloc(d->cxt, sizeof(Datum) * Max(nsel, 1));
+	for (uint32 j = 0; j < nsel; j++)
+	{
+		char	   *v;
+
+		if (sel[j] >= n || (j > 0 && sel[j] <= sel[j - 1]) ||
+			at[j] > nbytes || len[j] > nbytes - at[j] || len[j] > MaxAllocSize - VARHDRSZ)
+			elog(ERROR, "gpuagg: the device's string %u lies outside its bytes", sel[j]);
+		v = MemoryContextAlloc(d->cxt, VARHDRSZ + (Size) len[j]);
+		SET_VARSIZE(v, VARHDRSZ + len[j]);
+		memcpy(VARDATA(v), bytes + at[j], len[j]);
+		d->sparse_codes[j] = first + sel[j];
+		d->sparse_values[j] = PointerGetDatum(v);
+	}
+	d->nsparse = nsel;
+	d->sparse_first = first;
+	d->sparse_end = first + (uint32) n;
 	d->sealed = true;
 }

@@ -47,5 +47,8 @@ extern char *GpuaggDictSerialize(GpuaggDict *dict, Size max, uint32 *bytes);
 extern void GpuaggDictDeserialize(GpuaggDict *dict, const char *seed, uint32 nseed);
 extern void GpuaggDictLoad(GpuaggDict *dict, uint32 first, uint64 n, const uint32 *len,
 						   const uint64 *at, const char *bytes, uint64 nbytes);
+extern void GpuaggDictLoadSome(GpuaggDict *dict, uint32 first, uint64 n, uint32 nsel,
+							   const uint32 *sel, const uint32 *len, const uint64 *at,
+							   const char *bytes, uint64 nbytes);
 
 #endif							/* GPUAGG_DICT_H */

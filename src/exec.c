@@ -387,6 +387,29 @@ GpuaggExecInit(void)
 	RegisterSubXactCallback(exec_subxact_callback, NULL);
 }
 
+/*
+ * Does nothing read the strings a device codes but the group keys of the
+ * groups the node returns?  Not where the host maps keys (of every group),
+ * combines grouping sets, or an aggregate reads strings (min/max of text,
+ * the sets the host folds): then a device returns every string it coded.
+ */
+static bool
+keys_strings_only(GpuAggState *st)
+{
+	const GaProgram *p = &st->prog->ga;
+
+	if (st->prog->nrekeys > 0 || st->plan->sets != NIL)
+		return false;
+	for (uint32 a = 0; a < p->naggs; a++)
+	{
+		const GaAgg *ag = &p->aggs[a];
+
+		if (ag->distinct >= 0 || ag->argtype == GA_T_TEXT || ag->argtype == GA_T_BPCHAR)
+			return false;
+	}
+	return true;
+}
+
 /* A new run: nothing of the last one (its groups, its strings) is kept. */
 static void
 start_run(GpuAggState *st)
@@ -811,6 +834,7 @@ run_on_device(GpuAggState *st, char **why)
 	if (err == GA_OK)
 	{
 		INSTR_TIME_SET_CURRENT(t0);
+		st->result.keys_strings_only = keys_strings_only(st);
 		err = dev->finish(st->session, &st->result, &st->counters.stats);
 		st->counters.finish_ms += GpuaggMsSince(t0);
 	}
@@ -887,11 +911,17 @@ run_on_device(GpuAggState *st, char **why)
 		raise_device_error(err);
 	/* page form with strings: the device's strings continue our codes */
 	INSTR_TIME_SET_CURRENT(t0);
-	if (st->result.nstrings > 0)
+	if (st->result.nstrings > 0 && st->result.strings_selected)
+		GpuaggDictLoadSome(st->dict, st->result.strings_first, st->result.nstrings,
+						   st->result.nstrsel, st->result.strsel, st->result.strlen,
+						   st->result.strat, st->result.strbytes, st->result.nstrbytes);
+	else if (st->result.nstrings > 0)
 		GpuaggDictLoad(st->dict, st->result.strings_first, st->result.nstrings,
 					   st->result.strlen, st->result.strat, st->result.strbytes,
 					   st->result.nstrbytes);
 	st->counters.strings_coded += st->result.nstrings;
+	st->counters.strings_returned += st->result.strings_selected ?
+		st->result.nstrsel : st->result.nstrings;
 	if (st->prog->nrekeys > 0)
 	{
 		instr_time	t1;

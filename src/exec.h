@@ -68,6 +68,8 @@ typedef struct GpuaggCounters
 	uint64		rows_counted;	/* count(*) alone: rows the host counted in
 								 * its batches, which went to no device */
 	uint64		rows_fetched;	/* rows looked up by a primary key (fetch.c) */
+	uint64		strings_returned;	/* ... of strings_coded, those the device
+									 * returned (GaResult.strings_selected) */
 } GpuaggCounters;
 
 /*

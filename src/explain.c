@@ -52,6 +52,7 @@ counters_add(GpuaggCounters *all, const GpuaggCounters *c)
 	all->stats.rows_in += c->stats.rows_in;
 	all->rows_counted += c->rows_counted;
 	all->rows_fetched += c->rows_fetched;
+	all->strings_returned += c->strings_returned;
 	all->stats.rows_passed += c->stats.rows_passed;
 	all->stats.device_ms += c->stats.device_ms;
 	all->stats.transfer_ms += c->stats.transfer_ms;
@@ -287,6 +288,10 @@ GpuaggExplain(CustomScanState *node, List *ancestors, ExplainState *es)
 								   (int64) (all.pages * (BLCKSZ / 1024)), es);
 			if (all.strings_coded > 0)
 				ExplainPropertyInteger("Strings Coded by Device", NULL, all.strings_coded, es);
+			/* ... of which those the returned groups' keys show, where few */
+			if (all.strings_returned < all.strings_coded)
+				ExplainPropertyInteger("Strings Returned by Device", NULL,
+									   all.strings_returned, es);
 		}
 		/*
 		 * A string value the device could not read (compressed, TOASTed)

@@ -44,6 +44,7 @@
 #include "utils/typcache.h"
 #include "utils/varlena.h"
 
+#include "device.h"
 #include "result.h"
 #include "../cuda/gpuagg_eval.h"
 
@@ -1080,6 +1081,65 @@ GpuaggHavingInit(GpuaggHaving *h, List *qual, int nkeys, const GpuaggFinal *fina
 			break;
 		h->n++;
 	}
+}
+
+static int
+cmp_uint32(const void *a, const void *b)
+{
+	uint32		x = *(const uint32 *) a;
+	uint32		y = *(const uint32 *) b;
+
+	return x < y ? -1 : x > y ? 1 : 0;
+}
+
+/* (result.h) */
+int
+GpuaggKeyStrings(const GaProgram *p, const GaResult *res, int max, uint32 **sel)
+{
+	uint32	   *out = palloc(sizeof(uint32) * (2 * (Size) max + 2));
+	int			n = 0;
+	int			m = 0;
+
+	for (uint32 k = 0; k < p->nkeys; k++)
+	{
+		if (p->keytype[k] != GA_T_TEXT && p->keytype[k] != GA_T_BPCHAR)
+			continue;
+		for (uint64 g = 0; g < res->ngroups; g++)
+		{
+			Size		at = (Size) k * res->ngroups + g;
+			uint32		codes[2];
+
+			if (res->keynulls[at])
+				continue;
+			codes[0] = GA_TEXT_SHOWN(res->keys[at].u);
+			codes[1] = GA_TEXT_EQ(res->keys[at].u);
+			for (int c = 0; c < (codes[0] == codes[1] ? 1 : 2); c++)
+			{
+				if (codes[c] < res->strings_first ||
+					codes[c] - res->strings_first >= res->nstrings)
+					continue;
+				/* (duplicates are dropped below; a bound on them here) */
+				if (n == 2 * max + 2)
+				{
+					pfree(out);
+					return -1;
+				}
+				out[n++] = codes[c] - res->strings_first;
+			}
+		}
+	}
+	if (n > 1)
+		qsort(out, n, sizeof(uint32), cmp_uint32);
+	for (int i = 0; i < n; i++)
+		if (i == 0 || out[i] != out[m - 1])
+			out[m++] = out[i];
+	if (m > max)
+	{
+		pfree(out);
+		return -1;
+	}
+	*sel = out;
+	return m;
 }
 
 /* (result.h) */

@@ -233,6 +233,8 @@ SELECT same_in_pages('SELECT u, count(*), sum(n) FROM stmany GROUP BY u ORDER BY
 SELECT same_in_pages('SELECT c, u, count(*) FROM stmany WHERE u <> ''hot1'' GROUP BY c, u ORDER BY 3 DESC, 2 LIMIT 4');
 SELECT same_in_pages('SELECT u, count(*), max(c) FROM stmany GROUP BY u ORDER BY 2 DESC LIMIT 3');
 SELECT same_in_pages('SELECT u, count(*) FROM stmany GROUP BY u HAVING count(*) > 100');
+-- (in page form, where the device codes strings, whatever the run's setting)
+SET gpuagg.page_batches = on;
 SELECT left(q, 40) AS q, jsonb_path_query_first(p, '$.**."Strings Coded by Device"')::int > 25000 AS coded_all,
 	   jsonb_path_query_first(p, '$.**."Strings Returned by Device"')::int < 100 AS few_returned
   FROM (VALUES ('SELECT u, count(*), sum(n) FROM stmany GROUP BY u ORDER BY 2 DESC, 3 LIMIT 3'),
@@ -240,6 +242,7 @@ SELECT left(q, 40) AS q, jsonb_path_query_first(p, '$.**."Strings Coded by Devic
 			   ('SELECT u, count(*), max(c) FROM stmany GROUP BY u ORDER BY 2 DESC LIMIT 3'),
 			   ('SELECT u, count(*) FROM stmany GROUP BY u HAVING count(*) > 100')) AS x(q),
 	   CAST(analyzed_plan(q) AS jsonb) p;
+RESET gpuagg.page_batches;
 DROP TABLE stmany;
 SELECT same_in_pages('SELECT lower(t) AS l, n % 2 AS m, count(*), sum(f), grouping(lower(t), n % 2) FROM st WHERE id <= 5000 GROUP BY ROLLUP (1, 2)');
 SELECT same_in_pages('SELECT replace(t, ''e'', ''E''), count(*), sum(n) FROM st WHERE id <= 5000 AND (id % 17 = 0 OR id % 13 = 0) GROUP BY 1');

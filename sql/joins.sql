@@ -276,6 +276,15 @@ SELECT check_offload('SELECT code, md5(descr), length(descr), count(*) FROM jf J
 SELECT g, s.* FROM generate_series(3, 4) g,
   LATERAL (SELECT c_id, c_name, count(*) FROM jf JOIN jc ON ck = c_id WHERE qty > g GROUP BY c_id ORDER BY count(*) DESC, c_id LIMIT 2) s;
 SELECT check_offload('SELECT g, s.* FROM generate_series(3, 4) g, LATERAL (SELECT c_id, c_name, count(*) FROM jf JOIN jc ON ck = c_id WHERE qty > g GROUP BY c_id ORDER BY count(*) DESC, c_id LIMIT 2) s');
+-- ... also where the device could not group by the column (a jsonb)
+CREATE TABLE jjson (j_id int4 PRIMARY KEY, doc jsonb);
+INSERT INTO jjson SELECT i, jsonb_build_object('id', i, 'tags', ARRAY['a', 'b' || i]) FROM generate_series(0, 119) i;
+ANALYZE jjson;
+SELECT check_offload('SELECT j_id, doc, count(*), sum(amt) FROM jf JOIN jjson ON ck = j_id GROUP BY j_id');
+SELECT check_offload('SELECT j_id, doc->>''tags'' AS tags, count(*) FROM jf LEFT JOIN jjson ON ck = j_id GROUP BY j_id ORDER BY count(*) DESC, j_id LIMIT 4');
+SELECT l FROM explain_stable('SELECT j_id, doc, count(*) FROM jf JOIN jjson ON ck = j_id GROUP BY j_id') l
+ WHERE l ~ 'Group Key|Fetched';
+DROP TABLE jjson;
 -- ... not where many groups are expected, nor under row-level security:
 -- group keys on the device
 CREATE TABLE jmany (m_id int4 PRIMARY KEY, m_name text);

@@ -1275,22 +1275,12 @@ fetched_columns(GpuaggCandidate *c, List *uncovered, List **keep)
 {
 	List	   *fetch = NIL;
 	List	   *varnos = NIL;
-	double		groups;
-	List	   *topn;
 	ListCell   *lc;
 
 	*keep = uncovered;
-	if (c->partial || c->root->parse->groupingSets != NIL || c->prog->nrekeys > 0 ||
+	if (c->partial || c->root->parse->groupingSets != NIL ||
 		c->input_rel->reloptkind == RELOPT_OTHER_MEMBER_REL)
 		return NIL;
-	groups = estimate_num_groups(c->root, c->named_keys, c->input_rel->rows, NULL, NULL);
-	topn = topn_for(c->root, c->aggrefs, c->keys, NIL, c->output_rel->reltarget->exprs,
-					c->prog, c->extra);
-	if (topn != NIL)
-		groups = Min(groups, (double) intVal(linitial(topn)));
-	if (groups > FETCH_MAX_GROUPS)
-		return NIL;
-
 	foreach(lc, uncovered)
 	{
 		Var		   *var = lfirst_node(Var, lc);
@@ -1386,6 +1376,27 @@ fetched_columns(GpuaggCandidate *c, List *uncovered, List **keep)
 }
 
 /*
+ * ... and does the node return few enough groups that fetching them costs
+ * less, prog being the program that groups by keys without them?
+ */
+static bool
+fetch_worthwhile(GpuaggCandidate *c, const GpuaggProgram *prog, List *keys, List *fetch)
+{
+	double		groups;
+	List	   *topn;
+
+	/* (a key the host maps: the device's groups are not the query's) */
+	if (prog->nrekeys > 0)
+		return false;
+	groups = estimate_num_groups(c->root, c->named_keys, c->input_rel->rows, NULL, NULL);
+	topn = topn_for(c->root, c->aggrefs, keys, fetched_vars(fetch),
+					c->output_rel->reltarget->exprs, prog, c->extra);
+	if (topn != NIL)
+		groups = Min(groups, (double) intVal(linitial(topn)));
+	return groups <= FETCH_MAX_GROUPS;
+}
+
+/*
  * The group keys, aggregates and quals, compiled into a program, and the
  * device that is to run it.
  */
@@ -1394,6 +1405,7 @@ compile_query(GpuaggCandidate *c)
 {
 	Query	   *parse = c->root->parse;
 	CollectContext cxt;
+	bool		compiled;
 	List	   *scan_rinfos = NIL;
 	List	   *native;
 	const char *reason;
@@ -1546,14 +1558,15 @@ compile_query(GpuaggCandidate *c)
 
 	numeric_scales(c);
 	c->prog = palloc(sizeof(GpuaggProgram));
-	if (!GpuaggCompile(c->prog, c->quals, c->keys, c->aggrefs, c->numeric_scales,
-					   parse->groupingSets != NIL, c->scan_rel->relid, c->join.joincols,
-					   GpuaggJoinConditions(c->join.priv), c->before_join, &reason))
-		return c->is_join ? join_words(c->root, c->input_rel->relids, reason) : reason;
+	compiled = GpuaggCompile(c->prog, c->quals, c->keys, c->aggrefs, c->numeric_scales,
+							 parse->groupingSets != NIL, c->scan_rel->relid, c->join.joincols,
+							 GpuaggJoinConditions(c->join.priv), c->before_join, &reason);
 	/*
 	 * Columns of a joined table whose primary key the group keys hold,
 	 * fetched by that key for the few groups returned rather than grouped
-	 * by on the device: the program again without them.
+	 * by on the device: the program again without them (also where the
+	 * device could not group by them at all: a jsonb, a string under a
+	 * nondeterministic collation).
 	 */
 	c->fetch = NIL;
 	if (cxt.uncovered != NIL)
@@ -1566,15 +1579,18 @@ compile_query(GpuaggCandidate *c)
 			GpuaggProgram *prog = palloc(sizeof(GpuaggProgram));
 			List	   *all_keys = c->keys;
 			List	   *all_scales = c->numeric_scales;
+			const char *why;
 
 			c->keys = list_concat_copy(c->named_keys, keep);
 			numeric_scales(c);
 			if (GpuaggCompile(prog, c->quals, c->keys, c->aggrefs, c->numeric_scales,
 							  false, c->scan_rel->relid, c->join.joincols,
-							  GpuaggJoinConditions(c->join.priv), c->before_join, &reason))
+							  GpuaggJoinConditions(c->join.priv), c->before_join, &why) &&
+				fetch_worthwhile(c, prog, c->keys, fetch))
 			{
 				c->prog = prog;
 				c->fetch = fetch;
+				compiled = true;
 			}
 			else
 			{
@@ -1583,6 +1599,8 @@ compile_query(GpuaggCandidate *c)
 			}
 		}
 	}
+	if (!compiled)
+		return c->is_join ? join_words(c->root, c->input_rel->relids, reason) : reason;
 	if (c->prog->uses_zone && !GpuaggZoneLoad(c->prog, &c->prog->ga.zone))
 		return psprintf("%s in the time zone \"%s\", whose transitions gpuagg cannot list",
 						c->prog->tz_what, GpuaggZoneName(c->prog));

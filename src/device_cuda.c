@@ -590,9 +590,14 @@ fetch_strings(CudaClient *c, GaResult *result, const GaEngineShape *shape)
 	result->nstrbytes = shape->strbytes;
 	if (shape->nstrings == 0)
 		return GA_OK;
+	/*
+	 * (a string's three round trips cost about what 256 kB in bulk do: no
+	 * selection where the selected would cost more than all of them)
+	 */
 	if (!result->keys_strings_only ||
 		(nsel = GpuaggKeyStrings(&c->prog, result, GPUAGG_STRINGS_SELECTED, &sel)) < 0 ||
-		(uint64) nsel * GPUAGG_STRINGS_SPARSE > shape->nstrings)
+		(uint64) nsel * GPUAGG_STRINGS_SPARSE > shape->nstrings ||
+		(uint64) nsel * 262144 > shape->strbytes + 12 * shape->nstrings)
 	{
 		result->strlen = MemoryContextAllocHuge(c->cxt, 4 * shape->nstrings);
 		result->strat = MemoryContextAllocHuge(c->cxt, 8 * shape->nstrings);

@@ -427,6 +427,19 @@ GpuaggDictDeserialize(GpuaggDict *d, const char *seed, uint32 nseed)
 	}
 }
 
+/* A device's n strings from code first on may follow the host's codes. */
+static void
+load_check(GpuaggDict *d, uint32 first, uint64 n)
+{
+	if (first != d->nvalues || d->sparse_end > 0)
+		elog(ERROR, "gpuagg: the device's strings start at code %u, not %u",
+			 first, d->nvalues);
+	if (n > (uint64) PG_INT32_MAX - first)
+		ereport(ERROR,
+				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+				 errmsg("too many distinct strings for gpuagg")));
+}
+
 /*
  * The strings a device's dictionary added (GaResult): n of them, string i
  * len[i] bytes at bytes + at[i], with codes first, first + 1, ...  They
@@ -441,13 +454,7 @@ GpuaggDictLoad(GpuaggDict *d, uint32 first, uint64 n, const uint32 *len,
 	Size		total = 0;
 	char	   *block;
 
-	if (first != d->nvalues || d->sparse_end > 0)
-		elog(ERROR, "gpuagg: the device's strings start at code %u, not %u",
-			 first, d->nvalues);
-	if (n > (uint64) PG_INT32_MAX - first)
-		ereport(ERROR,
-				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
-				 errmsg("too many distinct strings for gpuagg")));
+	load_check(d, first, n);
 	for (uint64 i = 0; i < n; i++)
 	{
 		if (at[i] > nbytes || len[i] > nbytes - at[i] || len[i] > MaxAllocSize - VARHDRSZ)
@@ -479,13 +486,7 @@ void
 GpuaggDictLoadSome(GpuaggDict *d, uint32 first, uint64 n, uint32 nsel, const uint32 *sel,
 				   const uint32 *len, const uint64 *at, const char *bytes, uint64 nbytes)
 {
-	if (first != d->nvalues || d->sparse_end > 0)
-		elog(ERROR, "gpuagg: the device's strings start at code %u, not %u",
-			 first, d->nvalues);
-	if (n > (uint64) PG_INT32_MAX - first)
-		ereport(ERROR,
-				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
-				 errmsg("too many distinct strings for gpuagg")));
+	load_check(d, first, n);
 	d->sparse_codes = MemoryContextAlloc(d->cxt, sizeof(uint32) * Max(nsel, 1));
 	d->sparse_values = MemoryContextAlloc(d->cxt, sizeof(Datum) * Max(nsel, 1));
 	for (uint32 j = 0; j < nsel; j++)

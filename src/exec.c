@@ -1174,10 +1174,7 @@ gpuagg_next(ScanState *node)
 														  st->setof ? st->setof[g] : 0));
 	}
 	if (st->fetch)
-	{
-		GpuaggFetchRow(st->fetch, slot);
-		st->counters.rows_fetched += GpuaggFetchLookups(st->fetch);
-	}
+		st->counters.rows_fetched += GpuaggFetchRow(st->fetch, slot);
 	MemoryContextSwitchTo(old);
 	if (timed)
 		st->counters.result_ms += GpuaggMsSince(t0);

@@ -27,6 +27,7 @@
 #include "access/tableam.h"
 #include "access/transam.h"
 #include "access/htup_details.h"
+#include "catalog/pg_index.h"
 #include "executor/tuptable.h"
 #include "utils/datum.h"
 #include "utils/lsyscache.h"
@@ -47,16 +48,23 @@ typedef struct FetchTable
 	int			ncols;
 	AttrNumber *attno;			/* the columns fetched, */
 	int		   *col;			/* ... into these of the node's tuple */
-	int16	   *typlen;
-	bool	   *typbyval;
 } FetchTable;
 
 struct GpuaggFetch
 {
 	int			ntables;
 	FetchTable *tables;
-	uint64		lookups;
 };
+
+bool
+GpuaggFetchIndexUsable(HeapTuple indextup)
+{
+	Form_pg_index index = (Form_pg_index) GETSTRUCT(indextup);
+
+	return index->indisvalid && index->indisready && index->indislive &&
+		(!index->indcheckxmin ||
+		 TransactionIdPrecedes(HeapTupleHeaderGetXmin(indextup->t_data), TransactionXmin));
+}
 
 GpuaggFetch *
 GpuaggFetchBegin(List *fetch, int first_col, EState *estate)
@@ -78,11 +86,8 @@ GpuaggFetchBegin(List *fetch, int first_col, EState *estate)
 		/* (the query holds its lock on the table; an index scan takes one on the index) */
 		t->index = index_open(indexoid, AccessShareLock);
 		t->heap = table_open(t->index->rd_index->indrelid, AccessShareLock);
-		/* (planner.c's rule, again: a plan holds for its transaction's xmin) */
-		if (!t->index->rd_index->indisvalid ||
-			(t->index->rd_index->indcheckxmin &&
-			 !TransactionIdPrecedes(HeapTupleHeaderGetXmin(t->index->rd_indextuple->t_data),
-									TransactionXmin)))
+		/* (the planner's rule, again: a plan holds for its transaction's xmin) */
+		if (!GpuaggFetchIndexUsable(t->index->rd_indextuple))
 			elog(ERROR, "gpuagg: the primary key of \"%s\" cannot be read under this snapshot",
 				 RelationGetRelationName(t->heap));
 		if (t->index->rd_rel->relam != BTREE_AM_OID ||
@@ -109,8 +114,6 @@ GpuaggFetchBegin(List *fetch, int first_col, EState *estate)
 		t->ncols = list_length(vars);
 		t->attno = palloc(sizeof(AttrNumber) * t->ncols);
 		t->col = palloc(sizeof(int) * t->ncols);
-		t->typlen = palloc(sizeof(int16) * t->ncols);
-		t->typbyval = palloc(sizeof(bool) * t->ncols);
 		foreach(lk, vars)
 		{
 			Var		   *var = lfirst_node(Var, lk);
@@ -118,7 +121,6 @@ GpuaggFetchBegin(List *fetch, int first_col, EState *estate)
 
 			t->attno[i] = var->varattno;
 			t->col[i] = col++;
-			get_typlenbyval(var->vartype, &t->typlen[i], &t->typbyval[i]);
 		}
 		t->slot = table_slot_create(t->heap, NULL);
 		t->scan = index_beginscan(t->heap, t->index, estate->es_snapshot, t->nkeys, 0);
@@ -126,9 +128,11 @@ GpuaggFetchBegin(List *fetch, int first_col, EState *estate)
 	return f;
 }
 
-void
+int
 GpuaggFetchRow(GpuaggFetch *f, TupleTableSlot *slot)
 {
+	int			lookups = 0;
+
 	for (int n = 0; n < f->ntables; n++)
 	{
 		FetchTable *t = &f->tables[n];
@@ -146,31 +150,25 @@ GpuaggFetchRow(GpuaggFetch *f, TupleTableSlot *slot)
 			if (!index_getnext_slot(t->scan, ForwardScanDirection, t->slot))
 				elog(ERROR, "gpuagg: no row of \"%s\" has a group's primary key",
 					 RelationGetRelationName(t->heap));
-			f->lookups++;
+			lookups++;
 		}
 		for (int i = 0; i < t->ncols; i++)
 		{
 			int			c = t->col[i];
+			Form_pg_attribute att = TupleDescAttr(t->slot->tts_tupleDescriptor,
+												  t->attno[i] - 1);
 			Datum		d = found ? slot_getattr(t->slot, t->attno[i], &slot->tts_isnull[c]) : 0;
 
 			if (!found)
 				slot->tts_isnull[c] = true;
 			/* (the row's buffer is let go at the next lookup) */
 			slot->tts_values[c] = slot->tts_isnull[c] ? (Datum) 0 :
-				datumCopy(d, t->typbyval[i], t->typlen[i]);
+				datumCopy(d, att->attbyval, att->attlen);
 		}
 		if (found)
 			ExecClearTuple(t->slot);
 	}
-}
-
-uint64
-GpuaggFetchLookups(GpuaggFetch *f)
-{
-	uint64		n = f->lookups;
-
-	f->lookups = 0;
-	return n;
+	return lookups;
 }
 
 void

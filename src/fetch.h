@@ -21,13 +21,19 @@ typedef struct GpuaggFetch GpuaggFetch;
 extern GpuaggFetch *GpuaggFetchBegin(List *fetch, int first_col, EState *estate);
 /*
  * Fill the fetched columns of slot, a group's tuple whose keys are set,
- * copying their values into the current memory context.  ERROR where no
+ * copying their values into the current memory context; the index lookups
+ * it made (none for a NULL key).  ERROR where no
  * row has a non-NULL key (the table changed under the query's snapshot:
  * it cannot).
  */
-extern void GpuaggFetchRow(GpuaggFetch *f, TupleTableSlot *slot);
-/* The index lookups since the last call. */
-extern uint64 GpuaggFetchLookups(GpuaggFetch *f);
+extern int	GpuaggFetchRow(GpuaggFetch *f, TupleTableSlot *slot);
 extern void GpuaggFetchEnd(GpuaggFetch *f);
+/*
+ * May the query's snapshot read this index (a pg_index tuple)?  Valid,
+ * ready and live, and, where built over HOT chains broken after some
+ * snapshot (indcheckxmin), older than this transaction's xmin, as
+ * get_relation_info decides.
+ */
+extern bool GpuaggFetchIndexUsable(HeapTuple indextup);
 
 #endif							/* GPUAGG_FETCH_H */

@@ -53,12 +53,12 @@
 #include "utils/fmgroids.h"
 #include "utils/lsyscache.h"
 #include "utils/selfuncs.h"
-#include "utils/snapmgr.h"
 #include "utils/syscache.h"
 #include "utils/typcache.h"
 
 #include "batch.h"
 #include "device.h"
+#include "fetch.h"
 #include "gpuagg.h"
 #include "join.h"
 #include "optimizer/cost.h"
@@ -1320,9 +1320,7 @@ fetched_columns(GpuaggCandidate *c, List *uncovered, List **keep)
 		 */
 		if (index->indcheckxmin)
 			c->root->glob->transientPlan = true;
-		if (!index->indisvalid || !index->indisready || !index->indislive ||
-			(index->indcheckxmin &&
-			 !TransactionIdPrecedes(HeapTupleHeaderGetXmin(tup->t_data), TransactionXmin)))
+		if (!GpuaggFetchIndexUsable(tup))
 		{
 			ReleaseSysCache(tup);
 			continue;

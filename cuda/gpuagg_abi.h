@@ -909,6 +909,13 @@ typedef struct GaResult
 	uint8_t		strings_selected;
 	uint32_t	nstrsel;
 	uint32_t   *strsel;
+
+	/*
+	 * The caller's, before finish: any limit_groups groups will do (a LIMIT
+	 * without ORDER BY above), or 0; a device then returns no more than
+	 * that many (GpuaggResultGroups).
+	 */
+	uint64_t	limit_groups;
 } GaResult;
 
 /*

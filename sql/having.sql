@@ -299,6 +299,31 @@ ANALYZE tnf;
 SELECT plan_text('SELECT k, count(*), sum(f) FROM tnf GROUP BY k ORDER BY count(*) DESC, k LIMIT 1') LIKE '%Top-N%' AS top_n;
 SELECT check_error('SELECT k, count(*), sum(f) FROM tnf GROUP BY k ORDER BY count(*) DESC, k LIMIT 1');
 SELECT check_error('SELECT k, count(*), avg(f) FROM tnf GROUP BY k ORDER BY count(*) DESC, k LIMIT 1');
+-- LIMIT n without ORDER BY right above: any n groups will do, so the node
+-- returns n (Device Limit), each a group native has, with its values
+-- (which n is the engine's choice, as natively: setup.sql's
+-- limited_groups); not where a group left out could raise an error native
+-- raises as rows come (a float sum's overflow), nor a HAVING, nor a LIMIT
+-- known only at execution, nor where the host folds values of every group
+-- (min of strings under the collation)
+SET gpuagg.page_batches = off;
+SELECT explain_stable('SELECT k, count(*), sum(v) FROM tn GROUP BY k LIMIT 5', true);
+RESET gpuagg.page_batches;
+SELECT q, lim, limited_groups(q, lim)
+  FROM (VALUES ('SELECT k, count(*), sum(v), min(v) FROM tn GROUP BY k', 'LIMIT 5'),
+			   ('SELECT s, k % 5, count(v), max(v) FROM tn WHERE v > 100 GROUP BY 1, 2', 'LIMIT 4 OFFSET 3'),
+			   ('SELECT k % 3, count(*) FROM tn GROUP BY 1', 'LIMIT 10'),
+			   ('SELECT s, count(DISTINCT k), avg(v) FROM tn GROUP BY s', 'LIMIT 3'),
+			   ('SELECT k, count(*) FROM tn GROUP BY k HAVING count(*) > 2', 'LIMIT 5'),
+			   ('SELECT k, min(s) FROM tn GROUP BY k', 'LIMIT 5')) t(q, lim);
+SELECT q, plan_text(q) LIKE '%Device Limit%' AS device_limit, check_error(q)
+  FROM (VALUES ('SELECT k, count(*), sum(f) FROM tnf GROUP BY k LIMIT 1'),
+			   ('SELECT k, avg(f) FROM tnf GROUP BY k LIMIT 1')) t(q);
+SET plan_cache_mode = force_generic_plan;
+PREPARE tnl(int) AS SELECT k, count(*) FROM tn GROUP BY k LIMIT $1;
+SELECT plan_text('EXECUTE tnl(5)') LIKE '%Device Limit%' AS device_limit;
+DEALLOCATE tnl;
+RESET plan_cache_mode;
 DROP TABLE tnf;
 -- a LIMIT only known at execution: no top-N
 SET plan_cache_mode = force_generic_plan;
@@ -317,6 +342,8 @@ SET max_parallel_workers_per_gather = 2;
 SET gpuagg.tuple_cost = 10;
 SELECT plan_text(q) LIKE '%Top-N%' AND plan_text(q) LIKE '%Gather%' AS fed_top_n, check_offload(q)
   FROM (VALUES ('SELECT s, count(*) FROM tn GROUP BY s ORDER BY count(*) DESC, s LIMIT 6')) t(q);
+SELECT plan_text(q || ' LIMIT 6') LIKE '%Gather%' AS fed, limited_groups(q, 'LIMIT 6')
+  FROM (VALUES ('SELECT s, count(*), max(k) FROM tn GROUP BY s')) t(q);
 RESET gpuagg.tuple_cost;
 RESET max_parallel_workers_per_gather;
 RESET min_parallel_table_scan_size;

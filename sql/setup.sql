@@ -196,6 +196,29 @@ BEGIN
 	RETURN format('DIFFERENT: gpuagg %s native %s', gpu, native);
 END $$;
 
+-- q with a LIMIT (lim) and no ORDER BY, whose n groups may be any: each
+-- a group of native's answer, with its values, and as many as natively
+CREATE FUNCTION limited_groups(q text, lim text) RETURNS text
+LANGUAGE plpgsql AS $$
+DECLARE
+	limited text := 'SELECT * FROM (' || q || ' ' || lim || ') s';
+	gpu text[];
+	native text[];
+	n int;
+BEGIN
+	EXECUTE 'SELECT array_agg(r::text) FROM (' || limited || ') r' INTO gpu;
+	PERFORM set_config('gpuagg.enabled', 'off', true);
+	EXECUTE 'SELECT array_agg(r::text) FROM (' || q || ') r' INTO native;
+	EXECUTE 'SELECT count(*) FROM (' || limited || ') r' INTO n;
+	PERFORM set_config('gpuagg.enabled', 'on', true);
+	RETURN CASE WHEN plan_text(limited) LIKE '%Device Limit%' THEN 'Device Limit: '
+				ELSE 'no Device Limit: ' END ||
+		CASE WHEN cardinality(gpu) = n AND gpu <@ native AND
+				  n = (SELECT count(DISTINCT x) FROM unnest(gpu) x)
+			 THEN format('%s groups of %s, each as native', n, cardinality(native))
+			 ELSE format('DIFFERENT: gpuagg %s', gpu) END;
+END $$;
+
 -- The admission queue's length, once it is n (or after 10 s): for the
 -- tests that queue sessions (admission, dying)
 CREATE FUNCTION wait_queued(n int) RETURNS int LANGUAGE plpgsql AS $$

@@ -235,6 +235,8 @@ SELECT same_in_pages('SELECT u, count(*), max(c) FROM stmany GROUP BY u ORDER BY
 SELECT same_in_pages('SELECT u, count(*) FROM stmany GROUP BY u HAVING count(*) > 100');
 -- (few groups without a Top-N: a WHERE after the strings were coded)
 SELECT same_in_pages('SELECT u, count(*) FROM stmany WHERE u <> ''zzz'' AND i % 997 = 0 GROUP BY u');
+-- (a LIMIT without ORDER BY: any 4 groups, and only their strings)
+SELECT limited_groups('SELECT u, c, count(*), sum(n) FROM stmany GROUP BY u, c', 'LIMIT 4');
 -- (in page form, where the device codes strings, whatever the run's setting)
 SET gpuagg.page_batches = on;
 SELECT left(q, 40) AS q, jsonb_path_query_first(p, '$.**."Strings Coded by Device"')::int > 25000 AS coded_all,
@@ -243,7 +245,8 @@ SELECT left(q, 40) AS q, jsonb_path_query_first(p, '$.**."Strings Coded by Devic
 			   ('SELECT c, u, count(*) FROM stmany WHERE u <> ''hot1'' GROUP BY c, u ORDER BY 3 DESC, 2 LIMIT 4'),
 			   ('SELECT u, count(*), max(c) FROM stmany GROUP BY u ORDER BY 2 DESC LIMIT 3'),
 			   ('SELECT u, count(*) FROM stmany GROUP BY u HAVING count(*) > 100'),
-			   ('SELECT u, count(*) FROM stmany WHERE u <> ''zzz'' AND i % 997 = 0 GROUP BY u')) AS x(q),
+			   ('SELECT u, count(*) FROM stmany WHERE u <> ''zzz'' AND i % 997 = 0 GROUP BY u'),
+			   ('SELECT u, c, count(*), sum(n) FROM stmany GROUP BY u, c LIMIT 4')) AS x(q),
 	   CAST(analyzed_plan(q) AS jsonb) p;
 RESET gpuagg.page_batches;
 DROP TABLE stmany;

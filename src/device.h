@@ -179,4 +179,10 @@ extern int	GpuaggCudaDirectGpus(struct GaEngineDevice *dev, uint64 *free_bytes);
 extern int	GpuaggKeyStrings(const GaProgram *p, const GaResult *res, int max,
 							 uint32 **sel);
 
+/*
+ * How many of its ngroups groups a device returns where res->limit_groups
+ * says any that many will do (result.c).
+ */
+extern uint64 GpuaggResultGroups(const GaProgram *prog, const GaResult *res, uint64 ngroups);
+
 #endif							/* GPUAGG_DEVICE_H */

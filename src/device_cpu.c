@@ -783,11 +783,14 @@ cpu_finish(void *session, GaResult *result, GpuaggDeviceStats *stats)
 	CpuSession *s = (CpuSession *) session;
 	uint32		nk = s->prog.nkeys;
 	uint32		ns = s->prog.nslots;
-	uint32		n = s->ngroups;
+	uint32		n = GpuaggResultGroups(&s->prog, result, s->ngroups);
 	int			err;
 	MemoryContext old = MemoryContextSwitchTo(s->cxt);
 
-	/* transpose the group rows into the struct-of-arrays result layout */
+	/*
+	 * transpose the group rows into the struct-of-arrays result layout (the
+	 * first n: all, or as many as a LIMIT without ORDER BY lets out)
+	 */
 	result->ngroups = n;
 	result->keys = palloc_extended(sizeof(GaDatum) * (Size) n * Max(nk, 1),
 								   MCXT_ALLOC_HUGE);
@@ -804,7 +807,7 @@ cpu_finish(void *session, GaResult *result, GpuaggDeviceStats *stats)
 		for (uint32 j = 0; j < ns; j++)
 			result->states[(Size) j * n + g] = s->states[(Size) g * ns + j];
 	}
-	result->groups_all = n;
+	result->groups_all = s->ngroups;
 	if (ga_topn_applies(&s->prog, n) && (err = topn_choose(&s->prog, result)) != GA_OK)
 	{
 		MemoryContextSwitchTo(old);

@@ -653,7 +653,8 @@ cuda_finish(void *session, GaResult *result, GpuaggDeviceStats *stats)
 	GaEngineShape *shape = &c->call->shape;
 	uint32		nk = c->prog.nkeys;
 	uint32		ns = c->prog.nslots;
-	uint64		n;
+	uint64		n,
+				m;
 	int			err;
 
 	if ((err = call_growing(c, OP_FINISH, -1, true)) != GA_OK)
@@ -671,17 +672,35 @@ cuda_finish(void *session, GaResult *result, GpuaggDeviceStats *stats)
 		result->states = MemoryContextAllocZero(c->cxt, sizeof(uint64) * Max(ns, 1));
 		return fetch_strings(c, result, shape);
 	}
-	result->ngroups = n;
+	m = GpuaggResultGroups(&c->prog, result, n);
+	result->ngroups = m;
 	result->groups_all = shape->groups;
-	result->keys = MemoryContextAllocHuge(c->cxt, sizeof(GaDatum) * n * Max(nk, 1));
-	result->keynulls = MemoryContextAllocHuge(c->cxt, n * Max(nk, 1));
-	result->states = MemoryContextAllocHuge(c->cxt, sizeof(uint64) * n * Max(ns, 1));
-	if (n == 0)
+	result->keys = MemoryContextAllocHuge(c->cxt, sizeof(GaDatum) * m * Max(nk, 1));
+	result->keynulls = MemoryContextAllocHuge(c->cxt, m * Max(nk, 1));
+	result->states = MemoryContextAllocHuge(c->cxt, sizeof(uint64) * m * Max(ns, 1));
+	if (m == 0)
 		return fetch_strings(c, result, shape);
-	if ((err = fetch(c, GA_PART_KEYS, result->keys, 8 * (uint64) nk * n)) != GA_OK ||
-		(err = fetch(c, GA_PART_KEYNULLS, result->keynulls, (uint64) nk * n)) != GA_OK ||
-		(err = fetch(c, GA_PART_STATES, result->states, 8 * (uint64) ns * n)) != GA_OK)
-		return err;
+	if (m == n)
+	{
+		if ((err = fetch(c, GA_PART_KEYS, result->keys, 8 * (uint64) nk * n)) != GA_OK ||
+			(err = fetch(c, GA_PART_KEYNULLS, result->keynulls, (uint64) nk * n)) != GA_OK ||
+			(err = fetch(c, GA_PART_STATES, result->states, 8 * (uint64) ns * n)) != GA_OK)
+			return err;
+	}
+	else
+	{
+		/*
+		 * a LIMIT without ORDER BY above: the first m of each column the
+		 * device packed (keys[nkeys][n], keynulls[nkeys][n], states[nslots][n])
+		 */
+		for (uint32 k = 0; k < nk; k++)
+			if ((err = fetch_at(c, GA_PART_KEYS, 8 * (k * n), result->keys + k * m, 8 * m)) != GA_OK ||
+				(err = fetch_at(c, GA_PART_KEYNULLS, k * n, result->keynulls + k * m, m)) != GA_OK)
+				return err;
+		for (uint32 j = 0; j < ns; j++)
+			if ((err = fetch_at(c, GA_PART_STATES, 8 * (j * n), result->states + j * m, 8 * m)) != GA_OK)
+				return err;
+	}
 	for (uint32 a = 0; a < c->prog.naggs; a++)
 	{
 		const GaAgg *ag = &c->prog.aggs[a];

@@ -835,6 +835,8 @@ run_on_device(GpuAggState *st, char **why)
 	{
 		INSTR_TIME_SET_CURRENT(t0);
 		st->result.keys_strings_only = keys_strings_only(st);
+		/* (a LIMIT without ORDER BY above: any n groups will do) */
+		st->result.limit_groups = st->topn.agg < 0 ? st->topn.n : 0;
 		err = dev->finish(st->session, &st->result, &st->counters.stats);
 		st->counters.finish_ms += GpuaggMsSince(t0);
 	}

@@ -81,7 +81,8 @@ typedef struct GpuaggCounters
 typedef struct GpuaggTopN
 {
 	int			n;				/* ORDER BY a count or sum LIMIT n above, or 0 */
-	int			agg;			/* ... that aggregate */
+	int			agg;			/* ... that aggregate; -1: LIMIT n without
+								 * ORDER BY, any n groups */
 	int			kind;			/* ... its GaAggKind (a count's or a sum's) */
 	bool		desc;			/* ... DESC: the largest first */
 	bool		aggnullsfirst;	/* ... a sum of no rows, NULL, first */

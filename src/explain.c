@@ -208,7 +208,10 @@ GpuaggExplain(CustomScanState *node, List *ancestors, ExplainState *es)
 		items = lappend(items, deparse(st, lfirst(lc), context, useprefix));
 	if (items != NIL)			/* (none: a grouping alone, SELECT DISTINCT) */
 		ExplainPropertyList("Device Aggregates", items, es);
-	if (st->topn.n > 0)
+	if (st->topn.n > 0 && st->topn.agg < 0)
+		ExplainPropertyText("Device Limit",
+							psprintf("any %d groups (no ORDER BY)", st->topn.n), es);
+	else if (st->topn.n > 0)
 	{
 		StringInfoData buf;
 

@@ -135,7 +135,8 @@ typedef struct GpuaggPlanInfo
 								 * ORDER BY's other keys) and an Integer (a
 								 * NULL sum first): ORDER BY that count or
 								 * sum, those keys, LIMIT n above, so only
-								 * groups reaching the n-th need be returned */
+								 * groups reaching the n-th need be returned;
+								 * or (n) alone: LIMIT n without ORDER BY */
 	List	   *join;			/* NIL, or the join's other tables (join.c):
 								 * their plans are the node's custom_plans
 								 * after the exact path, in this order */

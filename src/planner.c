@@ -732,7 +732,7 @@ topn_tie_keys(Query *parse, List *keys, const GpuaggProgram *prog)
  * counts tie at 1, and every group would go out otherwise).  As (n, the
  * aggregate's index, descending, the tie keys as lists: group key
  * indexes, sort operators, collations, nulls first; and whether a NULL
- * sum ranks first), or NIL.
+ * sum ranks first), or (n) alone for a LIMIT without ORDER BY, or NIL.
  */
 static List *
 topn_for(PlannerInfo *root, List *aggrefs, List *keys, List *fetched, List *outputs,
@@ -749,7 +749,7 @@ topn_for(PlannerInfo *root, List *aggrefs, List *keys, List *fetched, List *outp
 	double		limit = const_limit(parse);
 	ListCell   *lc;
 
-	if (parse->sortClause == NIL || limit <= 0 || limit > 1000000.0 ||
+	if (limit <= 0 || limit > 1000000.0 ||
 		extra->havingQual != NULL || parse->hasWindowFuncs ||
 		parse->distinctClause != NIL || parse->hasTargetSRFs)
 		return NIL;
@@ -773,6 +773,21 @@ topn_for(PlannerInfo *root, List *aggrefs, List *keys, List *fetched, List *outp
 		if (!IsA(e, Aggref) && !IsA(e, Const) && !list_member(keys, e) &&
 			!list_member(fetched, e))
 			return NIL;
+	}
+	/*
+	 * LIMIT n without ORDER BY: any n groups will do, so the node may return
+	 * just n (ClickBench Q18's 10 of 24M groups, and of their search phrases
+	 * only those 10 groups show).  Not where a group left out could still
+	 * raise an error natively raised as rows are aggregated: a float sum's
+	 * overflow, which the devices raise as a group is finished.
+	 */
+	if (parse->sortClause == NIL)
+	{
+		for (uint32 a = 0; a < prog->ga.naggs; a++)
+			if (ga_agg_flags_slot(prog->ga.aggs[a].kind) >= 0 ||
+				ga_agg_set_pairs(&prog->ga.aggs[a]))
+				return NIL;
+		return list_make1(makeInteger((int) limit));
 	}
 	sortcl = linitial_node(SortGroupClause, parse->sortClause);
 	tle = get_sortgroupclause_tle(sortcl, parse->targetList);

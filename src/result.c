@@ -468,6 +468,23 @@ GpuaggIntervalSumsUnsafe(const GaProgram *prog, const GaResult *res)
 }
 
 /*
+ * How many of its ngroups groups a device returns: all, or where any that
+ * many will do (GaResult.limit_groups) the first that many.  (Not where
+ * a set's (group, value) pairs name groups by their place among all;
+ * planner.c's topn_for offers no such limit.)
+ */
+uint64
+GpuaggResultGroups(const GaProgram *prog, const GaResult *res, uint64 ngroups)
+{
+	if (res->limit_groups == 0 || ngroups <= res->limit_groups)
+		return ngroups;
+	for (uint32 a = 0; a < prog->naggs; a++)
+		if (ga_agg_set_pairs(&prog->aggs[a]))
+			return ngroups;
+	return res->limit_groups;
+}
+
+/*
  * Would finishing some group raise GpuaggFinalize's overflow error?  (A
  * GPU Top-N must then let every group out: the error is the query's.)
  */

@@ -14,6 +14,10 @@
  * ranking no later than the n-th of the groups it got, found in one pass
  * with a heap of the n best so far.
  *
+ * A LIMIT n without ORDER BY right above (GpuaggPlanInfo.topn of n alone)
+ * takes any n groups: a device returns the first n it packed
+ * (GaResult.limit_groups), and the node all of those.
+ *
  *-------------------------------------------------------------------------
  */
 #include "postgres.h"
@@ -77,9 +81,13 @@ GpuaggTopNInit(GpuaggTopN *t, List *topn)
 	memset(t, 0, sizeof(GpuaggTopN));
 	if (topn == NIL)
 		return;
+	t->n = intVal(linitial(topn));
+	/* LIMIT n without ORDER BY: any n groups */
+	t->agg = -1;
+	if (list_length(topn) == 1)
+		return;
 	ties = lfourth(topn);
 	idx = linitial(ties);
-	t->n = intVal(linitial(topn));
 	t->agg = intVal(lsecond(topn));
 	t->desc = intVal(lthird(topn)) != 0;
 	t->aggnullsfirst = intVal(list_nth(topn, 4)) != 0;
@@ -122,7 +130,7 @@ GpuaggTopNForDevice(const GpuaggTopN *t, GpuaggProgram *prog)
 	 * counts as rows come), so the device's Top-N would apply too; it
 	 * stays off until a GPU has run it.
 	 */
-	if (t->n <= 0 || prog->ga.aggs[t->agg].distinct >= 0)
+	if (t->n <= 0 || t->agg < 0 || prog->ga.aggs[t->agg].distinct >= 0)
 		return;
 	d->n = (uint64) t->n;
 	d->kind = prog->ga.aggs[t->agg].kind;
@@ -230,6 +238,9 @@ GpuaggTopNBound(GpuaggTopN *t, const GaProgram *prog, const GaResult *res, bool 
 	t->states = NULL;
 	if (t->n <= 0)
 		return 0;
+	/* (any n groups: those the device returned, GaResult.limit_groups) */
+	if (t->agg < 0)
+		return res->ngroups;
 	/* a group's overflow error is raised when it is finished: all go out */
 	if (res->ngroups <= n || GpuaggAnyFloatOverflow(prog, res))
 		return res->ngroups;

@@ -436,6 +436,32 @@ SELECT l FROM explain_stable('SELECT sum(CASE WHEN p_type LIKE ''PROMO%'' THEN q
 SELECT l FROM explain_stable('SELECT sum(CASE WHEN p_type LIKE ''PROMO_%'' THEN qty ELSE 0 END) FROM jf JOIN jp ON pk = p_id', true) l
  WHERE l ~ 'Matched By|Scanned by Device';
 SELECT check_offload('SELECT sum(CASE WHEN p_type LIKE ''PROMO_%'' THEN qty ELSE 0 END), count(*) FILTER (WHERE upper(p_type) COLLATE "C" < ''Q'') FROM jf JOIN jp ON pk = p_id');
+-- ... an index probe: where a joined table whose plan the host runs has
+-- few keys that are, through the join's keys, a column a btree index of
+-- the table leads with (TPC-H Q18's IN (SELECT l_orderkey ... HAVING ...)),
+-- the table's rows are those the index finds for them, not all its pages
+-- (duplicate keys read the rows once, the join multiplies them; a NULL
+-- key of the table matches nothing); not with a WHERE on the table, nor
+-- a string of it, nor many keys
+CREATE TABLE jpf (id int4, k int4, v int4);
+INSERT INTO jpf SELECT i, i % 5000, (i * 7919) % 1009 FROM generate_series(1, 100000) i;
+INSERT INTO jpf VALUES (0, NULL, 5);
+CREATE INDEX jpf_k ON jpf (k);
+CREATE TABLE jpd (k int8 PRIMARY KEY, name text);
+INSERT INTO jpd SELECT i, 'n' || (i % 50) FROM generate_series(0, 4999) i;
+ANALYZE jpf, jpd;
+SET max_parallel_workers_per_gather = 0;
+SELECT q, analyzed_plan(q)::text LIKE '%Index Probe%' AS probed, check_offload(q)
+  FROM (VALUES ('SELECT jpd.name, count(*), sum(jpf.v) FROM jpf JOIN jpd ON jpf.k = jpd.k WHERE jpd.k IN (SELECT k FROM jpd WHERE name = ''n7'' AND k < 150 GROUP BY k) GROUP BY 1'),
+			   ('SELECT d.k, count(*), min(jpf.v) FROM jpf JOIN (SELECT k FROM jpd WHERE k < 150 AND name = ''n7'' GROUP BY k) d ON jpf.k = d.k GROUP BY 1'),
+			   ('SELECT count(*), sum(v) FROM jpf JOIN (SELECT k FROM jpd WHERE k IN (7, 57) UNION ALL SELECT 7) d ON jpf.k = d.k'),
+			   ('SELECT count(*), sum(v) FROM jpf WHERE k IN (SELECT k FROM jpd WHERE k IN (3, 4) GROUP BY k)'),
+			   ('SELECT count(*), sum(v) FROM jpf JOIN (SELECT k FROM jpd WHERE k < 150 AND name = ''n7'' GROUP BY k) d ON jpf.k = d.k WHERE jpf.v > 100'),
+			   ('SELECT jpf.v % 3, count(*) FROM jpf JOIN (SELECT k FROM jpd WHERE name = ''n7'' GROUP BY k) d ON jpf.k = d.k GROUP BY 1')) t(q);
+SELECT l FROM explain_stable('SELECT jpd.name, count(*), sum(jpf.v) FROM jpf JOIN jpd ON jpf.k = jpd.k WHERE jpd.k IN (SELECT k FROM jpd WHERE name = ''n7'' AND k < 150 GROUP BY k) GROUP BY 1', true) l
+ WHERE l ~ 'Index Probe|Rows In|Table Rows Read|Scanned by Device';
+RESET max_parallel_workers_per_gather;
+DROP TABLE jpf, jpd;
 -- ... and the host's matching (gpuagg.device_joins off) the same
 SET gpuagg.device_joins = off;
 SELECT check_offload('SELECT r_name, n_name, count(*), sum(amt) FROM jf JOIN jc ON ck = c_id JOIN jn ON c_nation = n_id JOIN jr ON n_region = r_id GROUP BY r_name, n_name');

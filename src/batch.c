@@ -25,8 +25,10 @@
 #include "postgres.h"
 
 #include "access/attmap.h"
+#include "access/genam.h"
 #include "access/heapam.h"
 #include "access/htup_details.h"
+#include "access/nbtree.h"
 #include "access/syncscan.h"
 #include "access/tupmacs.h"
 #include "executor/executor.h"
@@ -128,6 +130,15 @@ struct GpuaggBatchReader
 	Size		nulloff[GA_MAX_COLS];	/* offset of the bitmap */
 	Size		size;			/* bytes of the whole buffer */
 	GaBatch		batch;
+	/* GpuaggBatchProbe: the rows an index finds for each of some values */
+	Relation	probe_index;
+	IndexScanDesc probe_scan;
+	ScanKeyData probe_key;
+	Datum	   *probe_values;
+	int			probe_n;
+	int			probe_next;		/* the next value to look up */
+	bool		probe_started;	/* ... after the first */
+	uint64		probe_rows;		/* rows the lookups found */
 };
 
 static bool page_mode_possible(Relation rel, TableScanDesc scan);
@@ -1352,6 +1363,59 @@ GpuaggBatchFromFeed(GpuaggBatchReader *r, char *buf, const char *refs, int nrows
 	return page_batch_at(r, buf, nrows, npages, bytes);
 }
 
+/* GpuaggBatchProbe's next row into the slot: false after the last value's. */
+static bool
+next_probed(GpuaggBatchReader *r)
+{
+	for (;;)
+	{
+		if (r->probe_started &&
+			index_getnext_slot(r->probe_scan, ForwardScanDirection, r->slot))
+		{
+			r->probe_rows++;
+			return true;
+		}
+		if (r->probe_next >= r->probe_n)
+			return false;
+		CHECK_FOR_INTERRUPTS();
+		r->probe_key.sk_argument = r->probe_values[r->probe_next++];
+		index_rescan(r->probe_scan, &r->probe_key, 1, NULL, 0);
+		r->probe_started = true;
+	}
+}
+
+void
+GpuaggBatchProbe(GpuaggBatchReader *r, Oid indexoid, Datum *values, int n)
+{
+	Relation	index;
+	Oid			type;
+	Oid			op;
+
+	Assert(r->nrels == 1 && !r->started && r->pscans == NULL && r->join == NULL);
+	index = index_open(indexoid, AccessShareLock);
+	type = index->rd_opcintype[0];
+	op = get_opfamily_member(index->rd_opfamily[0], type, type, BTEqualStrategyNumber);
+	if (index->rd_rel->relam != BTREE_AM_OID || !OidIsValid(op))
+		elog(ERROR, "gpuagg: index \"%s\" has no btree equality on its first column",
+			 RelationGetRelationName(index));
+	/* column form: the rows come one at a time, through the slot */
+	GpuaggBatchNoPages(r);
+	r->page_mode = false;
+	r->shared = false;
+	r->probe_index = index;
+	r->probe_values = values;
+	r->probe_n = n;
+	ScanKeyEntryInitialize(&r->probe_key, 0, 1, BTEqualStrategyNumber, type,
+						   index->rd_indcollation[0], get_opcode(op), (Datum) 0);
+	r->probe_scan = index_beginscan(r->rels[0], index, r->snapshot, 1, 0);
+}
+
+uint64
+GpuaggBatchProbeRows(GpuaggBatchReader *r)
+{
+	return r->probe_rows;
+}
+
 const GaBatch *
 GpuaggBatchNext(GpuaggBatchReader *r, char *buf, uint64 *bytes)
 {
@@ -1388,9 +1452,10 @@ GpuaggBatchNext(GpuaggBatchReader *r, char *buf, uint64 *bytes)
 			n = join_rows(r, values, nulls, anynull, n);
 			continue;
 		}
-		if (!table_scan_getnextslot(r->scan, ForwardScanDirection, r->slot))
+		if (r->probe_index ? !next_probed(r) :
+			!table_scan_getnextslot(r->scan, ForwardScanDirection, r->slot))
 		{
-			if (next_rel(r))
+			if (!r->probe_index && next_rel(r))
 				continue;
 			r->eof = true;
 			break;
@@ -1437,6 +1502,12 @@ GpuaggBatchEnd(GpuaggBatchReader *r)
 {
 	if (r->page_batches)
 		GpuaggBatchConsumed(r);
+	if (r->probe_scan)
+		index_endscan(r->probe_scan);
+	if (r->probe_index)
+		index_close(r->probe_index, NoLock);
+	r->probe_scan = NULL;
+	r->probe_index = NULL;
 	if (r->scan)
 		table_endscan(r->scan);
 	if (r->slot)

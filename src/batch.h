@@ -119,6 +119,15 @@ extern uint64 GpuaggBatchTuplesRead(GpuaggBatchReader *reader);
 extern bool GpuaggBatchPageStrings(GpuaggBatchReader *reader);
 /* Column form after all (before the first batch). */
 extern void GpuaggBatchNoPages(GpuaggBatchReader *reader);
+/*
+ * Before the first batch, of one table scanned by one process: its rows
+ * are from now on those whose column the btree index indexoid has first
+ * holds one of the n values (Datums of that column's type, each once),
+ * found through the index under the reader's snapshot, in column form
+ * (exec.c's index probe); and how many the lookups found.
+ */
+extern void GpuaggBatchProbe(GpuaggBatchReader *reader, Oid indexoid, Datum *values, int n);
+extern uint64 GpuaggBatchProbeRows(GpuaggBatchReader *reader);
 /* Page form: the most pages one batch refers to (0: column form). */
 extern int	GpuaggBatchMaxPages(GpuaggBatchReader *reader);
 /* Page form: pages referred to so far, and how many were all-visible. */

@@ -26,12 +26,20 @@
  */
 #include "postgres.h"
 
+#include "access/htup_details.h"
 #include "access/xact.h"
+#include "catalog/pg_am.h"
+#include "catalog/pg_class.h"
+#include "catalog/pg_index.h"
+#include "catalog/pg_statistic.h"
 #include "executor/execPartition.h"
 #include "executor/executor.h"
 #include "miscadmin.h"
 #include "utils/float.h"
+#include "utils/lsyscache.h"
 #include "utils/memutils.h"
+#include "utils/rel.h"
+#include "utils/syscache.h"
 
 #include "exec.h"
 #include "fetch.h"
@@ -555,6 +563,169 @@ counts_rows_only(const GpuAggState *st)
 }
 
 /*
+ * The rows of rel a value of its column attno has on average, from
+ * ANALYZE's statistics; -1 where they say nothing.
+ */
+static double
+rows_per_value(Relation rel, AttrNumber attno)
+{
+	HeapTuple	tup;
+	double		tuples = rel->rd_rel->reltuples;
+	double		distinct = 0;
+
+	tup = SearchSysCache3(STATRELATTINH, ObjectIdGetDatum(RelationGetRelid(rel)),
+						  Int16GetDatum(attno), BoolGetDatum(false));
+	if (HeapTupleIsValid(tup))
+	{
+		distinct = ((Form_pg_statistic) GETSTRUCT(tup))->stadistinct;
+		ReleaseSysCache(tup);
+	}
+	if (distinct < 0)
+		distinct = -distinct * tuples;
+	if (distinct < 1 || tuples <= 0)
+		return -1;
+	return Max(tuples / distinct, 1.0);
+}
+
+/* An index's access method. */
+static Oid
+index_relam(Oid indexoid)
+{
+	HeapTuple	tup = SearchSysCache1(RELOID, ObjectIdGetDatum(indexoid));
+	Oid			am = InvalidOid;
+
+	if (HeapTupleIsValid(tup))
+	{
+		am = ((Form_pg_class) GETSTRUCT(tup))->relam;
+		ReleaseSysCache(tup);
+	}
+	return am;
+}
+
+static int
+cmp_int64(const void *a, const void *b)
+{
+	int64		x = *(const int64 *) a;
+	int64		y = *(const int64 *) b;
+
+	return x < y ? -1 : x > y ? 1 : 0;
+}
+
+/* A valid btree index of rel, usable now, whose first column is attno, or 0. */
+static Oid
+index_on(Relation rel, AttrNumber attno)
+{
+	List	   *indexes = RelationGetIndexList(rel);
+	Oid			found = InvalidOid;
+	ListCell   *lc;
+
+	foreach(lc, indexes)
+	{
+		Oid			indexoid = lfirst_oid(lc);
+		HeapTuple	tup = SearchSysCache1(INDEXRELID, ObjectIdGetDatum(indexoid));
+		Form_pg_index index;
+		oidvector  *opclass;
+		bool		isnull;
+
+		if (!HeapTupleIsValid(tup))
+			continue;
+		index = (Form_pg_index) GETSTRUCT(tup);
+		opclass = (oidvector *) DatumGetPointer(SysCacheGetAttr(INDEXRELID, tup,
+																 Anum_pg_index_indclass,
+																 &isnull));
+		if (!isnull && index->indnkeyatts >= 1 && index->indkey.values[0] == attno &&
+			GpuaggFetchIndexUsable(tup) &&
+			heap_attisnull(tup, Anum_pg_index_indexprs, NULL) &&
+			heap_attisnull(tup, Anum_pg_index_indpred, NULL) &&
+			index_relam(indexoid) == BTREE_AM_OID &&
+			get_opclass_input_type(opclass->values[0]) ==
+			TupleDescAttr(RelationGetDescr(rel), attno - 1)->atttypid)
+			found = indexoid;
+		ReleaseSysCache(tup);
+		if (OidIsValid(found))
+			break;
+	}
+	list_free(indexes);
+	return found;
+}
+
+/*
+ * An index probe: where a joined table whose rows the host ran (an inner
+ * or semi join) has few keys, and those keys are, through the join's
+ * keys, a column of the scanned table that a btree index leads with (TPC-H
+ * Q18's 624 order keys of IN (SELECT l_orderkey ... HAVING ...) at SF 10,
+ * l_orderkey = o_orderkey, and lineitem's primary key), the scanned
+ * table's rows are those the index finds for them, not a scan of all its
+ * pages: no other row can match.  Only where the rows to find are few
+ * (their estimate, keys times the rows a value has, at most one in
+ * GPUAGG_PROBE_SHARE of the table's), a serial scan of one table without
+ * a WHERE of its own (a native scan would evaluate it on every row, and
+ * raise its errors), and integer keys.  The other joined tables the
+ * device scans stay in page form.  True where the reader now probes.
+ */
+#define GPUAGG_PROBE_SHARE 1000
+static bool
+index_probe(GpuAggState *st, GpuaggBatchReader *reader, GaDimData *dims, Relation rel,
+			bool fed)
+{
+	const GaProgram *p = &st->prog->ga;
+	double		tuples = rel->rd_rel->reltuples;
+
+	if (fed || st->plan->feed || st->pscans != NULL || st->nrels != 1 ||
+		st->remap_from != NULL || p->where.reg >= 0 || st->host != NIL || tuples <= 0)
+		return false;
+	/*
+	 * No string of the table: the host would code its strings as the
+	 * device codes the joined tables' it scans, in page form, in one
+	 * dictionary.
+	 */
+	for (uint32 c = 0; c < p->ncols; c++)
+		if (!p->cols[c].dim &&
+			(p->cols[c].type == GA_T_TEXT || p->cols[c].type == GA_T_BPCHAR || p->cols[c].pred))
+			return false;
+	for (int d = 0; d < (int) p->ndims; d++)
+	{
+		for (int k = 0; !p->dims[d].scan && k < p->dims[d].nkeys; k++)
+		{
+			int			width;
+			int			attno = GpuaggJoinBoundColumn(st->join, d, k, &width);
+			double		per;
+			Oid			indexoid;
+			int64	   *keys;
+			Datum	   *values;
+			int			n = 0;
+
+			if (attno <= 0 || dims[d].nrows > (uint64) (tuples / GPUAGG_PROBE_SHARE) ||
+				(per = rows_per_value(rel, attno)) < 0 ||
+				dims[d].nrows * per > tuples / GPUAGG_PROBE_SHARE ||
+				!OidIsValid(indexoid = index_on(rel, attno)))
+				continue;
+			/* each key once, in order; of the column's width (no other can match) */
+			keys = palloc(sizeof(int64) * Max(dims[d].nrows, 1));
+			memcpy(keys, dims[d].keys[k], sizeof(int64) * dims[d].nrows);
+			qsort(keys, dims[d].nrows, sizeof(int64), cmp_int64);
+			values = palloc(sizeof(Datum) * Max(dims[d].nrows, 1));
+			for (uint64 i = 0; i < dims[d].nrows; i++)
+			{
+				int64		v = keys[i];
+
+				if ((i > 0 && v == keys[i - 1]) ||
+					(width == 2 && (v < PG_INT16_MIN || v > PG_INT16_MAX)) ||
+					(width == 4 && (v < PG_INT32_MIN || v > PG_INT32_MAX)))
+					continue;
+				values[n++] = width == 2 ? Int16GetDatum((int16) v) :
+					width == 4 ? Int32GetDatum((int32) v) : Int64GetDatum(v);
+			}
+			pfree(keys);
+			GpuaggBatchProbe(reader, indexoid, values, n);
+			st->counters.probe_keys += n;
+			return true;
+		}
+	}
+	return false;
+}
+
+/*
  * One run of the scan through the current device.  Returns false when the
  * device itself failed (GA_ERR_DEVICE), with *why set; SQL errors the
  * device reports are raised here.
@@ -579,6 +750,7 @@ run_on_device(GpuAggState *st, char **why)
 	bool		page_strings;
 	bool		count_only = counts_rows_only(st);
 	uint64		counted = 0;	/* ... the rows so */
+	bool		probing = false;	/* the rows an index finds (index_probe) */
 
 	/*
 	 * A fed GpuAgg's leader takes its workers' batches (its own reader only
@@ -648,6 +820,7 @@ run_on_device(GpuAggState *st, char **why)
 		INSTR_TIME_SET_CURRENT(t0);
 		GpuaggJoinCollect(st->join, &st->prog->ga, reader, st->dict, st->run_cxt, dims);
 		st->counters.dims_ms += GpuaggMsSince(t0);
+		probing = nrels == 1 && index_probe(st, reader, dims, rels[0], fed);
 	}
 	if (fed && GpuaggBatchMaxPages(reader) == 0)
 	{
@@ -704,6 +877,10 @@ run_on_device(GpuAggState *st, char **why)
 	est.vram_budget = GpuaggVramBudget();
 	est.vram_estimate = st->plan->vram;
 	est.max_pages = GpuaggBatchMaxPages(reader);
+	/* (an index probe's rows come in column form, the joined tables' in pages) */
+	for (int d = 0; d < GA_MAX_DIMS; d++)
+		if (dimreaders[d])
+			est.max_pages = Max(est.max_pages, GpuaggBatchMaxPages(dimreaders[d]));
 
 	INSTR_TIME_SET_CURRENT(t0);
 	st->session = dev->open(&st->prog->ga, &est, st->run_cxt, &st->counters.stats, why);
@@ -856,6 +1033,8 @@ run_on_device(GpuAggState *st, char **why)
 					 gpuagg_debug_fail_batch) :
 			pstrdup(dev->error_detail ? dev->error_detail(st->session) :
 					"device failure");
+	if (probing)
+		st->counters.probe_rows += GpuaggBatchProbeRows(reader);
 	replayable = GpuaggBatchReplayable(reader);
 	if (st->join)
 		st->counters.rows_read += GpuaggBatchTuplesRead(reader);

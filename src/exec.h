@@ -70,6 +70,8 @@ typedef struct GpuaggCounters
 	uint64		rows_fetched;	/* rows looked up by a primary key (fetch.c) */
 	uint64		strings_returned;	/* ... of strings_coded, those the device
 									 * returned (GaResult.strings_selected) */
+	uint64		probe_keys;		/* an index probe (exec.c): the keys looked up */
+	uint64		probe_rows;		/* ... and the rows they found */
 } GpuaggCounters;
 
 /*

@@ -53,6 +53,8 @@ counters_add(GpuaggCounters *all, const GpuaggCounters *c)
 	all->rows_counted += c->rows_counted;
 	all->rows_fetched += c->rows_fetched;
 	all->strings_returned += c->strings_returned;
+	all->probe_keys += c->probe_keys;
+	all->probe_rows += c->probe_rows;
 	all->stats.rows_passed += c->stats.rows_passed;
 	all->stats.device_ms += c->stats.device_ms;
 	all->stats.transfer_ms += c->stats.transfer_ms;
@@ -309,6 +311,12 @@ GpuaggExplain(CustomScanState *node, List *ancestors, ExplainState *es)
 		/* a join: the table's rows read and matched on the host */
 		if (st->join != NULL)
 			ExplainPropertyInteger("Table Rows Read", NULL, all.rows_read, es);
+		/* ... of them those an index found for a joined table's few keys */
+		if (all.probe_keys > 0)
+		{
+			ExplainPropertyInteger("Index Probe Keys", NULL, all.probe_keys, es);
+			ExplainPropertyInteger("Rows Found by Index Probe", NULL, all.probe_rows, es);
+		}
 		if (st->host != NIL)
 			ExplainPropertyInteger("Rows Removed by Host Filter", NULL, all.host_removed, es);
 		/* the device's join: the joined tables it read itself, in page form */

@@ -2195,6 +2195,40 @@ GpuaggJoinCollect(GpuaggJoin *j, GaProgram *p, GpuaggBatchReader *reader,
 	MemoryContextSwitchTo(caller);
 }
 
+/*
+ * (join.h) Follow dimension d's key k back to where its value comes from:
+ * a column of an earlier dimension's rows that is itself that dimension's
+ * key (its rows matched so: equal), and so on, to a column of the scanned
+ * table.  Integer keys only (equal as integers, whatever their widths).
+ */
+int
+GpuaggJoinBoundColumn(GpuaggJoin *j, int d, int k, int *width)
+{
+	JoinDim    *dim = &j->dims[d];
+	JoinKey    *key = &dim->keys[k];
+
+	if ((dim->kind != JOIN_INNER && dim->kind != JOIN_SEMI) || dim->subquery)
+		return 0;
+	while (key->src_dim >= 0)
+	{
+		JoinDim    *src = &j->dims[key->src_dim];
+		JoinKey    *next = NULL;
+
+		if (key->probe_w == 0 || key->build_w == 0 || key->text)
+			return 0;
+		for (int i = 0; i < src->nkeys && next == NULL; i++)
+			if (src->keys[i].col == key->src_col)
+				next = &src->keys[i];
+		if (next == NULL)
+			return 0;
+		key = next;
+	}
+	if (key->probe_w == 0 || key->build_w == 0 || key->text)
+		return 0;
+	*width = key->probe_w;
+	return key->src_col;
+}
+
 /* (join.h) */
 GpuaggBatchReader *
 GpuaggJoinScanReader(GpuaggJoin *j, int d, GpuaggProgram *prog, Snapshot snapshot,

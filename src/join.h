@@ -180,6 +180,16 @@ extern void GpuaggJoinCollect(GpuaggJoin *j, GaProgram *p,
 							  MemoryContext cxt, GaDimData *out);
 
 /*
+ * Do dimension d's rows bound the scanned table's (an inner or semi join,
+ * not a subquery's x IN): is its key k, through the keys of the
+ * dimensions it is matched to, a column of the scanned table, so that a
+ * row of it whose column holds none of d's keys has no match?  TPC-H Q18:
+ * l_orderkey = o_orderkey and o_orderkey IN (SELECT l_orderkey ...).
+ * That column's attno, and in *width its width as an integer; or 0.
+ */
+extern int	GpuaggJoinBoundColumn(GpuaggJoin *j, int d, int k, int *width);
+
+/*
  * A dimension the device scans itself (GaDimDesc.scan: a plain sequential
  * scan of a heap table whose WHERE the device evaluates): a page-form
  * reader of its table for this run, with its program (of the whole table,

@@ -575,10 +575,11 @@ float_flags(const GaProgram *p)
 
 /*
  * The rows a value of values[0 .. n) has on average in rel, as index
- * (btree, on that column first) lists them under snapshot for up to GPUAGG_PROBE_SAMPLE
- * of the values spread over them (entries, dead ones too: an estimate).
- * ANALYZE's n_distinct is no guide here: of lineitem's l_orderkey it says
- * 356K where there are 1.5M (SF 1), four rows a value said seventeen.
+ * (btree, on that column first) lists them under snapshot for up to
+ * GPUAGG_PROBE_SAMPLE of the values spread over them (entries, dead ones
+ * too: an estimate).  ANALYZE's n_distinct is no guide here: of lineitem's
+ * l_orderkey it says 356K where there are 1.5M (SF 1), four rows a value
+ * said seventeen.
  */
 #define GPUAGG_PROBE_SAMPLE 64
 static double
@@ -682,15 +683,16 @@ index_on(Relation rel, AttrNumber attno)
  * An index probe: where a joined table whose rows the host ran (an inner
  * or semi join) has few keys, and those keys are, through the join's
  * keys, a column of the scanned table that a btree index leads with (TPC-H
- * Q18's 624 order keys of IN (SELECT l_orderkey ... HAVING ...) at SF 10,
+ * Q18's 640 order keys of IN (SELECT l_orderkey ... HAVING ...) at SF 10,
  * l_orderkey = o_orderkey, and lineitem's primary key), the scanned
  * table's rows are those the index finds for them, not a scan of all its
  * pages: no other row can match.  Only where the rows to find are few
  * (their estimate, keys times the rows a value has as the index lists a
- * sample of them, at most one in GPUAGG_PROBE_SHARE of the table's), a serial scan of one table without
- * a WHERE of its own (a native scan would evaluate it on every row, and
- * raise its errors), and integer keys.  The other joined tables the
- * device scans stay in page form.  True where the reader now probes.
+ * sample of them, at most one in GPUAGG_PROBE_SHARE of the table's), a
+ * serial scan of one table without a WHERE of its own (a native scan
+ * would evaluate it on every row, and raise its errors), and integer
+ * keys.  The other joined tables the device scans stay in page form.
+ * True where the reader now probes.
  */
 #define GPUAGG_PROBE_SHARE 1000
 static bool

@@ -64,6 +64,28 @@ SELECT check_offload('SELECT k, max(n) FROM hn GROUP BY k HAVING max(n) <= 6.989
 SELECT check_offload('SELECT k FROM hn GROUP BY k HAVING sum(n) IS NULL OR sum(i8) IS NULL');
 SELECT line FROM explain_stable('SELECT k, sum(n) FROM hn GROUP BY k HAVING sum(n) > 410.005 AND count(*) > 0', true) line
  WHERE line ~ 'GpuAgg|Filter|Groups';
+-- a bound that is a Param's value (TPC-H Q11's InitPlan, a generic plan's
+-- $1), read when the first group is checked: NULL keeps none, NaN no check
+SELECT check_offload('SELECT k, sum(n) FROM hn GROUP BY k HAVING sum(n) > (SELECT max(n) * 60 FROM hn)');
+SELECT check_offload('SELECT k, count(*) FROM hn GROUP BY k HAVING count(*) >= (SELECT count(*) / 97 FROM hn)');
+SELECT check_offload('SELECT k, sum(n) FROM hn GROUP BY k HAVING sum(n) > (SELECT NULL::numeric)');
+SELECT check_offload('SELECT k, sum(n) FROM hn GROUP BY k HAVING sum(n) < (SELECT ''NaN''::numeric)');
+SELECT check_offload('SELECT k, sum(n) FROM hn GROUP BY k HAVING sum(n) = (SELECT 422.47)');
+SELECT check_error('SELECT k, sum(n) FROM hn WHERE k > 90 GROUP BY k HAVING sum(n) > (SELECT 1 / (count(*) - 20000) FROM hn)');
+SELECT check_error('SELECT k, sum(n) FROM hn WHERE k > 200 GROUP BY k HAVING sum(n) > (SELECT 1 / (count(*) - 20000) FROM hn)');
+SET plan_cache_mode = force_generic_plan;
+PREPARE hnp(numeric, int8) AS SELECT count(*), sum(s), sum(c) FROM (SELECT k, sum(n) AS s, count(*) AS c FROM hn GROUP BY k HAVING sum(n) > $1 AND count(*) > $2) x;
+SELECT plan_text('EXECUTE hnp(410.005, 0)') LIKE '%$1%' AS generic;
+EXECUTE hnp(410.005, 0);
+EXECUTE hnp(NULL, 0);
+EXECUTE hnp('NaN', 206);
+SET gpuagg.enabled = off;
+EXECUTE hnp(410.005, 0);
+EXECUTE hnp(NULL, 0);
+EXECUTE hnp('NaN', 206);
+RESET gpuagg.enabled;
+DEALLOCATE hnp;
+RESET plan_cache_mode;
 -- no group is skipped whose finishing raises an error natively (every
 -- aggregate is finished before HAVING), nor past a conjunct that may fail
 SELECT check_error('SELECT k, percentile_disc(1.5) WITHIN GROUP (ORDER BY i2) FROM hn GROUP BY k HAVING count(*) > 100000');

@@ -211,7 +211,7 @@ gpuagg_begin(CustomScanState *node, EState *estate, int eflags)
 		i++;
 	}
 	GpuaggHavingInit(&st->having, cscan->scan.plan.qual, st->prog->ga.nkeys, st->finals,
-					 st->prog->ga.naggs);
+					 st->prog->ga.naggs, &node->ss.ps);
 	st->aggcontext = GpuaggMakeAggContext(node->ss.ps.ps_ExprContext);
 	open_relations(st, estate);
 	/*
@@ -451,6 +451,7 @@ end_run(GpuAggState *st)
 						st->css.ss.ps.instrument != NULL);
 	GpuaggShareCounters(st);
 	st->next_group = 0;
+	st->having.bound_run = false;
 	st->done = true;
 }
 
@@ -1347,6 +1348,12 @@ gpuagg_next(ScanState *node)
 	instr_time	t0;
 
 	ExecClearTuple(slot);
+	/* (a HAVING check's bound that is a Param's: read at the first group) */
+	if (st->having.params && !st->having.bound_run && st->next_group < st->result.ngroups)
+	{
+		GpuaggHavingBind(&st->having, node->ps.ps_ExprContext);
+		st->having.bound_run = true;
+	}
 	while (st->next_group < st->result.ngroups)
 	{
 		if (!GpuaggTopNKeeps(&st->topn, st->next_group))

@@ -997,15 +997,73 @@ finalize_cannot_fail(const GpuaggFinal *fin)
 	}
 }
 
+/*
+ * Check c's bound from the value x (of type) it compares with: false where
+ * it is no bound the check can hold (a NaN, an infinity, past int64).
+ */
+static bool
+having_bound(GpuaggHavingCheck *c, Datum x, Oid type)
+{
+	int			round;
+
+	c->never = false;
+	if (!c->numeric && c->kind == 1 &&
+		(type == INT2OID || type == INT4OID || type == INT8OID))
+	{
+		c->bound = type == INT2OID ? DatumGetInt16(x) :
+			type == INT4OID ? DatumGetInt32(x) : DatumGetInt64(x);
+		return true;
+	}
+	if (!c->numeric || c->kind != 2 || type != NUMERICOID)
+		return false;
+	/*
+	 * the value v * 10^s is an integer: v < x where it is < ceil(x * 10^s),
+	 * v <= x where it is <= floor(...), ...
+	 */
+	round = (c->strategy == BTLessStrategyNumber ||
+			 c->strategy == BTGreaterEqualStrategyNumber) ? 1 :
+		c->strategy == BTEqualStrategyNumber ? 0 : -1;
+	if (!GpuaggNumericRounded(x, c->scale, round, &c->bound))
+	{
+		if (c->strategy != BTEqualStrategyNumber ||
+			!GpuaggNumericRounded(x, c->scale, -1, &c->bound))
+			return false;
+		c->never = true;		/* no value of the scale equals it */
+	}
+	return true;
+}
+
+/* (result.h) */
+void
+GpuaggHavingBind(GpuaggHaving *h, ExprContext *econtext)
+{
+	for (int i = 0; i < h->n; i++)
+	{
+		GpuaggHavingCheck *c = &h->checks[i];
+		Datum		x;
+		bool		isnull;
+
+		if (c->param == NULL)
+			continue;
+		x = ExecEvalExprSwitchContext(c->param, econtext, &isnull);
+		c->skip = false;
+		if (isnull)
+			c->never = true;	/* the strict operator's NULL fails the qual */
+		else if (!having_bound(c, x, c->type))
+			c->skip = true;		/* no check: the qual decides */
+	}
+}
+
 /* (result.h) */
 void
 GpuaggHavingInit(GpuaggHaving *h, List *qual, int nkeys, const GpuaggFinal *finals,
-				 int naggs)
+				 int naggs, PlanState *parent)
 {
 	Oid			numeric_family = lookup_type_cache(NUMERICOID, TYPECACHE_BTREE_OPFAMILY)->btree_opf;
 	ListCell   *lc;
 
 	h->n = 0;
+	h->params = false;
 	h->checks = palloc(sizeof(GpuaggHavingCheck) * Max(list_length(qual), 1));
 	/*
 	 * PostgreSQL finalizes every aggregate of a group before its HAVING
@@ -1028,8 +1086,7 @@ GpuaggHavingInit(GpuaggHaving *h, List *qual, int nkeys, const GpuaggFinal *fina
 		int			kind,
 					vslot,
 					strategy = 0,
-					a,
-					round;
+					a;
 		bool		nullable;
 		Oid			family = InvalidOid;
 		GpuaggHavingCheck *c = &h->checks[h->n];
@@ -1040,7 +1097,9 @@ GpuaggHavingInit(GpuaggHaving *h, List *qual, int nkeys, const GpuaggFinal *fina
 		var_first = IsA(linitial(op->args), Var);
 		var = var_first ? linitial(op->args) : lsecond(op->args);
 		k = var_first ? lsecond(op->args) : linitial(op->args);
-		if (!IsA(var, Var) || !IsA(k, Const) || k->constisnull || var->varno != INDEX_VAR)
+		/* (a Param's value, an InitPlan's or a parameter's, is bound per run) */
+		if (!IsA(var, Var) || var->varno != INDEX_VAR ||
+			!((IsA(k, Const) && !k->constisnull) || IsA(k, Param)))
 			break;
 		a = var->varattno - 1 - nkeys;
 		if (a < 0 || a >= naggs)
@@ -1072,29 +1131,23 @@ GpuaggHavingInit(GpuaggHaving *h, List *qual, int nkeys, const GpuaggFinal *fina
 		c->nullable = nullable;
 		c->strategy = strategy;
 		c->never = false;
-		if (family == INTEGER_BTREE_FAM_OID && kind == 1 &&
-			(k->consttype == INT2OID || k->consttype == INT4OID || k->consttype == INT8OID))
-			c->bound = k->consttype == INT2OID ? DatumGetInt16(k->constvalue) :
-				k->consttype == INT4OID ? DatumGetInt32(k->constvalue) :
-				DatumGetInt64(k->constvalue);
-		else if (family == numeric_family && kind == 2 && k->consttype == NUMERICOID)
+		c->skip = false;
+		c->kind = kind;
+		c->numeric = family == numeric_family;
+		c->scale = finals[a].agg->argscale;
+		c->param = NULL;
+		if (IsA(k, Param))
 		{
-			/*
-			 * the value v * 10^s is an integer: v < x where it is <
-			 * ceil(x * 10^s), v <= x where it is <= floor(...), ...
-			 */
-			round = (strategy == BTLessStrategyNumber ||
-					 strategy == BTGreaterEqualStrategyNumber) ? 1 :
-				strategy == BTEqualStrategyNumber ? 0 : -1;
-			if (!GpuaggNumericRounded(k->constvalue, finals[a].agg->argscale, round, &c->bound))
-			{
-				if (strategy != BTEqualStrategyNumber ||
-					!GpuaggNumericRounded(k->constvalue, finals[a].agg->argscale, -1, &c->bound))
-					break;	/* NaN, an infinity, past int64 */
-				c->never = true;	/* no value of the scale equals it */
-			}
+			Oid			type = exprType((Node *) k);
+
+			if (!(c->numeric ? type == NUMERICOID && kind == 2 :
+				  (type == INT2OID || type == INT4OID || type == INT8OID) && kind == 1))
+				break;
+			c->param = ExecInitExpr((Expr *) k, parent);
+			c->type = type;
+			h->params = true;
 		}
-		else
+		else if (!having_bound(c, k->constvalue, k->consttype))
 			break;
 		h->n++;
 	}
@@ -1171,6 +1224,8 @@ GpuaggHavingKeeps(const GpuaggHaving *h, const GpuaggFinal *finals, const GaResu
 		const uint64 *value = states + (Size) c->vslot * res->ngroups;
 		int128		v;
 
+		if (c->skip)
+			continue;
 		if (c->nullable && states[g] == 0)
 			return false;		/* NULL: the operator's NULL fails the qual */
 		if (c->never)

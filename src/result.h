@@ -97,17 +97,34 @@ typedef struct GpuaggHavingCheck
 	int			strategy;		/* BTLessStrategyNumber ... its value to bound */
 	int64		bound;			/* ... in units of 10^-scale of its value */
 	bool		never;			/* = with a value of digits below that scale */
+	int			kind;			/* having_value's: 1 an integer, 2 a numeric's */
+	bool		numeric;		/* the numeric operator family's */
+	int			scale;			/* ... the value's scale */
+	ExprState  *param;			/* a Param's bound, set per run (or NULL) */
+	Oid			type;			/* ... its type */
+	bool		skip;			/* ... a value no bound holds: no check */
 } GpuaggHavingCheck;
 
 typedef struct GpuaggHaving
 {
 	int			n;
 	GpuaggHavingCheck *checks;
+	bool		params;			/* some check's bound is a Param's */
+	bool		bound_run;		/* ... bound for this run's groups */
 } GpuaggHaving;
 
-/* The checks of qual (the node's, over its scan tuple: keys, aggregates). */
+/*
+ * The checks of qual (the node's, over its scan tuple: keys, aggregates);
+ * a Param's (an InitPlan's value, TPC-H Q11's) is evaluated in parent's
+ * context.
+ */
 extern void GpuaggHavingInit(GpuaggHaving *h, List *qual, int nkeys,
-							 const GpuaggFinal *finals, int naggs);
+							 const GpuaggFinal *finals, int naggs, PlanState *parent);
+/*
+ * Set the bounds that are Params' values: before the first group is
+ * checked, where the qual natively first reads them.
+ */
+extern void GpuaggHavingBind(GpuaggHaving *h, ExprContext *econtext);
 
 /* Does group g pass every check (NULL fails, as the qual's strict operators)? */
 extern bool GpuaggHavingKeeps(const GpuaggHaving *h, const GpuaggFinal *finals,

@@ -41,6 +41,7 @@
 #include "utils/lsyscache.h"
 
 #include "batch.h"
+#include "fetch.h"
 #include "gpuagg.h"
 #include "../cuda/gpuagg_page.h"
 
@@ -1388,14 +1389,10 @@ void
 GpuaggBatchProbe(GpuaggBatchReader *r, Oid indexoid, Datum *values, int n)
 {
 	Relation	index;
-	Oid			type;
-	Oid			op;
 
 	Assert(r->nrels == 1 && !r->started && r->pscans == NULL && r->join == NULL);
 	index = index_open(indexoid, AccessShareLock);
-	type = index->rd_opcintype[0];
-	op = get_opfamily_member(index->rd_opfamily[0], type, type, BTEqualStrategyNumber);
-	if (index->rd_rel->relam != BTREE_AM_OID || !OidIsValid(op))
+	if (!GpuaggIndexEqualityKey(index, 0, &r->probe_key))
 		elog(ERROR, "gpuagg: index \"%s\" has no btree equality on its first column",
 			 RelationGetRelationName(index));
 	/* column form: the rows come one at a time, through the slot */
@@ -1405,8 +1402,6 @@ GpuaggBatchProbe(GpuaggBatchReader *r, Oid indexoid, Datum *values, int n)
 	r->probe_index = index;
 	r->probe_values = values;
 	r->probe_n = n;
-	ScanKeyEntryInitialize(&r->probe_key, 0, 1, BTEqualStrategyNumber, type,
-						   index->rd_indcollation[0], get_opcode(op), (Datum) 0);
 	r->probe_scan = index_beginscan(r->rels[0], index, r->snapshot, 1, 0);
 }
 

@@ -564,16 +564,6 @@ counts_rows_only(const GpuAggState *st)
 	return true;
 }
 
-/* Has a float aggregate of p a flags slot (ga_agg_flags_slot)? */
-static bool
-float_flags(const GaProgram *p)
-{
-	for (uint32 a = 0; a < p->naggs; a++)
-		if (ga_agg_flags_slot(p->aggs[a].kind) >= 0)
-			return true;
-	return false;
-}
-
 /*
  * The rows a value of values[0 .. n) has on average in rel, as index
  * (btree, on that column first) lists them under snapshot for up to
@@ -587,22 +577,17 @@ static double
 rows_per_value(Relation rel, Oid indexoid, const Datum *values, int n, Snapshot snapshot)
 {
 	Relation	index = index_open(indexoid, AccessShareLock);
-	Oid			type = index->rd_opcintype[0];
-	Oid			op = get_opfamily_member(index->rd_opfamily[0], type, type,
-										 BTEqualStrategyNumber);
 	IndexScanDesc scan;
 	ScanKeyData key;
 	int			step = Max(n / GPUAGG_PROBE_SAMPLE, 1);
 	uint64		entries = 0;
 	int			sampled = 0;
 
-	if (!OidIsValid(op))
+	if (!GpuaggIndexEqualityKey(index, 0, &key))
 	{
 		index_close(index, AccessShareLock);
 		return -1;
 	}
-	ScanKeyEntryInitialize(&key, 0, 1, BTEqualStrategyNumber, type,
-						   index->rd_indcollation[0], get_opcode(op), (Datum) 0);
 	scan = index_beginscan(rel, index, snapshot, 1, 0);
 	for (int i = 0; i < n; i += step)
 	{
@@ -1315,7 +1300,7 @@ run_aggregation(GpuAggState *st)
 	 * aggregated, whichever groups then go out (a LIMIT above may take
 	 * none of that group's), so raised now.
 	 */
-	if (float_flags(&st->prog->ga) && GpuaggAnyFloatOverflow(&st->prog->ga, &st->result))
+	if (GpuaggAnyFloatOverflow(&st->prog->ga, &st->result))
 		float_overflow_error();
 	st->counters.ngroups += st->result.groups_all;
 	st->counters.groups_back += st->result.ngroups;

@@ -66,6 +66,20 @@ GpuaggFetchIndexUsable(HeapTuple indextup)
 		 TransactionIdPrecedes(HeapTupleHeaderGetXmin(indextup->t_data), TransactionXmin));
 }
 
+bool
+GpuaggIndexEqualityKey(Relation index, int col, ScanKey key)
+{
+	Oid			type = index->rd_opcintype[col];
+	Oid			op = get_opfamily_member(index->rd_opfamily[col], type, type,
+										 BTEqualStrategyNumber);
+
+	if (index->rd_rel->relam != BTREE_AM_OID || !OidIsValid(op))
+		return false;
+	ScanKeyEntryInitialize(key, 0, col + 1, BTEqualStrategyNumber, type,
+						   index->rd_indcollation[col], get_opcode(op), (Datum) 0);
+	return true;
+}
+
 GpuaggFetch *
 GpuaggFetchBegin(List *fetch, int first_col, EState *estate)
 {
@@ -100,16 +114,11 @@ GpuaggFetchBegin(List *fetch, int first_col, EState *estate)
 		foreach(lk, keyidx)
 		{
 			int			i = foreach_current_index(lk);
-			Oid			type = t->index->rd_opcintype[i];
-			Oid			op = get_opfamily_member(t->index->rd_opfamily[i], type, type,
-												 BTEqualStrategyNumber);
 
-			if (!OidIsValid(op))
+			if (!GpuaggIndexEqualityKey(t->index, i, &t->skeys[i]))
 				elog(ERROR, "gpuagg: no equality operator of the primary key of \"%s\"",
 					 RelationGetRelationName(t->heap));
 			t->key[i] = lfirst_int(lk);
-			ScanKeyEntryInitialize(&t->skeys[i], 0, i + 1, BTEqualStrategyNumber, type,
-								   t->index->rd_indcollation[i], get_opcode(op), (Datum) 0);
 		}
 		t->ncols = list_length(vars);
 		t->attno = palloc(sizeof(AttrNumber) * t->ncols);

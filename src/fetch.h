@@ -9,6 +9,7 @@
 #ifndef GPUAGG_FETCH_H
 #define GPUAGG_FETCH_H
 
+#include "access/skey.h"
 #include "nodes/execnodes.h"
 
 typedef struct GpuaggFetch GpuaggFetch;
@@ -35,5 +36,10 @@ extern void GpuaggFetchEnd(GpuaggFetch *f);
  * get_relation_info decides.
  */
 extern bool GpuaggFetchIndexUsable(HeapTuple indextup);
+/*
+ * A scan key of btree index column col (from 0) = a value set later, by
+ * its opfamily's equality of the column's type; false where there is none.
+ */
+extern bool GpuaggIndexEqualityKey(Relation index, int col, ScanKey key);
 
 #endif							/* GPUAGG_FETCH_H */

@@ -491,7 +491,12 @@ GpuaggResultGroups(const GaProgram *prog, const GaResult *res, uint64 ngroups)
 bool
 GpuaggAnyFloatOverflow(const GaProgram *prog, const GaResult *res)
 {
-	for (uint64 g = 0; g < res->ngroups; g++)
+	bool		flags = false;
+
+	/* (no float aggregate: no group to look at) */
+	for (uint32 a = 0; a < prog->naggs && !flags; a++)
+		flags = ga_agg_flags_slot(prog->aggs[a].kind) >= 0;
+	for (uint64 g = 0; flags && g < res->ngroups; g++)
 		if (ga_group_overflowed(prog, res->states, res->ngroups, g))
 			return true;
 	return false;

@@ -44,7 +44,7 @@
 #define GA_HD static inline
 #endif
 
-#define GA_ABI_VERSION		31
+#define GA_ABI_VERSION		32
 
 /*
  * Words of a page's visibility bitmap in a page-form batch: room for
@@ -695,6 +695,27 @@ typedef struct GaDims
 /* its select's histogram bins: 256 digits, then groups with a float overflow */
 #define GA_TOPN_HIST		257
 
+/*
+ * HAVING's leading conjuncts of the form aggregate op constant (result.c's
+ * GpuaggHavingInit: a count, a sum of integers or numerics, min or max of
+ * integers, compared as integers in units of the value's scale), which a
+ * device checks as it packs the groups (ga_having_keeps): the groups that
+ * fail them never cross to the host (TPC-H Q18's IN subquery keeps 640 of
+ * 15M order keys).  The host checks the groups it gets again.
+ */
+#define GA_MAX_HAVING		8
+
+typedef struct GaHaving
+{
+	int32_t		slot;			/* the aggregate's first state slot */
+	int32_t		vslot;			/* its value: slot + vslot */
+	uint8_t		wide;			/* an int128 there and in the next slot */
+	uint8_t		nullable;		/* NULL (fails) where slot's state is 0 */
+	uint8_t		never;			/* fails always (= a value of finer scale) */
+	uint8_t		strategy;		/* BTLessStrategyNumber (1) ... Greater (5) */
+	int64_t		bound;
+} GaHaving;
+
 typedef struct GaTopN
 {
 	uint64_t	n;				/* 0: no top-N */
@@ -772,6 +793,8 @@ typedef struct GaProgram
 	GaDatum		consts[GA_MAX_CONSTS];
 	uint8_t		constnull[GA_MAX_CONSTS];
 	GaTopN		topn;
+	uint32_t	nhaving;		/* HAVING a device checks (GaHaving) */
+	GaHaving	having[GA_MAX_HAVING];
 	uint8_t		likes[GA_LIKE_BYTES];	/* compiled LIKE patterns (ga_like) */
 	GaZone		zone;			/* the time zone it reads, if any */
 	uint32_t	ndims;			/* a join the device runs: its dimensions */
@@ -785,6 +808,66 @@ typedef struct GaProgram
 	uint32_t	dimscan;		/* this is a dimension's scan program: no
 								 * aggregates, no strings deferred */
 } GaProgram;
+
+/*
+ * Does group i (states laid out [slot][stride]) pass the program's HAVING
+ * checks?  As result.c's GpuaggHavingKeeps, whose checks they are.
+ */
+GA_HD int
+ga_having_keeps(const GaProgram *p, const uint64_t *states, uint64_t stride, uint64_t i)
+{
+	for (uint32_t h = 0; h < p->nhaving; h++)
+	{
+		const GaHaving *c = &p->having[h];
+		const uint64_t *value = states + (uint64_t) (c->slot + c->vslot) * stride;
+		int			cmp;
+
+		if (c->never || (c->nullable && states[(uint64_t) c->slot * stride + i] == 0))
+			return 0;
+		if (c->wide)
+		{
+			/* (an int128: the low word, then the high, signed) */
+			int64_t		hi = (int64_t) value[stride + i];
+			uint64_t	lo = value[i];
+			int64_t		bhi = c->bound < 0 ? -1 : 0;
+
+			cmp = hi != bhi ? (hi < bhi ? -1 : 1) :
+				lo != (uint64_t) c->bound ? (lo < (uint64_t) c->bound ? -1 : 1) : 0;
+		}
+		else
+		{
+			int64_t		v = (int64_t) value[i];
+
+			cmp = v < c->bound ? -1 : v > c->bound ? 1 : 0;
+		}
+		switch (c->strategy)
+		{
+			case 1:
+				if (!(cmp < 0))
+					return 0;
+				break;
+			case 2:
+				if (!(cmp <= 0))
+					return 0;
+				break;
+			case 3:
+				if (cmp != 0)
+					return 0;
+				break;
+			case 4:
+				if (!(cmp >= 0))
+					return 0;
+				break;
+			case 5:
+				if (!(cmp > 0))
+					return 0;
+				break;
+			default:
+				return 1;
+		}
+	}
+	return 1;
+}
 
 /*
  * Has the program aggregates whose states fold under a lock (not the

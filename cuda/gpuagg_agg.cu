@@ -37,6 +37,8 @@
  */
 /* float aggregates note overflow in their state; the host decides at the end */
 #define GA_DEFER_FLOAT_OVERFLOW 1
+#include <cub/block/block_reduce.cuh>
+
 #include "gpuagg_eval.h"
 
 /*
@@ -826,9 +828,31 @@ gpuagg_rehash(GaTable o, GaTable n)
 }
 
 /*
+ * How many groups of table t pass the program's HAVING checks
+ * (ga_having_keeps), added to *count.
+ */
+extern "C" __global__ void __launch_bounds__(GA_BLOCK)
+gpuagg_having_count(const __grid_constant__ GaTable t, unsigned long long *count)
+{
+	typedef cub::BlockReduce<unsigned long long, GA_BLOCK> Reduce;
+	__shared__ typename Reduce::TempStorage tmp;
+	const GaProgram *p = &gpuagg_prog;
+	unsigned long long mine = 0;
+	unsigned long long sum;
+
+	for (uint64_t i = blockIdx.x * (uint64_t) blockDim.x + threadIdx.x; i < t.cap;
+		 i += (uint64_t) gridDim.x * blockDim.x)
+		mine += t.ctrl[i] == 2 && ga_having_keeps(p, t.states, t.cap, i);
+	sum = Reduce(tmp).Sum(mine);
+	if (threadIdx.x == 0 && sum > 0)
+		atomicAdd(count, sum);
+}
+
+/*
  * Pack the groups densely: keys[nkeys][n], keynulls[nkeys][n],
  * states[nslots][n]; slotpos (when not NULL) gets each slot's position.
- * Under a top-N only the groups bound keeps (gpuagg_topn.h), n of them.
+ * Under a top-N only the groups bound keeps (gpuagg_topn.h), n of them;
+ * under HAVING checks only those that pass them (n counted before).
  */
 extern "C" __global__ void
 gpuagg_compact(GaTable t, uint64_t *keys, uint8_t *keynulls, uint64_t *states,
@@ -843,7 +867,8 @@ gpuagg_compact(GaTable t, uint64_t *keys, uint8_t *keynulls, uint64_t *states,
 		unsigned long long j;
 
 		if (t.ctrl[i] != 2 ||
-			!ga_topn_keeps(p, &bound, t.keys, t.keynulls, t.states, t.cap, i))
+			!ga_topn_keeps(p, &bound, t.keys, t.keynulls, t.states, t.cap, i) ||
+			!ga_having_keeps(p, t.states, t.cap, i))
 			continue;
 		j = atomicAdd(pos, 1ull);
 		if (slotpos)

@@ -30,7 +30,8 @@ SELECT check_offload('WITH agg AS (SELECT k, sum(v) AS s FROM hv GROUP BY k) SEL
 SELECT check_offload('SELECT 1 AS one, k, count(*) FROM hv GROUP BY 1, 2');
 
 -- HAVING aggregate op constant: groups failing it are skipped before
--- their tuples are made (result.c's checks), the rest still pass the qual;
+-- their tuples are made (result.c's checks), and the device sends them
+-- not back (GaProgram.having: Groups From Device), the rest still pass the qual;
 -- each kind of value, each operator, the constant on either side, NULL
 -- aggregates, numerics at their scale and a constant between its steps
 CREATE TABLE hn (k int4, i2 int2, i8 int8, n numeric(12,2), m numeric);

@@ -317,6 +317,7 @@ engine_module_take(EngineGpu *gpu, char *err, size_t errlen)
 		MOD_CHECK(cu.ModuleGetFunction(&nm.fn_rehash, nm.module, "gpuagg_rehash"));
 		MOD_CHECK(cu.ModuleGetFunction(&nm.fn_compact, nm.module, "gpuagg_compact"));
 		MOD_CHECK(cu.ModuleGetFunction(&nm.fn_topn_hist, nm.module, "gpuagg_topn_hist"));
+		MOD_CHECK(cu.ModuleGetFunction(&nm.fn_having_count, nm.module, "gpuagg_having_count"));
 		MOD_CHECK(cu.ModuleGetFunction(&nm.fn_block_fold, nm.module, "gpuagg_block_fold"));
 		MOD_CHECK(cu.ModuleGetFunction(&nm.fn_fold, nm.module, "gpuagg_distinct_fold"));
 		MOD_CHECK(cu.ModuleGetFunction(&nm.fn_pairs, nm.module, "gpuagg_distinct_pairs"));

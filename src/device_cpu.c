@@ -784,12 +784,32 @@ cpu_finish(void *session, GaResult *result, GpuaggDeviceStats *stats)
 	uint32		nk = s->prog.nkeys;
 	uint32		ns = s->prog.nslots;
 	uint32		n = GpuaggResultGroups(&s->prog, result, s->ngroups);
+	uint32	   *kept = NULL;
 	int			err;
 	MemoryContext old = MemoryContextSwitchTo(s->cxt);
 
+	/* HAVING checks (GaProgram.having): the groups that pass them */
+	if (s->prog.nhaving > 0)
+	{
+		uint32		m = 0;
+
+		for (uint32 a = 0; a < s->prog.naggs; a++)
+			if (ga_agg_set_pairs(&s->prog.aggs[a]))
+			{
+				MemoryContextSwitchTo(old);
+				return GA_ERR_INTERNAL; /* (their pairs name all groups) */
+			}
+		kept = palloc(sizeof(uint32) * Max(n, 1));
+		for (uint32 g = 0; g < n; g++)
+			if (ga_having_keeps(&s->prog, s->states + (Size) g * ns, 1, 0))
+				kept[m++] = g;
+		n = m;
+	}
+
 	/*
 	 * transpose the group rows into the struct-of-arrays result layout (the
-	 * first n: all, or as many as a LIMIT without ORDER BY lets out)
+	 * first n: all, as many as a LIMIT without ORDER BY lets out, or those
+	 * that pass HAVING)
 	 */
 	result->ngroups = n;
 	result->keys = palloc_extended(sizeof(GaDatum) * (Size) n * Max(nk, 1),
@@ -799,14 +819,18 @@ cpu_finish(void *session, GaResult *result, GpuaggDeviceStats *stats)
 									 MCXT_ALLOC_HUGE);
 	for (uint32 g = 0; g < n; g++)
 	{
+		uint32		from = kept ? kept[g] : g;
+
 		for (uint32 k = 0; k < nk; k++)
 		{
-			result->keys[(Size) k * n + g] = s->keys[(Size) g * nk + k];
-			result->keynulls[(Size) k * n + g] = s->keynulls[(Size) g * nk + k];
+			result->keys[(Size) k * n + g] = s->keys[(Size) from * nk + k];
+			result->keynulls[(Size) k * n + g] = s->keynulls[(Size) from * nk + k];
 		}
 		for (uint32 j = 0; j < ns; j++)
-			result->states[(Size) j * n + g] = s->states[(Size) g * ns + j];
+			result->states[(Size) j * n + g] = s->states[(Size) from * ns + j];
 	}
+	if (kept)
+		pfree(kept);
 	result->groups_all = s->ngroups;
 	if (ga_topn_applies(&s->prog, n) && (err = topn_choose(&s->prog, result)) != GA_OK)
 	{

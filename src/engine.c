@@ -1132,6 +1132,24 @@ ga_engine_finish(GaEngineSession *s, GaEngineShape *shape)
 	if (ga_topn_applies(&s->prog, total) &&
 		(err = topn_select(s, s->d_out + hist_at, &bound)) != GA_OK)
 		return err;
+	/* ... HAVING checks: those that pass them (none with pairs: planned so) */
+	if (s->prog.nhaving > 0 && total > 0 && npairs == 0)
+	{
+		CUdeviceptr count = s->d_out + hist_at;
+		void	   *params[2] = {&s->table, &count};
+
+		CU_CHECK(s, cu.MemsetD8Async(count, 0, 8, s->s_exec));
+		CU_CHECK(s, cu.LaunchKernel(s->mod->fn_having_count, table_grid(s, &s->table), 1, 1,
+									GPUAGG_BLOCK, 1, 1, 0, s->s_exec, params, NULL));
+		CU_CHECK(s, cu.MemcpyDtoHAsync(s->topn_hist, count, 8, s->s_exec));
+		if ((err = engine_wait_exec(s)) != GA_OK)
+			return err;
+		if (s->topn_hist[0] > total)
+			return GA_ERR_INTERNAL;
+		bound.within = s->topn_hist[0];
+	}
+	else if (s->prog.nhaving > 0 && npairs > 0)
+		return GA_ERR_INTERNAL;
 	n = bound.below + bound.within;
 	memset(&s->shape, 0, sizeof(s->shape));
 	if (n > 0)

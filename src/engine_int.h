@@ -133,6 +133,7 @@ typedef struct EngineModule
 	CUfunction	fn_rehash;
 	CUfunction	fn_compact;
 	CUfunction	fn_topn_hist;
+	CUfunction	fn_having_count;
 	CUfunction	fn_block_fold;
 	CUfunction	fn_fold;
 	CUfunction	fn_pairs;

@@ -212,6 +212,7 @@ gpuagg_begin(CustomScanState *node, EState *estate, int eflags)
 	}
 	GpuaggHavingInit(&st->having, cscan->scan.plan.qual, st->prog->ga.nkeys, st->finals,
 					 st->prog->ga.naggs, &node->ss.ps);
+	GpuaggHavingForDevice(&st->having, st->finals, st->prog, st->plan->sets != NIL);
 	st->aggcontext = GpuaggMakeAggContext(node->ss.ps.ps_ExprContext);
 	open_relations(st, estate);
 	/*

@@ -243,6 +243,10 @@ GpuaggExplain(CustomScanState *node, List *ancestors, ExplainState *es)
 						 ", %d groups and their ties", st->topn.n);
 		ExplainPropertyText("Device Top-N", buf.data, es);
 	}
+	/* HAVING's leading checks, which the device applies as it packs the groups */
+	if (st->prog->ga.nhaving > 0)
+		ExplainPropertyInteger("HAVING Conjuncts Checked by Device", NULL,
+							   st->prog->ga.nhaving, es);
 	ExplainPropertyInteger("Device Memory Estimate", "kB",
 						   (int64) ceil(st->plan->vram / 1024.0), es);
 	/* the plan below the node: PostgreSQL's own, for numerics too large */
@@ -355,6 +359,8 @@ GpuaggExplain(CustomScanState *node, List *ancestors, ExplainState *es)
 			ExplainPropertyInteger("Groups From Device", NULL, all.groups_back, es);
 			ExplainPropertyInteger("Groups Returned", NULL, all.groups_returned, es);
 		}
+		else if (st->prog->ga.nhaving > 0)
+			ExplainPropertyInteger("Groups From Device", NULL, all.groups_back, es);
 		ExplainPropertyInteger("Bytes To Device", "kB",
 							   (int64) ((all.bytes_in + 1023) / 1024), es);
 		if (es->timing)

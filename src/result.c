@@ -1218,6 +1218,43 @@ GpuaggKeyStrings(const GaProgram *p, const GaResult *res, int max, uint32 **sel)
 }
 
 /* (result.h) */
+void
+GpuaggHavingForDevice(const GpuaggHaving *h, const GpuaggFinal *finals, GpuaggProgram *prog,
+					  bool sets)
+{
+	GaProgram  *p = &prog->ga;
+
+	p->nhaving = 0;
+	/*
+	 * (not where the host combines the device's groups into the query's:
+	 * grouping sets, keys it maps; nor where a set's pairs name every group)
+	 */
+	if (sets || prog->nrekeys > 0)
+		return;
+	for (uint32 a = 0; a < p->naggs; a++)
+		if (ga_agg_set_pairs(&p->aggs[a]))
+			return;
+	for (int i = 0; i < h->n && p->nhaving < GA_MAX_HAVING; i++)
+	{
+		const GpuaggHavingCheck *c = &h->checks[i];
+		GaHaving   *d;
+
+		/* (a Param's bound is read as the first group is checked: the host's) */
+		if (c->param != NULL)
+			continue;
+		d = &p->having[p->nhaving++];
+
+		d->slot = finals[c->agg].agg->slot;
+		d->vslot = c->vslot;
+		d->wide = c->wide;
+		d->nullable = c->nullable;
+		d->never = c->never;
+		d->strategy = (uint8) c->strategy;
+		d->bound = c->bound;
+	}
+}
+
+/* (result.h) */
 bool
 GpuaggHavingKeeps(const GpuaggHaving *h, const GpuaggFinal *finals, const GaResult *res,
 				  uint64 g)

@@ -126,6 +126,14 @@ extern void GpuaggHavingInit(GpuaggHaving *h, List *qual, int nkeys,
  */
 extern void GpuaggHavingBind(GpuaggHaving *h, ExprContext *econtext);
 
+/*
+ * ... a device's copy of them (GaProgram.having), where the device's
+ * groups are the query's (no grouping sets, no keys the host maps, no
+ * set's pairs): it then packs only the groups that pass.
+ */
+extern void GpuaggHavingForDevice(const GpuaggHaving *h, const GpuaggFinal *finals,
+								  GpuaggProgram *prog, bool sets);
+
 /* Does group g pass every check (NULL fails, as the qual's strict operators)? */
 extern bool GpuaggHavingKeeps(const GpuaggHaving *h, const GpuaggFinal *finals,
 							  const GaResult *res, uint64 g);

@@ -87,6 +87,12 @@ EXECUTE hnp('NaN', 206);
 RESET gpuagg.enabled;
 DEALLOCATE hnp;
 RESET plan_cache_mode;
+-- (a plain aggregate's one group is the node's, whatever HAVING says: the
+-- host may add the count, and then it checks)
+SELECT check_offload('SELECT count(*) FROM hn HAVING count(*) > 5');
+SELECT check_offload('SELECT count(*) FROM hn HAVING count(*) < 5');
+SELECT check_offload('SELECT count(*), sum(i2) FROM hn WHERE k > 3 HAVING count(*) < 5');
+SELECT check_offload('SELECT count(*) FROM hn WHERE k < 0 HAVING count(*) >= 0');
 -- no group is skipped whose finishing raises an error natively (every
 -- aggregate is finished before HAVING), nor past a conjunct that may fail
 SELECT check_error('SELECT k, percentile_disc(1.5) WITHIN GROUP (ORDER BY i2) FROM hn GROUP BY k HAVING count(*) > 100000');

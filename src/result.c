@@ -1227,9 +1227,11 @@ GpuaggHavingForDevice(const GpuaggHaving *h, const GpuaggFinal *finals, GpuaggPr
 	p->nhaving = 0;
 	/*
 	 * (not where the host combines the device's groups into the query's:
-	 * grouping sets, keys it maps; nor where a set's pairs name every group)
+	 * grouping sets, keys it maps; nor where a set's pairs name every
+	 * group; nor of a plain aggregate, whose one group the node always
+	 * gets, its count perhaps added by the host, exec.c's counts_rows_only)
 	 */
-	if (sets || prog->nrekeys > 0)
+	if (sets || prog->nrekeys > 0 || p->nkeys == 0)
 		return;
 	for (uint32 a = 0; a < p->naggs; a++)
 		if (ga_agg_set_pairs(&p->aggs[a]))

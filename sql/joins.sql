@@ -462,6 +462,59 @@ SELECT l FROM explain_stable('SELECT jpd.name, count(*), sum(jpf.v) FROM jpf JOI
  WHERE l ~ 'Index Probe|Rows In|Table Rows Read|Scanned by Device';
 RESET max_parallel_workers_per_gather;
 DROP TABLE jpf, jpd;
+-- ... and the joined tables the device scans: where their rows that can
+-- match are those whose key is one of another joined table's few keys
+-- (TPC-H Q18's orders, by its IN subquery's order keys), or one of the
+-- values a column has in the rows found of a table probed before (its
+-- customers, by those orders' o_custkey), and a btree index leads with
+-- the key, the device reads only the rows the index finds (a NULL key
+-- matches nothing; a row updated in place, HOT, is found at its new place;
+-- a deleted row is not; the transaction's own rows are); not with a WHERE
+-- on the table, nor with a left join's
+CREATE TABLE jqc (id int4 PRIMARY KEY, name text, seg text);
+CREATE TABLE jqo (ok int8 PRIMARY KEY, cust int4, d date, note text) WITH (fillfactor = 70);
+CREATE TABLE jqf (k int8, v int4, w numeric(10,2));
+INSERT INTO jqc SELECT i, 'cust' || i, 'seg' || (i % 5) FROM generate_series(1, 20000) i;
+INSERT INTO jqo SELECT i, CASE WHEN i = 777 THEN NULL ELSE (i * 37) % 20000 + 1 END,
+       date '2020-01-01' + (i % 700), 'o' || i FROM generate_series(1, 50000) i;
+INSERT INTO jqf SELECT i % 50000 + 1, CASE WHEN i % 50000 + 1 IN (5, 777, 1234, 4321, 49999) THEN 100 ELSE 1 END,
+       i % 97 FROM generate_series(1, 400000) i;
+CREATE INDEX jqf_k ON jqf (k);
+CREATE TABLE jqdup (id int4, tag text);
+INSERT INTO jqdup SELECT i % 10000, 't' || i FROM generate_series(1, 20000) i;
+CREATE INDEX jqdup_id ON jqdup (id);
+ANALYZE jqc, jqo, jqf, jqdup;
+SET max_parallel_workers_per_gather = 0;
+CREATE TEMP VIEW jq_queries AS
+SELECT * FROM (VALUES
+  ('SELECT c.name, c.id, o.ok, o.d, sum(f.v), count(*), sum(f.w) FROM jqc c, jqo o, jqf f WHERE o.ok IN (SELECT k FROM jqf GROUP BY k HAVING sum(v) > 500) AND c.id = o.cust AND o.ok = f.k GROUP BY 1, 2, 3, 4'),
+  ('SELECT c.seg, o.note, count(*) FROM jqf f JOIN jqo o ON o.ok = f.k JOIN jqc c ON c.id = o.cust WHERE o.ok IN (SELECT k FROM jqf GROUP BY k HAVING sum(v) > 500) GROUP BY 1, 2'),
+  ('SELECT o.d, count(*), sum(f.v) FROM jqf f JOIN jqo o ON o.ok = f.k WHERE EXISTS (SELECT 1 FROM jqc c WHERE c.id = o.cust) AND o.ok IN (SELECT k FROM jqf GROUP BY k HAVING sum(v) > 500) GROUP BY 1'),
+  ('SELECT d.tag, count(*), sum(f.v) FROM jqf f JOIN jqo o ON o.ok = f.k JOIN jqdup d ON d.id = o.cust WHERE o.ok IN (SELECT k FROM jqf GROUP BY k HAVING sum(v) > 500) GROUP BY 1'),
+  ('SELECT c.name, count(*) FROM jqf f JOIN jqo o ON o.ok = f.k JOIN jqc c ON c.id = o.cust WHERE o.ok IN (SELECT k FROM jqf GROUP BY k HAVING sum(v) > 500) AND o.d > date ''2020-03-01'' GROUP BY 1'),
+  ('SELECT c.name, count(*) FROM jqf f JOIN jqo o ON o.ok = f.k LEFT JOIN jqc c ON c.id = o.cust WHERE o.ok IN (SELECT k FROM jqf GROUP BY k HAVING sum(v) > 500) GROUP BY 1'),
+  ('SELECT c.name, count(*) FROM jqf f JOIN jqo o ON o.ok = f.k JOIN jqc c ON c.id = o.cust WHERE o.ok IN (SELECT k FROM jqf GROUP BY k HAVING sum(v) > 1) GROUP BY 1')
+) t(q);
+SELECT q, coalesce(analyzed_plan(q)->>'Joined Tables Probed by Index', '0') AS probed,
+       check_offload(q)
+  FROM jq_queries;
+SELECT l FROM explain_stable((SELECT q FROM jq_queries LIMIT 1), true) l
+ WHERE l ~ '^  (Table Rows Read|Index Probe|Rows Found|Joined Tables (Scanned|Probed)|Their Rows|Rows In)';
+-- a row updated in place (HOT) and one whose key moved, a deleted one,
+-- and rows of the transaction's own
+BEGIN;
+UPDATE jqo SET note = 'hot' WHERE ok = 5;
+UPDATE jqo SET d = d + 1, cust = 42 WHERE ok = 4321;
+DELETE FROM jqo WHERE ok = 1234;
+INSERT INTO jqo VALUES (50001, 7, date '2021-01-01', 'new');
+INSERT INTO jqf SELECT 50001, 600, 1 FROM generate_series(1, 3);
+SELECT q, coalesce(analyzed_plan(q)->>'Joined Tables Probed by Index', '0') AS probed,
+       check_offload(q)
+  FROM jq_queries LIMIT 4;
+ROLLBACK;
+RESET max_parallel_workers_per_gather;
+DROP VIEW jq_queries;
+DROP TABLE jqc, jqo, jqf, jqdup;
 -- ... and the host's matching (gpuagg.device_joins off) the same
 SET gpuagg.device_joins = off;
 SELECT check_offload('SELECT r_name, n_name, count(*), sum(amt) FROM jf JOIN jc ON ck = c_id JOIN jn ON c_nation = n_id JOIN jr ON n_region = r_id GROUP BY r_name, n_name');

@@ -30,10 +30,12 @@
 #include "access/htup_details.h"
 #include "access/nbtree.h"
 #include "access/syncscan.h"
+#include "access/tableam.h"
 #include "access/tupmacs.h"
 #include "executor/executor.h"
 #include "executor/tuptable.h"
 #include "nodes/params.h"
+#include "port/pg_bitutils.h"
 #include "miscadmin.h"
 #include "storage/bufmgr.h"
 #include "storage/predicate.h"
@@ -140,6 +142,11 @@ struct GpuaggBatchReader
 	int			probe_next;		/* the next value to look up */
 	bool		probe_started;	/* ... after the first */
 	uint64		probe_rows;		/* rows the lookups found */
+	/* GpuaggBatchProbePages: the rows to read, in order */
+	ItemPointerData *tids;
+	uint64		ntids;
+	uint64		tid_block;		/* the next for next_block, */
+	uint64		tid_row;		/* ... for probed_rows_of */
 };
 
 static bool page_mode_possible(Relation rel, TableScanDesc scan);
@@ -657,6 +664,22 @@ next_block(GpuaggBatchReader *r)
 {
 	HeapScanDesc h = (HeapScanDesc) r->scan;
 
+	if (r->tids)
+	{
+		/* GpuaggBatchProbePages: the blocks of the rows found */
+		BlockNumber blk;
+
+		if (r->tid_block >= r->ntids)
+			return InvalidBlockNumber;
+		blk = ItemPointerGetBlockNumber(&r->tids[r->tid_block]);
+		while (r->tid_block < r->ntids &&
+			   ItemPointerGetBlockNumber(&r->tids[r->tid_block]) == blk)
+			r->tid_block++;
+		if (blk >= h->rs_nblocks)
+			elog(ERROR, "gpuagg: an index probe found a row past the end of \"%s\"",
+				 RelationGetRelationName(h->rs_base.rs_rd));
+		return blk;
+	}
 	if (h->rs_base.rs_parallel != NULL)
 	{
 		ParallelBlockTableScanDesc pb = (ParallelBlockTableScanDesc) h->rs_base.rs_parallel;
@@ -1011,6 +1034,35 @@ GpuaggPageFormMissing(const GaProgram *prog, Relation rel, int batch_rows)
 }
 
 /*
+ * GpuaggBatchProbePages: of block blk's visible rows, in bitmap vis, those
+ * the index found (blocks come in the order of r->tids).  Returns them.
+ */
+static int
+probed_rows_of(GpuaggBatchReader *r, BlockNumber blk, uint32 *vis)
+{
+	uint32		found[GA_PAGE_VIS_WORDS] = {0};
+	int			count = 0;
+
+	while (r->tid_row < r->ntids &&
+		   ItemPointerGetBlockNumber(&r->tids[r->tid_row]) < blk)
+		r->tid_row++;
+	for (; r->tid_row < r->ntids &&
+		 ItemPointerGetBlockNumber(&r->tids[r->tid_row]) == blk; r->tid_row++)
+	{
+		OffsetNumber off = ItemPointerGetOffsetNumber(&r->tids[r->tid_row]);
+
+		if (off >= FirstOffsetNumber && off <= MaxHeapTuplesPerPage)
+			found[(off - 1) >> 5] |= 1u << ((off - 1) & 31);
+	}
+	for (int w = 0; w < GA_PAGE_VIS_WORDS; w++)
+	{
+		vis[w] &= found[w];
+		count += pg_popcount32(vis[w]);
+	}
+	return count;
+}
+
+/*
  * Page form: pages pinned, each with the bitmap of its line pointers whose
  * tuples the query sees, until the batch holds max_pages pages, its next
  * page might not fit its rows, or the scan ends.  Each page a batch refers
@@ -1120,6 +1172,8 @@ fill_page_refs(GpuaggBatchReader *r, uint32 *pagelist, uint32 *pagerows, uint32 
 				}
 				count = h->rs_ntuples;
 			}
+			if (r->tids)
+				count = probed_rows_of(r, blks[i], vis);
 			r->pages_sent++;
 			if (count == 0)
 			{
@@ -1274,6 +1328,27 @@ fill_from_pages(GpuaggBatchReader *r, void **values, uint8 **nulls, bool *anynul
 			heapgetpage(r->scan, blk);	/* checks for interrupts */
 			r->index = 0;
 			r->ntuples = h->rs_ntuples;
+			if (r->tids)
+			{
+				/* GpuaggBatchProbePages: the visible rows the index found */
+				uint32		vis[GA_PAGE_VIS_WORDS] = {0};
+
+				for (int t = 0; t < h->rs_ntuples; t++)
+				{
+					OffsetNumber off = h->rs_vistuples[t];
+
+					vis[(off - 1) >> 5] |= 1u << ((off - 1) & 31);
+				}
+				probed_rows_of(r, blk, vis);
+				r->ntuples = 0;
+				for (int t = 0; t < h->rs_ntuples; t++)
+				{
+					OffsetNumber off = h->rs_vistuples[t];
+
+					if (vis[(off - 1) >> 5] & (1u << ((off - 1) & 31)))
+						h->rs_vistuples[r->ntuples++] = off;
+				}
+			}
 			continue;
 		}
 		page = BufferGetPage(h->rs_cbuf);
@@ -1405,6 +1480,83 @@ GpuaggBatchProbe(GpuaggBatchReader *r, Oid indexoid, Datum *values, int n)
 	r->probe_scan = index_beginscan(r->rels[0], index, r->snapshot, 1, 0);
 }
 
+static int
+cmp_tid(const void *a, const void *b)
+{
+	return ItemPointerCompare((ItemPointer) a, (ItemPointer) b);
+}
+
+/* One integer attribute's value as int64 (attlen 2, 4 or 8). */
+static int64
+int_value(Datum d, int16 len)
+{
+	return len == 2 ? DatumGetInt16(d) : len == 4 ? DatumGetInt32(d) : DatumGetInt64(d);
+}
+
+uint64
+GpuaggBatchProbePages(GpuaggBatchReader *r, Oid indexoid, const Datum *values, int n,
+					  const AttrNumber *collect, int ncollect, int64 **out, uint64 *nout)
+{
+	Relation	rel = r->rels[0];
+	TupleDesc	desc = RelationGetDescr(rel);
+	Relation	index;
+	IndexScanDesc scan;
+	ScanKeyData key;
+	TupleTableSlot *slot;
+	uint64		cap = 64,
+				nt = 0;
+	uint64		ocap[GA_MAX_DIM_KEYS] = {0};
+	ItemPointerData *tids;
+
+	Assert(r->page_batches && r->nrels == 1 && !r->started && r->pscans == NULL &&
+		   r->join == NULL && r->tids == NULL && ncollect <= GA_MAX_DIM_KEYS);
+	index = index_open(indexoid, AccessShareLock);
+	if (!GpuaggIndexEqualityKey(index, 0, &key))
+		elog(ERROR, "gpuagg: index \"%s\" has no btree equality on its first column",
+			 RelationGetRelationName(index));
+	for (int c = 0; c < ncollect; c++)
+	{
+		ocap[c] = 64;
+		out[c] = palloc(sizeof(int64) * ocap[c]);
+		nout[c] = 0;
+	}
+	tids = palloc(sizeof(ItemPointerData) * cap);
+	slot = table_slot_create(rel, NULL);
+	scan = index_beginscan(rel, index, r->snapshot, 1, 0);
+	for (int i = 0; i < n; i++)
+	{
+		CHECK_FOR_INTERRUPTS();
+		key.sk_argument = values[i];
+		index_rescan(scan, &key, 1, NULL, 0);
+		while (index_getnext_slot(scan, ForwardScanDirection, slot))
+		{
+			/* (the row's own place: a HOT chain's member, not its root) */
+			if (nt == cap)
+				tids = repalloc_huge(tids, sizeof(ItemPointerData) * (cap *= 2));
+			tids[nt++] = slot->tts_tid;
+			for (int c = 0; c < ncollect; c++)
+			{
+				bool		isnull;
+				Datum		d = slot_getattr(slot, collect[c], &isnull);
+
+				if (isnull)
+					continue;	/* (it matches nothing) */
+				if (nout[c] == ocap[c])
+					out[c] = repalloc_huge(out[c], sizeof(int64) * (ocap[c] *= 2));
+				out[c][nout[c]++] = int_value(d, TupleDescAttr(desc, collect[c] - 1)->attlen);
+			}
+		}
+	}
+	index_endscan(scan);
+	index_close(index, NoLock);
+	ExecDropSingleTupleTableSlot(slot);
+	qsort(tids, nt, sizeof(ItemPointerData), cmp_tid);
+	r->tids = tids;
+	r->ntids = nt;
+	r->tid_block = r->tid_row = 0;
+	return nt;
+}
+
 uint64
 GpuaggBatchProbeRows(GpuaggBatchReader *r)
 {
@@ -1503,6 +1655,9 @@ GpuaggBatchEnd(GpuaggBatchReader *r)
 		index_close(r->probe_index, NoLock);
 	r->probe_scan = NULL;
 	r->probe_index = NULL;
+	if (r->tids)
+		pfree(r->tids);
+	r->tids = NULL;
 	if (r->scan)
 		table_endscan(r->scan);
 	if (r->slot)

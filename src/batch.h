@@ -128,6 +128,18 @@ extern void GpuaggBatchNoPages(GpuaggBatchReader *reader);
  */
 extern void GpuaggBatchProbe(GpuaggBatchReader *reader, Oid indexoid, Datum *values, int n);
 extern uint64 GpuaggBatchProbeRows(GpuaggBatchReader *reader);
+/*
+ * A page-form reader of one table, not yet read, not parallel: read only
+ * the rows index indexoid (btree, its first column) finds for values[0 ..
+ * n) under the reader's snapshot, in the pages that hold them, and of
+ * those pages only those rows (a joined table the device scans, whose rows
+ * that can match are those: exec.c's dim_probe).  The values of integer
+ * attributes collect[0 .. ncollect) in the rows found, NULLs left out, go
+ * to out[i] (palloc'd, nout[i] of them).  Returns the rows found.
+ */
+extern uint64 GpuaggBatchProbePages(GpuaggBatchReader *reader, Oid indexoid,
+									const Datum *values, int n, const AttrNumber *collect,
+									int ncollect, int64 **out, uint64 *nout);
 /* Page form: the most pages one batch refers to (0: column form). */
 extern int	GpuaggBatchMaxPages(GpuaggBatchReader *reader);
 /* Page form: pages referred to so far, and how many were all-visible. */

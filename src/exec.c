@@ -667,6 +667,34 @@ index_on(Relation rel, AttrNumber attno)
 }
 
 /*
+ * keys[0 .. n) as an index scan's values of a column of width bytes: each
+ * once, in order, only those of its range (no other can match); *nout.
+ */
+static Datum *
+probe_values(const int64 *keys, uint64 n, int width, int *nout)
+{
+	int64	   *sorted = palloc(sizeof(int64) * Max(n, 1));
+	Datum	   *values = palloc(sizeof(Datum) * Max(n, 1));
+
+	memcpy(sorted, keys, sizeof(int64) * n);
+	qsort(sorted, n, sizeof(int64), cmp_int64);
+	*nout = 0;
+	for (uint64 i = 0; i < n; i++)
+	{
+		int64		v = sorted[i];
+
+		if ((i > 0 && v == sorted[i - 1]) ||
+			(width == 2 && (v < PG_INT16_MIN || v > PG_INT16_MAX)) ||
+			(width == 4 && (v < PG_INT32_MIN || v > PG_INT32_MAX)))
+			continue;
+		values[(*nout)++] = width == 2 ? Int16GetDatum((int16) v) :
+			width == 4 ? Int32GetDatum((int32) v) : Int64GetDatum(v);
+	}
+	pfree(sorted);
+	return values;
+}
+
+/*
  * An index probe: where a joined table whose rows the host ran (an inner
  * or semi join) has few keys, and those keys are, through the join's
  * keys, a column of the scanned table that a btree index leads with (TPC-H
@@ -709,30 +737,13 @@ index_probe(GpuAggState *st, GpuaggBatchReader *reader, GaDimData *dims, Relatio
 			int			attno = GpuaggJoinBoundColumn(st->join, d, k, &width);
 			double		per;
 			Oid			indexoid;
-			int64	   *keys;
 			Datum	   *values;
-			int			n = 0;
+			int			n;
 
 			if (attno <= 0 || dims[d].nrows > (uint64) (tuples / GPUAGG_PROBE_SHARE) ||
 				!OidIsValid(indexoid = index_on(rel, attno)))
 				continue;
-			/* each key once, in order; of the column's width (no other can match) */
-			keys = palloc(sizeof(int64) * Max(dims[d].nrows, 1));
-			memcpy(keys, dims[d].keys[k], sizeof(int64) * dims[d].nrows);
-			qsort(keys, dims[d].nrows, sizeof(int64), cmp_int64);
-			values = palloc(sizeof(Datum) * Max(dims[d].nrows, 1));
-			for (uint64 i = 0; i < dims[d].nrows; i++)
-			{
-				int64		v = keys[i];
-
-				if ((i > 0 && v == keys[i - 1]) ||
-					(width == 2 && (v < PG_INT16_MIN || v > PG_INT16_MAX)) ||
-					(width == 4 && (v < PG_INT32_MIN || v > PG_INT32_MAX)))
-					continue;
-				values[n++] = width == 2 ? Int16GetDatum((int16) v) :
-					width == 4 ? Int32GetDatum((int32) v) : Int64GetDatum(v);
-			}
-			pfree(keys);
+			values = probe_values(dims[d].keys[k], dims[d].nrows, width, &n);
 			if ((per = rows_per_value(rel, indexoid, values, n,
 										st->css.ss.ps.state->es_snapshot)) < 0 ||
 				n * per > tuples / GPUAGG_PROBE_SHARE)
@@ -746,6 +757,120 @@ index_probe(GpuAggState *st, GpuaggBatchReader *reader, GaDimData *dims, Relatio
 		}
 	}
 	return false;
+}
+
+/*
+ * Index probes of the joined tables the device scans itself: where the
+ * rows of such a table that can match are only those whose column holds
+ * one of the few keys of a joined table the host ran (TPC-H Q18's orders,
+ * whose o_orderkey must be one of its IN subquery's 640 order keys at SF
+ * 10), or one of the values a column has in the rows found of a table
+ * probed before it (those orders' o_custkey, customer's c_custkey), and a
+ * btree index leads with that column, the device reads only the rows the
+ * index finds, in the pages that hold them, not every page of the table
+ * (GpuaggBatchProbePages).  As index_probe: serial only, a table without
+ * a WHERE of its own (GpuaggJoinProbeableDim), at most one in
+ * GPUAGG_PROBE_SHARE of its rows found, integer keys.
+ */
+static void
+dim_probe(GpuAggState *st, GaDimData *dims, GpuaggBatchReader **dimreaders, bool fed)
+{
+	const GaProgram *p = &st->prog->ga;
+	Snapshot	snapshot = st->css.ss.ps.state->es_snapshot;
+	bool		probed[GA_MAX_DIMS] = {0};
+	AttrNumber	collect[GA_MAX_DIMS][GA_MAX_DIM_KEYS];	/* a probed table's
+															 * columns later ones
+															 * match, */
+	int			ncollect[GA_MAX_DIMS] = {0};
+	int64	   *found[GA_MAX_DIMS][GA_MAX_DIM_KEYS];	/* ... their values in
+														 * its rows found */
+	uint64		nfound[GA_MAX_DIMS][GA_MAX_DIM_KEYS];
+
+	if (fed || st->pscans != NULL)
+		return;
+	for (int e = 0; e < (int) p->ndims; e++)
+	{
+		Relation	rel;
+		double		tuples;
+		const int64 *keys = NULL;
+		uint64		nkeys = 0;
+		Oid			indexoid = InvalidOid;
+		int			width = 0;
+		Datum	   *values;
+		int			n;
+		double		per;
+
+		if (dimreaders[e] == NULL || (rel = GpuaggJoinProbeableDim(st->join, e)) == NULL ||
+			(tuples = rel->rd_rel->reltuples) <= 0)
+			continue;
+		/* a table the host ran whose keys lead to a column of e's */
+		for (int d = 0; d < (int) p->ndims && !OidIsValid(indexoid); d++)
+			for (int k = 0; !p->dims[d].scan && k < p->dims[d].nkeys && !OidIsValid(indexoid); k++)
+			{
+				int			attno = GpuaggJoinDimBoundColumn(st->join, e, d, k, &width);
+
+				if (attno > 0 && dims[d].nrows <= (uint64) (tuples / GPUAGG_PROBE_SHARE) &&
+					OidIsValid(indexoid = index_on(rel, attno)))
+				{
+					keys = dims[d].keys[k];
+					nkeys = dims[d].nrows;
+				}
+			}
+		/* or e's key, a column of a table probed before */
+		for (int k = 0; k < GpuaggJoinDimKeys(st->join, e) && !OidIsValid(indexoid); k++)
+		{
+			int			src,
+						src_attno;
+			int			attno = GpuaggJoinDimKeySource(st->join, e, k, &src, &src_attno, &width);
+
+			if (attno <= 0 || src < 0 || !probed[src])
+				continue;
+			for (int c = 0; c < ncollect[src]; c++)
+				if (collect[src][c] == src_attno &&
+					nfound[src][c] <= (uint64) (tuples / GPUAGG_PROBE_SHARE) &&
+					OidIsValid(indexoid = index_on(rel, attno)))
+				{
+					keys = found[src][c];
+					nkeys = nfound[src][c];
+					break;
+				}
+		}
+		if (!OidIsValid(indexoid))
+			continue;
+		values = probe_values(keys, nkeys, width, &n);
+		if ((per = rows_per_value(rel, indexoid, values, n, snapshot)) < 0 ||
+			n * per > tuples / GPUAGG_PROBE_SHARE)
+		{
+			pfree(values);
+			continue;
+		}
+		/* the columns of its rows that later tables' keys match */
+		for (int g = e + 1; g < (int) p->ndims; g++)
+			for (int k = 0; k < GpuaggJoinDimKeys(st->join, g); k++)
+			{
+				int			src,
+							src_attno,
+							w;
+				bool		have = false;
+
+				if (GpuaggJoinDimKeySource(st->join, g, k, &src, &src_attno, &w) <= 0 ||
+					src != e)
+					continue;
+				for (int c = 0; c < ncollect[e]; c++)
+					have |= collect[e][c] == src_attno;
+				if (!have && ncollect[e] < GA_MAX_DIM_KEYS)
+					collect[e][ncollect[e]++] = src_attno;
+			}
+		st->counters.dim_probe_rows +=
+			GpuaggBatchProbePages(dimreaders[e], indexoid, values, n, collect[e], ncollect[e],
+								  found[e], nfound[e]);
+		st->counters.dims_probed++;
+		probed[e] = true;
+		pfree(values);
+	}
+	for (int e = 0; e < (int) p->ndims; e++)
+		for (int c = 0; probed[e] && c < ncollect[e]; c++)
+			pfree(found[e][c]);
 }
 
 /*
@@ -843,6 +968,7 @@ run_on_device(GpuAggState *st, char **why)
 		INSTR_TIME_SET_CURRENT(t0);
 		GpuaggJoinCollect(st->join, &st->prog->ga, reader, st->dict, st->run_cxt, dims);
 		st->counters.dims_ms += GpuaggMsSince(t0);
+		dim_probe(st, dims, dimreaders, fed);
 		probing = nrels == 1 && index_probe(st, reader, dims, rels[0], fed);
 	}
 	if (fed && GpuaggBatchMaxPages(reader) == 0)

@@ -72,6 +72,8 @@ typedef struct GpuaggCounters
 									 * returned (GaResult.strings_selected) */
 	uint64		probe_keys;		/* an index probe (exec.c): the keys looked up */
 	uint64		probe_rows;		/* ... and the rows they found */
+	uint64		dims_probed;	/* joined tables the device scans read so */
+	uint64		dim_probe_rows; /* ... the rows found of them */
 } GpuaggCounters;
 
 /*

@@ -55,6 +55,8 @@ counters_add(GpuaggCounters *all, const GpuaggCounters *c)
 	all->strings_returned += c->strings_returned;
 	all->probe_keys += c->probe_keys;
 	all->probe_rows += c->probe_rows;
+	all->dims_probed += c->dims_probed;
+	all->dim_probe_rows += c->dim_probe_rows;
 	all->stats.rows_passed += c->stats.rows_passed;
 	all->stats.device_ms += c->stats.device_ms;
 	all->stats.transfer_ms += c->stats.transfer_ms;
@@ -326,6 +328,13 @@ GpuaggExplain(CustomScanState *node, List *ancestors, ExplainState *es)
 		/* the device's join: the joined tables it read itself, in page form */
 		if (all.dims_scanned > 0)
 			ExplainPropertyInteger("Joined Tables Scanned by Device", NULL, all.dims_scanned, es);
+		/* ... of them those whose rows an index found, for another's few keys */
+		if (all.dims_probed > 0)
+		{
+			ExplainPropertyInteger("Joined Tables Probed by Index", NULL, all.dims_probed, es);
+			ExplainPropertyInteger("Their Rows Found by Index Probe", NULL,
+								   all.dim_probe_rows, es);
+		}
 		/* ... fed: their batches of pages the workers pinned */
 		if (st->plan->feed && all.dims_scanned > 0)
 			ExplainPropertyInteger("Joined Table Batches From Workers", NULL,

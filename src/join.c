@@ -2230,6 +2230,78 @@ GpuaggJoinBoundColumn(GpuaggJoin *j, int d, int k, int *width)
 }
 
 /* (join.h) */
+Relation
+GpuaggJoinProbeableDim(GpuaggJoin *j, int e)
+{
+	JoinDim    *dim;
+
+	if (j == NULL || !j->device || e < 0 || e >= j->ndims)
+		return NULL;
+	dim = &j->dims[e];
+	if ((dim->kind != JOIN_INNER && dim->kind != JOIN_SEMI) || dim->subquery ||
+		dim->notin || dim->scan == NULL || dim->scan->ga.where.reg >= 0)
+		return NULL;
+	return dim->scanrel;
+}
+
+/* (join.h) */
+int
+GpuaggJoinDimBoundColumn(GpuaggJoin *j, int e, int d, int k, int *width)
+{
+	JoinDim    *dim = &j->dims[d];
+	JoinKey    *key = &dim->keys[k];
+
+	if ((dim->kind != JOIN_INNER && dim->kind != JOIN_SEMI) || dim->subquery || d == e)
+		return 0;
+	while (key->src_dim >= 0)
+	{
+		JoinDim    *src = &j->dims[key->src_dim];
+		JoinKey    *next = NULL;
+
+		if (key->probe_w == 0 || key->build_w == 0 || key->text)
+			return 0;
+		if (key->src_dim == e)
+		{
+			*width = key->probe_w;
+			return scan_attno(src->ps->plan, key->src_col);
+		}
+		for (int i = 0; i < src->nkeys && next == NULL; i++)
+			if (src->keys[i].col == key->src_col)
+				next = &src->keys[i];
+		if (next == NULL)
+			return 0;
+		key = next;
+	}
+	return 0;
+}
+
+/* (join.h) */
+int
+GpuaggJoinDimKeySource(GpuaggJoin *j, int e, int k, int *src, int *src_attno, int *width)
+{
+	JoinDim    *dim = &j->dims[e];
+	JoinKey    *key = &dim->keys[k];
+	int			attno;
+
+	*src = -1;
+	if (key->src_dim < 0 || key->probe_w == 0 || key->build_w == 0 || key->text ||
+		j->dims[key->src_dim].scan == NULL ||
+		(attno = scan_attno(dim->ps->plan, key->col)) == 0 ||
+		(*src_attno = scan_attno(j->dims[key->src_dim].ps->plan, key->src_col)) == 0)
+		return 0;
+	*src = key->src_dim;
+	*width = key->build_w;
+	return attno;
+}
+
+/* (join.h) */
+int
+GpuaggJoinDimKeys(GpuaggJoin *j, int e)
+{
+	return j->dims[e].nkeys;
+}
+
+/* (join.h) */
 GpuaggBatchReader *
 GpuaggJoinScanReader(GpuaggJoin *j, int d, GpuaggProgram *prog, Snapshot snapshot,
 					 int batch_rows, GpuaggDict *dict, ExprContext *econtext,

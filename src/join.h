@@ -197,6 +197,31 @@ extern int	GpuaggJoinBoundColumn(GpuaggJoin *j, int d, int k, int *width);
  * where the run cannot (then GpuaggJoinCollect's rows are its,
  * GaDimDesc.scan 0).
  */
+/*
+ * The table of dimension e, where the device scans it (GaDimDesc.scan),
+ * it is an inner or semi join (not a subquery's x IN, nor NOT IN) and has
+ * no WHERE of its own: a table whose rows an index probe may bound (a
+ * native scan would evaluate a WHERE on every row, and raise its errors).
+ * NULL otherwise.
+ */
+extern Relation GpuaggJoinProbeableDim(GpuaggJoin *j, int e);
+/*
+ * As GpuaggJoinBoundColumn, for dimension e's table in place of the
+ * scanned table's: where dimension d's key k leads, through the keys of
+ * the dimensions between, to a column of e's rows (TPC-H Q18's o_orderkey
+ * IN (SELECT l_orderkey ...) and orders), the attno of e's table it is,
+ * *width its width; 0 otherwise.
+ */
+extern int	GpuaggJoinDimBoundColumn(GpuaggJoin *j, int e, int d, int k, int *width);
+/*
+ * Dimension e's key k where it matches a column of an earlier dimension
+ * the device scans (Q18's c_custkey = o_custkey): that dimension in *src
+ * (else -1), its table's attno in *src_attno; e's table's attno
+ * (returned, or 0) and its width in *width.  Integer keys only.
+ */
+extern int	GpuaggJoinDimKeySource(GpuaggJoin *j, int e, int k, int *src, int *src_attno,
+								   int *width);
+extern int	GpuaggJoinDimKeys(GpuaggJoin *j, int e);
 struct GpuaggDict;
 extern struct GpuaggBatchReader *GpuaggJoinScanReader(GpuaggJoin *j, int d,
 													  struct GpuaggProgram *prog,

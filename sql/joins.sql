@@ -514,7 +514,22 @@ SELECT q, coalesce(analyzed_plan(q)->>'Joined Tables Probed by Index', '0') AS p
 ROLLBACK;
 RESET max_parallel_workers_per_gather;
 DROP VIEW jq_queries;
-DROP TABLE jqc, jqo, jqf, jqdup;
+-- ... a joined table whose cheapest plan is an index-only scan (TPC-H
+-- Q22's NOT EXISTS over orders' o_custkey): where the device runs the join
+-- it scans the table itself, for less than the host's plan and hashing;
+-- the host's join keeps the index-only scan
+CREATE TABLE jqw (k int4, pad text);
+INSERT INTO jqw SELECT i % 15000, repeat('x', 150) FROM generate_series(1, 100000) i;
+CREATE INDEX jqw_k ON jqw (k);
+VACUUM ANALYZE jqw;
+EXPLAIN (COSTS OFF) SELECT c.seg, count(*) FROM jqc c WHERE NOT EXISTS (SELECT 1 FROM jqw w WHERE w.k = c.id) GROUP BY 1;
+SELECT check_offload('SELECT c.seg, count(*), sum(c.id) FROM jqc c WHERE NOT EXISTS (SELECT 1 FROM jqw w WHERE w.k = c.id) GROUP BY 1');
+SELECT check_offload('SELECT c.seg, count(*) FROM jqc c WHERE c.id IN (SELECT w.k FROM jqw w) GROUP BY 1');
+SET gpuagg.device_joins = off;
+EXPLAIN (COSTS OFF) SELECT c.seg, count(*) FROM jqc c WHERE NOT EXISTS (SELECT 1 FROM jqw w WHERE w.k = c.id) GROUP BY 1;
+SELECT check_offload('SELECT c.seg, count(*), sum(c.id) FROM jqc c WHERE NOT EXISTS (SELECT 1 FROM jqw w WHERE w.k = c.id) GROUP BY 1');
+RESET gpuagg.device_joins;
+DROP TABLE jqc, jqo, jqf, jqdup, jqw;
 -- ... and the host's matching (gpuagg.device_joins off) the same
 SET gpuagg.device_joins = off;
 SELECT check_offload('SELECT r_name, n_name, count(*), sum(amt) FROM jf JOIN jc ON ck = c_id JOIN jn ON c_nation = n_id JOIN jr ON n_region = r_id GROUP BY r_name, n_name');

@@ -1303,6 +1303,10 @@ fill_from_pages(GpuaggBatchReader *r, void **values, uint8 **nulls, bool *anynul
 {
 	int			n = 0;
 
+	/* (GpuaggBatchProbePages' readers send page batches only) */
+	if (r->tids)
+		elog(ERROR, "gpuagg: an index probe's rows read as columns");
+
 	while (n < r->batch_rows)
 	{
 		HeapScanDesc h = (HeapScanDesc) r->scan;
@@ -1328,27 +1332,6 @@ fill_from_pages(GpuaggBatchReader *r, void **values, uint8 **nulls, bool *anynul
 			heapgetpage(r->scan, blk);	/* checks for interrupts */
 			r->index = 0;
 			r->ntuples = h->rs_ntuples;
-			if (r->tids)
-			{
-				/* GpuaggBatchProbePages: the visible rows the index found */
-				uint32		vis[GA_PAGE_VIS_WORDS] = {0};
-
-				for (int t = 0; t < h->rs_ntuples; t++)
-				{
-					OffsetNumber off = h->rs_vistuples[t];
-
-					vis[(off - 1) >> 5] |= 1u << ((off - 1) & 31);
-				}
-				probed_rows_of(r, blk, vis);
-				r->ntuples = 0;
-				for (int t = 0; t < h->rs_ntuples; t++)
-				{
-					OffsetNumber off = h->rs_vistuples[t];
-
-					if (vis[(off - 1) >> 5] & (1u << ((off - 1) & 31)))
-						h->rs_vistuples[r->ntuples++] = off;
-				}
-			}
 			continue;
 		}
 		page = BufferGetPage(h->rs_cbuf);

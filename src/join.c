@@ -847,6 +847,79 @@ scan_quals_compile(GpuaggProgram *dp, List *quals, Index varno)
 		dp->params == NIL && !dp->uses_zone && !GpuaggProgramNeedsExact(&dp->ga);
 }
 
+/*
+ * Is path a plan of a joined table the device may scan itself, as
+ * scan_program decides at run time (its column checks aside: a
+ * pseudoconstant qual would put a Result above the scan)?
+ */
+static bool
+device_scannable(PlannerInfo *root, Path *path)
+{
+	RelOptInfo *rel = path->parent;
+	GpuaggProgram *dp;
+	Relation	r;
+	bool		scans;
+
+	if (path->pathtype != T_SeqScan || path->parallel_aware || path->param_info != NULL ||
+		rel->rtekind != RTE_RELATION || rel->reloptkind != RELOPT_BASEREL ||
+		extract_actual_clauses(rel->baserestrictinfo, true) != NIL)
+		return false;
+	dp = palloc0(sizeof(GpuaggProgram));
+	scans = scan_quals_compile(dp, extract_actual_clauses(rel->baserestrictinfo, false),
+							   rel->relid);
+	if (scans)
+	{
+		/* (page batches on, a heap table in shared buffers) */
+		r = table_open(planner_rt_fetch(rel->relid, root)->relid, NoLock);
+		scans = GpuaggPageFormMissing(&dp->ga, r, 65536) == NULL;
+		table_close(r, NoLock);
+	}
+	pfree(dp);
+	return scans;
+}
+
+/* (join.h) */
+void
+GpuaggJoinPreferDeviceScans(PlannerInfo *root, GpuaggJoinPlan *jp, bool parallel_safe)
+{
+	ListCell   *lc;
+
+	foreach(lc, jp->dim_paths)
+	{
+		Path	   *path = lfirst(lc);
+		RelOptInfo *rel = path->parent;
+		Path	   *seq = NULL;
+		ListCell   *lc2;
+
+		if (path->pathtype == T_SeqScan || rel->rtekind != RTE_RELATION ||
+			rel->reloptkind != RELOPT_BASEREL)
+			continue;
+		foreach(lc2, rel->pathlist)
+		{
+			Path	   *p = lfirst(lc2);
+
+			if (p->pathtype == T_SeqScan && p->param_info == NULL && !p->parallel_aware &&
+				(p->parallel_safe || !parallel_safe))
+				seq = p;
+		}
+		/* (add_path drops a sequential scan an index-only scan beats) */
+		if (seq == NULL && rel->rtekind == RTE_RELATION && (!parallel_safe || rel->consider_parallel))
+			seq = create_seqscan_path(root, rel, NULL, 0);
+		/*
+		 * the host's plan and its rows hashed, against the device's scan
+		 * (as estimate() charges them)
+		 */
+		if (seq == NULL ||
+			seq_page_cost * rel->pages + rel->tuples * gpuagg_tuple_cost >=
+			path->total_cost + 2 * path->rows * cpu_tuple_cost ||
+			!device_scannable(root, seq))
+			continue;
+		jp->dim_cost += seq->total_cost - path->total_cost;
+		lfirst(lc) = seq;
+	}
+	GpuaggJoinScanCosts(root, jp);
+}
+
 /* (join.h) */
 void
 GpuaggJoinScanCosts(PlannerInfo *root, GpuaggJoinPlan *jp)
@@ -861,30 +934,8 @@ GpuaggJoinScanCosts(PlannerInfo *root, GpuaggJoinPlan *jp)
 	{
 		Path	   *path = lfirst(lc);
 		RelOptInfo *rel = path->parent;
-		GpuaggProgram *dp;
-		Relation	r;
-		bool		scans;
 
-		/*
-		 * as scan_program decides at run time, its column checks aside (a
-		 * pseudoconstant qual would put a Result above the scan)
-		 */
-		if (path->pathtype != T_SeqScan || path->parallel_aware || path->param_info != NULL ||
-			rel->rtekind != RTE_RELATION || rel->reloptkind != RELOPT_BASEREL ||
-			extract_actual_clauses(rel->baserestrictinfo, true) != NIL)
-			continue;
-		dp = palloc0(sizeof(GpuaggProgram));
-		scans = scan_quals_compile(dp, extract_actual_clauses(rel->baserestrictinfo, false),
-								   rel->relid);
-		if (scans)
-		{
-			/* (page batches on, a heap table in shared buffers) */
-			r = table_open(planner_rt_fetch(rel->relid, root)->relid, NoLock);
-			scans = GpuaggPageFormMissing(&dp->ga, r, 65536) == NULL;
-			table_close(r, NoLock);
-		}
-		pfree(dp);
-		if (!scans)
+		if (!device_scannable(root, path))
 			continue;
 		jp->dim_scan_cost += path->total_cost;
 		jp->dim_scan_pages += rel->pages;

@@ -64,6 +64,16 @@ extern const char *GpuaggJoinPlanFor(PlannerInfo *root, RelOptInfo *input_rel,
  * serial scan's CPU.
  */
 extern void GpuaggJoinScanCosts(PlannerInfo *root, GpuaggJoinPlan *jp);
+/*
+ * Where the device runs the join: a joined table whose cheapest plan is
+ * not a sequential scan (an index-only scan of orders' o_custkey for
+ * TPC-H Q22's NOT EXISTS) but which the device could scan itself, in page
+ * batches, for less than the host's plan and the hashing of its rows,
+ * gets its sequential scan (parallel-safe ones only where parallel_safe);
+ * then GpuaggJoinScanCosts.
+ */
+extern void GpuaggJoinPreferDeviceScans(PlannerInfo *root, GpuaggJoinPlan *jp,
+										bool parallel_safe);
 
 /*
  * x [NOT] IN (subquery) in the WHERE of the table scanned (planner.c's

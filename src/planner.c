@@ -1636,6 +1636,8 @@ compile_query(GpuaggCandidate *c)
 	c->device_join = c->join.priv != NIL && c->host == NIL &&
 		GpuaggJoinDevicePlanned(c->join.priv, &c->prog->ga,
 								planner_rt_fetch(c->scan_rel->relid, c->root)->relid, true);
+	if (c->device_join)
+		GpuaggJoinPreferDeviceScans(c->root, &c->join, false);
 	c->no_pages = c->remap ? psprintf("%s, so the scan reads column batches", reason) :
 		c->join.priv != NIL && !c->device_join ?
 		"a join: the host matches each row of the table with the other tables' rows" :
@@ -1821,7 +1823,10 @@ parallel_plan(GpuaggCandidate *c)
 		c->join.dim_cost = c->join.subquery_cost;
 		foreach(lc, c->join.dim_paths)
 			c->join.dim_cost += ((Path *) lfirst(lc))->total_cost;
-		GpuaggJoinScanCosts(c->root, &c->join);
+		if (c->device_join)
+			GpuaggJoinPreferDeviceScans(c->root, &c->join, true);
+		else
+			GpuaggJoinScanCosts(c->root, &c->join);
 	}
 	if (c->partial && parse->groupClause != NIL && !(c->extra->flags & GROUPING_CAN_USE_HASH))
 		return "no parallel plan: the group keys cannot be hashed";

@@ -441,8 +441,10 @@ SELECT check_offload('SELECT sum(CASE WHEN p_type LIKE ''PROMO_%'' THEN qty ELSE
 -- the table leads with (TPC-H Q18's IN (SELECT l_orderkey ... HAVING ...)),
 -- the table's rows are those the index finds for them, not all its pages
 -- (duplicate keys read the rows once, the join multiplies them; a NULL
--- key of the table matches nothing); not with a WHERE on the table, nor
--- a string of it, nor many keys
+-- key of the table matches nothing; a WHERE on the table that cannot
+-- raise an error, v > 100, is evaluated on the rows found); not with a
+-- WHERE that could (a native scan evaluates it on every row), nor a
+-- string of it, nor many keys
 CREATE TABLE jpf (id int4, k int4, v int4);
 INSERT INTO jpf SELECT i, i % 5000, (i * 7919) % 1009 FROM generate_series(1, 100000) i;
 INSERT INTO jpf VALUES (0, NULL, 5);
@@ -457,6 +459,7 @@ SELECT q, analyzed_plan(q)::text LIKE '%Index Probe%' AS probed, check_offload(q
 			   ('SELECT count(*), sum(v) FROM jpf JOIN (SELECT k FROM jpd WHERE k IN (7, 57) UNION ALL SELECT 7) d ON jpf.k = d.k'),
 			   ('SELECT count(*), sum(v) FROM jpf WHERE k IN (SELECT k FROM jpd WHERE k IN (3, 4) GROUP BY k)'),
 			   ('SELECT count(*), sum(v) FROM jpf JOIN (SELECT k FROM jpd WHERE k < 150 AND name = ''n7'' GROUP BY k) d ON jpf.k = d.k WHERE jpf.v > 100'),
+			   ('SELECT count(*), sum(v) FROM jpf JOIN (SELECT k FROM jpd WHERE k < 150 AND name = ''n7'' GROUP BY k) d ON jpf.k = d.k WHERE 5000 / (jpf.v + 1) > 4'),
 			   ('SELECT jpf.v % 3, count(*) FROM jpf JOIN (SELECT k FROM jpd WHERE name = ''n7'' GROUP BY k) d ON jpf.k = d.k GROUP BY 1')) t(q);
 SELECT l FROM explain_stable('SELECT jpd.name, count(*), sum(jpf.v) FROM jpf JOIN jpd ON jpf.k = jpd.k WHERE jpd.k IN (SELECT k FROM jpd WHERE name = ''n7'' AND k < 150 GROUP BY k) GROUP BY 1', true) l
  WHERE l ~ 'Index Probe|Rows In|Table Rows Read|Scanned by Device';
@@ -469,8 +472,9 @@ DROP TABLE jpf, jpd;
 -- customers, by those orders' o_custkey), and a btree index leads with
 -- the key, the device reads only the rows the index finds (a NULL key
 -- matches nothing; a row updated in place, HOT, is found at its new place;
--- a deleted row is not; the transaction's own rows are); not with a WHERE
--- on the table, nor with a left join's
+-- a deleted row is not; the transaction's own rows are; a WHERE on the
+-- table that cannot raise an error, o.d > date '2020-03-01', is evaluated
+-- on the rows found); not with a WHERE that could, nor with a left join's
 CREATE TABLE jqc (id int4 PRIMARY KEY, name text, seg text);
 CREATE TABLE jqo (ok int8 PRIMARY KEY, cust int4, d date, note text) WITH (fillfactor = 70);
 CREATE TABLE jqf (k int8, v int4, w numeric(10,2));
@@ -492,6 +496,8 @@ SELECT * FROM (VALUES
   ('SELECT o.d, count(*), sum(f.v) FROM jqf f JOIN jqo o ON o.ok = f.k WHERE EXISTS (SELECT 1 FROM jqc c WHERE c.id = o.cust) AND o.ok IN (SELECT k FROM jqf GROUP BY k HAVING sum(v) > 500) GROUP BY 1'),
   ('SELECT d.tag, count(*), sum(f.v) FROM jqf f JOIN jqo o ON o.ok = f.k JOIN jqdup d ON d.id = o.cust WHERE o.ok IN (SELECT k FROM jqf GROUP BY k HAVING sum(v) > 500) GROUP BY 1'),
   ('SELECT c.name, count(*) FROM jqf f JOIN jqo o ON o.ok = f.k JOIN jqc c ON c.id = o.cust WHERE o.ok IN (SELECT k FROM jqf GROUP BY k HAVING sum(v) > 500) AND o.d > date ''2020-03-01'' GROUP BY 1'),
+  ('SELECT c.name, count(*) FROM jqf f JOIN jqo o ON o.ok = f.k JOIN jqc c ON c.id = o.cust WHERE o.ok IN (SELECT k FROM jqf GROUP BY k HAVING sum(v) > 500) AND 100000 / o.cust > 4 GROUP BY 1'),
+  ('SELECT c.name, count(*) FROM jqf f JOIN jqo o ON o.ok = f.k JOIN jqc c ON c.id = o.cust WHERE o.ok IN (SELECT x FROM unnest(ARRAY[5000000000, 6000000000]::int8[]) x) GROUP BY 1'),
   ('SELECT c.name, count(*) FROM jqf f JOIN jqo o ON o.ok = f.k LEFT JOIN jqc c ON c.id = o.cust WHERE o.ok IN (SELECT k FROM jqf GROUP BY k HAVING sum(v) > 500) GROUP BY 1'),
   ('SELECT c.name, count(*) FROM jqf f JOIN jqo o ON o.ok = f.k JOIN jqc c ON c.id = o.cust WHERE o.ok IN (SELECT k FROM jqf GROUP BY k HAVING sum(v) > 1) GROUP BY 1')
 ) t(q);
@@ -500,6 +506,8 @@ SELECT q, coalesce(analyzed_plan(q)->>'Joined Tables Probed by Index', '0') AS p
   FROM jq_queries;
 SELECT l FROM explain_stable((SELECT q FROM jq_queries LIMIT 1), true) l
  WHERE l ~ '^  (Table Rows Read|Index Probe|Rows Found|Joined Tables (Scanned|Probed)|Their Rows|Rows In)';
+-- a WHERE that fails on a row the index does not find fails as natively
+SELECT check_error('SELECT c.name, count(*) FROM jqf f JOIN jqo o ON o.ok = f.k JOIN jqc c ON c.id = o.cust WHERE o.ok IN (SELECT k FROM jqf GROUP BY k HAVING sum(v) > 500) AND 100000 / (o.cust - 3) > 4 GROUP BY 1');
 -- a row updated in place (HOT) and one whose key moved, a deleted one,
 -- and rows of the transaction's own
 BEGIN;

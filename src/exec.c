@@ -584,6 +584,12 @@ rows_per_value(Relation rel, Oid indexoid, const Datum *values, int n, Snapshot 
 	uint64		entries = 0;
 	int			sampled = 0;
 
+	/* (no value in the column's range: nothing to find) */
+	if (n == 0)
+	{
+		index_close(index, AccessShareLock);
+		return 0;
+	}
 	if (!GpuaggIndexEqualityKey(index, 0, &key))
 	{
 		index_close(index, AccessShareLock);
@@ -704,9 +710,9 @@ probe_values(const int64 *keys, uint64 n, int width, int *nout)
  * pages: no other row can match.  Only where the rows to find are few
  * (their estimate, keys times the rows a value has as the index lists a
  * sample of them, at most one in GPUAGG_PROBE_SHARE of the table's), a
- * serial scan of one table without a WHERE of its own (a native scan
- * would evaluate it on every row, and raise its errors), and integer
- * keys.  The other joined tables the device scans stay in page form.
+ * serial scan of one table without a WHERE of its own that could raise
+ * an error (GpuaggQualsCannotFail: a native scan evaluates it on every
+ * row), and integer keys.  The other joined tables the device scans stay in page form.
  * True where the reader now probes.
  */
 #define GPUAGG_PROBE_SHARE 1000
@@ -718,7 +724,8 @@ index_probe(GpuAggState *st, GpuaggBatchReader *reader, GaDimData *dims, Relatio
 	double		tuples = rel->rd_rel->reltuples;
 
 	if (fed || st->plan->feed || st->pscans != NULL || st->nrels != 1 ||
-		st->remap_from != NULL || p->where.reg >= 0 || st->host != NIL || tuples <= 0)
+		st->remap_from != NULL || st->host != NIL || tuples <= 0 ||
+		(p->where.reg >= 0 && !GpuaggQualsCannotFail(st->plan->quals)))
 		return false;
 	/*
 	 * No string of the table: the host would code its strings as the
@@ -769,7 +776,7 @@ index_probe(GpuAggState *st, GpuaggBatchReader *reader, GaDimData *dims, Relatio
  * btree index leads with that column, the device reads only the rows the
  * index finds, in the pages that hold them, not every page of the table
  * (GpuaggBatchProbePages).  As index_probe: serial only, a table without
- * a WHERE of its own (GpuaggJoinProbeableDim), at most one in
+ * a WHERE that could raise an error (GpuaggJoinProbeableDim), at most one in
  * GPUAGG_PROBE_SHARE of its rows found, integer keys.
  */
 static void

@@ -2280,6 +2280,52 @@ GpuaggJoinBoundColumn(GpuaggJoin *j, int d, int k, int *width)
 	return key->src_col;
 }
 
+/* Might evaluating node raise an error for some row (GpuaggQualsCannotFail)? */
+static bool
+qual_may_fail(Node *node, void *cxt)
+{
+	if (node == NULL)
+		return false;
+	switch (nodeTag(node))
+	{
+		case T_Var:
+		case T_Const:
+		case T_BoolExpr:
+		case T_NullTest:
+		case T_BooleanTest:
+		case T_RelabelType:
+		case T_List:
+			break;
+		case T_OpExpr:
+		case T_DistinctExpr:
+		case T_NullIfExpr:
+			set_opfuncid((OpExpr *) node);
+			if (!get_func_leakproof(((OpExpr *) node)->opfuncid))
+				return true;
+			break;
+		case T_ScalarArrayOpExpr:
+			set_sa_opfuncid((ScalarArrayOpExpr *) node);
+			if (!get_func_leakproof(((ScalarArrayOpExpr *) node)->opfuncid))
+				return true;
+			break;
+		case T_FuncExpr:
+			if (!get_func_leakproof(((FuncExpr *) node)->funcid))
+				return true;
+			break;
+		default:
+			/* (a Param too: its InitPlan may fail) */
+			return true;
+	}
+	return expression_tree_walker(node, qual_may_fail, cxt);
+}
+
+/* (join.h) */
+bool
+GpuaggQualsCannotFail(List *quals)
+{
+	return !qual_may_fail((Node *) quals, NULL);
+}
+
 /* (join.h) */
 Relation
 GpuaggJoinProbeableDim(GpuaggJoin *j, int e)
@@ -2290,7 +2336,8 @@ GpuaggJoinProbeableDim(GpuaggJoin *j, int e)
 		return NULL;
 	dim = &j->dims[e];
 	if ((dim->kind != JOIN_INNER && dim->kind != JOIN_SEMI) || dim->subquery ||
-		dim->notin || dim->scan == NULL || dim->scan->ga.where.reg >= 0)
+		dim->notin || dim->scan == NULL ||
+		(dim->scan->ga.where.reg >= 0 && !GpuaggQualsCannotFail(dim->ps->plan->qual)))
 		return NULL;
 	return dim->scanrel;
 }

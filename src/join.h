@@ -208,11 +208,19 @@ extern int	GpuaggJoinBoundColumn(GpuaggJoin *j, int d, int k, int *width);
  * GaDimDesc.scan 0).
  */
 /*
+ * Can quals raise no error, for any row?  Only where every function they
+ * call is leakproof (PostgreSQL's mark of one whose errors reveal nothing
+ * of its arguments: comparisons of integers, floats, dates, text ...), no
+ * parameter (its InitPlan may fail), no subquery: a scan that reads only
+ * some rows of a table (an index probe) may skip evaluating them on the
+ * others, which a native scan evaluates on every row.
+ */
+extern bool GpuaggQualsCannotFail(List *quals);
+/*
  * The table of dimension e, where the device scans it (GaDimDesc.scan),
  * it is an inner or semi join (not a subquery's x IN, nor NOT IN) and has
- * no WHERE of its own: a table whose rows an index probe may bound (a
- * native scan would evaluate a WHERE on every row, and raise its errors).
- * NULL otherwise.
+ * no WHERE of its own that could raise an error (GpuaggQualsCannotFail):
+ * a table whose rows an index probe may bound.  NULL otherwise.
  */
 extern Relation GpuaggJoinProbeableDim(GpuaggJoin *j, int e);
 /*

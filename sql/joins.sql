@@ -497,11 +497,13 @@ SELECT * FROM (VALUES
   ('SELECT d.tag, count(*), sum(f.v) FROM jqf f JOIN jqo o ON o.ok = f.k JOIN jqdup d ON d.id = o.cust WHERE o.ok IN (SELECT k FROM jqf GROUP BY k HAVING sum(v) > 500) GROUP BY 1'),
   ('SELECT c.name, count(*) FROM jqf f JOIN jqo o ON o.ok = f.k JOIN jqc c ON c.id = o.cust WHERE o.ok IN (SELECT k FROM jqf GROUP BY k HAVING sum(v) > 500) AND o.d > date ''2020-03-01'' GROUP BY 1'),
   ('SELECT c.name, count(*) FROM jqf f JOIN jqo o ON o.ok = f.k JOIN jqc c ON c.id = o.cust WHERE o.ok IN (SELECT k FROM jqf GROUP BY k HAVING sum(v) > 500) AND 100000 / o.cust > 4 GROUP BY 1'),
+  ('SELECT c.name, count(*), sum(f.w) FROM jqf f JOIN jqo o ON o.ok = f.k JOIN jqc c ON c.id = o.cust WHERE o.ok IN (SELECT k FROM jqf GROUP BY k HAVING sum(v) > 500) AND f.w > 50.5 GROUP BY 1'),
   ('SELECT c.name, count(*) FROM jqf f JOIN jqo o ON o.ok = f.k JOIN jqc c ON c.id = o.cust WHERE o.ok IN (SELECT x FROM unnest(ARRAY[5000000000, 6000000000]::int8[]) x) GROUP BY 1'),
   ('SELECT c.name, count(*) FROM jqf f JOIN jqo o ON o.ok = f.k LEFT JOIN jqc c ON c.id = o.cust WHERE o.ok IN (SELECT k FROM jqf GROUP BY k HAVING sum(v) > 500) GROUP BY 1'),
   ('SELECT c.name, count(*) FROM jqf f JOIN jqo o ON o.ok = f.k JOIN jqc c ON c.id = o.cust WHERE o.ok IN (SELECT k FROM jqf GROUP BY k HAVING sum(v) > 1) GROUP BY 1')
 ) t(q);
-SELECT q, coalesce(analyzed_plan(q)->>'Joined Tables Probed by Index', '0') AS probed,
+SELECT q, coalesce(analyzed_plan(q)->>'Index Probe Keys', '0') AS keys,
+       coalesce(analyzed_plan(q)->>'Joined Tables Probed by Index', '0') AS probed,
        check_offload(q)
   FROM jq_queries;
 SELECT l FROM explain_stable((SELECT q FROM jq_queries LIMIT 1), true) l

@@ -2280,6 +2280,27 @@ GpuaggJoinBoundColumn(GpuaggJoin *j, int d, int k, int *width)
 	return key->src_col;
 }
 
+/*
+ * A function that raises no error for any input: leakproof, or a numeric
+ * comparison (not marked so, yet total: NaN compares too).
+ */
+static bool
+func_total(Oid fn)
+{
+	switch (fn)
+	{
+		case F_NUMERIC_EQ:
+		case F_NUMERIC_NE:
+		case F_NUMERIC_LT:
+		case F_NUMERIC_LE:
+		case F_NUMERIC_GT:
+		case F_NUMERIC_GE:
+			return true;
+		default:
+			return get_func_leakproof(fn);
+	}
+}
+
 /* Might evaluating node raise an error for some row (GpuaggQualsCannotFail)? */
 static bool
 qual_may_fail(Node *node, void *cxt)
@@ -2300,16 +2321,16 @@ qual_may_fail(Node *node, void *cxt)
 		case T_DistinctExpr:
 		case T_NullIfExpr:
 			set_opfuncid((OpExpr *) node);
-			if (!get_func_leakproof(((OpExpr *) node)->opfuncid))
+			if (!func_total(((OpExpr *) node)->opfuncid))
 				return true;
 			break;
 		case T_ScalarArrayOpExpr:
 			set_sa_opfuncid((ScalarArrayOpExpr *) node);
-			if (!get_func_leakproof(((ScalarArrayOpExpr *) node)->opfuncid))
+			if (!func_total(((ScalarArrayOpExpr *) node)->opfuncid))
 				return true;
 			break;
 		case T_FuncExpr:
-			if (!get_func_leakproof(((FuncExpr *) node)->funcid))
+			if (!func_total(((FuncExpr *) node)->funcid))
 				return true;
 			break;
 		default:

@@ -539,7 +539,23 @@ SET gpuagg.device_joins = off;
 EXPLAIN (COSTS OFF) SELECT c.seg, count(*) FROM jqc c WHERE NOT EXISTS (SELECT 1 FROM jqw w WHERE w.k = c.id) GROUP BY 1;
 SELECT check_offload('SELECT c.seg, count(*), sum(c.id) FROM jqc c WHERE NOT EXISTS (SELECT 1 FROM jqw w WHERE w.k = c.id) GROUP BY 1');
 RESET gpuagg.device_joins;
-DROP TABLE jqc, jqo, jqf, jqdup, jqw;
+-- ... but not an inheritance parent's (a sequential scan reads its own
+-- rows alone), nor a TABLESAMPLE's, nor where the table's WHERE could
+-- raise an error on a row the index's plan never reads (its z = 0 rows)
+CREATE TABLE jqwc () INHERITS (jqw);
+INSERT INTO jqwc SELECT i % 15000 + 5000, repeat('x', 150) FROM generate_series(1, 100000) i;
+CREATE INDEX jqwc_k ON jqwc (k);
+CREATE TABLE jqz (k int4, z int4, pad text);
+INSERT INTO jqz SELECT i % 30, CASE WHEN i % 30 >= 20 THEN 0 ELSE 1 END, repeat('x', 150)
+  FROM generate_series(1, 100000) i;
+CREATE INDEX jqz_k ON jqz (k);
+VACUUM ANALYZE jqw, jqwc, jqz;
+SELECT check_offload('SELECT c.seg, count(*) FROM jqc c WHERE NOT EXISTS (SELECT 1 FROM jqw w WHERE w.k = c.id) GROUP BY 1');
+SELECT check_offload('SELECT c.seg, count(*) FROM jqc c JOIN jqw w ON w.k = c.id GROUP BY 1');
+SELECT check_offload('SELECT c.seg, count(*) FROM jqc c WHERE EXISTS (SELECT 1 FROM jqw w TABLESAMPLE BERNOULLI (0) WHERE w.k = c.id) GROUP BY 1');
+SELECT check_error('SELECT c.seg, count(*) FROM jqc c WHERE EXISTS (SELECT 1 FROM jqz e WHERE e.k = c.id AND e.k IN (1, 2, 3, 4, 5, 6, 7, 8) AND 100 / e.z > 0) GROUP BY 1');
+DROP TABLE jqw CASCADE;
+DROP TABLE jqc, jqo, jqf, jqdup, jqz;
 -- ... and the host's matching (gpuagg.device_joins off) the same
 SET gpuagg.device_joins = off;
 SELECT check_offload('SELECT r_name, n_name, count(*), sum(amt) FROM jf JOIN jc ON ck = c_id JOIN jn ON c_nation = n_id JOIN jr ON n_region = r_id GROUP BY r_name, n_name');

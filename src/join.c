@@ -888,11 +888,22 @@ GpuaggJoinPreferDeviceScans(PlannerInfo *root, GpuaggJoinPlan *jp, bool parallel
 	{
 		Path	   *path = lfirst(lc);
 		RelOptInfo *rel = path->parent;
+		RangeTblEntry *rte;
 		Path	   *seq = NULL;
 		ListCell   *lc2;
 
 		if (path->pathtype == T_SeqScan || rel->rtekind != RTE_RELATION ||
 			rel->reloptkind != RELOPT_BASEREL)
+			continue;
+		/*
+		 * Not an inheritance parent's (its own rows alone), nor a
+		 * TABLESAMPLE's; and only where the table's WHERE cannot raise an
+		 * error, which the scan evaluates on every row where the cheapest
+		 * plan may have read a few through an index.
+		 */
+		rte = planner_rt_fetch(rel->relid, root);
+		if (rte->inh || rte->tablesample != NULL ||
+			!GpuaggQualsCannotFail(extract_actual_clauses(rel->baserestrictinfo, false)))
 			continue;
 		foreach(lc2, rel->pathlist)
 		{

@@ -69,8 +69,9 @@ extern void GpuaggJoinScanCosts(PlannerInfo *root, GpuaggJoinPlan *jp);
  * not a sequential scan (an index-only scan of orders' o_custkey for
  * TPC-H Q22's NOT EXISTS) but which the device could scan itself, in page
  * batches, for less than the host's plan and the hashing of its rows,
- * gets its sequential scan (parallel-safe ones only where parallel_safe);
- * then GpuaggJoinScanCosts.
+ * gets its sequential scan (parallel-safe ones only where parallel_safe):
+ * a plain table, not an inheritance parent nor a TABLESAMPLE, whose WHERE
+ * cannot raise an error (GpuaggQualsCannotFail).  Then GpuaggJoinScanCosts.
  */
 extern void GpuaggJoinPreferDeviceScans(PlannerInfo *root, GpuaggJoinPlan *jp,
 										bool parallel_safe);

@@ -89,9 +89,12 @@ like_cannot_fail(OpExpr *op)
 		!GpuaggLikeEndsInEscape(pat->constvalue);
 }
 
-/* Functions that raise no error for any input, though not leakproof. */
-static bool
-func_cannot_fail(Oid fn)
+/*
+ * (gpuagg.h) Functions that raise no error for any input: leakproof ones,
+ * and these, though not marked so.
+ */
+bool
+GpuaggFuncCannotFail(Oid fn)
 {
 	switch (fn)
 	{
@@ -180,6 +183,7 @@ reads_anything(Node *node, void *cxt)
 typedef struct FailContext
 {
 	bool		arith_ok;		/* numeric +, -, * allowed (over the groups) */
+	bool		params_ok;		/* parameters read (evaluated either way) */
 } FailContext;
 
 /* Might evaluating node raise an error for some row? */
@@ -198,9 +202,12 @@ may_fail(Node *node, FailContext *cxt)
 		return false;
 	switch (nodeTag(node))
 	{
+		case T_Param:
+			if (!cxt->params_ok)
+				return true;
+			break;
 		case T_Var:
 		case T_Const:
-		case T_Param:
 		case T_BoolExpr:
 		case T_NullTest:
 		case T_BooleanTest:
@@ -213,7 +220,7 @@ may_fail(Node *node, FailContext *cxt)
 				return true;
 			{
 				/* its argument and FILTER row by row, no arithmetic */
-				FailContext inner = {false};
+				FailContext inner = {false, cxt->params_ok};
 
 				return expression_tree_walker(node, may_fail, &inner);
 			}
@@ -224,18 +231,18 @@ may_fail(Node *node, FailContext *cxt)
 				OpExpr	   *op = (OpExpr *) node;
 
 				set_opfuncid(op);
-				if (!like_cannot_fail(op) && !func_cannot_fail(op->opfuncid) &&
+				if (!like_cannot_fail(op) && !GpuaggFuncCannotFail(op->opfuncid) &&
 					!(cxt->arith_ok && numeric_arith(op->opfuncid)))
 					return true;
 			}
 			break;
 		case T_ScalarArrayOpExpr:
 			set_sa_opfuncid((ScalarArrayOpExpr *) node);
-			if (!func_cannot_fail(((ScalarArrayOpExpr *) node)->opfuncid))
+			if (!GpuaggFuncCannotFail(((ScalarArrayOpExpr *) node)->opfuncid))
 				return true;
 			break;
 		case T_FuncExpr:
-			if (!func_cannot_fail(((FuncExpr *) node)->funcid) &&
+			if (!GpuaggFuncCannotFail(((FuncExpr *) node)->funcid) &&
 				!(cxt->arith_ok && numeric_arith(((FuncExpr *) node)->funcid)))
 				return true;
 			break;
@@ -243,6 +250,15 @@ may_fail(Node *node, FailContext *cxt)
 			return true;
 	}
 	return expression_tree_walker(node, may_fail, cxt);
+}
+
+/* (gpuagg.h) */
+bool
+GpuaggExprCannotFail(Node *node)
+{
+	FailContext fc = {false, false};
+
+	return !may_fail(node, &fc);
 }
 
 /*
@@ -566,7 +582,7 @@ magic_keys(Query *q, Index r, List *corrs, List *inners, List *outers)
 	Query	   *m;
 	SubLink    *sl;
 	RangeTblRef *rtr;
-	FailContext fc = {false};
+	FailContext fc = {false, true};
 	ListCell   *lc;
 	int			k = 0;
 
@@ -655,7 +671,7 @@ decorrelate_sublink(Query *q, Node **conj, SubLink *sl, List **added)
 			   *colnames = NIL,
 			   *tables = NIL;
 	ListCell   *lc;
-	FailContext fc = {false};
+	FailContext fc = {false, true};
 	RangeTblEntry *rte;
 	RangeTblRef *rtr;
 	Index		rti;

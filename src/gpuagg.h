@@ -54,6 +54,15 @@ extern List *GpuaggOrderedQuals(PlannerInfo *root, List *quals);
 extern void GpuaggPlannerInit(void);
 
 /* decorrelate.c */
+extern bool GpuaggFuncCannotFail(Oid fn);
+/*
+ * Can evaluating node raise no error, for any row?  Leakproof functions
+ * and those GpuaggFuncCannotFail names, a LIKE of a constant pattern,
+ * immutable expressions of constants; no parameter (its InitPlan may
+ * fail), no subquery.
+ */
+struct Node;
+extern bool GpuaggExprCannotFail(struct Node *node);
 /*
  * A copy of the query whose correlated scalar aggregate subqueries in
  * WHERE are joins with their groups, or NULL where none is.

@@ -2258,26 +2258,36 @@ GpuaggJoinCollect(GpuaggJoin *j, GaProgram *p, GpuaggBatchReader *reader,
 }
 
 /*
- * (join.h) Follow dimension d's key k back to where its value comes from:
- * a column of an earlier dimension's rows that is itself that dimension's
- * key (its rows matched so: equal), and so on, to a column of the scanned
- * table.  Integer keys only (equal as integers, whatever their widths).
+ * Follow dimension d's key k back to where its value comes from: a column
+ * of an earlier dimension's rows that is itself that dimension's key (its
+ * rows matched so: equal), and so on, to a column of dimension e, or of
+ * the scanned table where e is -1: that column's attno in its table, and
+ * its width in *width; 0 where the chain ends elsewhere.  Integer keys
+ * only (equal as integers, whatever their widths).
  */
-int
-GpuaggJoinBoundColumn(GpuaggJoin *j, int d, int k, int *width)
+static int
+bound_column(GpuaggJoin *j, int d, int k, int e, int *width)
 {
 	JoinDim    *dim = &j->dims[d];
 	JoinKey    *key = &dim->keys[k];
 
-	if ((dim->kind != JOIN_INNER && dim->kind != JOIN_SEMI) || dim->subquery)
+	if ((dim->kind != JOIN_INNER && dim->kind != JOIN_SEMI) || dim->subquery || d == e)
 		return 0;
-	while (key->src_dim >= 0)
+	for (;;)
 	{
-		JoinDim    *src = &j->dims[key->src_dim];
+		JoinDim    *src;
 		JoinKey    *next = NULL;
 
 		if (key->probe_w == 0 || key->build_w == 0 || key->text)
 			return 0;
+		if (key->src_dim == e)
+		{
+			*width = key->probe_w;
+			return e < 0 ? key->src_col : scan_attno(j->dims[e].ps->plan, key->src_col);
+		}
+		if (key->src_dim < 0)
+			return 0;
+		src = &j->dims[key->src_dim];
 		for (int i = 0; i < src->nkeys && next == NULL; i++)
 			if (src->keys[i].col == key->src_col)
 				next = &src->keys[i];
@@ -2285,77 +2295,20 @@ GpuaggJoinBoundColumn(GpuaggJoin *j, int d, int k, int *width)
 			return 0;
 		key = next;
 	}
-	if (key->probe_w == 0 || key->build_w == 0 || key->text)
-		return 0;
-	*width = key->probe_w;
-	return key->src_col;
 }
 
-/*
- * A function that raises no error for any input: leakproof, or a numeric
- * comparison (not marked so, yet total: NaN compares too).
- */
-static bool
-func_total(Oid fn)
+/* (join.h) */
+int
+GpuaggJoinBoundColumn(GpuaggJoin *j, int d, int k, int *width)
 {
-	switch (fn)
-	{
-		case F_NUMERIC_EQ:
-		case F_NUMERIC_NE:
-		case F_NUMERIC_LT:
-		case F_NUMERIC_LE:
-		case F_NUMERIC_GT:
-		case F_NUMERIC_GE:
-			return true;
-		default:
-			return get_func_leakproof(fn);
-	}
-}
-
-/* Might evaluating node raise an error for some row (GpuaggQualsCannotFail)? */
-static bool
-qual_may_fail(Node *node, void *cxt)
-{
-	if (node == NULL)
-		return false;
-	switch (nodeTag(node))
-	{
-		case T_Var:
-		case T_Const:
-		case T_BoolExpr:
-		case T_NullTest:
-		case T_BooleanTest:
-		case T_RelabelType:
-		case T_List:
-			break;
-		case T_OpExpr:
-		case T_DistinctExpr:
-		case T_NullIfExpr:
-			set_opfuncid((OpExpr *) node);
-			if (!func_total(((OpExpr *) node)->opfuncid))
-				return true;
-			break;
-		case T_ScalarArrayOpExpr:
-			set_sa_opfuncid((ScalarArrayOpExpr *) node);
-			if (!func_total(((ScalarArrayOpExpr *) node)->opfuncid))
-				return true;
-			break;
-		case T_FuncExpr:
-			if (!func_total(((FuncExpr *) node)->funcid))
-				return true;
-			break;
-		default:
-			/* (a Param too: its InitPlan may fail) */
-			return true;
-	}
-	return expression_tree_walker(node, qual_may_fail, cxt);
+	return bound_column(j, d, k, -1, width);
 }
 
 /* (join.h) */
 bool
 GpuaggQualsCannotFail(List *quals)
 {
-	return !qual_may_fail((Node *) quals, NULL);
+	return GpuaggExprCannotFail((Node *) quals);
 }
 
 /* (join.h) */
@@ -2378,31 +2331,7 @@ GpuaggJoinProbeableDim(GpuaggJoin *j, int e)
 int
 GpuaggJoinDimBoundColumn(GpuaggJoin *j, int e, int d, int k, int *width)
 {
-	JoinDim    *dim = &j->dims[d];
-	JoinKey    *key = &dim->keys[k];
-
-	if ((dim->kind != JOIN_INNER && dim->kind != JOIN_SEMI) || dim->subquery || d == e)
-		return 0;
-	while (key->src_dim >= 0)
-	{
-		JoinDim    *src = &j->dims[key->src_dim];
-		JoinKey    *next = NULL;
-
-		if (key->probe_w == 0 || key->build_w == 0 || key->text)
-			return 0;
-		if (key->src_dim == e)
-		{
-			*width = key->probe_w;
-			return scan_attno(src->ps->plan, key->src_col);
-		}
-		for (int i = 0; i < src->nkeys && next == NULL; i++)
-			if (src->keys[i].col == key->src_col)
-				next = &src->keys[i];
-		if (next == NULL)
-			return 0;
-		key = next;
-	}
-	return 0;
+	return bound_column(j, d, k, e, width);
 }
 
 /* (join.h) */

@@ -212,7 +212,9 @@ extern int	GpuaggJoinBoundColumn(GpuaggJoin *j, int d, int k, int *width);
  * Can quals raise no error, for any row?  Only where every function they
  * call is leakproof (PostgreSQL's mark of one whose errors reveal nothing
  * of its arguments: comparisons of integers, floats, dates, text ...) or
- * a numeric comparison, no
+ * another that cannot fail (GpuaggFuncCannotFail: numeric comparisons,
+ * dates against timestamps, integers to numeric; a LIKE of a constant
+ * pattern), no
  * parameter (its InitPlan may fail), no subquery: a scan that reads only
  * some rows of a table (an index probe) may skip evaluating them on the
  * others, which a native scan evaluates on every row.

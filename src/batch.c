@@ -1443,16 +1443,25 @@ next_probed(GpuaggBatchReader *r)
 	}
 }
 
+/* An index probe's index, opened, and its key = a value set per lookup. */
+static Relation
+probe_index_open(Oid indexoid, ScanKey key)
+{
+	Relation	index = index_open(indexoid, AccessShareLock);
+
+	if (!GpuaggIndexEqualityKey(index, 0, key))
+		elog(ERROR, "gpuagg: index \"%s\" has no btree equality on its first column",
+			 RelationGetRelationName(index));
+	return index;
+}
+
 void
 GpuaggBatchProbe(GpuaggBatchReader *r, Oid indexoid, Datum *values, int n)
 {
 	Relation	index;
 
 	Assert(r->nrels == 1 && !r->started && r->pscans == NULL && r->join == NULL);
-	index = index_open(indexoid, AccessShareLock);
-	if (!GpuaggIndexEqualityKey(index, 0, &r->probe_key))
-		elog(ERROR, "gpuagg: index \"%s\" has no btree equality on its first column",
-			 RelationGetRelationName(index));
+	index = probe_index_open(indexoid, &r->probe_key);
 	/* column form: the rows come one at a time, through the slot */
 	GpuaggBatchNoPages(r);
 	r->page_mode = false;
@@ -1493,10 +1502,7 @@ GpuaggBatchProbePages(GpuaggBatchReader *r, Oid indexoid, const Datum *values, i
 
 	Assert(r->page_batches && r->nrels == 1 && !r->started && r->pscans == NULL &&
 		   r->join == NULL && r->tids == NULL && ncollect <= GA_MAX_DIM_KEYS);
-	index = index_open(indexoid, AccessShareLock);
-	if (!GpuaggIndexEqualityKey(index, 0, &key))
-		elog(ERROR, "gpuagg: index \"%s\" has no btree equality on its first column",
-			 RelationGetRelationName(index));
+	index = probe_index_open(indexoid, &key);
 	for (int c = 0; c < ncollect; c++)
 	{
 		ocap[c] = 64;

@@ -711,9 +711,9 @@ probe_values(const int64 *keys, uint64 n, int width, int *nout)
  * (their estimate, keys times the rows a value has as the index lists a
  * sample of them, at most one in GPUAGG_PROBE_SHARE of the table's), a
  * serial scan of one table without a WHERE of its own that could raise
- * an error (GpuaggQualsCannotFail: a native scan evaluates it on every
- * row), and integer keys.  The other joined tables the device scans stay in page form.
- * True where the reader now probes.
+ * an error (GpuaggExprCannotFail: a native scan evaluates it on every
+ * row), and integer keys.  The other joined tables the device scans stay
+ * in page form.  True where the reader now probes.
  */
 #define GPUAGG_PROBE_SHARE 1000
 static bool
@@ -725,7 +725,7 @@ index_probe(GpuAggState *st, GpuaggBatchReader *reader, GaDimData *dims, Relatio
 
 	if (fed || st->plan->feed || st->pscans != NULL || st->nrels != 1 ||
 		st->remap_from != NULL || st->host != NIL || tuples <= 0 ||
-		(p->where.reg >= 0 && !GpuaggQualsCannotFail(st->plan->quals)))
+		(p->where.reg >= 0 && !GpuaggExprCannotFail((Node *) st->plan->quals)))
 		return false;
 	/*
 	 * No string of the table: the host would code its strings as the

@@ -56,10 +56,12 @@ extern void GpuaggPlannerInit(void);
 /* decorrelate.c */
 extern bool GpuaggFuncCannotFail(Oid fn);
 /*
- * Can evaluating node raise no error, for any row?  Leakproof functions
- * and those GpuaggFuncCannotFail names, a LIKE of a constant pattern,
- * immutable expressions of constants; no parameter (its InitPlan may
- * fail), no subquery.
+ * Can evaluating node (an expression, or a List of quals) raise no error,
+ * for any row?  Leakproof functions and those GpuaggFuncCannotFail names,
+ * a LIKE of a constant pattern, immutable expressions of constants; no
+ * parameter (its InitPlan may fail), no subquery.  A scan that reads only
+ * some rows of a table (an index probe) may skip quals so on the others,
+ * which a native scan evaluates on every row.
  */
 struct Node;
 extern bool GpuaggExprCannotFail(struct Node *node);

@@ -903,7 +903,7 @@ GpuaggJoinPreferDeviceScans(PlannerInfo *root, GpuaggJoinPlan *jp, bool parallel
 		 */
 		rte = planner_rt_fetch(rel->relid, root);
 		if (rte->inh || rte->tablesample != NULL ||
-			!GpuaggQualsCannotFail(extract_actual_clauses(rel->baserestrictinfo, false)))
+			!GpuaggExprCannotFail((Node *) extract_actual_clauses(rel->baserestrictinfo, false)))
 			continue;
 		foreach(lc2, rel->pathlist)
 		{
@@ -914,7 +914,7 @@ GpuaggJoinPreferDeviceScans(PlannerInfo *root, GpuaggJoinPlan *jp, bool parallel
 				seq = p;
 		}
 		/* (add_path drops a sequential scan an index-only scan beats) */
-		if (seq == NULL && rel->rtekind == RTE_RELATION && (!parallel_safe || rel->consider_parallel))
+		if (seq == NULL && (!parallel_safe || rel->consider_parallel))
 			seq = create_seqscan_path(root, rel, NULL, 0);
 		/*
 		 * the host's plan and its rows hashed, against the device's scan
@@ -2305,13 +2305,6 @@ GpuaggJoinBoundColumn(GpuaggJoin *j, int d, int k, int *width)
 }
 
 /* (join.h) */
-bool
-GpuaggQualsCannotFail(List *quals)
-{
-	return GpuaggExprCannotFail((Node *) quals);
-}
-
-/* (join.h) */
 Relation
 GpuaggJoinProbeableDim(GpuaggJoin *j, int e)
 {
@@ -2322,7 +2315,7 @@ GpuaggJoinProbeableDim(GpuaggJoin *j, int e)
 	dim = &j->dims[e];
 	if ((dim->kind != JOIN_INNER && dim->kind != JOIN_SEMI) || dim->subquery ||
 		dim->notin || dim->scan == NULL ||
-		(dim->scan->ga.where.reg >= 0 && !GpuaggQualsCannotFail(dim->ps->plan->qual)))
+		(dim->scan->ga.where.reg >= 0 && !GpuaggExprCannotFail((Node *) dim->ps->plan->qual)))
 		return NULL;
 	return dim->scanrel;
 }

@@ -71,7 +71,7 @@ extern void GpuaggJoinScanCosts(PlannerInfo *root, GpuaggJoinPlan *jp);
  * batches, for less than the host's plan and the hashing of its rows,
  * gets its sequential scan (parallel-safe ones only where parallel_safe):
  * a plain table, not an inheritance parent nor a TABLESAMPLE, whose WHERE
- * cannot raise an error (GpuaggQualsCannotFail).  Then GpuaggJoinScanCosts.
+ * cannot raise an error (GpuaggExprCannotFail).  Then GpuaggJoinScanCosts.
  */
 extern void GpuaggJoinPreferDeviceScans(PlannerInfo *root, GpuaggJoinPlan *jp,
 										bool parallel_safe);
@@ -201,29 +201,9 @@ extern void GpuaggJoinCollect(GpuaggJoin *j, GaProgram *p,
 extern int	GpuaggJoinBoundColumn(GpuaggJoin *j, int d, int k, int *width);
 
 /*
- * A dimension the device scans itself (GaDimDesc.scan: a plain sequential
- * scan of a heap table whose WHERE the device evaluates): a page-form
- * reader of its table for this run, with its program (of the whole table,
- * or with pscan of this process's share of a parallel scan of it); NULL
- * where the run cannot (then GpuaggJoinCollect's rows are its,
- * GaDimDesc.scan 0).
- */
-/*
- * Can quals raise no error, for any row?  Only where every function they
- * call is leakproof (PostgreSQL's mark of one whose errors reveal nothing
- * of its arguments: comparisons of integers, floats, dates, text ...) or
- * another that cannot fail (GpuaggFuncCannotFail: numeric comparisons,
- * dates against timestamps, integers to numeric; a LIKE of a constant
- * pattern), no
- * parameter (its InitPlan may fail), no subquery: a scan that reads only
- * some rows of a table (an index probe) may skip evaluating them on the
- * others, which a native scan evaluates on every row.
- */
-extern bool GpuaggQualsCannotFail(List *quals);
-/*
  * The table of dimension e, where the device scans it (GaDimDesc.scan),
  * it is an inner or semi join (not a subquery's x IN, nor NOT IN) and has
- * no WHERE of its own that could raise an error (GpuaggQualsCannotFail):
+ * no WHERE of its own that could raise an error (GpuaggExprCannotFail):
  * a table whose rows an index probe may bound.  NULL otherwise.
  */
 extern Relation GpuaggJoinProbeableDim(GpuaggJoin *j, int e);
@@ -244,6 +224,15 @@ extern int	GpuaggJoinDimBoundColumn(GpuaggJoin *j, int e, int d, int k, int *wid
 extern int	GpuaggJoinDimKeySource(GpuaggJoin *j, int e, int k, int *src, int *src_attno,
 								   int *width);
 extern int	GpuaggJoinDimKeys(GpuaggJoin *j, int e);
+
+/*
+ * A dimension the device scans itself (GaDimDesc.scan: a plain sequential
+ * scan of a heap table whose WHERE the device evaluates): a page-form
+ * reader of its table for this run, with its program (of the whole table,
+ * or with pscan of this process's share of a parallel scan of it); NULL
+ * where the run cannot (then GpuaggJoinCollect's rows are its,
+ * GaDimDesc.scan 0).
+ */
 struct GpuaggDict;
 extern struct GpuaggBatchReader *GpuaggJoinScanReader(GpuaggJoin *j, int d,
 													  struct GpuaggProgram *prog,

@@ -204,6 +204,12 @@ SELECT check_parallel('SELECT tag, count(*) FROM jf a WHERE EXISTS (SELECT 1 FRO
 SELECT t LIKE '%in the leader%' AS fed, t LIKE '%"Joined Tables Scanned by Device": 1,%' AS scanned,
 	   (regexp_match(t, '"Joined Table Batches From Workers": (\d+)'))[1]::int > 0 AS workers_pinned
   FROM pg_temp.analyzed('SELECT b.qty, count(*), sum(a.amt) FROM jf a JOIN jf b ON a.ok = b.id GROUP BY b.qty') t;
+-- ... and with an InitPlan's value in the WHERE (TPC-H Q22's shape), which
+-- the Gather computes first and passes to its workers
+SELECT check_parallel('SELECT tag, count(*), sum(amt) FROM jf a WHERE amt > (SELECT avg(amt) FROM jf WHERE qty < 5) AND NOT EXISTS (SELECT 1 FROM jf b WHERE b.id = a.ok AND b.sk < 4) GROUP BY tag');
+SELECT t LIKE '%in the leader%' AS fed, t LIKE '%"Params Evaluated": ["$1"]%' AS passed,
+	   (regexp_match(t, '"Joined Table Batches From Workers": (\d+)'))[1]::int > 0 AS workers_pinned
+  FROM pg_temp.analyzed('SELECT tag, count(*), sum(amt) FROM jf a WHERE amt > (SELECT avg(amt) FROM jf WHERE qty < 5) AND NOT EXISTS (SELECT 1 FROM jf b WHERE b.id = a.ok) GROUP BY tag') t;
 -- ... and the device failing at its first batch of them: the workers stop,
 -- the leader reads both tables again on the CPU device
 SET gpuagg.debug_fail_batch = 1;

@@ -404,6 +404,13 @@ SELECT check_offload('SELECT sum(price * disc) FROM nm WHERE disc BETWEEN 0.01 A
 SELECT check_offload('SELECT g, sum(price * disc), count(*) FROM nm GROUP BY g');
 SELECT exact_runs('SELECT g, sum(price * disc), count(*) FROM nm GROUP BY g');
 SELECT check_offload('SELECT g, count(DISTINCT rate) FROM nm GROUP BY g');
+-- an InitPlan's value, which the Gather passes to its workers: one the
+-- device holds, and one past it (the leader's exact path)
+EXPLAIN (COSTS OFF) SELECT g, sum(price) FROM nm WHERE price > (SELECT avg(price) FROM nm WHERE price > 0) GROUP BY g;
+SELECT check_offload('SELECT g, count(*), sum(price) FROM nm WHERE price > (SELECT avg(price) FROM nm WHERE price > 0) GROUP BY g');
+SELECT exact_runs('SELECT g, count(*), sum(price) FROM nm WHERE price > (SELECT avg(price) FROM nm WHERE price > 0) GROUP BY g');
+SELECT check_offload('SELECT g, count(*), sum(price) FROM nm WHERE price <> (SELECT 12.345) GROUP BY g');
+SELECT exact_runs('SELECT g, count(*), sum(price) FROM nm WHERE price <> (SELECT 12.345) GROUP BY g');
 RESET parallel_setup_cost;
 RESET parallel_tuple_cost;
 RESET min_parallel_table_scan_size;

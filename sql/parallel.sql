@@ -189,6 +189,36 @@ SELECT check_parallel('SELECT count(DISTINCT i8), count(*) FROM par WHERE k <> 3
 SELECT check_parallel('SELECT k, percentile_disc(0.5) WITHIN GROUP (ORDER BY g), mode() WITHIN GROUP (ORDER BY i8 % 7 DESC), count(*) FROM par GROUP BY k');
 -- scan constants (current_date) are the same in the workers: still parallel
 SELECT check_parallel('SELECT k, count(*), min(d) FROM par WHERE d < current_date GROUP BY k');
+-- an InitPlan's value: the Gather computes it first and passes it to its
+-- workers (Params Evaluated), partial, fed, and in a one-time filter
+EXPLAIN (COSTS OFF) SELECT k, count(*), sum(i8) FROM par WHERE g > (SELECT max(g) / 3 FROM par WHERE k = 3) GROUP BY k;
+SELECT check_parallel('SELECT k, count(*), sum(i8), avg(f8) FROM par WHERE g > (SELECT max(g) / 3 FROM par WHERE k = 3) GROUP BY k');
+SELECT check_parallel('SELECT k, count(*), sum(i8) FROM par WHERE (SELECT count(*) FROM par WHERE k = 9) = 0 GROUP BY k');
+SELECT check_parallel('SELECT k, count(*), sum(i8) FROM par WHERE (SELECT count(*) FROM par WHERE k = 3) = 0 GROUP BY k');
+EXPLAIN (COSTS OFF) SELECT k, count(DISTINCT t) FROM par WHERE f8 < (SELECT max(f8) / 2 FROM par) GROUP BY k;
+SELECT check_parallel('SELECT k, count(DISTINCT t), count(*) FROM par WHERE f8 < (SELECT max(f8) / 2 FROM par) GROUP BY k');
+-- a subquery run again per outer row, its InitPlan's value changed each
+-- time: the Gather starts its workers again with the new value
+EXPLAIN (COSTS OFF) SELECT o.x, (SELECT count(*) FROM par WHERE g > (SELECT o.x * 10)) FROM (VALUES (1), (9), (NULL)) o(x);
+SELECT check_offload('SELECT o.x, (SELECT count(*) FROM par WHERE g > (SELECT o.x * 10)) FROM (VALUES (1), (9), (NULL), (5)) o(x)');
+-- an outer query's value itself: no parallel plan, as natively
+EXPLAIN (COSTS OFF) SELECT o.x, (SELECT count(*) FROM par WHERE g > o.x) FROM (VALUES (10), (90)) o(x);
+SELECT check_offload('SELECT o.x, (SELECT count(*) FROM par WHERE g > o.x) FROM (VALUES (10), (90)) o(x)');
+-- a generic plan's $1: each worker has the leader's
+SET plan_cache_mode = force_generic_plan;
+PREPARE pq(int) AS SELECT k, count(*), sum(i8), max(f8) FROM par WHERE g > $1 GROUP BY k ORDER BY k;
+EXPLAIN (COSTS OFF) EXECUTE pq(50);
+EXECUTE pq(50);
+EXECUTE pq(95);
+SET gpuagg.enabled = off;
+PREPARE pqn(int) AS SELECT k, count(*), sum(i8), max(f8) FROM par WHERE g > $1 GROUP BY k ORDER BY k;
+SELECT offloaded('EXECUTE pqn(50)');
+EXECUTE pqn(50);
+EXECUTE pqn(95);
+RESET gpuagg.enabled;
+DEALLOCATE pq;
+DEALLOCATE pqn;
+RESET plan_cache_mode;
 -- a char(n) column is read where it lies (its two codes made by the
 -- deformer): a fed plan
 EXPLAIN (COSTS OFF) SELECT k, count(DISTINCT c) FROM par GROUP BY k;

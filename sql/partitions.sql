@@ -237,6 +237,25 @@ SELECT check_parallel('SELECT k, count(*), sum(v), max(f) FROM pt GROUP BY k');
 RESET client_min_messages;
 RESET gpuagg.debug_fail_batch;
 RESET gpuagg.batch_size;
+-- a generic plan's $1 prunes the partitions as each process starts, the
+-- same in each: parallel; an InitPlan's value on the partition key prunes
+-- them only as the query runs, after each process laid out its scans:
+-- serial (on another column, parallel)
+SET plan_cache_mode = force_generic_plan;
+PREPARE pp(int) AS SELECT k, count(*), sum(v) FROM pt WHERE id < $1 GROUP BY k ORDER BY k;
+EXPLAIN (COSTS OFF) EXECUTE pp(1500);
+EXECUTE pp(1500);
+SET gpuagg.enabled = off;
+PREPARE ppn(int) AS SELECT k, count(*), sum(v) FROM pt WHERE id < $1 GROUP BY k ORDER BY k;
+SELECT offloaded('EXECUTE ppn(1500)');
+EXECUTE ppn(1500);
+RESET gpuagg.enabled;
+DEALLOCATE pp;
+DEALLOCATE ppn;
+RESET plan_cache_mode;
+EXPLAIN (COSTS OFF) SELECT k, count(*), sum(v) FROM pt WHERE id < (SELECT 1500) GROUP BY k;
+SELECT check_parallel('SELECT k, count(*), sum(v) FROM pt WHERE id < (SELECT 1500) GROUP BY k');
+SELECT check_parallel('SELECT k, count(*), sum(v) FROM pt WHERE v > (SELECT 1500) GROUP BY k');
 RESET gpuagg.fed_groups;
 RESET gpuagg.tuple_cost;
 RESET max_parallel_workers_per_gather;

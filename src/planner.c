@@ -38,6 +38,7 @@
 #include "mb/pg_wchar.h"
 #include "nodes/makefuncs.h"
 #include "nodes/nodeFuncs.h"
+#include "optimizer/clauses.h"
 #include "optimizer/cost.h"
 #include "optimizer/optimizer.h"
 #include "optimizer/pathnode.h"
@@ -1756,19 +1757,25 @@ grouping_sets(GpuaggCandidate *c)
 	return NULL;
 }
 
-/*
- * Does the program read parameters?  Its other scan constants (now(),
- * current_date, ...) are the same in parallel workers, which take the
- * leader's timestamps and settings.
- */
+static PartitionPruneInfo *run_time_pruning(GpuaggCandidate *c);
+
+/* Does run-time pruning prune as the scan starts (an InitPlan's value)? */
 static bool
-has_params(List *scan_constants)
+exec_pruning(PartitionPruneInfo *prune)
 {
 	ListCell   *lc;
+	ListCell   *lc2;
 
-	foreach(lc, scan_constants)
-		if (IsA(lfirst(lc), Param))
-			return true;
+	if (prune == NULL)
+		return false;
+	foreach(lc, prune->prune_infos)
+	{
+		foreach(lc2, (List *) lfirst(lc))
+		{
+			if (((PartitionedRelPruneInfo *) lfirst(lc2))->exec_pruning_steps != NIL)
+				return true;
+		}
+	}
 	return false;
 }
 
@@ -1798,8 +1805,18 @@ parallel_plan(GpuaggCandidate *c)
 		return "no parallel plan where each process aggregates: numeric values the device may not hold, or a time zone's offset, need one session's exact path";
 	if (!gpuagg_parallel)
 		return "no parallel plan: gpuagg.parallel is off";
-	if (has_params(c->prog->params) || c->gating != NIL)
-		return "no parallel plan: the query has parameters";
+	/*
+	 * Parameters each process can read: a generic plan's $1 (every worker
+	 * has the leader's) and an InitPlan's value, which the Gather computes
+	 * first and passes on (its initParam); not an outer query's row, which
+	 * PostgreSQL's own parallel plans may not read either.
+	 */
+	if (!is_parallel_safe(c->root, (Node *) c->prog->params) ||
+		!is_parallel_safe(c->root, (Node *) c->gating))
+		return "no parallel plan: the query reads an outer query's values";
+	/* (each process lays out its partitions' scans before an InitPlan runs) */
+	if (exec_pruning(run_time_pruning(c)))
+		return "no parallel plan: a subquery's value prunes the partitions as the query runs";
 	if (c->host != NIL)
 		return "no parallel plan: a subquery condition the host evaluates";
 	if (!input_rel->consider_parallel || input_rel->partial_pathlist == NIL ||

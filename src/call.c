@@ -13,11 +13,22 @@
 
 #include "call.h"
 
+/* (the CUDA process calls no PostgreSQL function: its own clock) */
+static double
+call_now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000.0 + ts.tv_nsec / 1e6;
+}
+
 void
 GpuaggRunCall(ServiceCall *c, GaEngineSession **sp, char *host)
 {
 	GaEngineSession *s = *sp;
 	int			err = GA_OK;
+	double		t0;
 
 	c->err[0] = '\0';
 	c->need = 0;
@@ -35,8 +46,10 @@ GpuaggRunCall(ServiceCall *c, GaEngineSession **sp, char *host)
 	switch (c->op)
 	{
 		case OP_OPEN:
+			t0 = call_now_ms();
 			s = *sp = ga_engine_open(&c->prog, &c->args, c->seed, host, c->host_bytes,
 									 &c->cancel, c->err, sizeof(c->err));
+			c->open_ms += call_now_ms() - t0;
 			if (s == NULL)
 			{
 				err = GA_ERR_DEVICE;
@@ -44,7 +57,9 @@ GpuaggRunCall(ServiceCall *c, GaEngineSession **sp, char *host)
 			}
 			/* FALLTHROUGH */
 		case OP_START:
+			t0 = call_now_ms();
 			err = s ? ga_engine_start(s) : GA_ERR_DEVICE;
+			c->start_ms += call_now_ms() - t0;
 			break;
 		case OP_WAITBUF:
 			err = s ? ga_engine_wait_buffer(s, c->b) : GA_ERR_DEVICE;

@@ -62,6 +62,8 @@ typedef struct ServiceCall
 	int			result;
 	uint64		need;
 	GaEngineShape shape;
+	double		open_ms;		/* OP_OPEN: the engine's set-up of the session */
+	double		start_ms;		/* ... and of its device memory (OP_START too) */
 	char		err[512];
 	/* set once, by the backend */
 	GaProgram	prog;

@@ -69,6 +69,8 @@ typedef struct GpuaggDeviceStats
 	double		device_ms;		/* time the device computed */
 	double		transfer_ms;	/* time batches spent in transfer to the device */
 	double		admission_ms;	/* time queued for device memory (ledger.c) */
+	double		session_ms;		/* of the open: the GPU's set-up of the session */
+	double		memory_ms;		/* ... and of its device memory */
 	bool		no_memory;		/* open failed: no room in the ledger */
 	bool		no_service;		/* open failed: the GPU service is not there */
 } GpuaggDeviceStats;

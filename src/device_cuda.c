@@ -397,6 +397,8 @@ cuda_open(const GaProgram *prog, const GpuaggEstimate *est, MemoryContext cxt,
 		PG_RE_THROW();
 	}
 	PG_END_TRY();
+	stats->session_ms += c->call->open_ms;
+	stats->memory_ms += c->call->start_ms;
 	if (err != GA_OK)
 	{
 		*error = pstrdup(c->call->err);

@@ -61,6 +61,8 @@ counters_add(GpuaggCounters *all, const GpuaggCounters *c)
 	all->stats.device_ms += c->stats.device_ms;
 	all->stats.transfer_ms += c->stats.transfer_ms;
 	all->stats.admission_ms += c->stats.admission_ms;
+	all->stats.session_ms += c->stats.session_ms;
+	all->stats.memory_ms += c->stats.memory_ms;
 }
 
 /* Deparse an expression of the plan for EXPLAIN. */
@@ -379,6 +381,12 @@ GpuaggExplain(CustomScanState *node, List *ancestors, ExplainState *es)
 			/* the session's set-up past the queue: segment, thread, buffers */
 			ExplainPropertyFloat("Open Time", "ms",
 								 Max(all.open_ms - all.stats.admission_ms, 0.0), 3, es);
+			/* (of it, the GPU's: the session's context, streams and buffers; its memory) */
+			if (st->device->gpu)
+			{
+				ExplainPropertyFloat("Session Set-Up Time", "ms", all.stats.session_ms, 3, es);
+				ExplainPropertyFloat("Device Memory Set-Up Time", "ms", all.stats.memory_ms, 3, es);
+			}
 			/* the device's join: the other tables' rows, before the scan */
 			if (all.dims_ms > 0)
 				ExplainPropertyFloat("Joined Tables Time", "ms", all.dims_ms, 3, es);

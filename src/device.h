@@ -49,6 +49,9 @@ typedef struct GpuaggEstimate
 	double		vram_budget;	/* bytes of device memory the query may use */
 	double		vram_estimate;	/* the planner's estimate of what it will use */
 	int			max_pages;		/* page form: pages a batch may refer to, else 0 */
+	const GaDimData *dims;		/* a join's tables' rows the host's plans made
+								 * (prog's ndims; none where the device scans
+								 * the table), or NULL */
 
 	/*
 	 * Page form with string columns: the device codes the strings itself,

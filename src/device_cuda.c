@@ -316,6 +316,23 @@ open_client(const GaProgram *prog, const GpuaggEstimate *est, MemoryContext cxt,
 	return c;
 }
 
+/*
+ * Bits a row of a joined table takes in the host's buffers, as cuda_add_dim
+ * lays them out: its keys (8 bytes) and columns, and a bit a column for
+ * its NULLs.
+ */
+static Size
+dim_row_bits(const GaDimDesc *dd)
+{
+	Size		bits = 0;
+
+	for (int k = 0; k < dd->nkeys; k++)
+		bits += 8 * 8;
+	for (int j = 0; j < dd->ncols; j++)
+		bits += 8 * ga_type_width(dd->coltype[j]) + 1;
+	return bits;
+}
+
 static void *
 cuda_open(const GaProgram *prog, const GpuaggEstimate *est, MemoryContext cxt,
 		  GpuaggDeviceStats *stats, char **error)
@@ -323,24 +340,30 @@ cuda_open(const GaProgram *prog, const GpuaggEstimate *est, MemoryContext cxt,
 	/* the planner's estimate (a page-form batch's pages are read in place) */
 	uint64		want = (uint64) Max(est->vram_estimate, 0.0);
 	uint64		batch_bytes = TYPEALIGN(4096, est->batch_bytes);
-
-	/*
-	 * The host's buffers: what the scan writes (in page form only the pages'
-	 * lists: the GPU deforms the columns into its own buffers), so less to
-	 * create and page-lock; at least 1 MB, as results come back through
-	 * them.
-	 */
-	uint64		host_batch = TYPEALIGN(4096, Max(est->batch_host_bytes,
-												 Min(est->batch_bytes,
-													 /* (a join's tables' rows too) */
-													 prog->ndims > 0 ? 8 * 1024 * 1024 :
-													 1024 * 1024)));
+	uint64		dim_bytes = 0;
+	uint64		host_batch;
 	double		waited = 0;
 	const char *why;
 	int			gpu;
 	volatile uint32 seq = 0;
 	CudaClient *volatile c = NULL;
 	int			err;
+
+	/*
+	 * The host's buffers: what the scan writes (in page form only the pages'
+	 * lists: the GPU deforms the columns into its own buffers), so less to
+	 * create and page-lock; at least 1 MB, as results come back through
+	 * them; and a joined table's rows that the host's plan made, up to 8 MB
+	 * (cuda_add_dim sends more a buffer-full at a time).  Page-locking a new
+	 * segment costs about half a millisecond a MB (H100 host: 16 MB, 6-8 ms
+	 * of a 10 ms open), so not more than these need.
+	 */
+	for (uint32 d = 0; est->dims && d < prog->ndims; d++)
+		dim_bytes = Max(dim_bytes, est->dims[d].nrows * dim_row_bits(&prog->dims[d]) / 8 +
+						32 * 2 * (Size) (prog->dims[d].nkeys + prog->dims[d].ncols));
+	host_batch = TYPEALIGN(4096, Max(est->batch_host_bytes,
+									 Min(est->batch_bytes,
+										 Max(1024 * 1024, Min(dim_bytes, 8 * 1024 * 1024)))));
 
 	/*
 	 * The server-wide ledger first: wait for room, or run elsewhere.  (An
@@ -485,15 +508,11 @@ cuda_add_dim(void *session, int d, const GaDimData *rows, GpuaggDeviceStats *sta
 	CudaClient *c = (CudaClient *) session;
 	const GaDimDesc *dd = &c->prog.dims[d];
 	int			narrays = dd->nkeys + dd->ncols;
-	Size		per_row = 0;
+	Size		per_row = dim_row_bits(dd);
 	uint64		chunk;
 	uint64		first = 0;
 
-	for (int k = 0; k < dd->nkeys; k++)
-		per_row += 8 * 8;
-	for (int j = 0; j < dd->ncols; j++)
-		per_row += 8 * ga_type_width(dd->coltype[j]) + 1;
-	/* (in bits a row: 8 rows a byte of bitmap; 32 bytes of alignment an array) */
+	/* (32 bytes of alignment an array) */
 	chunk = (c->host_batch - 32 * (Size) (2 * narrays)) * 8 / Max(per_row, 1);
 	chunk = chunk / 8 * 8;
 	if (chunk < 8)

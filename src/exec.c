@@ -1030,6 +1030,7 @@ run_on_device(GpuAggState *st, char **why)
 			est.batch_host_bytes = Max(est.batch_host_bytes, GpuaggBatchHostSize(dimreaders[d]));
 			est.batch_host_bytes = Max(est.batch_host_bytes, sizeof(GaProgram));
 		}
+	est.dims = dims;
 	est.vram_budget = GpuaggVramBudget();
 	est.vram_estimate = st->plan->vram;
 	est.max_pages = GpuaggBatchMaxPages(reader);

@@ -195,6 +195,9 @@ EXPLAIN (COSTS OFF) SELECT k, count(*), sum(i8) FROM par WHERE g > (SELECT max(g
 SELECT check_parallel('SELECT k, count(*), sum(i8), avg(f8) FROM par WHERE g > (SELECT max(g) / 3 FROM par WHERE k = 3) GROUP BY k');
 SELECT check_parallel('SELECT k, count(*), sum(i8) FROM par WHERE (SELECT count(*) FROM par WHERE k = 9) = 0 GROUP BY k');
 SELECT check_parallel('SELECT k, count(*), sum(i8) FROM par WHERE (SELECT count(*) FROM par WHERE k = 3) = 0 GROUP BY k');
+-- a string one, coded into each process's dictionary; a NULL one
+SELECT check_parallel('SELECT k, count(*), sum(i8) FROM par WHERE t = (SELECT max(t) FROM par WHERE k = 2) GROUP BY k');
+SELECT check_parallel('SELECT k, count(*), sum(i8) FROM par WHERE g > (SELECT max(g) FROM par WHERE k = 99) GROUP BY k');
 EXPLAIN (COSTS OFF) SELECT k, count(DISTINCT t) FROM par WHERE f8 < (SELECT max(f8) / 2 FROM par) GROUP BY k;
 SELECT check_parallel('SELECT k, count(DISTINCT t), count(*) FROM par WHERE f8 < (SELECT max(f8) / 2 FROM par) GROUP BY k');
 -- a subquery run again per outer row, its InitPlan's value changed each

@@ -729,6 +729,15 @@ BEGIN
 								'k IN (SELECT k FROM diff_cr WHERE i4 > 0)', 'i4 > 0 AND s <> ''x''',
 								'k NOT IN (SELECT k FROM diff_cr WHERE i2 > 0)', '100 / i2 > 0'])
 				 ELSE '' END;
+	ELSIF current_setting('diff.joins', true) = 'initplan' THEN
+		q := q || ' WHERE ' || diff_pick(ARRAY['i2', 'i4', 'i8', 'f8', 'i4 + 1', 'k']) || ' ' ||
+			diff_pick(ARRAY['<', '>', '<=', '>=', '=', '<>']) || ' (SELECT ' ||
+			diff_pick(ARRAY['avg(cr.i2)', 'sum(cr.i4) / 1000', 'min(cr.i8)', 'max(cr.f8) / 2',
+							'count(*)', 'max(cr.i2) + 1', 'min(cr.k) + 3']) ||
+			' FROM diff_cr cr' ||
+			CASE WHEN random() < 0.3 THEN ' WHERE cr.i4 > ' || diff_const('int4')
+				 WHEN random() < 0.2 THEN ' WHERE cr.k > 1000' ELSE '' END || ')' ||
+			CASE WHEN random() < 0.4 THEN ' AND (' || diff_pred(2) || ')' ELSE '' END;
 	ELSIF random() < 0.6 THEN
 		q := q || ' WHERE ' || diff_pred(2);
 	END IF;
@@ -1076,6 +1085,13 @@ ANALYZE diff_cr;
 SET diff.joins = correlated;
 SELECT queries, offloaded, errors_both >= 5 AS many_errors_compared, mismatches
   FROM diff_run(100, 0.3737, false);
+-- ... and an uncorrelated one, an InitPlan, whose value the Gather
+-- computes and passes to its workers: in parallel (none of them fails:
+-- a serial GpuAgg evaluates it as its scan starts, as a native parallel
+-- plan's Gather does, where a native serial scan may never reach it)
+SET diff.joins = initplan;
+SELECT queries, offloaded, errors_both >= 5 AS many_errors_compared, mismatches
+  FROM diff_run(60, 0.3636, true);
 DROP TABLE diff_cr;
 RESET diff.joins;
 DROP TABLE diff_jf, diff_jd, diff_ju, diff_jtf, diff_jtd;

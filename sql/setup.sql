@@ -99,10 +99,18 @@ LANGUAGE sql AS $$
 	SELECT plan_text(q) LIKE '%"Custom Plan Provider": "GpuAgg"%'
 $$;
 
--- Is q planned as a parallel GpuAgg, and does it answer as natively?
+-- Is q planned as a parallel GpuAgg (the query's own, not one of its
+-- InitPlans' or SubPlans'), and does it answer as natively?
 CREATE FUNCTION check_parallel(q text) RETURNS text
 LANGUAGE sql AS $$
-	SELECT CASE WHEN plan_text(q) LIKE '%"Parallel Aware": true%' THEN 'parallel, ' ELSE 'serial, ' END
+	WITH RECURSIVE node(n) AS (
+		SELECT plan_text(q)::json->0->'Plan'
+		UNION ALL
+		SELECT c FROM node, json_array_elements(node.n->'Plans') c
+		 WHERE coalesce(c->>'Parent Relationship', '') NOT IN ('InitPlan', 'SubPlan'))
+	SELECT CASE WHEN EXISTS (SELECT FROM node WHERE n->>'Custom Plan Provider' = 'GpuAgg' AND
+												  (n->>'Parallel Aware')::bool)
+				THEN 'parallel, ' ELSE 'serial, ' END
 		|| check_offload(q)
 $$;
 

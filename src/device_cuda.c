@@ -359,7 +359,7 @@ cuda_open(const GaProgram *prog, const GpuaggEstimate *est, MemoryContext cxt,
 	 * of a 10 ms open), so not more than these need.
 	 */
 	for (uint32 d = 0; est->dims && d < prog->ndims; d++)
-		dim_bytes = Max(dim_bytes, est->dims[d].nrows * dim_row_bits(&prog->dims[d]) / 8 +
+		dim_bytes = Max(dim_bytes, TYPEALIGN(8, est->dims[d].nrows) * dim_row_bits(&prog->dims[d]) / 8 +
 						32 * 2 * (Size) (prog->dims[d].nkeys + prog->dims[d].ncols));
 	host_batch = TYPEALIGN(4096, Max(est->batch_host_bytes,
 									 Min(est->batch_bytes,

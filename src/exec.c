@@ -927,7 +927,8 @@ run_on_device(GpuAggState *st, char **why)
 		Bitmapset  *valid = ExecFindMatchingSubPlans(st->prunestate, false);
 		int			x = -1;
 
-		Assert(!st->pscans);	/* (no parallel plan reads parameters) */
+		/* (a parallel plan: refused where a parameter prunes, planner.c) */
+		Assert(!st->pscans);
 		rels = palloc(sizeof(Relation) * Max(st->nrels, 1));
 		nrels = 0;
 		while ((x = bms_next_member(valid, x)) >= 0)

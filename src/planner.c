@@ -1813,7 +1813,7 @@ parallel_plan(GpuaggCandidate *c)
 	 */
 	if (!is_parallel_safe(c->root, (Node *) c->prog->params) ||
 		!is_parallel_safe(c->root, (Node *) c->gating))
-		return "no parallel plan: the query reads an outer query's values";
+		return "no parallel plan: the query reads a value its workers cannot (an outer query's, or a subquery's that is not parallel-safe)";
 	/* (each process lays out its partitions' scans before an InitPlan runs) */
 	if (exec_pruning(run_time_pruning(c)))
 		return "no parallel plan: a subquery's value prunes the partitions as the query runs";

@@ -1809,7 +1809,9 @@ parallel_plan(GpuaggCandidate *c)
 	 * Parameters each process can read: a generic plan's $1 (every worker
 	 * has the leader's) and an InitPlan's value, which the Gather computes
 	 * first and passes on (its initParam); not an outer query's row, which
-	 * PostgreSQL's own parallel plans may not read either.
+	 * PostgreSQL's own parallel plans may not read either.  The other scan
+	 * constants (now(), current_date, ...) are the same in the workers,
+	 * which take the leader's timestamps and settings.
 	 */
 	if (!is_parallel_safe(c->root, (Node *) c->prog->params) ||
 		!is_parallel_safe(c->root, (Node *) c->gating))

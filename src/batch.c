@@ -1478,13 +1478,6 @@ cmp_tid(const void *a, const void *b)
 	return ItemPointerCompare((ItemPointer) a, (ItemPointer) b);
 }
 
-/* One integer attribute's value as int64 (attlen 2, 4 or 8). */
-static int64
-int_value(Datum d, int16 len)
-{
-	return len == 2 ? DatumGetInt16(d) : len == 4 ? DatumGetInt32(d) : DatumGetInt64(d);
-}
-
 uint64
 GpuaggBatchProbePages(GpuaggBatchReader *r, Oid indexoid, const Datum *values, int n,
 					  const AttrNumber *collect, int ncollect, int64 **out, uint64 *nout)
@@ -1532,7 +1525,7 @@ GpuaggBatchProbePages(GpuaggBatchReader *r, Oid indexoid, const Datum *values, i
 					continue;	/* (it matches nothing) */
 				if (nout[c] == ocap[c])
 					out[c] = repalloc_huge(out[c], sizeof(int64) * (ocap[c] *= 2));
-				out[c][nout[c]++] = int_value(d, TupleDescAttr(desc, collect[c] - 1)->attlen);
+				out[c][nout[c]++] = GpuaggIntegerDatum(d, TupleDescAttr(desc, collect[c] - 1)->attlen);
 			}
 		}
 	}

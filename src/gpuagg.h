@@ -39,6 +39,14 @@ extern double gpuagg_startup_cost;
 extern double gpuagg_tuple_cost;
 extern double gpuagg_batch_cost;
 
+/* An integer Datum of w bytes (2, 4 or 8) as int64. */
+static inline int64
+GpuaggIntegerDatum(Datum d, int w)
+{
+	return w == 2 ? (int64) DatumGetInt16(d) : w == 4 ? (int64) DatumGetInt32(d) :
+		DatumGetInt64(d);
+}
+
 /* planner.c */
 /* The cheapest parallel-safe unparameterized path of a pathlist, or NULL. */
 struct Path;

@@ -1259,14 +1259,6 @@ text_equality(Oid opno, Oid collid)
 		get_collation_isdeterministic(collid);
 }
 
-/* An integer Datum of w bytes as int64. */
-static inline int64
-integer_value(Datum d, int w)
-{
-	return w == 2 ? (int64) DatumGetInt16(d) : w == 4 ? (int64) DatumGetInt32(d) :
-		DatumGetInt64(d);
-}
-
 typedef struct JoinDim
 {
 	PlanState  *ps;
@@ -1507,7 +1499,7 @@ keys_hash(JoinDim *dim, bool build, const Datum *values, const bool *isnull,
 			return false;
 		if (k->probe_w > 0)
 		{
-			uint64		v = (uint64) integer_value(values[i], build ? k->build_w : k->probe_w);
+			uint64		v = (uint64) GpuaggIntegerDatum(values[i], build ? k->build_w : k->probe_w);
 
 			h = hash_combine(h, murmurhash32((uint32) v ^ murmurhash32((uint32) (v >> 32))));
 			continue;
@@ -1654,7 +1646,7 @@ row_matches(GpuaggJoin *j, JoinDim *dim, JoinRow *row)
 			return false;
 		if (k->probe_w > 0)
 		{
-			if (integer_value(v, k->build_w) != integer_value(dim->probe[i], k->probe_w))
+			if (GpuaggIntegerDatum(v, k->build_w) != GpuaggIntegerDatum(dim->probe[i], k->probe_w))
 				return false;
 			continue;
 		}
@@ -2216,7 +2208,7 @@ GpuaggJoinCollect(GpuaggJoin *j, GaProgram *p, GpuaggBatchReader *reader,
 			for (int k = 0; k < dim->nkeys; k++)
 				dm->keys[k][n] = dim->keys[k].text ?
 					(int64) GpuaggDictRegister(dict, slot->tts_values[dim->keys[k].col], false) :
-					integer_value(slot->tts_values[dim->keys[k].col], dim->keys[k].build_w);
+					GpuaggIntegerDatum(slot->tts_values[dim->keys[k].col], dim->keys[k].build_w);
 			for (int c = 0; c < dim->npay; c++)
 			{
 				Datum		v = slot->tts_values[dim->pay_at[c]];
@@ -2232,11 +2224,11 @@ GpuaggJoinCollect(GpuaggJoin *j, GaProgram *p, GpuaggBatchReader *reader,
 				else if (w == KEY_TEXT)
 					((uint32 *) dm->cols[c])[n] = GpuaggDictEncode(dict, v);
 				else if (w == 2)
-					((int16 *) dm->cols[c])[n] = (int16) integer_value(v, 2);
+					((int16 *) dm->cols[c])[n] = (int16) GpuaggIntegerDatum(v, 2);
 				else if (w == 4)
-					((int32 *) dm->cols[c])[n] = (int32) integer_value(v, 4);
+					((int32 *) dm->cols[c])[n] = (int32) GpuaggIntegerDatum(v, 4);
 				else
-					((int64 *) dm->cols[c])[n] = integer_value(v, 8);
+					((int64 *) dm->cols[c])[n] = GpuaggIntegerDatum(v, 8);
 				if (!stored)
 				{
 					dm->nulls[c][n >> 3] |= (uint8) (1 << (n & 7));

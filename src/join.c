@@ -43,6 +43,7 @@
 #include "access/table.h"
 #include "catalog/pg_am.h"
 #include "catalog/pg_class.h"
+#include "commands/defrem.h"
 #include "common/hashfn.h"
 #include "executor/executor.h"
 #include "miscadmin.h"
@@ -54,6 +55,7 @@
 #include "optimizer/pathnode.h"
 #include "optimizer/paths.h"
 #include "optimizer/restrictinfo.h"
+#include "optimizer/tlist.h"
 #include "parser/parsetree.h"
 #include "utils/datum.h"
 #include "utils/fmgroids.h"
@@ -65,6 +67,7 @@
 #include "device.h"
 #include "gpuagg.h"
 #include "join.h"
+#include "ledger.h"
 #include "program.h"
 
 /*---- planner -------------------------------------------------------------*/
@@ -876,6 +879,144 @@ device_scannable(PlannerInfo *root, Path *path)
 	}
 	pfree(dp);
 	return scans;
+}
+
+/*
+ * Is clause a comparison of a group key with a constant by an operator of
+ * the key type's default btree family (whose equality the grouping's is),
+ * or an AND, OR or NOT of such?  Then equal keys give equal answers, and
+ * the clause keeps every row of a group or none.
+ */
+static bool
+key_comparison(Node *clause, List *keys)
+{
+	List	   *args;
+	Oid			opno;
+	Node	   *left,
+			   *right;
+	Var		   *var;
+	Oid			opclass;
+	bool		found = false;
+	ListCell   *lc;
+
+	if (IsA(clause, BoolExpr))
+	{
+		foreach(lc, ((BoolExpr *) clause)->args)
+			if (!key_comparison(lfirst(lc), keys))
+				return false;
+		return true;
+	}
+	if (IsA(clause, OpExpr))
+	{
+		opno = ((OpExpr *) clause)->opno;
+		args = ((OpExpr *) clause)->args;
+	}
+	else if (IsA(clause, ScalarArrayOpExpr))
+	{
+		opno = ((ScalarArrayOpExpr *) clause)->opno;
+		args = ((ScalarArrayOpExpr *) clause)->args;
+	}
+	else
+		return false;
+	if (list_length(args) != 2)
+		return false;
+	left = linitial(args);
+	right = lsecond(args);
+	if (IsA(left, Const) && IsA(clause, OpExpr))
+	{
+		left = lsecond(args);
+		right = linitial(args);
+	}
+	var = plain_var(left);
+	if (var == NULL || !IsA(right, Const))
+		return false;
+	foreach(lc, keys)
+	{
+		Var		   *key = plain_var(lfirst(lc));
+
+		found |= key != NULL && equal(key, var);
+	}
+	/* (and a grouping that tells apart what its comparisons do not) */
+	if (OidIsValid(var->varcollid) && !get_collation_isdeterministic(var->varcollid))
+		return false;
+	opclass = GetDefaultOpClass(var->vartype, BTREE_AM_OID);
+	return found && OidIsValid(opclass) &&
+		op_in_opfamily(opno, get_opclass_family(opclass));
+}
+
+/* (join.h) */
+List *
+GpuaggJoinKeyFilters(PlannerInfo *root, GpuaggJoinPlan *jp, List *keys, Selectivity *sel)
+{
+	List	   *moved_all = NIL;
+	ListCell   *lc;
+
+	*sel = 1.0;
+	foreach(lc, jp->dim_paths)
+	{
+		Path	   *path = lfirst(lc);
+		RelOptInfo *rel = path->parent;
+		int			d = foreach_current_index(lc);
+		List	   *dim = list_nth(jp->priv, JOIN_PRIV_FIRST_DIM + d);
+		RangeTblEntry *rte;
+		RelOptInfo *copy;
+		Path	   *seq;
+		List	   *moved = NIL,
+				   *rest = NIL;
+		ListCell   *lc2;
+
+		if (intVal(list_nth(dim, DIM_KIND)) != JOIN_INNER ||
+			rel->rtekind != RTE_RELATION || rel->reloptkind != RELOPT_BASEREL ||
+			device_scannable(root, path))
+			continue;
+		rte = planner_rt_fetch(rel->relid, root);
+		if (rte->inh || rte->tablesample != NULL ||
+			!GpuaggExprCannotFail((Node *) extract_actual_clauses(rel->baserestrictinfo, false)))
+			continue;
+		foreach(lc2, rel->baserestrictinfo)
+		{
+			RestrictInfo *rinfo = lfirst_node(RestrictInfo, lc2);
+
+			if (!rinfo->pseudoconstant && key_comparison((Node *) rinfo->clause, keys) &&
+				!contain_volatile_functions((Node *) rinfo->clause) &&
+				!contain_subplans((Node *) rinfo->clause))
+				moved = lappend(moved, rinfo);
+			else
+				rest = lappend(rest, rinfo);
+		}
+		if (moved == NIL)
+			continue;
+
+		/*
+		 * The table without those quals: its estimates as set_base_rel_sizes
+		 * makes them, and a sequential scan of it.  (Its plan's quals are
+		 * its RelOptInfo's, create_scan_plan's.)
+		 */
+		copy = makeNode(RelOptInfo);
+		memcpy(copy, rel, sizeof(RelOptInfo));
+		copy->baserestrictinfo = rest;
+		copy->reltarget = copy_pathtarget(rel->reltarget);
+		set_baserel_size_estimates(root, copy);
+		seq = create_seqscan_path(root, copy, NULL, 0);
+		/* (its rows unfiltered in device memory: not where they crowd it) */
+		if (!device_scannable(root, seq) ||
+			(seq->rows - path->rows) * (MAXALIGN(path->pathtarget->width) +
+										list_length(rel->reltarget->exprs) * 9.0 + 48.0) >
+			GpuaggVramBudget() / 4)
+			continue;
+		*sel *= clauselist_selectivity(root, moved, rel->relid, JOIN_INNER, NULL);
+		jp->dim_rows += seq->rows - path->rows;
+		jp->dim_bytes += (seq->rows - path->rows) * (MAXALIGN(path->pathtarget->width) +
+													  list_length(rel->reltarget->exprs) * 9.0 + 48.0);
+		jp->dim_cost += seq->total_cost - path->total_cost;
+		lfirst(lc) = seq;
+		list_nth_cell(jp->dim_safe_paths, d)->ptr_value = seq->parallel_safe ? seq : NULL;
+		foreach(lc2, moved)
+			moved_all = lappend(moved_all, lfirst_node(RestrictInfo, lc2)->clause);
+	}
+	if (moved_all != NIL)
+		GpuaggJoinScanCosts(root, jp);
+	return moved_all;
 }
 
 /* (join.h) */

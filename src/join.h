@@ -77,6 +77,23 @@ extern void GpuaggJoinPreferDeviceScans(PlannerInfo *root, GpuaggJoinPlan *jp,
 										bool parallel_safe);
 
 /*
+ * A GROUP BY's filters on a joined table: an inner-joined table's WHERE
+ * conditions that read only columns the query groups by (keys, the
+ * grouping's expressions) keep every row of a group or none, so they may
+ * be checked per group after the aggregation instead, as HAVING would.
+ * Where such conditions alone keep the device from scanning the table in
+ * page batches (a range of strings under the database's collation: SSB
+ * Q2.2's p_brand1 BETWEEN ...), and they and the others cannot fail,
+ * the table's plan becomes a sequential scan without them (a copy of its
+ * RelOptInfo with the other conditions and the estimates they give).
+ * Returns those conditions' clauses (NIL for none) and in *sel their
+ * selectivity; jp's costs, rows and bytes follow.  Inner joins only: a
+ * semi, anti or left join's table filtered is not the join unfiltered.
+ */
+extern List *GpuaggJoinKeyFilters(PlannerInfo *root, GpuaggJoinPlan *jp, List *keys,
+								  Selectivity *sel);
+
+/*
  * x [NOT] IN (subquery) in the WHERE of the table scanned (planner.c's
  * host_qual: uncorrelated, hashed, x a column of the table) as one more
  * dimension, the last: a semi join, or an anti join with NOT IN's NULL

@@ -877,6 +877,9 @@ typedef struct GpuaggCandidate
 								 * goes along as the exact path */
 	Path	   *exact_path;		/* ... this one */
 	List	   *numeric_scales; /* GpuaggCompile's */
+	List	   *key_filters;	/* a joined table's WHERE on group keys, checked
+								 * per group (GpuaggJoinKeyFilters) */
+	Selectivity key_filter_sel; /* ... the share of groups they keep */
 } GpuaggCandidate;
 
 /*
@@ -1638,7 +1641,13 @@ compile_query(GpuaggCandidate *c)
 		GpuaggJoinDevicePlanned(c->join.priv, &c->prog->ga,
 								planner_rt_fetch(c->scan_rel->relid, c->root)->relid, true);
 	if (c->device_join)
+	{
+		/* (grouping sets combine groups: not their keys' filters) */
+		c->key_filter_sel = 1.0;
+		c->key_filters = parse->groupingSets != NIL ? NIL :
+			GpuaggJoinKeyFilters(c->root, &c->join, c->named_keys, &c->key_filter_sel);
 		GpuaggJoinPreferDeviceScans(c->root, &c->join, false);
+	}
 	c->no_pages = c->remap ? psprintf("%s, so the scan reads column batches", reason) :
 		c->join.priv != NIL && !c->device_join ?
 		"a join: the host matches each row of the table with the other tables' rows" :
@@ -1885,6 +1894,9 @@ estimate(GpuaggCandidate *c)
 		c->groups = 1;
 	else
 		c->groups = estimate_num_groups(root, c->named_keys, input_rel->rows, NULL, NULL);
+	/* (the groups a joined table's filter on keys drops, checked after) */
+	if (c->key_filters != NIL)
+		c->groups = Min(c->groups / Max(c->key_filter_sel, 1e-6), Max(c->rows, 1.0));
 	c->batch_rows = batch_rows_for(&c->prog->ga);
 	/* a small table fits one smaller batch */
 	c->batch_rows = Min(c->batch_rows,
@@ -2216,7 +2228,8 @@ add_gpuagg_path(GpuaggCandidate *c)
 	info.keys = c->keys;
 	info.fetch = c->fetch;
 	info.aggrefs = c->aggrefs;
-	info.having = c->partial ? NIL : (List *) c->extra->havingQual;
+	info.having = c->partial ? NIL :
+		list_concat_copy((List *) c->extra->havingQual, c->key_filters);
 	info.varno = c->scan_rel->relid;
 	info.join = c->join.priv;
 	info.remap = c->remap;
@@ -2241,11 +2254,17 @@ add_gpuagg_path(GpuaggCandidate *c)
 	info.groupfuncs = c->groupfuncs;
 	info.grouping_values = c->grouping_values;
 	/* (not where the host maps a key: the device's groups are not the query's) */
-	info.topn = c->partial || c->sets != NIL || c->prog->nrekeys > 0 ||
+	info.topn = c->partial || c->sets != NIL || c->prog->nrekeys > 0 || c->key_filters != NIL ||
 		c->input_rel->reloptkind == RELOPT_OTHER_MEMBER_REL ? NIL :
 		topn_for(root, c->aggrefs, c->keys, fetched_vars(c->fetch),
 				 output_rel->reltarget->exprs, c->prog, c->extra);
 	cpath->custom_private = GpuaggFormPlanInfo(&info);
+	/* (the groups the key filters keep) */
+	if (c->key_filters != NIL && !c->partial)
+	{
+		cpath->path.rows = clamp_row_est(cpath->path.rows * c->key_filter_sel);
+		groups = cpath->path.rows;
+	}
 	if (info.topn != NIL)
 	{
 		/* the n groups and the few tied with the n-th */
@@ -2282,8 +2301,11 @@ add_gpuagg_path(GpuaggCandidate *c)
 		final = (Path *) create_agg_path(root, c->grouped_rel, gather, c->grouped_rel->reltarget,
 										 parse->groupClause != NIL ? AGG_HASHED : AGG_PLAIN,
 										 AGGSPLIT_FINAL_DESERIAL, parse->groupClause,
-										 (List *) c->extra->havingQual, &c->extra->agg_final_costs,
-										 groups);
+										 list_concat_copy((List *) c->extra->havingQual,
+														  c->key_filters),
+										 &c->extra->agg_final_costs,
+										 c->key_filters != NIL ?
+										 clamp_row_est(groups * c->key_filter_sel) : groups);
 		note_offer(final);
 		add_path(c->grouped_rel, final);
 		return;

@@ -237,6 +237,15 @@ SELECT same_in_pages('SELECT u, count(*), max(c) FROM stmany GROUP BY u ORDER BY
 SELECT same_in_pages('SELECT u, count(*) FROM stmany GROUP BY u HAVING count(*) > 100');
 -- (few groups without a Top-N: a WHERE after the strings were coded)
 SELECT same_in_pages('SELECT u, count(*) FROM stmany WHERE u <> ''zzz'' AND i % 997 = 0 GROUP BY u');
+-- a WHERE on group keys alone that only the host compares (a range of
+-- strings under the collation) keeps a group whole or not: checked per
+-- group, so the table goes in page form; not a WHERE on another column
+-- (and a char(n) range, which the device does not compare at all)
+SELECT same_in_pages('SELECT t, count(*), sum(n) FROM st WHERE id <= 5000 AND t BETWEEN ''pre2'' AND ''pre6'' GROUP BY t');
+SELECT same_in_pages('SELECT v, n % 3, count(*), max(t) FROM st WHERE id <= 5000 AND (v < ''v3'' OR v >= ''v8'') AND n > 2 GROUP BY 1, 2');
+SELECT same_in_pages('SELECT b, count(*) FROM st WHERE id <= 5000 AND b > ''b1'' GROUP BY b ORDER BY 2 DESC, 1 LIMIT 2');
+SELECT check_offload('SELECT b, count(*), min(t) FROM st WHERE b <= ''b3'' OR b IS NULL GROUP BY b');
+SELECT check_offload('SELECT v, count(*) FROM st WHERE t < ''pre5'' GROUP BY v');
 -- (a LIMIT without ORDER BY: any 4 groups, and only their strings)
 SELECT limited_groups('SELECT u, c, count(*), sum(n) FROM stmany GROUP BY u, c', 'LIMIT 4');
 -- (in page form, where the device codes strings, whatever the run's setting)

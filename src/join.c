@@ -881,17 +881,12 @@ device_scannable(PlannerInfo *root, Path *path)
 	return scans;
 }
 
-/*
- * Is clause a comparison of a group key with a constant by an operator of
- * the key type's default btree family (whose equality the grouping's is),
- * or an AND, OR or NOT of such?  Then equal keys give equal answers, and
- * the clause keeps every row of a group or none.
- */
-static bool
-key_comparison(Node *clause, List *keys)
+/* (join.h) */
+bool
+GpuaggKeyComparison(Node *clause, List *keys)
 {
-	List	   *args;
-	Oid			opno;
+	List	   *args = NIL;
+	Oid			opno = InvalidOid;
 	Node	   *left,
 			   *right;
 	Var		   *var;
@@ -902,11 +897,13 @@ key_comparison(Node *clause, List *keys)
 	if (IsA(clause, BoolExpr))
 	{
 		foreach(lc, ((BoolExpr *) clause)->args)
-			if (!key_comparison(lfirst(lc), keys))
+			if (!GpuaggKeyComparison(lfirst(lc), keys))
 				return false;
 		return true;
 	}
-	if (IsA(clause, OpExpr))
+	if (IsA(clause, NullTest) && !((NullTest *) clause)->argisrow)
+		left = (Node *) ((NullTest *) clause)->arg;
+	else if (IsA(clause, OpExpr))
 	{
 		opno = ((OpExpr *) clause)->opno;
 		args = ((OpExpr *) clause)->args;
@@ -918,17 +915,22 @@ key_comparison(Node *clause, List *keys)
 	}
 	else
 		return false;
-	if (list_length(args) != 2)
-		return false;
-	left = linitial(args);
-	right = lsecond(args);
-	if (IsA(left, Const) && IsA(clause, OpExpr))
+	if (!IsA(clause, NullTest))
 	{
-		left = lsecond(args);
-		right = linitial(args);
+		if (list_length(args) != 2)
+			return false;
+		left = linitial(args);
+		right = lsecond(args);
+		if (IsA(left, Const) && IsA(clause, OpExpr))
+		{
+			left = lsecond(args);
+			right = linitial(args);
+		}
+		if (!IsA(right, Const))
+			return false;
 	}
 	var = plain_var(left);
-	if (var == NULL || !IsA(right, Const))
+	if (var == NULL)
 		return false;
 	foreach(lc, keys)
 	{
@@ -939,6 +941,8 @@ key_comparison(Node *clause, List *keys)
 	/* (and a grouping that tells apart what its comparisons do not) */
 	if (OidIsValid(var->varcollid) && !get_collation_isdeterministic(var->varcollid))
 		return false;
+	if (IsA(clause, NullTest))
+		return found;
 	opclass = GetDefaultOpClass(var->vartype, BTREE_AM_OID);
 	return found && OidIsValid(opclass) &&
 		op_in_opfamily(opno, get_opclass_family(opclass));
@@ -977,7 +981,7 @@ GpuaggJoinKeyFilters(PlannerInfo *root, GpuaggJoinPlan *jp, List *keys, Selectiv
 		{
 			RestrictInfo *rinfo = lfirst_node(RestrictInfo, lc2);
 
-			if (!rinfo->pseudoconstant && key_comparison((Node *) rinfo->clause, keys) &&
+			if (!rinfo->pseudoconstant && GpuaggKeyComparison((Node *) rinfo->clause, keys) &&
 				!contain_volatile_functions((Node *) rinfo->clause) &&
 				!contain_subplans((Node *) rinfo->clause))
 				moved = lappend(moved, rinfo);

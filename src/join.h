@@ -90,6 +90,12 @@ extern void GpuaggJoinPreferDeviceScans(PlannerInfo *root, GpuaggJoinPlan *jp,
  * selectivity; jp's costs, rows and bytes follow.  Inner joins only: a
  * semi, anti or left join's table filtered is not the join unfiltered.
  */
+/*
+ * Is clause a comparison of one of keys (a plain Var) with a constant by
+ * an operator of its type's default btree family, or an AND, OR, NOT of
+ * such?  Equal keys then answer alike: it keeps a group whole or not.
+ */
+extern bool GpuaggKeyComparison(Node *clause, List *keys);
 extern List *GpuaggJoinKeyFilters(PlannerInfo *root, GpuaggJoinPlan *jp, List *keys,
 								  Selectivity *sel);
 

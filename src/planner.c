@@ -882,6 +882,10 @@ typedef struct GpuaggCandidate
 	Selectivity key_filter_sel; /* ... the share of groups they keep */
 } GpuaggCandidate;
 
+static List *split_key_filters(GpuaggCandidate *c, List **moved, int *before_join);
+static void take_key_filters(GpuaggCandidate *c, List *moved, List *keep, int before_join);
+static void key_filters_of_table(GpuaggCandidate *c);
+
 /*
  * Why the scan will not send page-form batches, or NULL if it will where
  * the device has mapped shared buffers (batch.c's rule, which the scan
@@ -1579,6 +1583,26 @@ compile_query(GpuaggCandidate *c)
 							 parse->groupingSets != NIL, c->scan_rel->relid, c->join.joincols,
 							 GpuaggJoinConditions(c->join.priv), c->before_join, &reason);
 	/*
+	 * A WHERE on group keys the device cannot evaluate at all (a char(n)
+	 * range): checked per group instead (above), where the rest compiles.
+	 */
+	if (!compiled)
+	{
+		List	   *moved;
+		int			before_join;
+		List	   *keep = split_key_filters(c, &moved, &before_join);
+		const char *why;
+
+		if (moved != NIL &&
+			GpuaggCompile(c->prog = palloc(sizeof(GpuaggProgram)), keep, c->keys, c->aggrefs, c->numeric_scales,
+						  false, c->scan_rel->relid, c->join.joincols,
+						  GpuaggJoinConditions(c->join.priv), before_join, &why))
+		{
+			take_key_filters(c, moved, keep, before_join);
+			compiled = true;
+		}
+	}
+	/*
 	 * Columns of a joined table whose primary key the group keys hold,
 	 * fetched by that key for the few groups returned rather than grouped
 	 * by on the device: the program again without them (also where the
@@ -1653,6 +1677,9 @@ compile_query(GpuaggCandidate *c)
 		"a join: the host matches each row of the table with the other tables' rows" :
 		c->host != NIL ? "a subquery condition the host evaluates per row" :
 		page_form_missing(c);
+	if (c->no_pages != NULL && !c->remap && c->fetch == NIL &&
+		(c->join.priv == NIL || c->device_join))
+		key_filters_of_table(c);
 	/* a timestamptz outside the zone's table takes the exact path */
 	c->exact = GpuaggProgramNeedsExact(&c->prog->ga) || c->prog->uses_zone ||
 		c->prog->guarded != NULL;
@@ -1678,6 +1705,89 @@ compile_query(GpuaggCandidate *c)
 		}
 	}
 	return NULL;
+}
+
+/*
+ * The table's own WHERE on group keys alone (GpuaggKeyComparison), which
+ * keeps a group whole or not: its quals that are such, in *moved, and the
+ * others, returned (with *before_join counting those of them before the
+ * join).  Only where none of the table's quals can fail (a native scan
+ * runs the others only on the rows these keep), without grouping sets
+ * (whose coarser groups mix keys) or a subquery condition; else *moved
+ * is NIL.
+ */
+static List *
+split_key_filters(GpuaggCandidate *c, List **moved, int *before_join)
+{
+	List	   *keep = NIL;
+	ListCell   *lc;
+
+	*moved = NIL;
+	*before_join = 0;
+	if (c->host != NIL || c->root->parse->groupingSets != NIL ||
+		!GpuaggExprCannotFail((Node *) c->quals))
+		return c->quals;
+	foreach(lc, c->quals)
+	{
+		Node	   *qual = lfirst(lc);
+
+		if (GpuaggKeyComparison(qual, c->named_keys) && !contain_volatile_functions(qual))
+			*moved = lappend(*moved, qual);
+		else
+		{
+			keep = lappend(keep, qual);
+			if (foreach_current_index(lc) < c->before_join)
+				(*before_join)++;
+		}
+	}
+	return keep;
+}
+
+/* ... checked per group, the others the program's (as compiled into c->prog) */
+static void
+take_key_filters(GpuaggCandidate *c, List *moved, List *keep, int before_join)
+{
+	if (c->key_filters == NIL)
+		c->key_filter_sel = 1.0;
+	c->key_filter_sel *= clauselist_selectivity(c->root, moved, c->scan_rel->relid,
+												JOIN_INNER, NULL);
+	c->key_filters = list_concat(c->key_filters, moved);
+	c->quals = keep;
+	c->before_join = before_join;
+}
+
+/*
+ * Such quals that keep the scan in column form (a range of strings under
+ * the collation, which only the host compares): checked per group
+ * instead, as a joined table's (GpuaggJoinKeyFilters), where the program
+ * without them takes page form.
+ */
+static void
+key_filters_of_table(GpuaggCandidate *c)
+{
+	List	   *moved;
+	int			before_join;
+	List	   *keep = split_key_filters(c, &moved, &before_join);
+	GpuaggProgram *saved = c->prog;
+	const char *why;
+
+	if (moved == NIL)
+		return;
+	c->prog = palloc(sizeof(GpuaggProgram));
+	if (GpuaggCompile(c->prog, keep, c->keys, c->aggrefs, c->numeric_scales,
+					  false, c->scan_rel->relid, c->join.joincols,
+					  GpuaggJoinConditions(c->join.priv), before_join, &why) &&
+		(!c->prog->uses_zone || GpuaggZoneLoad(c->prog, &c->prog->ga.zone)) &&
+		(!c->device_join ||
+		 GpuaggJoinDevicePlanned(c->join.priv, &c->prog->ga,
+								 planner_rt_fetch(c->scan_rel->relid, c->root)->relid, true)) &&
+		page_form_missing(c) == NULL)
+	{
+		take_key_filters(c, moved, keep, before_join);
+		c->no_pages = NULL;
+		return;
+	}
+	c->prog = saved;
 }
 
 /*

@@ -273,3 +273,11 @@ SELECT l_shipmode, count(*) FILTER (WHERE l_comment LIKE ANY (ARRAY['%fluff%', '
 -- name: r67
 -- note: an integer divided by a numeric constant, truncated: size bands
 SELECT trunc(p_size / 10.0) * 10 AS size_band, count(*), avg(p_retailprice) FROM part GROUP BY 1;
+
+-- name: r68
+-- note: a char(n) range on the group key: checked per group, the table read in pages
+SELECT l_shipmode, count(*), sum(l_quantity), avg(l_extendedprice) FROM lineitem WHERE l_shipmode BETWEEN 'AIR' AND 'RAIL' GROUP BY l_shipmode;
+
+-- name: r69
+-- note: a text range on a joined table's group key (SSB Q2.2's shape): the joined table read by the device
+SELECT n_name, count(*), sum(o_totalprice) FROM orders JOIN customer ON o_custkey = c_custkey JOIN nation ON c_nationkey = n_nationkey WHERE n_name >= 'G' AND n_name < 'K' GROUP BY n_name;

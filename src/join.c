@@ -932,12 +932,9 @@ GpuaggKeyComparison(Node *clause, List *keys)
 	var = plain_var(left);
 	if (var == NULL)
 		return false;
+	/* (a key that is the column itself: grouping by its type's equality) */
 	foreach(lc, keys)
-	{
-		Var		   *key = plain_var(lfirst(lc));
-
-		found |= key != NULL && equal(key, var);
-	}
+		found |= IsA(lfirst(lc), Var) && equal(lfirst(lc), var);
 	/* (and a grouping that tells apart what its comparisons do not) */
 	if (OidIsValid(var->varcollid) && !get_collation_isdeterministic(var->varcollid))
 		return false;
@@ -950,7 +947,8 @@ GpuaggKeyComparison(Node *clause, List *keys)
 
 /* (join.h) */
 List *
-GpuaggJoinKeyFilters(PlannerInfo *root, GpuaggJoinPlan *jp, List *keys, Selectivity *sel)
+GpuaggJoinKeyFilters(PlannerInfo *root, GpuaggJoinPlan *jp, List *keys, Selectivity min_sel,
+					 Selectivity *sel)
 {
 	List	   *moved_all = NIL;
 	ListCell   *lc;
@@ -974,12 +972,22 @@ GpuaggJoinKeyFilters(PlannerInfo *root, GpuaggJoinPlan *jp, List *keys, Selectiv
 			device_scannable(root, path))
 			continue;
 		rte = planner_rt_fetch(rel->relid, root);
-		if (rte->inh || rte->tablesample != NULL ||
+		if (rte->inh || rte->tablesample != NULL || rte->securityQuals != NIL ||
 			!GpuaggExprCannotFail((Node *) extract_actual_clauses(rel->baserestrictinfo, false)))
+			continue;
+		/* (not where the device could read it with them: PreferDeviceScans) */
+		if (device_scannable(root, create_seqscan_path(root, rel, NULL, 0)))
 			continue;
 		foreach(lc2, rel->baserestrictinfo)
 		{
 			RestrictInfo *rinfo = lfirst_node(RestrictInfo, lc2);
+
+			/* (a row-level security policy's or a security barrier view's) */
+			if (rinfo->security_level > 0)
+			{
+				moved = NIL;
+				break;
+			}
 
 			if (!rinfo->pseudoconstant && GpuaggKeyComparison((Node *) rinfo->clause, keys) &&
 				!contain_volatile_functions((Node *) rinfo->clause) &&
@@ -990,6 +998,9 @@ GpuaggJoinKeyFilters(PlannerInfo *root, GpuaggJoinPlan *jp, List *keys, Selectiv
 		}
 		if (moved == NIL)
 			continue;
+		/* (not where the groups it drops would crowd out the others) */
+		if (*sel * clauselist_selectivity(root, moved, rel->relid, JOIN_INNER, NULL) < min_sel)
+			continue;
 
 		/*
 		 * The table without those quals: its estimates as set_base_rel_sizes
@@ -997,6 +1008,7 @@ GpuaggJoinKeyFilters(PlannerInfo *root, GpuaggJoinPlan *jp, List *keys, Selectiv
 		 * its RelOptInfo's, create_scan_plan's.)
 		 */
 		copy = makeNode(RelOptInfo);
+		/* (its arrays shared: set_rel_width writes the same widths again) */
 		memcpy(copy, rel, sizeof(RelOptInfo));
 		copy->baserestrictinfo = rest;
 		copy->reltarget = copy_pathtarget(rel->reltarget);

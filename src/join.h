@@ -87,17 +87,22 @@ extern void GpuaggJoinPreferDeviceScans(PlannerInfo *root, GpuaggJoinPlan *jp,
  * the table's plan becomes a sequential scan without them (a copy of its
  * RelOptInfo with the other conditions and the estimates they give).
  * Returns those conditions' clauses (NIL for none) and in *sel their
- * selectivity; jp's costs, rows and bytes follow.  Inner joins only: a
- * semi, anti or left join's table filtered is not the join unfiltered.
+ * selectivity, not below min_sel (the caller's bound on the groups they
+ * may drop); jp's costs, rows and bytes follow.  Inner joins only (a
+ * semi, anti or left join's table filtered is not the join unfiltered),
+ * not a table with a row-level security policy or under a security
+ * barrier, and not where the device could read the table with them.  The
+ * caller sees that nothing the node computes for a row or group can fail.
  */
 /*
- * Is clause a comparison of one of keys (a plain Var) with a constant by
- * an operator of its type's default btree family, or an AND, OR, NOT of
- * such?  Equal keys then answer alike: it keeps a group whole or not.
+ * Is clause a comparison of one of keys (a Var) with a constant by
+ * an operator of its type's default btree family, or IS [NOT] NULL of
+ * it, or an AND, OR, NOT of such?  Equal keys then answer alike: it keeps
+ * a group whole or not.
  */
 extern bool GpuaggKeyComparison(Node *clause, List *keys);
 extern List *GpuaggJoinKeyFilters(PlannerInfo *root, GpuaggJoinPlan *jp, List *keys,
-								  Selectivity *sel);
+								  Selectivity min_sel, Selectivity *sel);
 
 /*
  * x [NOT] IN (subquery) in the WHERE of the table scanned (planner.c's

@@ -882,9 +882,6 @@ typedef struct GpuaggCandidate
 	Selectivity key_filter_sel; /* ... the share of groups they keep */
 } GpuaggCandidate;
 
-static List *split_key_filters(GpuaggCandidate *c, List **moved, int *before_join);
-static void take_key_filters(GpuaggCandidate *c, List *moved, List *keep, int before_join);
-static void key_filters_of_table(GpuaggCandidate *c);
 
 /*
  * Why the scan will not send page-form batches, or NULL if it will where
@@ -1417,6 +1414,155 @@ fetch_worthwhile(GpuaggCandidate *c, const GpuaggProgram *prog, List *keys, List
 	return groups <= FETCH_MAX_GROUPS;
 }
 
+/* (nothing_fails) an aggregate that cannot fail, replaced by a NULL */
+static Node *
+aggs_checked(Node *node, bool *ok)
+{
+	if (node == NULL)
+		return NULL;
+	if (IsA(node, Aggref))
+	{
+		Aggref	   *a = (Aggref *) node;
+
+		if (a->aggfnoid == F_COUNT_ || a->aggfnoid == F_COUNT_ANY ?
+			!GpuaggExprCannotFail((Node *) a->args) ||
+			!GpuaggExprCannotFail((Node *) a->aggfilter) :
+			!GpuaggExprCannotFail(node))
+			*ok = false;
+		return (Node *) makeNullConst(a->aggtype, -1, a->aggcollid);
+	}
+	return expression_tree_mutator(node, aggs_checked, ok);
+}
+
+/*
+ * Can nothing the node computes for a row or a group fail: its keys, its
+ * aggregates (counts, min, max, sums and averages of integers or
+ * numerics, of arguments and FILTERs that cannot fail), the query's
+ * HAVING, the table's WHERE and the join's conditions?  Then the rows and
+ * groups that a WHERE checked per group (a key filter) no longer drops
+ * before them raise nothing that PostgreSQL's plan would not.
+ */
+static bool
+nothing_fails(GpuaggCandidate *c)
+{
+	bool		ok = true;
+	Node	   *all = aggs_checked((Node *) list_make4(c->keys, c->aggrefs, c->quals,
+													  c->extra->havingQual), &ok);
+
+	return ok && GpuaggExprCannotFail(all) &&
+		GpuaggExprCannotFail((Node *) GpuaggJoinConditions(c->join.priv));
+}
+
+/*
+ * The least selectivity of key filters worth checking per group: where
+ * they would drop more groups than the device's rows over 50 (each a
+ * tuple checked on the host, against a row's deforming in column form)
+ * or a million, they stay the program's (a selective range on a key of
+ * many values).
+ */
+static Selectivity
+key_filter_min_sel(GpuaggCandidate *c)
+{
+	double		groups = estimate_num_groups(c->root, c->named_keys, c->input_rel->rows,
+											 NULL, NULL);
+
+	return groups / Min(Max(c->scan_rel->tuples / 50.0, 10000.0), 1000000.0);
+}
+
+/*
+ * The table's own WHERE on group keys alone (GpuaggKeyComparison), which
+ * keeps a group whole or not: its quals that are such, in *moved, and the
+ * others, returned (with *before_join counting those of them before the
+ * join).  Only where none of the table's quals can fail (a native scan
+ * runs the others only on the rows these keep), without grouping sets
+ * (whose coarser groups mix keys) or a subquery condition; else *moved
+ * is NIL.
+ */
+static List *
+split_key_filters(GpuaggCandidate *c, List **moved, int *before_join)
+{
+	List	   *keep = NIL;
+	ListCell   *lc;
+
+	*moved = NIL;
+	*before_join = 0;
+	if (c->host != NIL || c->root->parse->groupingSets != NIL || !nothing_fails(c))
+		return c->quals;
+	/* (not a row-level security policy's, nor a security barrier view's) */
+	foreach(lc, c->scan_rel->baserestrictinfo)
+		if (lfirst_node(RestrictInfo, lc)->security_level > 0)
+			return c->quals;
+	if (planner_rt_fetch(c->scan_rel->relid, c->root)->securityQuals != NIL)
+		return c->quals;
+	foreach(lc, c->quals)
+	{
+		Node	   *qual = lfirst(lc);
+
+		if (GpuaggKeyComparison(qual, c->named_keys) && !contain_volatile_functions(qual))
+			*moved = lappend(*moved, qual);
+		else
+		{
+			keep = lappend(keep, qual);
+			if (foreach_current_index(lc) < c->before_join)
+				(*before_join)++;
+		}
+	}
+	return keep;
+}
+
+/*
+ * ... checked per group, the others the program's (as compiled into
+ * c->prog), if they drop no more groups than key_filter_min_sel allows.
+ */
+static bool
+take_key_filters(GpuaggCandidate *c, List *moved, List *keep, int before_join)
+{
+	Selectivity sel = (c->key_filters == NIL ? 1.0 : c->key_filter_sel) *
+		clauselist_selectivity(c->root, moved, c->scan_rel->relid, JOIN_INNER, NULL);
+
+	if (sel < key_filter_min_sel(c))
+		return false;
+	c->key_filter_sel = sel;
+	c->key_filters = list_concat(c->key_filters, moved);
+	c->quals = keep;
+	c->before_join = before_join;
+	return true;
+}
+
+/*
+ * Such quals that keep the scan in column form (a range of strings under
+ * the collation, which only the host compares): checked per group
+ * instead, as a joined table's (GpuaggJoinKeyFilters), where the program
+ * without them takes page form.
+ */
+static void
+key_filters_of_table(GpuaggCandidate *c)
+{
+	List	   *moved;
+	int			before_join;
+	List	   *keep = split_key_filters(c, &moved, &before_join);
+	GpuaggProgram *saved = c->prog;
+	const char *why;
+
+	if (moved == NIL)
+		return;
+	c->prog = palloc(sizeof(GpuaggProgram));
+	if (GpuaggCompile(c->prog, keep, c->keys, c->aggrefs, c->numeric_scales,
+					  false, c->scan_rel->relid, c->join.joincols,
+					  GpuaggJoinConditions(c->join.priv), before_join, &why) &&
+		(!c->prog->uses_zone || GpuaggZoneLoad(c->prog, &c->prog->ga.zone)) &&
+		(!c->device_join ||
+		 GpuaggJoinDevicePlanned(c->join.priv, &c->prog->ga,
+								 planner_rt_fetch(c->scan_rel->relid, c->root)->relid, true)) &&
+		page_form_missing(c) == NULL &&
+		take_key_filters(c, moved, keep, before_join))
+	{
+		c->no_pages = NULL;
+		return;
+	}
+	c->prog = saved;
+}
+
 /*
  * The group keys, aggregates and quals, compiled into a program, and the
  * device that is to run it.
@@ -1594,13 +1740,10 @@ compile_query(GpuaggCandidate *c)
 		const char *why;
 
 		if (moved != NIL &&
-			GpuaggCompile(c->prog = palloc(sizeof(GpuaggProgram)), keep, c->keys, c->aggrefs, c->numeric_scales,
-						  false, c->scan_rel->relid, c->join.joincols,
+			GpuaggCompile(c->prog = palloc(sizeof(GpuaggProgram)), keep, c->keys, c->aggrefs,
+						  c->numeric_scales, false, c->scan_rel->relid, c->join.joincols,
 						  GpuaggJoinConditions(c->join.priv), before_join, &why))
-		{
-			take_key_filters(c, moved, keep, before_join);
-			compiled = true;
-		}
+			compiled = take_key_filters(c, moved, keep, before_join);
 	}
 	/*
 	 * Columns of a joined table whose primary key the group keys hold,
@@ -1668,8 +1811,9 @@ compile_query(GpuaggCandidate *c)
 	{
 		/* (grouping sets combine groups: not their keys' filters) */
 		c->key_filter_sel = 1.0;
-		c->key_filters = parse->groupingSets != NIL ? NIL :
-			GpuaggJoinKeyFilters(c->root, &c->join, c->named_keys, &c->key_filter_sel);
+		c->key_filters = parse->groupingSets != NIL || !nothing_fails(c) ? NIL :
+			GpuaggJoinKeyFilters(c->root, &c->join, c->named_keys, key_filter_min_sel(c),
+								 &c->key_filter_sel);
 		GpuaggJoinPreferDeviceScans(c->root, &c->join, false);
 	}
 	c->no_pages = c->remap ? psprintf("%s, so the scan reads column batches", reason) :
@@ -1705,89 +1849,6 @@ compile_query(GpuaggCandidate *c)
 		}
 	}
 	return NULL;
-}
-
-/*
- * The table's own WHERE on group keys alone (GpuaggKeyComparison), which
- * keeps a group whole or not: its quals that are such, in *moved, and the
- * others, returned (with *before_join counting those of them before the
- * join).  Only where none of the table's quals can fail (a native scan
- * runs the others only on the rows these keep), without grouping sets
- * (whose coarser groups mix keys) or a subquery condition; else *moved
- * is NIL.
- */
-static List *
-split_key_filters(GpuaggCandidate *c, List **moved, int *before_join)
-{
-	List	   *keep = NIL;
-	ListCell   *lc;
-
-	*moved = NIL;
-	*before_join = 0;
-	if (c->host != NIL || c->root->parse->groupingSets != NIL ||
-		!GpuaggExprCannotFail((Node *) c->quals))
-		return c->quals;
-	foreach(lc, c->quals)
-	{
-		Node	   *qual = lfirst(lc);
-
-		if (GpuaggKeyComparison(qual, c->named_keys) && !contain_volatile_functions(qual))
-			*moved = lappend(*moved, qual);
-		else
-		{
-			keep = lappend(keep, qual);
-			if (foreach_current_index(lc) < c->before_join)
-				(*before_join)++;
-		}
-	}
-	return keep;
-}
-
-/* ... checked per group, the others the program's (as compiled into c->prog) */
-static void
-take_key_filters(GpuaggCandidate *c, List *moved, List *keep, int before_join)
-{
-	if (c->key_filters == NIL)
-		c->key_filter_sel = 1.0;
-	c->key_filter_sel *= clauselist_selectivity(c->root, moved, c->scan_rel->relid,
-												JOIN_INNER, NULL);
-	c->key_filters = list_concat(c->key_filters, moved);
-	c->quals = keep;
-	c->before_join = before_join;
-}
-
-/*
- * Such quals that keep the scan in column form (a range of strings under
- * the collation, which only the host compares): checked per group
- * instead, as a joined table's (GpuaggJoinKeyFilters), where the program
- * without them takes page form.
- */
-static void
-key_filters_of_table(GpuaggCandidate *c)
-{
-	List	   *moved;
-	int			before_join;
-	List	   *keep = split_key_filters(c, &moved, &before_join);
-	GpuaggProgram *saved = c->prog;
-	const char *why;
-
-	if (moved == NIL)
-		return;
-	c->prog = palloc(sizeof(GpuaggProgram));
-	if (GpuaggCompile(c->prog, keep, c->keys, c->aggrefs, c->numeric_scales,
-					  false, c->scan_rel->relid, c->join.joincols,
-					  GpuaggJoinConditions(c->join.priv), before_join, &why) &&
-		(!c->prog->uses_zone || GpuaggZoneLoad(c->prog, &c->prog->ga.zone)) &&
-		(!c->device_join ||
-		 GpuaggJoinDevicePlanned(c->join.priv, &c->prog->ga,
-								 planner_rt_fetch(c->scan_rel->relid, c->root)->relid, true)) &&
-		page_form_missing(c) == NULL)
-	{
-		take_key_filters(c, moved, keep, before_join);
-		c->no_pages = NULL;
-		return;
-	}
-	c->prog = saved;
 }
 
 /*

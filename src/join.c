@@ -947,8 +947,8 @@ GpuaggKeyComparison(Node *clause, List *keys)
 
 /* (join.h) */
 List *
-GpuaggJoinKeyFilters(PlannerInfo *root, GpuaggJoinPlan *jp, List *keys, Selectivity min_sel,
-					 Selectivity *sel)
+GpuaggJoinKeyFilters(PlannerInfo *root, GpuaggJoinPlan *jp, List *keys,
+					 bool (*fit) (void *arg, Selectivity sel), void *arg, Selectivity *sel)
 {
 	List	   *moved_all = NIL;
 	ListCell   *lc;
@@ -999,7 +999,7 @@ GpuaggJoinKeyFilters(PlannerInfo *root, GpuaggJoinPlan *jp, List *keys, Selectiv
 		if (moved == NIL)
 			continue;
 		/* (not where the groups it drops would crowd out the others) */
-		if (*sel * clauselist_selectivity(root, moved, rel->relid, JOIN_INNER, NULL) < min_sel)
+		if (!fit(arg, *sel * clauselist_selectivity(root, moved, rel->relid, JOIN_INNER, NULL)))
 			continue;
 
 		/*

@@ -87,8 +87,8 @@ extern void GpuaggJoinPreferDeviceScans(PlannerInfo *root, GpuaggJoinPlan *jp,
  * the table's plan becomes a sequential scan without them (a copy of its
  * RelOptInfo with the other conditions and the estimates they give).
  * Returns those conditions' clauses (NIL for none) and in *sel their
- * selectivity, not below min_sel (the caller's bound on the groups they
- * may drop); jp's costs, rows and bytes follow.  Inner joins only (a
+ * selectivity, where fit(arg, their selectivity) says they drop few
+ * enough groups (the caller's bound); jp's costs, rows and bytes follow.  Inner joins only (a
  * semi, anti or left join's table filtered is not the join unfiltered),
  * not a table with a row-level security policy or under a security
  * barrier, and not where the device could read the table with them.  The
@@ -102,7 +102,8 @@ extern void GpuaggJoinPreferDeviceScans(PlannerInfo *root, GpuaggJoinPlan *jp,
  */
 extern bool GpuaggKeyComparison(Node *clause, List *keys);
 extern List *GpuaggJoinKeyFilters(PlannerInfo *root, GpuaggJoinPlan *jp, List *keys,
-								  Selectivity min_sel, Selectivity *sel);
+								  bool (*fit) (void *arg, Selectivity sel), void *arg,
+								  Selectivity *sel);
 
 /*
  * x [NOT] IN (subquery) in the WHERE of the table scanned (planner.c's

@@ -1454,19 +1454,45 @@ nothing_fails(GpuaggCandidate *c)
 }
 
 /*
- * The least selectivity of key filters worth checking per group: where
- * they would drop more groups than the device's rows over 50 (each a
- * tuple checked on the host, against a row's deforming in column form)
- * or a million, they stay the program's (a selective range on a key of
- * many values).
+ * Are key filters of selectivity sel worth checking per group: do the
+ * groups they would drop stay under the device's rows over 50 (each a
+ * tuple made and checked on the host, against a row's deforming in
+ * column form) and a million?  The groups without them: those with them
+ * over sel, but no more than the keys' distinct values (of a column, by
+ * its statistics over its whole table) allow; not a selective range on a
+ * key of many values.  (arg: the GpuaggCandidate; GpuaggJoinKeyFilters')
  */
-static Selectivity
-key_filter_min_sel(GpuaggCandidate *c)
+static bool
+key_filters_fit(void *arg, Selectivity sel)
 {
+	GpuaggCandidate *c = arg;
 	double		groups = estimate_num_groups(c->root, c->named_keys, c->input_rel->rows,
-											 NULL, NULL);
+											 NULL, NULL) / Max(sel, 1e-12);
+	double		values = 1;
+	ListCell   *lc;
 
-	return groups / Min(Max(c->scan_rel->tuples / 50.0, 10000.0), 1000000.0);
+	foreach(lc, c->named_keys)
+	{
+		VariableStatData vardata;
+		bool		isdefault;
+
+		if (!IsA(lfirst(lc), Var))
+		{
+			values = -1;
+			break;
+		}
+		examine_variable(c->root, lfirst(lc), 0, &vardata);
+		values *= get_variable_numdistinct(&vardata, &isdefault);
+		ReleaseVariableStats(vardata);
+		if (isdefault)
+		{
+			values = -1;
+			break;
+		}
+	}
+	if (values > 0)
+		groups = Min(groups, values);
+	return groups <= Min(Max(c->scan_rel->tuples / 50.0, 10000.0), 1000000.0);
 }
 
 /*
@@ -1512,7 +1538,7 @@ split_key_filters(GpuaggCandidate *c, List **moved, int *before_join)
 
 /*
  * ... checked per group, the others the program's (as compiled into
- * c->prog), if they drop no more groups than key_filter_min_sel allows.
+ * c->prog), if they drop no more groups than key_filters_fit allows.
  */
 static bool
 take_key_filters(GpuaggCandidate *c, List *moved, List *keep, int before_join)
@@ -1520,7 +1546,7 @@ take_key_filters(GpuaggCandidate *c, List *moved, List *keep, int before_join)
 	Selectivity sel = (c->key_filters == NIL ? 1.0 : c->key_filter_sel) *
 		clauselist_selectivity(c->root, moved, c->scan_rel->relid, JOIN_INNER, NULL);
 
-	if (sel < key_filter_min_sel(c))
+	if (!key_filters_fit(c, sel))
 		return false;
 	c->key_filter_sel = sel;
 	c->key_filters = list_concat(c->key_filters, moved);
@@ -1812,7 +1838,7 @@ compile_query(GpuaggCandidate *c)
 		/* (grouping sets combine groups: not their keys' filters) */
 		c->key_filter_sel = 1.0;
 		c->key_filters = parse->groupingSets != NIL || !nothing_fails(c) ? NIL :
-			GpuaggJoinKeyFilters(c->root, &c->join, c->named_keys, key_filter_min_sel(c),
+			GpuaggJoinKeyFilters(c->root, &c->join, c->named_keys, key_filters_fit, c,
 								 &c->key_filter_sel);
 		GpuaggJoinPreferDeviceScans(c->root, &c->join, false);
 	}

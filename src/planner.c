@@ -877,11 +877,12 @@ typedef struct GpuaggCandidate
 								 * goes along as the exact path */
 	Path	   *exact_path;		/* ... this one */
 	List	   *numeric_scales; /* GpuaggCompile's */
-	List	   *key_filters;	/* a joined table's WHERE on group keys, checked
-								 * per group (GpuaggJoinKeyFilters) */
+	List	   *key_filters;	/* WHERE quals on group keys alone, the
+								 * table's or a joined table's, checked per
+								 * group (key_filters_of_table,
+								 * GpuaggJoinKeyFilters) */
 	Selectivity key_filter_sel; /* ... the share of groups they keep */
 } GpuaggCandidate;
-
 
 /*
  * Why the scan will not send page-form batches, or NULL if it will where
@@ -1454,18 +1455,14 @@ nothing_fails(GpuaggCandidate *c)
 }
 
 /*
- * Are key filters of selectivity sel worth checking per group: do the
- * groups they would drop stay under the device's rows over 50 (each a
- * tuple made and checked on the host, against a row's deforming in
- * column form) and a million?  The groups without them: those with them
- * over sel, but no more than the keys' distinct values (of a column, by
- * its statistics over its whole table) allow; not a selective range on a
- * key of many values.  (arg: the GpuaggCandidate; GpuaggJoinKeyFilters')
+ * The groups the device makes where key filters of selectivity sel are
+ * checked per group: the query's over sel, but no more than the keys'
+ * distinct values (of a column, by its statistics over its whole table)
+ * allow.
  */
-static bool
-key_filters_fit(void *arg, Selectivity sel)
+static double
+key_filter_groups(GpuaggCandidate *c, Selectivity sel)
 {
-	GpuaggCandidate *c = arg;
 	double		groups = estimate_num_groups(c->root, c->named_keys, c->input_rel->rows,
 											 NULL, NULL) / Max(sel, 1e-12);
 	double		values = 1;
@@ -1490,9 +1487,22 @@ key_filters_fit(void *arg, Selectivity sel)
 			break;
 		}
 	}
-	if (values > 0)
-		groups = Min(groups, values);
-	return groups <= Min(Max(c->scan_rel->tuples / 50.0, 10000.0), 1000000.0);
+	return values > 0 ? Min(groups, values) : groups;
+}
+
+/*
+ * Are key filters of selectivity sel worth checking per group: do the
+ * groups the device then makes stay under its rows over 50 (each a tuple
+ * made and checked on the host, against a row's deforming in column form)
+ * and a million?  Not a selective range on a key of many values.  (arg:
+ * the GpuaggCandidate; GpuaggJoinKeyFilters')
+ */
+static bool
+key_filters_fit(void *arg, Selectivity sel)
+{
+	GpuaggCandidate *c = arg;
+
+	return key_filter_groups(c, sel) <= Min(Max(c->scan_rel->tuples / 50.0, 10000.0), 1000000.0);
 }
 
 /*
@@ -2091,9 +2101,9 @@ estimate(GpuaggCandidate *c)
 		c->groups = 1;
 	else
 		c->groups = estimate_num_groups(root, c->named_keys, input_rel->rows, NULL, NULL);
-	/* (the groups a joined table's filter on keys drops, checked after) */
+	/* (with the groups the key filters drop after) */
 	if (c->key_filters != NIL)
-		c->groups = Min(c->groups / Max(c->key_filter_sel, 1e-6), Max(c->rows, 1.0));
+		c->groups = Min(key_filter_groups(c, c->key_filter_sel), Max(c->rows, 1.0));
 	c->batch_rows = batch_rows_for(&c->prog->ga);
 	/* a small table fits one smaller batch */
 	c->batch_rows = Min(c->batch_rows,

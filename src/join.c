@@ -498,6 +498,17 @@ scan_pages(RelOptInfo *rel)
 	return pages;
 }
 
+/*
+ * The bytes the node holds of a joined table's rows as path makes them: a
+ * row's Datums and NULL flags, its bytes, a hash table entry.
+ */
+static double
+held_bytes(Path *path)
+{
+	return path->rows * (MAXALIGN(path->pathtarget->width) +
+						 list_length(path->parent->reltarget->exprs) * 9.0 + 48.0);
+}
+
 const char *
 GpuaggJoinPlanFor(PlannerInfo *root, RelOptInfo *input_rel, GpuaggJoinPlan *jp)
 {
@@ -826,9 +837,7 @@ GpuaggJoinPlanFor(PlannerInfo *root, RelOptInfo *input_rel, GpuaggJoinPlan *jp)
 		jp->dim_safe_paths = lappend(jp->dim_safe_paths,
 									 GpuaggCheapestSafePath(d->pathlist));
 		jp->dim_rows += path->rows;
-		/* a row: its Datums and NULL flags, its bytes, a hash table entry */
-		jp->dim_bytes += path->rows * (MAXALIGN(path->pathtarget->width) +
-									   list_length(d->reltarget->exprs) * 9.0 + 48.0);
+		jp->dim_bytes += held_bytes(path);
 		jp->dim_cost += path->total_cost;
 	}
 	GpuaggJoinScanCosts(root, jp);
@@ -965,6 +974,7 @@ GpuaggJoinKeyFilters(PlannerInfo *root, GpuaggJoinPlan *jp, List *keys,
 		Path	   *seq;
 		List	   *moved = NIL,
 				   *rest = NIL;
+		Selectivity moved_sel;
 		ListCell   *lc2;
 
 		if (intVal(list_nth(dim, DIM_KIND)) != JOIN_INNER ||
@@ -999,7 +1009,8 @@ GpuaggJoinKeyFilters(PlannerInfo *root, GpuaggJoinPlan *jp, List *keys,
 		if (moved == NIL)
 			continue;
 		/* (not where the groups it drops would crowd out the others) */
-		if (!fit(arg, *sel * clauselist_selectivity(root, moved, rel->relid, JOIN_INNER, NULL)))
+		moved_sel = clauselist_selectivity(root, moved, rel->relid, JOIN_INNER, NULL);
+		if (!fit(arg, *sel * moved_sel))
 			continue;
 
 		/*
@@ -1016,17 +1027,14 @@ GpuaggJoinKeyFilters(PlannerInfo *root, GpuaggJoinPlan *jp, List *keys,
 		seq = create_seqscan_path(root, copy, NULL, 0);
 		/* (its rows unfiltered in device memory: not where they crowd it) */
 		if (!device_scannable(root, seq) ||
-			(seq->rows - path->rows) * (MAXALIGN(path->pathtarget->width) +
-										list_length(rel->reltarget->exprs) * 9.0 + 48.0) >
-			GpuaggVramBudget() / 4)
+			held_bytes(seq) - held_bytes(path) > GpuaggVramBudget() / 4)
 			continue;
-		*sel *= clauselist_selectivity(root, moved, rel->relid, JOIN_INNER, NULL);
+		*sel *= moved_sel;
 		jp->dim_rows += seq->rows - path->rows;
-		jp->dim_bytes += (seq->rows - path->rows) * (MAXALIGN(path->pathtarget->width) +
-													  list_length(rel->reltarget->exprs) * 9.0 + 48.0);
+		jp->dim_bytes += held_bytes(seq) - held_bytes(path);
 		jp->dim_cost += seq->total_cost - path->total_cost;
 		lfirst(lc) = seq;
-		list_nth_cell(jp->dim_safe_paths, d)->ptr_value = seq->parallel_safe ? seq : NULL;
+		lfirst(list_nth_cell(jp->dim_safe_paths, d)) = seq->parallel_safe ? seq : NULL;
 		foreach(lc2, moved)
 			moved_all = lappend(moved_all, lfirst_node(RestrictInfo, lc2)->clause);
 	}

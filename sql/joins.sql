@@ -485,6 +485,15 @@ DROP POLICY jk_std ON jp;
 ALTER TABLE jp DISABLE ROW LEVEL SECURITY;
 REVOKE ALL ON jf, jp FROM jk_user;
 DROP ROLE jk_user;
+-- ... the scanned table's char(n) range (which the device does not compare)
+-- beside a joined table's filter, each checked per group
+CREATE TABLE jfc AS SELECT id, ck, pk, ('c' || (id % 20))::char(4) AS c, qty FROM jf;
+ANALYZE jfc;
+SELECT check_offload('SELECT c, count(*), sum(qty) FROM jfc JOIN jc ON ck = c_id WHERE c BETWEEN ''c1'' AND ''c15'' GROUP BY c');
+SELECT check_offload('SELECT c, p_type, count(*) FROM jfc JOIN jp ON pk = p_id WHERE c BETWEEN ''c1'' AND ''c15'' AND p_type >= ''STD'' GROUP BY c, p_type');
+SELECT l FROM explain_stable('SELECT c, p_type, count(*) FROM jfc JOIN jp ON pk = p_id WHERE c BETWEEN ''c1'' AND ''c15'' AND p_type >= ''STD'' GROUP BY c, p_type') l
+ WHERE l ~ 'Filter';
+DROP TABLE jfc;
 -- ... in parallel: each process's groups (the Finalize Aggregate checks
 -- them) and the leader's, its workers pinning pages
 SET parallel_setup_cost = 0;

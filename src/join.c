@@ -962,7 +962,6 @@ GpuaggJoinKeyFilters(PlannerInfo *root, GpuaggJoinPlan *jp, List *keys,
 	List	   *moved_all = NIL;
 	ListCell   *lc;
 
-	*sel = 1.0;
 	foreach(lc, jp->dim_paths)
 	{
 		Path	   *path = lfirst(lc);

@@ -86,9 +86,10 @@ extern void GpuaggJoinPreferDeviceScans(PlannerInfo *root, GpuaggJoinPlan *jp,
  * Q2.2's p_brand1 BETWEEN ...), and they and the others cannot fail,
  * the table's plan becomes a sequential scan without them (a copy of its
  * RelOptInfo with the other conditions and the estimates they give).
- * Returns those conditions' clauses (NIL for none) and in *sel their
- * selectivity, where fit(arg, their selectivity) says they drop few
- * enough groups (the caller's bound); jp's costs, rows and bytes follow.  Inner joins only (a
+ * Returns those conditions' clauses (NIL for none) and multiplies *sel
+ * (the selectivity of those the caller has already taken) by theirs,
+ * where fit(arg, the product) says they drop few enough groups (the
+ * caller's bound); jp's costs, rows and bytes follow.  Inner joins only (a
  * semi, anti or left join's table filtered is not the join unfiltered),
  * not a table with a row-level security policy or under a security
  * barrier, and not where the device could read the table with them.  The

@@ -1773,13 +1773,18 @@ compile_query(GpuaggCandidate *c)
 		List	   *moved;
 		int			before_join;
 		List	   *keep = split_key_filters(c, &moved, &before_join);
+		GpuaggProgram *prog = palloc(sizeof(GpuaggProgram));
 		const char *why;
 
 		if (moved != NIL &&
-			GpuaggCompile(c->prog = palloc(sizeof(GpuaggProgram)), keep, c->keys, c->aggrefs,
-						  c->numeric_scales, false, c->scan_rel->relid, c->join.joincols,
-						  GpuaggJoinConditions(c->join.priv), before_join, &why))
-			compiled = take_key_filters(c, moved, keep, before_join);
+			GpuaggCompile(prog, keep, c->keys, c->aggrefs, c->numeric_scales, false,
+						  c->scan_rel->relid, c->join.joincols,
+						  GpuaggJoinConditions(c->join.priv), before_join, &why) &&
+			take_key_filters(c, moved, keep, before_join))
+		{
+			c->prog = prog;
+			compiled = true;
+		}
 	}
 	/*
 	 * Columns of a joined table whose primary key the group keys hold,
@@ -1845,11 +1850,22 @@ compile_query(GpuaggCandidate *c)
 								planner_rt_fetch(c->scan_rel->relid, c->root)->relid, true);
 	if (c->device_join)
 	{
-		/* (grouping sets combine groups: not their keys' filters) */
-		c->key_filter_sel = 1.0;
-		c->key_filters = parse->groupingSets != NIL || !nothing_fails(c) ? NIL :
-			GpuaggJoinKeyFilters(c->root, &c->join, c->named_keys, key_filters_fit, c,
-								 &c->key_filter_sel);
+		/*
+		 * (grouping sets combine groups: not their keys' filters; nor
+		 * beside a fetch that Top-N's few groups made worthwhile)
+		 */
+		if (parse->groupingSets == NIL && c->fetch == NIL && nothing_fails(c))
+		{
+			Selectivity sel = c->key_filters == NIL ? 1.0 : c->key_filter_sel;
+			List	   *moved = GpuaggJoinKeyFilters(c->root, &c->join, c->named_keys,
+													 key_filters_fit, c, &sel);
+
+			if (moved != NIL)
+			{
+				c->key_filters = list_concat(c->key_filters, moved);
+				c->key_filter_sel = sel;
+			}
+		}
 		GpuaggJoinPreferDeviceScans(c->root, &c->join, false);
 	}
 	c->no_pages = c->remap ? psprintf("%s, so the scan reads column batches", reason) :
@@ -2421,10 +2437,11 @@ add_gpuagg_path(GpuaggCandidate *c)
 	if (c->out_groups >= 0)
 		groups = c->out_groups;
 	cpath->path.rows = groups;
-	/* each process returns the groups of its share */
+	/* each process returns the groups of its share (all, with key filters) */
 	if (c->partial && parse->groupClause != NIL)
-		cpath->path.rows = estimate_num_groups(root, c->named_keys, c->input_rel->rows / c->divisor,
-											   NULL, NULL);
+		cpath->path.rows = c->key_filters != NIL ? c->groups :
+			estimate_num_groups(root, c->named_keys, c->input_rel->rows / c->divisor,
+								NULL, NULL);
 	cpath->path.startup_cost = cost;
 	cpath->path.total_cost = cost;
 	cpath->path.pathkeys = NIL;

@@ -499,14 +499,22 @@ scan_pages(RelOptInfo *rel)
 }
 
 /*
- * The bytes the node holds of a joined table's rows as path makes them: a
- * row's Datums and NULL flags, its bytes, a hash table entry.
+ * The bytes the node holds of a joined table's rows, natts columns of
+ * width bytes a row: a row's Datums and NULL flags, its bytes, a hash
+ * table entry.
  */
 static double
-held_bytes(Path *path)
+held_bytes(double rows, int width, int natts)
 {
-	return path->rows * (MAXALIGN(path->pathtarget->width) +
-						 list_length(path->parent->reltarget->exprs) * 9.0 + 48.0);
+	return rows * (MAXALIGN(width) + natts * 9.0 + 48.0);
+}
+
+/* ... as path makes them */
+static double
+path_held_bytes(Path *path)
+{
+	return held_bytes(path->rows, path->pathtarget->width,
+					  list_length(path->parent->reltarget->exprs));
 }
 
 const char *
@@ -837,7 +845,7 @@ GpuaggJoinPlanFor(PlannerInfo *root, RelOptInfo *input_rel, GpuaggJoinPlan *jp)
 		jp->dim_safe_paths = lappend(jp->dim_safe_paths,
 									 GpuaggCheapestSafePath(d->pathlist));
 		jp->dim_rows += path->rows;
-		jp->dim_bytes += held_bytes(path);
+		jp->dim_bytes += path_held_bytes(path);
 		jp->dim_cost += path->total_cost;
 	}
 	GpuaggJoinScanCosts(root, jp);
@@ -1026,19 +1034,17 @@ GpuaggJoinKeyFilters(PlannerInfo *root, GpuaggJoinPlan *jp, List *keys,
 		seq = create_seqscan_path(root, copy, NULL, 0);
 		/* (its rows unfiltered in device memory: not where they crowd it) */
 		if (!device_scannable(root, seq) ||
-			held_bytes(seq) - held_bytes(path) > GpuaggVramBudget() / 4)
+			path_held_bytes(seq) - path_held_bytes(path) > GpuaggVramBudget() / 4)
 			continue;
 		*sel *= moved_sel;
 		jp->dim_rows += seq->rows - path->rows;
-		jp->dim_bytes += held_bytes(seq) - held_bytes(path);
+		jp->dim_bytes += path_held_bytes(seq) - path_held_bytes(path);
 		jp->dim_cost += seq->total_cost - path->total_cost;
 		lfirst(lc) = seq;
 		lfirst(list_nth_cell(jp->dim_safe_paths, d)) = seq->parallel_safe ? seq : NULL;
 		foreach(lc2, moved)
 			moved_all = lappend(moved_all, lfirst_node(RestrictInfo, lc2)->clause);
 	}
-	if (moved_all != NIL)
-		GpuaggJoinScanCosts(root, jp);
 	return moved_all;
 }
 
@@ -1155,7 +1161,7 @@ GpuaggJoinAddSubquery(PlannerInfo *root, GpuaggJoinPlan *jp, Expr *clause)
 								   list_make4(NIL, NIL, makeInteger(sp->plan_id),
 											  makeInteger(notin))));
 	jp->dim_rows += plan->plan_rows;
-	jp->dim_bytes += plan->plan_rows * (MAXALIGN(plan->plan_width) + natts * 9.0 + 48.0);
+	jp->dim_bytes += held_bytes(plan->plan_rows, plan->plan_width, natts);
 	/* (a hashed subquery's startup: its plan's run and the hashing) */
 	jp->subquery_cost += sp->startup_cost;
 	jp->dim_cost += sp->startup_cost;

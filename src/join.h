@@ -89,7 +89,9 @@ extern void GpuaggJoinPreferDeviceScans(PlannerInfo *root, GpuaggJoinPlan *jp,
  * Returns those conditions' clauses (NIL for none) and multiplies *sel
  * (the selectivity of those the caller has already taken) by theirs,
  * where fit(arg, the product) says they drop few enough groups (the
- * caller's bound); jp's costs, rows and bytes follow.  Inner joins only (a
+ * caller's bound); jp's costs, rows and bytes follow, but for its
+ * dim_scan_* (GpuaggJoinPreferDeviceScans, which the caller runs next,
+ * sets them).  Inner joins only (a
  * semi, anti or left join's table filtered is not the join unfiltered),
  * not a table with a row-level security policy or under a security
  * barrier, and not where the device could read the table with them.  The

@@ -881,7 +881,8 @@ typedef struct GpuaggCandidate
 								 * table's or a joined table's, checked per
 								 * group (key_filters_of_table,
 								 * GpuaggJoinKeyFilters) */
-	Selectivity key_filter_sel; /* ... the share of groups they keep */
+	Selectivity key_filter_sel; /* ... the share of groups they keep (1
+								 * without) */
 } GpuaggCandidate;
 
 /*
@@ -1553,7 +1554,7 @@ split_key_filters(GpuaggCandidate *c, List **moved, int *before_join)
 static bool
 take_key_filters(GpuaggCandidate *c, List *moved, List *keep, int before_join)
 {
-	Selectivity sel = (c->key_filters == NIL ? 1.0 : c->key_filter_sel) *
+	Selectivity sel = c->key_filter_sel *
 		clauselist_selectivity(c->root, moved, c->scan_rel->relid, JOIN_INNER, NULL);
 
 	if (!key_filters_fit(c, sel))
@@ -1855,17 +1856,10 @@ compile_query(GpuaggCandidate *c)
 		 * beside a fetch that Top-N's few groups made worthwhile)
 		 */
 		if (parse->groupingSets == NIL && c->fetch == NIL && nothing_fails(c))
-		{
-			Selectivity sel = c->key_filters == NIL ? 1.0 : c->key_filter_sel;
-			List	   *moved = GpuaggJoinKeyFilters(c->root, &c->join, c->named_keys,
-													 key_filters_fit, c, &sel);
-
-			if (moved != NIL)
-			{
-				c->key_filters = list_concat(c->key_filters, moved);
-				c->key_filter_sel = sel;
-			}
-		}
+			c->key_filters = list_concat(c->key_filters,
+										 GpuaggJoinKeyFilters(c->root, &c->join, c->named_keys,
+															  key_filters_fit, c,
+															  &c->key_filter_sel));
 		GpuaggJoinPreferDeviceScans(c->root, &c->join, false);
 	}
 	c->no_pages = c->remap ? psprintf("%s, so the scan reads column batches", reason) :
@@ -2566,6 +2560,7 @@ try_gpuagg_path(PlannerInfo *root, RelOptInfo *input_rel,
 	c.extra = extra;
 	c.partial = partial;
 	c.feed = feed;
+	c.key_filter_sel = 1.0;
 	if ((reason = query_eligible(&c)) != NULL ||
 		(reason = compile_query(&c)) != NULL ||
 		(reason = grouping_sets(&c)) != NULL ||

@@ -13,16 +13,6 @@
 
 #include "call.h"
 
-/* (the CUDA process calls no PostgreSQL function: its own clock) */
-static double
-call_now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1000.0 + ts.tv_nsec / 1e6;
-}
-
 void
 GpuaggRunCall(ServiceCall *c, GaEngineSession **sp, char *host)
 {
@@ -46,10 +36,10 @@ GpuaggRunCall(ServiceCall *c, GaEngineSession **sp, char *host)
 	switch (c->op)
 	{
 		case OP_OPEN:
-			t0 = call_now_ms();
+			t0 = GpuaggCallNowMs();
 			s = *sp = ga_engine_open(&c->prog, &c->args, c->seed, host, c->host_bytes,
 									 &c->cancel, c->err, sizeof(c->err));
-			c->open_ms += call_now_ms() - t0;
+			c->open_ms += GpuaggCallNowMs() - t0;
 			if (s == NULL)
 			{
 				err = GA_ERR_DEVICE;
@@ -57,9 +47,9 @@ GpuaggRunCall(ServiceCall *c, GaEngineSession **sp, char *host)
 			}
 			/* FALLTHROUGH */
 		case OP_START:
-			t0 = call_now_ms();
+			t0 = GpuaggCallNowMs();
 			err = s ? ga_engine_start(s) : GA_ERR_DEVICE;
-			c->start_ms += call_now_ms() - t0;
+			c->start_ms += GpuaggCallNowMs() - t0;
 			break;
 		case OP_WAITBUF:
 			err = s ? ga_engine_wait_buffer(s, c->b) : GA_ERR_DEVICE;

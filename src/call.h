@@ -95,6 +95,19 @@ call_futex_wake(volatile uint32 *addr)
 }
 
 /*
+ * Milliseconds on the monotonic clock (the CUDA process calls no
+ * PostgreSQL function for its timings: its own clock).
+ */
+static inline double
+GpuaggCallNowMs(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000.0 + ts.tv_nsec / 1e6;
+}
+
+/*
  * Run the call written in c on the engine session *sp (opened by OP_OPEN,
  * closed and set to NULL by OP_CLOSE); host is the engine's region.  In a
  * thread of the CUDA process, or in a single-user backend: it calls no

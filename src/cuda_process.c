@@ -403,20 +403,18 @@ static void
 map_pages(void)
 {
 	char		err[256];
-	struct timespec t0,
-				t1;
+	double		t0;
 	CpMsg		m;
 
 	if (pages_mapped)
 		return;
-	clock_gettime(CLOCK_MONOTONIC, &t0);
+	t0 = GpuaggCallNowMs();
 	pages_mapped = ga_engine_register_pages(cp->pages, cp->pages_bytes, cp->blcksz,
 											err, sizeof(err));
-	clock_gettime(CLOCK_MONOTONIC, &t1);
 	memset(&m, 0, sizeof(m));
 	m.kind = CP_PAGES;
 	m.count = pages_mapped;
-	m.ms = (t1.tv_sec - t0.tv_sec) * 1000.0 + (t1.tv_nsec - t0.tv_nsec) / 1e6;
+	m.ms = GpuaggCallNowMs() - t0;
 	if (!pages_mapped)
 		strlcpy(m.text, err, sizeof(m.text));
 	send_msg(&m);

@@ -44,7 +44,7 @@
 #define GA_HD static inline
 #endif
 
-#define GA_ABI_VERSION		32
+#define GA_ABI_VERSION		33
 
 /*
  * Words of a page's visibility bitmap in a page-form batch: room for
@@ -556,6 +556,10 @@ typedef struct GaColumn
 	int32_t		dscale_checked; /* GA_T_NUMERIC without a typmod: a value
 								 * whose display scale is not scale sends
 								 * the scan to the exact path */
+	int32_t		dscale_of;		/* 1: a GA_T_FLOAT8 column holding the
+								 * display scale of each value of numeric
+								 * attribute attno (a sum's, of a column
+								 * whose values have several), not a value */
 	int32_t		like;			/* of such a column, 1 + where its LIKE
 								 * pattern lies in likes[] when a device
 								 * matches it itself (page form,

@@ -76,6 +76,8 @@ typedef struct GaTupleLayout
 								 * int64 in units of 10^-scale[c] */
 	uint64_t	dscale_checked; /* ... whose values must have display scale
 								 * scale[c] (GaColumn.dscale_checked) */
+	uint64_t	dscales;		/* bit c: column c is a numeric's display
+								 * scale, as a double (GaColumn.dscale_of) */
 	int32_t		scale[GA_MAX_COLS];
 	int32_t		next_same[GA_MAX_COLS];	/* next column of the same attribute */
 	int32_t		width[GA_MAX_COLS];	/* bytes stored per value of a column */
@@ -328,6 +330,26 @@ ga_numeric_value(const uint8_t *p, uint32_t len, int scale, int dscale, int64_t 
 			return 0;
 	}
 	*out = neg ? -(int64_t) acc : (int64_t) acc;
+	return 1;
+}
+
+/*
+ * The display scale of a numeric's bytes (as ga_numeric_value reads them),
+ * as a double.  Returns 0 for NaN or an infinity (whose value sends the
+ * scan to the exact path anyway).
+ */
+GA_HD int
+ga_numeric_dscale(const uint8_t *p, uint32_t len, double *out)
+{
+	uint16_t	head;
+
+	if (len < 2)
+		return 0;
+	head = ga_read16(p);
+	if ((head & GA_NUMERIC_SIGN_MASK) == GA_NUMERIC_SPECIAL)
+		return 0;
+	*out = (head & GA_NUMERIC_SHORT) ? (double) ((head & 0x1F80) >> 7) :
+		(double) (head & 0x3FFF);
 	return 1;
 }
 
@@ -726,6 +748,18 @@ ga_put_attr(const GaTupleLayout *L, int c, uint32_t row, void *const *values,
 				ok = GA_DEFORM_STRING;
 			wide = m;
 			ga_put(L, c, row, values, nulls, anynull, (const uint8_t *) &wide, 0);
+		}
+		else if ((L->dscales >> c) & 1)
+		{
+			const uint8_t *data;
+			uint32_t	len;
+			double		ds = 0;
+
+			if (!ga_varlena_inline(src, &data, &len))
+				ok = GA_DEFORM_STRING;
+			else if (!ga_numeric_dscale(data, len, &ds))
+				ok = GA_DEFORM_NUMERIC;
+			ga_put(L, c, row, values, nulls, anynull, (const uint8_t *) &ds, 0);
 		}
 		else if ((L->numerics >> c) & 1)
 		{

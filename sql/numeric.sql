@@ -369,15 +369,65 @@ INSERT INTO nu VALUES (1, 1.5, 1, 1.000);
 SELECT check_offload('SELECT g, sum(amt), avg(amt), max(amt) FROM nu GROUP BY g');
 SELECT exact_runs('SELECT g, sum(amt), avg(amt), max(amt) FROM nu GROUP BY g');
 SELECT check_offload('SELECT g, sum(r) FROM nu GROUP BY g');
--- no statistics, or values of several display scales in them: native
+-- no statistics: native
 CREATE TABLE nu2 (x numeric) WITH (autovacuum_enabled = off);
 INSERT INTO nu2 VALUES (1.5), (2.25);
 SET gpuagg.log_fallback = on;
 SELECT sum(x) FROM nu2;
-ANALYZE nu2;
-SELECT sum(x) FROM nu2;
 RESET gpuagg.log_fallback;
 DROP TABLE nu, nu2;
+
+-- values of several display scales (as an application stores what was
+-- typed): each read at the largest its statistics show; where a display
+-- scale reaches the result (sum, avg), each row's goes along, so a group
+-- shows the largest of its own values' (g 5: scale 0 alone; g 6: 3, past
+-- the statistics').  Compared as text on both devices.
+CREATE TABLE nm3 (g int4, x numeric, y numeric, q int4, p numeric(8,3))
+	WITH (autovacuum_enabled = off);
+INSERT INTO nm3
+SELECT i % 5,
+	   CASE i % 4 WHEN 0 THEN (i % 50)::numeric WHEN 1 THEN round(i / 10.0, 1)
+	   WHEN 2 THEN round(-i / 100.0, 2) END,
+	   CASE WHEN i % 3 = 0 THEN (i % 7)::numeric ELSE round(i / 4.0, 2) END,
+	   i % 9, i / 8.0
+  FROM generate_series(1, 3000) i;
+INSERT INTO nm3 SELECT 5, i, i, 1, 1 FROM generate_series(1, 20) i;
+ANALYZE nm3;
+INSERT INTO nm3 VALUES (6, 1.500, 2, 1, 1), (6, 2, 0.5, 1, 1);
+SELECT same_in_pages('SELECT g, sum(x), avg(x), count(x), sum(y) FROM nm3 GROUP BY g');
+SELECT same_in_pages('SELECT g, sum(x * q), sum(x * y), sum(x + y), sum(-x), sum(abs(x) - 1), avg(x * 2.5 + p) FROM nm3 GROUP BY g');
+SELECT same_in_pages('SELECT g, sum(CASE WHEN q > 4 THEN x ELSE 0 END), sum(COALESCE(x, y)), sum(CASE WHEN q = 1 THEN x * q END) FROM nm3 GROUP BY g');
+SELECT same_in_pages('SELECT g, sum(round(x, 1)), sum(trunc(x)), sum(x::numeric(10,3)), count(*) FILTER (WHERE x * 2 > 10) FROM nm3 WHERE x > -5 AND y IN (1, 2.5, 3.25) OR x IS NULL GROUP BY g');
+SELECT same_in_pages('SELECT x::numeric(10,1) AS k, count(*), sum(y) FROM nm3 GROUP BY 1');
+SELECT check_offload('SELECT g, max(x::float8), min(y::int4), percentile_cont(0.5) WITHIN GROUP (ORDER BY y) FROM nm3 GROUP BY g');
+SELECT same_in_pages('SELECT g, sum(x), avg(y) FROM nm3 GROUP BY ROLLUP (g)');
+SELECT g, sum(x), avg(x), sum(x * y) FROM nm3 WHERE g >= 5 GROUP BY g ORDER BY g;
+-- in parallel: the partial states carry the largest display scale
+SET parallel_setup_cost = 0;
+SET parallel_tuple_cost = 0;
+SET min_parallel_table_scan_size = 0;
+SET max_parallel_workers_per_gather = 2;
+SELECT same_in_pages('SELECT g, sum(x), avg(x * q), sum(CASE WHEN q > 2 THEN y END) FROM nm3 GROUP BY g');
+RESET parallel_setup_cost;
+RESET parallel_tuple_cost;
+RESET min_parallel_table_scan_size;
+RESET max_parallel_workers_per_gather;
+-- a value with digits past the scale it is read at: the exact path
+INSERT INTO nm3 VALUES (7, 1.23456, 1, 1, 1);
+SELECT g, sum(x), avg(x) FROM nm3 WHERE g >= 5 GROUP BY g ORDER BY g;
+SELECT exact_runs('SELECT g, sum(x), avg(x) FROM nm3 WHERE g >= 5 GROUP BY g');
+SET gpuagg.enabled = off;
+SELECT g, sum(x), avg(x) FROM nm3 WHERE g >= 5 GROUP BY g ORDER BY g;
+RESET gpuagg.enabled;
+-- where a display scale reaches the result otherwise: native, saying so
+SET gpuagg.log_fallback = on;
+SELECT g, min(x) FROM nm3 WHERE g = 5 GROUP BY g;
+SELECT x, count(*) FROM nm3 WHERE g = 5 AND x < 3 GROUP BY x ORDER BY x;
+SELECT sum(x / 4) FROM nm3 WHERE g = 5;
+SELECT sum(DISTINCT x) FROM nm3 WHERE g = 5;
+SELECT stddev(x) FROM nm3 WHERE g = 5;
+RESET gpuagg.log_fallback;
+DROP TABLE nm3;
 
 -- what stays native says so
 SET gpuagg.log_fallback = on;

@@ -548,6 +548,12 @@ store_value(GpuaggBatchReader *r, const GaColumn *col, void *vals, int64 row,
 			((uint8 *) vals)[row] = (uint8) v;
 		return !isnull;
 	}
+	if (col->dscale_of)
+	{
+		/* a numeric's display scale (NaN's: its value takes the exact path) */
+		((float8 *) vals)[row] = Max(GpuaggNumericDscale(d), 0);
+		return true;
+	}
 	switch (col->type)
 	{
 		case GA_T_TEXT:
@@ -826,7 +832,7 @@ column_deformable(const GaColumn *col, Form_pg_attribute att)
 		return true;			/* (count(x): any attribute, its NULL bit) */
 	if (col->type == GA_T_TEXT || col->type == GA_T_BPCHAR || col->like || col->length)
 		return att->attlen == -1;
-	if (col->type == GA_T_NUMERIC)
+	if (col->type == GA_T_NUMERIC || col->dscale_of)
 		return getBaseType(att->atttypid) == NUMERICOID;
 	return att->attbyval && att->attlen == ga_type_width(col->type);
 }
@@ -863,15 +869,16 @@ deferred_strings(const GaProgram *p, uint64 strings, int32 *end)
 /*
  * A default (GaAttr.missing) is one value for every column of its
  * attribute's chain: a string's code, or its Datum as it is.  A LIKE
- * column's match, a length column's count or a prefix column's code of it
- * would be other values:
+ * column's match, a length column's count, a prefix column's code of it
+ * or a numeric's display scale would be other values:
  * does a column of the chain from c need one?
  */
 static bool
 missing_differs(const GaProgram *p, const int *next_same, int c)
 {
 	for (; c >= 0; c = next_same[c])
-		if (p->cols[c].like || p->cols[c].length || p->cols[c].prefix)
+		if (p->cols[c].like || p->cols[c].length || p->cols[c].prefix ||
+			p->cols[c].dscale_of)
 			return true;
 	return false;
 }
@@ -914,6 +921,8 @@ shared_deform_possible(GpuaggBatchReader *r)
 			r->layout.numerics |= UINT64CONST(1) << c;
 		if (t == GA_T_NUMERIC && p->cols[c].dscale_checked)
 			r->layout.dscale_checked |= UINT64CONST(1) << c;
+		if (p->cols[c].dscale_of)
+			r->layout.dscales |= UINT64CONST(1) << c;
 		r->layout.scale[c] = p->cols[c].scale;
 		r->layout.width[c] = ga_type_width(t);
 		r->layout.next_same[c] = r->next_same[c];
@@ -967,10 +976,10 @@ shared_deform_possible(GpuaggBatchReader *r)
 			 * numeric's: its scaled value.  The host deforms where there is
 			 * none, or where the chain's one value cannot serve each column.
 			 */
-			if ((r->layout.numerics >> a->col) & 1 ?
-				!GpuaggNumericScaled(d, r->layout.scale[a->col],
-									 GpuaggColumnDscale(&p->cols[a->col]), &a->missing.i) :
-				missing_differs(p, r->next_same, a->col))
+			if (missing_differs(p, r->next_same, a->col) ||
+				(((r->layout.numerics >> a->col) & 1) &&
+				 !GpuaggNumericScaled(d, r->layout.scale[a->col],
+									  GpuaggColumnDscale(&p->cols[a->col]), &a->missing.i)))
 			{
 				/* (r->shared false: the layout is never read) */
 				pfree(attrs);

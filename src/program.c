@@ -88,6 +88,13 @@ typedef struct Compiler
 	Expr	   *mixed_case;
 	int			mixed_ds_reg;
 	/*
+	 * numeric columns without a typmod whose values have several display
+	 * scales (attnos), read where only their values count, or where each
+	 * row's display scale goes along (mixed_scale_columns, compile_ds)
+	 */
+	Bitmapset  *mixed_cols;
+	bool		ds_branch;		/* a mixed_case branch reads one */
+	/*
 	 * A numeric division's arguments (its OpExpr's args) where its display
 	 * scale, which numeric_div chooses per row, does not reach the result:
 	 * inside round, trunc, floor, ceil, sign and casts, compared, or (with
@@ -388,7 +395,8 @@ column_for(Compiler *c, AttrNumber attno, int type, int pred, int scale)
 
 	for (uint32 i = 0; i < p->ncols; i++)
 	{
-		if (p->cols[i].attno == attno && p->cols[i].pred == pred)
+		if (p->cols[i].attno == attno && p->cols[i].pred == pred &&
+			!p->cols[i].dscale_of)
 		{
 			/* a column read for values wins over a NULL-only one */
 			if (type != GA_T_NULLONLY)
@@ -408,6 +416,26 @@ column_for(Compiler *c, AttrNumber attno, int type, int pred, int scale)
 	p->cols[p->ncols].type = type;
 	p->cols[p->ncols].pred = pred;
 	p->cols[p->ncols].scale = scale;
+	return p->ncols++;
+}
+
+/*
+ * The column of the display scales of numeric column attno's values
+ * (GaColumn.dscale_of), or -1.
+ */
+static int
+dscale_column_for(Compiler *c, AttrNumber attno)
+{
+	GaProgram  *p = &c->prog->ga;
+
+	for (uint32 i = 0; i < p->ncols; i++)
+		if (p->cols[i].attno == attno && p->cols[i].dscale_of)
+			return i;
+	if (p->ncols >= GA_MAX_COLS)
+		return fail(c, "query reads more than %d columns", GA_MAX_COLS), -1;
+	p->cols[p->ncols].attno = attno;
+	p->cols[p->ncols].type = GA_T_FLOAT8;
+	p->cols[p->ncols].dscale_of = 1;
 	return p->ncols++;
 }
 
@@ -478,15 +506,28 @@ compile_var(Compiler *c, Var *var, int type)
 			case GPUAGG_SCALE_NO_VALUE:
 				return fail(c, "numeric column \"%s\" without a typmod, and no finite value in its statistics to take its scale from",
 							name), -1;
-			case GPUAGG_SCALE_SEVERAL:
-				return fail(c, "numeric column \"%s\" without a typmod holds values of display scales %d to %d",
-							name, lo, hi), -1;
 		}
+		if (hi > GA_NUMERIC_MAX_SCALE && lo != hi)
+			return fail(c, "numeric column \"%s\" without a typmod holds values of display scales %d to %d (the device holds up to %d)",
+						name, lo, hi, GA_NUMERIC_MAX_SCALE), -1;
 		if (hi > GA_NUMERIC_MAX_SCALE)
 			return fail(c, "numeric column \"%s\" without a typmod holds values of display scale %d (the device holds up to %d)",
 						name, hi, GA_NUMERIC_MAX_SCALE), -1;
+		if (intVal(lsecond(found)) == GPUAGG_SCALE_SEVERAL && GpuaggJoinAttno(var->varattno))
+			return fail(c, "numeric column \"%s\" of a joined table without a typmod holds values of display scales %d to %d",
+						name, lo, hi), -1;
+		if (intVal(lsecond(found)) == GPUAGG_SCALE_SEVERAL &&
+			!bms_is_member(var->varattno, c->mixed_cols))
+			return fail(c, "numeric column \"%s\" without a typmod holds values of display scales %d to %d, and the query shows one (such a column is only compared, cast to an integer or float, counted, or summed or averaged without DISTINCT)",
+						name, lo, hi), -1;
 		scale = hi;
-		checked = true;
+		/*
+		 * one display scale: every value must have it.  Several: each value
+		 * is read at the largest (exactly, or the scan takes the exact
+		 * path), and where its display scale reaches the result, it goes
+		 * along (mixed_scale_uses)
+		 */
+		checked = intVal(lsecond(found)) != GPUAGG_SCALE_SEVERAL;
 	}
 	/* a bpchar column brings both its codes (GA_T_BPCHAR) */
 	col = column_for(c, var->varattno,
@@ -3725,6 +3766,187 @@ compile_branch(Compiler *c, Expr *expr, int t, int r, const char *what, int *sca
 	return emit(c, GA_OP_MOVE, t, r, v, 0, 0) >= 0;
 }
 
+/* Does node read a numeric column of several display scales? */
+static bool
+reads_mixed_walker(Node *node, Compiler *c)
+{
+	if (node == NULL)
+		return false;
+	if (IsA(node, Var))
+		return ((Var *) node)->varlevelsup == 0 &&
+			bms_is_member(((Var *) node)->varattno, c->mixed_cols);
+	return expression_tree_walker(node, reads_mixed_walker, c);
+}
+
+static bool
+reads_mixed(Compiler *c, Node *node)
+{
+	return c->mixed_cols != NULL && reads_mixed_walker(node, c);
+}
+
+/* max(*d, e): each a float8 register, or a constant where it is -1 */
+static bool
+ds_max(Compiler *c, int *d, int *dfix, int e, int efix)
+{
+	int			tmp,
+				jump;
+
+	if (*d < 0 && e < 0)
+	{
+		*dfix = Max(*dfix, efix);
+		return true;
+	}
+	if (*d < 0)
+	{
+		/* (d and e swapped: the register one first) */
+		int			f = *dfix;
+
+		*d = e;
+		e = -1;
+		efix = f;
+	}
+	if (e < 0 && efix == 0)
+		return true;			/* a display scale is never below 0 */
+	if (e < 0 && (e = emit_const(c, Float8GetDatum((double) efix), false, GA_T_FLOAT8)) < 0)
+		return false;
+	if ((tmp = alloc_reg(c)) < 0 ||
+		emit(c, GA_OP_GT, GA_T_FLOAT8, tmp, e, *d, 0) < 0 ||
+		(jump = emit_jump(c, tmp)) < 0 ||
+		emit(c, GA_OP_MOVE, GA_T_FLOAT8, *d, e, 0, 0) < 0)
+		return false;
+	emit_patch(c, &jump, 1);
+	return true;
+}
+
+/*
+ * The display scale PostgreSQL gives each row's value of numeric
+ * expression e, which reads a column of several (mixed_cols): into a new
+ * float8 register (*reg), or *fixed where it is one for every row (*reg
+ * -1), as numeric.c's operators set it -- the column's from its values'
+ * headers (GaColumn.dscale_of), a product's the sum of its operands', a
+ * sum's or difference's the larger, unary minus and abs the operand's,
+ * round and trunc to n places n, floor, ceil and sign 0, a cast to
+ * numeric(p, s) s.  Anything else reading the column fails: its display
+ * scale is not followed.
+ */
+static bool
+compile_ds(Compiler *c, Expr *e, int *reg, int *fixed)
+{
+	*reg = *fixed = -1;
+	if (IsA(e, RelabelType))
+		return compile_ds(c, ((RelabelType *) e)->arg, reg, fixed);
+	if (!reads_mixed(c, (Node *) e))
+	{
+		Oid			typid = exprType((Node *) e);
+
+		if (typid == INT2OID || typid == INT4OID || typid == INT8OID)
+			*fixed = 0;
+		else if (IsA(e, FuncExpr) &&
+				 (((FuncExpr *) e)->funcid == F_NUMERIC_INT2 ||
+				  ((FuncExpr *) e)->funcid == F_NUMERIC_INT4 ||
+				  ((FuncExpr *) e)->funcid == F_NUMERIC_INT8))
+			*fixed = 0;			/* an integer's cast */
+		else if (IsA(e, Const) && typid == NUMERICOID && !((Const *) e)->constisnull)
+			*fixed = GpuaggNumericDscale(((Const *) e)->constvalue);
+		else if (IsA(e, Var) && typid == NUMERICOID &&
+				 (*fixed = numeric_typmod_scale(((Var *) e)->vartypmod)) < 0)
+		{
+			/* without a typmod, of one display scale (compile_var) */
+			ListCell   *lc;
+
+			foreach(lc, c->numeric_scales)
+			{
+				List	   *found = lfirst(lc);
+
+				if (intVal(linitial(found)) == ((Var *) e)->varattno &&
+					intVal(lsecond(found)) == GPUAGG_SCALE_FOUND)
+					*fixed = intVal(lfourth(found));
+			}
+		}
+		if (*fixed < 0)
+			return fail(c, "an operand of a numeric of several display scales other than a numeric(p, s) column, an integer or a constant");
+		return true;
+	}
+	if (IsA(e, Var))
+	{
+		int			col = dscale_column_for(c, ((Var *) e)->varattno);
+
+		return col >= 0 && (*reg = alloc_reg(c)) >= 0 &&
+			emit(c, GA_OP_COL, GA_T_FLOAT8, *reg, 0, 0, col) >= 0;
+	}
+	if (IsA(e, OpExpr) && ((OpExpr *) e)->opresulttype == NUMERICOID)
+	{
+		OpExpr	   *op = (OpExpr *) e;
+		int			r2,
+					f2;
+
+		if (list_length(op->args) == 1 &&
+			(op->opfuncid == F_NUMERIC_UMINUS || op->opfuncid == F_NUMERIC_UPLUS))
+			return compile_ds(c, linitial(op->args), reg, fixed);
+		if (list_length(op->args) != 2 ||
+			(op->opfuncid != F_NUMERIC_ADD && op->opfuncid != F_NUMERIC_SUB &&
+			 op->opfuncid != F_NUMERIC_MUL))
+			return fail(c, "a numeric operator other than +, - and * on a numeric of several display scales");
+		if (!compile_ds(c, linitial(op->args), reg, fixed) ||
+			!compile_ds(c, lsecond(op->args), &r2, &f2))
+			return false;
+		if (op->opfuncid != F_NUMERIC_MUL)
+			return ds_max(c, reg, fixed, r2, f2);
+		/* a product: the sum */
+		if (*reg < 0 && r2 < 0)
+			*fixed += f2;
+		else if (*reg < 0 || r2 < 0)
+		{
+			int			f = *reg < 0 ? *fixed : f2,
+						k;
+
+			*reg = Max(*reg, r2);
+			if (f > 0 &&
+				((k = emit_const(c, Float8GetDatum((double) f), false, GA_T_FLOAT8)) < 0 ||
+				 emit(c, GA_OP_ADD, GA_T_FLOAT8, *reg, *reg, k, 0) < 0))
+				return false;
+		}
+		else if (emit(c, GA_OP_ADD, GA_T_FLOAT8, *reg, *reg, r2, 0) < 0)
+			return false;
+		return true;
+	}
+	if (IsA(e, FuncExpr))
+	{
+		FuncExpr   *f = (FuncExpr *) e;
+		Node	   *places = list_length(f->args) == 2 ? lsecond(f->args) : NULL;
+
+		switch (f->funcid)
+		{
+			case F_ABS_NUMERIC:
+				return compile_ds(c, linitial(f->args), reg, fixed);
+			case F_ROUND_NUMERIC:
+			case F_TRUNC_NUMERIC:
+			case F_FLOOR_NUMERIC:
+			case F_CEIL_NUMERIC:
+			case F_CEILING_NUMERIC:
+			case F_SIGN_NUMERIC:
+				*fixed = 0;
+				return true;
+			case F_ROUND_NUMERIC_INT4:
+			case F_TRUNC_NUMERIC_INT4:
+				if (!IsA(places, Const) || ((Const *) places)->constisnull)
+					break;
+				*fixed = Max(DatumGetInt32(((Const *) places)->constvalue), 0);
+				return true;
+			case F_NUMERIC_NUMERIC_INT4:
+				if (!IsA(places, Const) || ((Const *) places)->constisnull)
+					break;
+				if (DatumGetInt32(((Const *) places)->constvalue) < (int32) VARHDRSZ)
+					return compile_ds(c, linitial(f->args), reg, fixed);
+				if ((*fixed = numeric_typmod_scale(DatumGetInt32(((Const *) places)->constvalue))) < 0)
+					break;
+				return true;
+		}
+	}
+	return fail(c, "a numeric of several display scales summed or averaged through %s",
+				IsA(e, FuncExpr) ? get_func_name(((FuncExpr *) e)->funcid) : "an expression other than +, -, *, abs, round or trunc");
+}
+
 /*
  * A branch of a mixed-scale CASE (Compiler.mixed_case) into register r: a
  * NULL constant as it is; else the value, a rescale to the largest scale
@@ -3736,8 +3958,9 @@ compile_mixed_branch(Compiler *c, Expr *expr, int r, int ds, int *at, int *from)
 {
 	int			vt,
 				k,
-				v = compile_expr(c, expr, &vt);
+				v;
 
+	v = compile_expr(c, expr, &vt);
 	*at = *from = -1;
 	if (v < 0)
 		return false;
@@ -3750,6 +3973,18 @@ compile_mixed_branch(Compiler *c, Expr *expr, int r, int ds, int *at, int *from)
 	*from = c->regscale[v];
 	if ((*at = emit(c, GA_OP_NUM_SCALE, GA_T_NUMERIC, r, r, 0, 0)) < 0)
 		return false;
+	if (reads_mixed(c, (Node *) expr))
+	{
+		/* a column of several display scales: the row's own */
+		int			fixed;
+
+		c->ds_branch = true;
+		if (!compile_ds(c, expr, &k, &fixed) ||
+			(k < 0 && (k = emit_const(c, Float8GetDatum((double) fixed), false,
+									  GA_T_FLOAT8)) < 0))
+			return false;
+		return emit(c, GA_OP_MOVE, GA_T_FLOAT8, ds, k, 0, 0) >= 0;
+	}
 	k = emit_const(c, Float8GetDatum((double) *from), false, GA_T_FLOAT8);
 	return k >= 0 && emit(c, GA_OP_MOVE, GA_T_FLOAT8, ds, k, 0, 0) >= 0;
 }
@@ -3774,8 +4009,9 @@ mixed_scales(Compiler *c, int nb, const int *at, const int *from, int ds)
 	for (int i = 0; i < nb; i++)
 		if (at[i] >= 0)
 			c->prog->ga.code[at[i]].imm = smax - from[i];
-	if (nscales > 1)
+	if (nscales > 1 || c->ds_branch)
 		c->mixed_ds_reg = ds;
+	c->ds_branch = false;
 	return smax;
 }
 
@@ -4768,6 +5004,7 @@ compile_aggref(Compiler *c, Aggref *aggref, GaAgg *ag)
 		else
 		{
 			bool		extreme = ag->kind == GA_AGG_MIN || ag->kind == GA_AGG_MAX;
+			bool		branched;
 			List	   *quotient = NIL;
 
 			/*
@@ -4789,8 +5026,32 @@ compile_aggref(Compiler *c, Aggref *aggref, GaAgg *ag)
 				quotient = division_args(arg);
 			c->div_args = quotient;
 			c->div_sum = quotient != NIL && ag->kind == GA_AGG_SUM_I128;
+			branched = c->mixed_case != NULL;
 			if (!compile_segment(c, arg, &ag->arg, &t))
 				return false;
+			/*
+			 * ... or of columns of several display scales: each row's
+			 * display scale computed after its value (a CASE's or
+			 * COALESCE's branches each their own: compile_mixed_branch)
+			 */
+			if (!branched && (aggref->aggfnoid == F_SUM_NUMERIC ||
+							  aggref->aggfnoid == F_AVG_NUMERIC) &&
+				reads_mixed(c, (Node *) arg))
+			{
+				int			ds,
+							fixed;
+
+				if (ag->kind != GA_AGG_SUM_I128 || ag->distinct >= 0 || c->mixed_ds_reg >= 0)
+					return fail(c, "%s of a numeric column of several display scales",
+								get_func_name(aggref->aggfnoid));
+				c->nextreg = ag->arg.reg + 1;
+				if (!compile_ds(c, arg, &ds, &fixed) ||
+					(ds < 0 && (ds = emit_const(c, Float8GetDatum((double) fixed), false,
+												GA_T_FLOAT8)) < 0))
+					return false;
+				ag->arg.end = c->prog->ga.ninstr;
+				c->mixed_ds_reg = ds;
+			}
 			if (extreme && quotient != NIL)
 				c->prog->agg_quotient[c->prog->ga.naggs] = c->quotient;
 			c->mixed_case = NULL;
@@ -4909,6 +5170,187 @@ domain_vars_mutator(Node *node, void *cxt)
 }
 
 /*
+ * A numeric column without a typmod whose statistics show values of
+ * several display scales: the devices read each value at the largest,
+ * exactly (a value that does not fit sends the scan to the exact path),
+ * but PostgreSQL shows a value at its own display scale, and a sum or an
+ * average at the largest of its group's.  So such a column offloads where
+ * only its values count -- compared, cast to an integer or a float,
+ * through +, -, *, abs and the conditionals on the way, or rounded,
+ * truncated, floored, ceiled or cast to numeric(p, s), whose display
+ * scale is fixed -- and where each row's display scale goes along:
+ * count of it, and sum or avg of it, of +, -, * over it or of a CASE's
+ * or COALESCE's branches over it (GA_AGG_SUM_I128_DS, compile_ds, which
+ * refuses what it does not follow).  Elsewhere (a group key, min, max, a
+ * division) the compiler refuses the column.
+ */
+typedef struct MixedUses
+{
+	AttrNumber	attno;
+	bool		value_only;		/* only the value of what is walked counts */
+	bool		ok;
+} MixedUses;
+
+static bool mixed_uses_walker(Node *node, MixedUses *m);
+
+static void
+mixed_uses_under(Node *node, MixedUses *m, bool value_only)
+{
+	bool		saved = m->value_only;
+
+	m->value_only = value_only;
+	(void) mixed_uses_walker(node, m);
+	m->value_only = saved;
+}
+
+static bool
+is_column(Node *node, AttrNumber attno)
+{
+	return node != NULL && IsA(node, Var) && ((Var *) node)->varattno == attno &&
+		((Var *) node)->varlevelsup == 0;
+}
+
+static bool
+mixed_uses_walker(Node *node, MixedUses *m)
+{
+	bool		saved = m->value_only;
+
+	if (node == NULL || !m->ok)
+		return false;
+	if (IsA(node, Var))
+	{
+		if (is_column(node, m->attno) && !m->value_only)
+			m->ok = false;
+		return false;
+	}
+	if (IsA(node, OpExpr))
+	{
+		OpExpr	   *op = (OpExpr *) node;
+
+		if (op->opresulttype == BOOLOID)
+			m->value_only = true;	/* a comparison */
+		else if (op->opfuncid != F_NUMERIC_ADD && op->opfuncid != F_NUMERIC_SUB &&
+				 op->opfuncid != F_NUMERIC_MUL && op->opfuncid != F_NUMERIC_UMINUS &&
+				 op->opfuncid != F_NUMERIC_UPLUS)
+			m->value_only = false;	/* a division's scale is its operands' */
+	}
+	else if (IsA(node, DistinctExpr) || IsA(node, ScalarArrayOpExpr) ||
+			 IsA(node, NullTest) || IsA(node, BooleanTest))
+		m->value_only = true;
+	else if (IsA(node, FuncExpr))
+	{
+		switch (((FuncExpr *) node)->funcid)
+		{
+			case F_INT2_NUMERIC:
+			case F_INT4_NUMERIC:
+			case F_INT8_NUMERIC:
+			case F_FLOAT4_NUMERIC:
+			case F_FLOAT8_NUMERIC:
+			case F_ROUND_NUMERIC:
+			case F_ROUND_NUMERIC_INT4:
+			case F_TRUNC_NUMERIC:
+			case F_TRUNC_NUMERIC_INT4:
+			case F_FLOOR_NUMERIC:
+			case F_CEIL_NUMERIC:
+			case F_CEILING_NUMERIC:
+			case F_SIGN_NUMERIC:
+				m->value_only = true;
+				break;
+			case F_NUMERIC_NUMERIC_INT4:
+				/* a typmod's scale, or (none) the value's */
+				if (!IsA(lsecond(((FuncExpr *) node)->args), Const) ||
+					DatumGetInt32(((Const *) lsecond(((FuncExpr *) node)->args))->constvalue) >=
+					(int32) VARHDRSZ)
+					m->value_only = true;
+				break;
+			case F_ABS_NUMERIC:
+				break;
+			default:
+				m->value_only = false;
+		}
+	}
+	else if (IsA(node, CaseExpr))
+	{
+		CaseExpr   *ce = (CaseExpr *) node;
+		ListCell   *lc;
+
+		mixed_uses_under((Node *) ce->arg, m, true);
+		foreach(lc, ce->args)
+		{
+			CaseWhen   *w = lfirst_node(CaseWhen, lc);
+
+			mixed_uses_under((Node *) w->expr, m, false);
+			mixed_uses_under((Node *) w->result, m, m->value_only);
+		}
+		mixed_uses_under((Node *) ce->defresult, m, m->value_only);
+		return false;
+	}
+	else if (!IsA(node, CoalesceExpr) && !IsA(node, MinMaxExpr) &&
+			 !IsA(node, NullIfExpr) && !IsA(node, RelabelType) &&
+			 !IsA(node, List))
+		m->value_only = false;
+	(void) expression_tree_walker(node, mixed_uses_walker, m);
+	m->value_only = saved;
+	return false;
+}
+
+/*
+ * sum or avg's own argument, or a CASE's or COALESCE's branches there: its
+ * display scale goes along, as compile_ds follows it or refuses it
+ */
+static void
+mixed_uses_summed(Node *arg, MixedUses *m)
+{
+	ListCell   *lc;
+
+	if (IsA(arg, CaseExpr))
+	{
+		CaseExpr   *ce = (CaseExpr *) arg;
+
+		mixed_uses_under((Node *) ce->arg, m, true);
+		foreach(lc, ce->args)
+			mixed_uses_under((Node *) lfirst_node(CaseWhen, lc)->expr, m, false);
+	}
+}
+
+/* The attnos of the columns of several display scales the query may read. */
+static Bitmapset *
+mixed_scale_columns(List *numeric_scales, List *quals, List *keys, List *aggrefs)
+{
+	Bitmapset  *ok = NULL;
+	ListCell   *lc;
+
+	foreach(lc, numeric_scales)
+	{
+		List	   *found = lfirst(lc);
+		MixedUses	m = {intVal(linitial(found)), false, true};
+		ListCell   *la;
+
+		if (intVal(lsecond(found)) != GPUAGG_SCALE_SEVERAL || GpuaggJoinAttno(m.attno))
+			continue;
+		mixed_uses_under((Node *) quals, &m, false);
+		mixed_uses_under((Node *) keys, &m, false);
+		foreach(la, aggrefs)
+		{
+			Aggref	   *aggref = lfirst_node(Aggref, la);
+			Node	   *arg = list_length(aggref->args) == 1 ?
+				(Node *) linitial_node(TargetEntry, aggref->args)->expr : NULL;
+
+			if ((aggref->aggfnoid == F_SUM_NUMERIC || aggref->aggfnoid == F_AVG_NUMERIC) &&
+				aggref->aggdistinct == NIL && aggref->aggorder == NIL)
+				mixed_uses_summed(arg, &m);
+			else if (!(aggref->aggfnoid == F_COUNT_ANY && is_column(arg, m.attno)))
+				mixed_uses_under((Node *) aggref->args, &m, false);
+			mixed_uses_under((Node *) aggref->aggdirectargs, &m, false);
+			mixed_uses_under((Node *) aggref->aggfilter, &m, false);
+		}
+		if (m.ok)
+			ok = bms_add_member(ok, m.attno);
+	}
+	return ok;
+}
+
+/*
  * An implicitly-ANDed list of quals into seg, ExecQual's rule: the first
  * one not true ends it.  Where the first qual that reads a string column
  * starts (GaProgram.where_strings), and the qual numbered before (from 0:
@@ -5000,6 +5442,7 @@ GpuaggCompile(GpuaggProgram *prog, List *quals, List *keys, List *aggrefs,
 	keys = (List *) domain_vars_mutator((Node *) keys, NULL);
 	aggrefs = (List *) domain_vars_mutator((Node *) aggrefs, NULL);
 	c.numeric_scales = numeric_scales;
+	c.mixed_cols = mixed_scale_columns(numeric_scales, quals, keys, aggrefs);
 	p->abi_version = GA_ABI_VERSION;
 	p->where.reg = -1;
 	p->keyseg.reg = -1;

@@ -18,8 +18,9 @@
 #   KEYS=1     tpch: 0 = no primary keys and lineitem indexes
 #   PK=0       hits: 1 = ClickBench's former primary key
 #   FREE=0     tpch: 1 = also lineitem_free, the same rows with money in
-#              numeric columns without a typmod (each value of display
-#              scale 2, as numeric(15,2) gives it)
+#              numeric columns without a typmod, as an application may
+#              store what it is given: trailing zeros trimmed (display
+#              scales 0 to 2; l_quantity 0)
 #   JOBS=nproc parallel psql sessions
 #   LOGGED=0   1 = ordinary (WAL-logged) tables loaded with
 #              synchronous_commit=off instead of UNLOGGED tables
@@ -401,8 +402,8 @@ FROM ($(tpch_rows "$1" "$2")) t;
 SQL
   [ "${FREE:-0}" = 1 ] && cat <<SQL
 INSERT INTO lineitem_free
-SELECT orderkey, pk, sk, l, qty::numeric(15,2), (ext_cents / 100.0)::numeric(15,2),
-       (disc / 100.0)::numeric(15,2), (tax / 100.0)::numeric(15,2),
+SELECT orderkey, pk, sk, l, qty::numeric, trim_scale((ext_cents / 100.0)::numeric(15,2)),
+       trim_scale((disc / 100.0)::numeric(15,2)), trim_scale((tax / 100.0)::numeric(15,2)),
        $RF, $LS, shipdate, commitdate, receiptdate
 FROM ($(tpch_rows "$1" "$2")) t;
 SQL
@@ -561,7 +562,7 @@ CREATE $PERSIST TABLE lineitem_free (
   l_quantity numeric, l_extendedprice numeric, l_discount numeric, l_tax numeric,
   l_returnflag char(1), l_linestatus char(1),
   l_shipdate date, l_commitdate date, l_receiptdate date) $TABLE_OPTS;
-COMMENT ON TABLE lineitem_free IS 'lineitem with money in numeric columns without a typmod (bench/gen/load.sh tpch $PARAMS)';
+COMMENT ON TABLE lineitem_free IS 'lineitem with money in numeric columns without a typmod, trailing zeros trimmed (bench/gen/load.sh tpch $PARAMS)';
 SQL
     TABLES+=(lineitem_free)
   fi

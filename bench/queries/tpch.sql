@@ -254,7 +254,7 @@ SELECT cntrycode, count(*) AS numcust, sum(c_acctbal) AS totacctbal
  ORDER BY cntrycode;
 
 -- name: q1_free
--- note: Q1 over lineitem_free (bench/gen/load.sh tpch FREE=1): money in numeric columns without a typmod, read at the display scale their statistics show, checked per value
+-- note: Q1 over lineitem_free (bench/gen/load.sh tpch FREE=1): money in numeric columns without a typmod, values of display scales 0 to 2 (trailing zeros trimmed); read at the largest, each row's display scale going along to the sums
 SELECT l_returnflag, l_linestatus,
        sum(l_quantity) AS sum_qty,
        sum(l_extendedprice) AS sum_base_price,
@@ -313,7 +313,7 @@ SELECT l_returnflag, l_linestatus,
  ORDER BY l_returnflag, l_linestatus;
 
 -- name: q6_free
--- note: Q6 over lineitem_free (FREE=1): numeric columns without a typmod
+-- note: Q6 over lineitem_free (FREE=1): numeric columns without a typmod, of display scales 0 to 2
 SELECT sum(l_extendedprice * l_discount) AS revenue
   FROM lineitem_free
  WHERE l_shipdate >= date '1994-01-01'

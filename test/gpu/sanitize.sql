@@ -36,6 +36,12 @@ VACUUM san;
 SELECT k, sum(m), avg(m), min(m), max(round(m, -1)), count(DISTINCT m), var_samp(m) FROM san WHERE m IN (1.50, 2, -3.25) OR m > 100 GROUP BY k ORDER BY k LIMIT 3;
 SELECT extract(year FROM ts) AS y, extract(week FROM ts) AS w, count(*), sum(extract(epoch FROM ts)), max(date_part('second', ts)), min(ts - interval '1 month 2 days'), max(d + interval '1 year') FROM san GROUP BY 1, 2 ORDER BY 1, 2 LIMIT 3;
 SELECT count(*) FROM san WHERE ts + interval '-13 months' > timestamp '2020-02-01' AND extract(dow FROM ts) IN (0, 6);
+-- numeric without a typmod of several display scales: each value read at
+-- the largest, and (a float8 column of them) its own display scale
+ALTER TABLE san ADD COLUMN mf numeric;
+UPDATE san SET mf = CASE v % 3 WHEN 0 THEN (v % 1000)::numeric WHEN 1 THEN round(v / 10.0, 1) ELSE m END;
+VACUUM ANALYZE san;
+SELECT k, sum(mf), avg(mf * 2), sum(mf * m), sum(CASE WHEN b THEN mf END), count(*) FILTER (WHERE mf > 10) FROM san GROUP BY k ORDER BY k LIMIT 3;
 -- differences of timestamps: sums of days and time apart, compared
 SELECT k, sum(ts - d::timestamp), avg(ts - timestamp '2020-01-01'), max(ts - d::timestamp), count(DISTINCT ts - d::timestamp), sum(extract(epoch FROM ts - d::timestamp)) FROM san WHERE ts - d::timestamp > interval '-300 days' GROUP BY k ORDER BY k LIMIT 3;
 -- abs() of integers and floats; LIKE ANY, a column the host computes

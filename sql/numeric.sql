@@ -426,6 +426,8 @@ SELECT x, count(*) FROM nm3 WHERE g = 5 AND x < 3 GROUP BY x ORDER BY x;
 SELECT sum(x / 4) FROM nm3 WHERE g = 5;
 SELECT sum(DISTINCT x) FROM nm3 WHERE g = 5;
 SELECT stddev(x) FROM nm3 WHERE g = 5;
+SELECT count(*) FROM nm3 WHERE x % 2 = 0;
+SELECT sum(x::numeric(30,20)) FROM nm3 WHERE g = 5;
 RESET gpuagg.log_fallback;
 DROP TABLE nm3;
 

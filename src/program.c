@@ -518,7 +518,7 @@ compile_var(Compiler *c, Var *var, int type)
 						name, lo, hi), -1;
 		if (intVal(lsecond(found)) == GPUAGG_SCALE_SEVERAL &&
 			!bms_is_member(var->varattno, c->mixed_cols))
-			return fail(c, "numeric column \"%s\" without a typmod holds values of display scales %d to %d, and the query shows one (such a column is only compared, cast to an integer or float, counted, or summed or averaged without DISTINCT)",
+			return fail(c, "numeric column \"%s\" without a typmod holds values of display scales %d to %d, and the query uses it other than compared, cast to an integer or float, counted, or summed or averaged without DISTINCT",
 						name, lo, hi), -1;
 		scale = hi;
 		/*
@@ -3939,12 +3939,15 @@ compile_ds(Compiler *c, Expr *e, int *reg, int *fixed)
 				if (DatumGetInt32(((Const *) places)->constvalue) < (int32) VARHDRSZ)
 					return compile_ds(c, linitial(f->args), reg, fixed);
 				if ((*fixed = numeric_typmod_scale(DatumGetInt32(((Const *) places)->constvalue))) < 0)
-					break;
+					return fail(c, "a cast to %s of a numeric of several display scales (a scale from 0 to %d only)",
+								format_type_with_typemod(NUMERICOID,
+														 DatumGetInt32(((Const *) places)->constvalue)),
+								GA_NUMERIC_MAX_SCALE);
 				return true;
 		}
 	}
-	return fail(c, "a numeric of several display scales summed or averaged through %s",
-				IsA(e, FuncExpr) ? get_func_name(((FuncExpr *) e)->funcid) : "an expression other than +, -, *, abs, round or trunc");
+	return fail(c, "a numeric of several display scales summed or averaged through %s (only +, -, *, abs, round, trunc, floor, ceil, sign, a cast to numeric(p, s), and a CASE's or COALESCE's branches follow it)",
+				IsA(e, FuncExpr) ? get_func_name(((FuncExpr *) e)->funcid) : "another expression");
 }
 
 /*

@@ -98,9 +98,11 @@ UPDATE diff_t SET b = NOT b WHERE i2 % 13 = 5;
 -- seed: money at numeric(15,2) up to its largest value, numeric(12,4),
 -- numeric(18,0) up to 18 digits, whose products and sums pass int64, and
 -- a numeric without a typmod whose values have display scale 3 (the
--- statistics give it)
+-- statistics give it), and one whose values have display scales 0 to 2
+-- (nm, for diff.mixed; no random() of its own, so the others' values
+-- stay what they were)
 ALTER TABLE diff_t ADD COLUMN n2 numeric(15,2), ADD COLUMN n4 numeric(12,4),
-	ADD COLUMN n0 numeric(18,0), ADD COLUMN nf numeric;
+	ADD COLUMN n0 numeric(18,0), ADD COLUMN nf numeric, ADD COLUMN nm numeric;
 DO $$
 BEGIN
 	PERFORM setseed(0.3141);
@@ -114,7 +116,9 @@ BEGIN
 			WHEN random() < 0.002 THEN (ARRAY[999999999999999999, -999999999999999999, 0])[1 + floor(random() * 3)::int]
 			ELSE floor(random() * 2e9 - 1e9)::numeric END,
 		nf = CASE WHEN random() < 0.1 THEN NULL
-			ELSE round((random() * 2e5 - 1e5)::numeric, 3) END;
+			ELSE round((random() * 2e5 - 1e5)::numeric, 3) END,
+		nm = CASE WHEN i4 % 10 = 3 THEN NULL
+			ELSE trim_scale((i4 % 200000 - 100000)::numeric / 100) END;
 END
 $$;
 ANALYZE diff_t;
@@ -178,6 +182,13 @@ $$;
 CREATE FUNCTION diff_numeric_expr() RETURNS text
 LANGUAGE plpgsql AS $$
 BEGIN
+	IF current_setting('diff.mixed', true) = 'on' THEN
+		IF random() < 0.4 THEN
+			RETURN diff_pick(ARRAY['nm', 'nm', '(nm * k)', '(nm + n2)', '(nm * nm)', '(-nm)',
+				'(abs(nm))', '(round(nm, 1))', '(nm * 2.5)', '(nm::numeric(12,2))', '(nm - nf)',
+				'(trunc(nm))', '(nm * i2 - 0.125)']);
+		END IF;
+	END IF;
 	IF random() < 0.5 THEN
 		RETURN diff_pick('{n2,n2,n4,n0,nf}');
 	END IF;
@@ -1025,6 +1036,16 @@ RESET diff.spans;
 SET diff.numeric = on;
 SELECT queries, offloaded, errors_both >= 50 AS many_errors_compared, mismatches
   FROM diff_run(500, 0.4444, false);
+RESET diff.numeric;
+
+-- ... and nm, of display scales 0 to 2: offloaded where only its values
+-- count or where sum and avg carry each row's display scale, native where
+-- a value shows (a key, min, max)
+SET diff.numeric = on;
+SET diff.mixed = on;
+SELECT queries, offloaded, errors_both >= 20 AS many_errors_compared, mismatches
+  FROM diff_run(150, 0.4141, false);
+RESET diff.mixed;
 RESET diff.numeric;
 
 -- a join: diff_t's columns split between two tables matched on id, the

@@ -402,6 +402,12 @@ SELECT same_in_pages('SELECT x::numeric(10,1) AS k, count(*), sum(y) FROM nm3 GR
 SELECT check_offload('SELECT g, max(x::float8), min(y::int4), percentile_cont(0.5) WITHIN GROUP (ORDER BY y) FROM nm3 GROUP BY g');
 SELECT same_in_pages('SELECT g, sum(x), avg(y) FROM nm3 GROUP BY ROLLUP (g)');
 SELECT g, sum(x), avg(x), sum(x * y) FROM nm3 WHERE g >= 5 GROUP BY g ORDER BY g;
+-- a domain over numeric: its values as the base type's
+CREATE DOMAIN nm3_amount AS numeric CHECK (VALUE > -1000);
+ALTER TABLE nm3 ADD COLUMN d nm3_amount;
+UPDATE nm3 SET d = x;
+ANALYZE nm3 (d);
+SELECT same_in_pages('SELECT g, sum(d), avg(d * q), count(*) FILTER (WHERE d > 1) FROM nm3 GROUP BY g');
 -- in parallel: the partial states carry the largest display scale
 SET parallel_setup_cost = 0;
 SET parallel_tuple_cost = 0;
@@ -430,6 +436,7 @@ SELECT count(*) FROM nm3 WHERE x % 2 = 0;
 SELECT sum(x::numeric(30,20)) FROM nm3 WHERE g = 5;
 RESET gpuagg.log_fallback;
 DROP TABLE nm3;
+DROP DOMAIN nm3_amount;
 
 -- what stays native says so
 SET gpuagg.log_fallback = on;

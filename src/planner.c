@@ -939,9 +939,11 @@ numeric_scales(GpuaggCandidate *c)
 					attno = var->varattno;
 		bool		seen = false;
 		ListCell   *lc2;
+		int32		typmod = var->vartypmod;
 
-		if (var->vartype != NUMERICOID || var->vartypmod >= 0 || var->varattno <= 0 ||
-			var->varlevelsup != 0)
+		/* (a domain's column: its base type's, as GpuaggCompile reads it) */
+		if (getBaseTypeAndTypmod(var->vartype, &typmod) != NUMERICOID || typmod >= 0 ||
+			var->varattno <= 0 || var->varlevelsup != 0)
 			continue;
 		/* a joined table's column: as the program reads it (program.h) */
 		if (var->varno != c->scan_rel->relid)

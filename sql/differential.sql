@@ -962,8 +962,8 @@ BEGIN
 END
 $$;
 
-SELECT queries, offloaded, errors_both >= 250 AS many_errors_compared, mismatches
-  FROM diff_run(1000, 0.42, false);
+SELECT queries, offloaded, errors_both >= 200 AS many_errors_compared, mismatches
+  FROM diff_run(800, 0.42, false);
 
 -- Parallel GpuAgg: each process aggregates its blocks, Finalize Aggregate
 -- combines the partial states (count(DISTINCT) queries stay serial); half
@@ -1044,7 +1044,7 @@ RESET diff.numeric;
 SET diff.numeric = on;
 SET diff.mixed = on;
 SELECT queries, offloaded, errors_both >= 20 AS many_errors_compared, mismatches
-  FROM diff_run(150, 0.4141, false);
+  FROM diff_run(100, 0.4141, false);
 RESET diff.mixed;
 RESET diff.numeric;
 

@@ -5,8 +5,11 @@
 --
 SET gpuagg.force_offload = on;
 
+-- (no autovacuum: EXPLAIN ANALYZE below shows pages the host checks for
+-- visibility and estimates from the one ANALYZE, whenever the suite runs)
 CREATE TABLE jf (id int4, ck int4, pk int8, sk int2, ok int4, tag text,
-				 amt numeric(12, 2), qty int4, price float8, day date);
+				 amt numeric(12, 2), qty int4, price float8, day date)
+	WITH (autovacuum_enabled = off);
 INSERT INTO jf
 SELECT i,
 	   CASE WHEN i % 101 = 0 THEN NULL ELSE i % 120 END,	-- some match no customer
@@ -20,31 +23,40 @@ SELECT i,
 	   date '2024-01-01' + i % 400
   FROM generate_series(1, 30000) i;
 -- customers: unique keys 0..99, their nations
-CREATE TABLE jc (c_id int4 PRIMARY KEY, c_name text, c_nation int4, c_seg char(10), c_bal numeric(10, 2));
+CREATE TABLE jc (c_id int4 PRIMARY KEY, c_name text, c_nation int4, c_seg char(10), c_bal numeric(10, 2))
+	WITH (autovacuum_enabled = off);
 INSERT INTO jc SELECT i, 'cust' || i, i % 7, CASE i % 3 WHEN 0 THEN 'AUTO' WHEN 1 THEN 'BUILDING' ELSE NULL END,
 					  i * 1.5 FROM generate_series(0, 99) i;
 -- parts: int8 keys, matched from the fact table's int8
-CREATE TABLE jp (p_id int8 PRIMARY KEY, p_type text, p_size int4);
+CREATE TABLE jp (p_id int8 PRIMARY KEY, p_type text, p_size int4)
+	WITH (autovacuum_enabled = off);
 INSERT INTO jp SELECT i, CASE WHEN i % 4 = 0 THEN 'PROMO ' || i ELSE 'STD ' || i END, i % 10
   FROM generate_series(0, 49) i;
 -- suppliers: int4 keys matched from the fact table's int2 (a cross-type =)
-CREATE TABLE js (s_id int4, s_nation int4, s_name text);
+CREATE TABLE js (s_id int4, s_nation int4, s_name text)
+	WITH (autovacuum_enabled = off);
 INSERT INTO js SELECT i, (i * 3) % 7, 'supp' || i FROM generate_series(0, 8) i;
 -- nations and regions (a snowflake: fact -> customer -> nation -> region)
-CREATE TABLE jn (n_id int4, n_name text, n_region int4);
+CREATE TABLE jn (n_id int4, n_name text, n_region int4)
+	WITH (autovacuum_enabled = off);
 INSERT INTO jn SELECT i, 'nation' || i, i % 3 FROM generate_series(0, 6) i;
-CREATE TABLE jr (r_id int4, r_name text);
+CREATE TABLE jr (r_id int4, r_name text)
+	WITH (autovacuum_enabled = off);
 INSERT INTO jr VALUES (0, 'AMERICA'), (1, 'ASIA'), (2, 'EUROPE');
 -- duplicate keys (each 0..19 three times), a NULL key, a key no row has
-CREATE TABLE jdup (k int4, label text);
+CREATE TABLE jdup (k int4, label text)
+	WITH (autovacuum_enabled = off);
 INSERT INTO jdup SELECT i % 20, 'l' || i FROM generate_series(0, 59) i;
 INSERT INTO jdup VALUES (NULL, 'null'), (1000, 'none');
-CREATE TABLE jempty (k int4, label text);
+CREATE TABLE jempty (k int4, label text)
+	WITH (autovacuum_enabled = off);
 -- text keys
-CREATE TABLE jtag (tk text, label text);
+CREATE TABLE jtag (tk text, label text)
+	WITH (autovacuum_enabled = off);
 INSERT INTO jtag SELECT 't' || (i % 8), 'label' || i FROM generate_series(0, 11) i;
 -- two-column keys
-CREATE TABLE jps (ps_p int8, ps_s int2, ps_cost numeric(8, 2));
+CREATE TABLE jps (ps_p int8, ps_s int2, ps_cost numeric(8, 2))
+	WITH (autovacuum_enabled = off);
 INSERT INTO jps SELECT p, s, p * 10 + s FROM generate_series(0, 49) p, generate_series(0, 8) s;
 ANALYZE jf, jc, jp, js, jn, jr, jdup, jempty, jps, jtag;
 

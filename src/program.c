@@ -457,6 +457,22 @@ numeric_typmod_scale(int32 typmod)
 }
 
 /*
+ * What the planner found of the display scales of numeric column attno
+ * without a typmod (GpuaggCompile's numeric_scales: attno, a
+ * GpuaggScaleFound, lo, hi, name), or NIL.
+ */
+static List *
+numeric_scale_found(Compiler *c, AttrNumber attno)
+{
+	ListCell   *lc;
+
+	foreach(lc, c->numeric_scales)
+		if (intVal(linitial((List *) lfirst(lc))) == attno)
+			return lfirst(lc);
+	return NIL;
+}
+
+/*
  * The GaType of a value of typid that is not a column: a numeric (whose
  * scale is known from what computes it) too, as in a conditional's
  * branches, GREATEST's arguments or an IN list.
@@ -482,15 +498,12 @@ compile_var(Compiler *c, Var *var, int type)
 	if (type == GA_T_NUMERIC && (scale = numeric_typmod_scale(var->vartypmod)) < 0)
 	{
 		/* without a typmod: the scale the planner found, checked per value */
-		List	   *found = NIL;
-		ListCell   *lc;
+		List	   *found = numeric_scale_found(c, var->varattno);
 		int			lo,
-					hi;
+					hi,
+					kind;
 		const char *name;
 
-		foreach(lc, c->numeric_scales)
-			if (intVal(linitial((List *) lfirst(lc))) == var->varattno)
-				found = lfirst(lc);
 		if (var->vartypmod >= 0 || found == NIL)
 			return fail(c, "column of type %s (numeric needs a scale from 0 to %d)",
 						format_type_with_typemod(var->vartype, var->vartypmod),
@@ -498,7 +511,8 @@ compile_var(Compiler *c, Var *var, int type)
 		lo = intVal(lthird(found));
 		hi = intVal(lfourth(found));
 		name = strVal(list_nth(found, 4));
-		switch (intVal(lsecond(found)))
+		kind = intVal(lsecond(found));
+		switch (kind)
 		{
 			case GPUAGG_SCALE_NO_STATISTICS:
 				return fail(c, "numeric column \"%s\" without a typmod, and no statistics to take its scale from (ANALYZE the table)",
@@ -513,11 +527,10 @@ compile_var(Compiler *c, Var *var, int type)
 		if (hi > GA_NUMERIC_MAX_SCALE)
 			return fail(c, "numeric column \"%s\" without a typmod holds values of display scale %d (the device holds up to %d)",
 						name, hi, GA_NUMERIC_MAX_SCALE), -1;
-		if (intVal(lsecond(found)) == GPUAGG_SCALE_SEVERAL && GpuaggJoinAttno(var->varattno))
+		if (kind == GPUAGG_SCALE_SEVERAL && GpuaggJoinAttno(var->varattno))
 			return fail(c, "numeric column \"%s\" of a joined table without a typmod holds values of display scales %d to %d",
 						name, lo, hi), -1;
-		if (intVal(lsecond(found)) == GPUAGG_SCALE_SEVERAL &&
-			!bms_is_member(var->varattno, c->mixed_cols))
+		if (kind == GPUAGG_SCALE_SEVERAL && !bms_is_member(var->varattno, c->mixed_cols))
 			return fail(c, "numeric column \"%s\" without a typmod holds values of display scales %d to %d, and the query uses it other than compared, cast to an integer or float, counted, or summed or averaged without DISTINCT",
 						name, lo, hi), -1;
 		scale = hi;
@@ -527,7 +540,7 @@ compile_var(Compiler *c, Var *var, int type)
 		 * path), and where its display scale reaches the result, it goes
 		 * along (mixed_scale_uses)
 		 */
-		checked = intVal(lsecond(found)) != GPUAGG_SCALE_SEVERAL;
+		checked = kind != GPUAGG_SCALE_SEVERAL;
 	}
 	/* a bpchar column brings both its codes (GA_T_BPCHAR) */
 	col = column_for(c, var->varattno,
@@ -3852,16 +3865,10 @@ compile_ds(Compiler *c, Expr *e, int *reg, int *fixed)
 				 (*fixed = numeric_typmod_scale(((Var *) e)->vartypmod)) < 0)
 		{
 			/* without a typmod, of one display scale (compile_var) */
-			ListCell   *lc;
+			List	   *found = numeric_scale_found(c, ((Var *) e)->varattno);
 
-			foreach(lc, c->numeric_scales)
-			{
-				List	   *found = lfirst(lc);
-
-				if (intVal(linitial(found)) == ((Var *) e)->varattno &&
-					intVal(lsecond(found)) == GPUAGG_SCALE_FOUND)
-					*fixed = intVal(lfourth(found));
-			}
+			if (found != NIL && intVal(lsecond(found)) == GPUAGG_SCALE_FOUND)
+				*fixed = intVal(lfourth(found));
 		}
 		if (*fixed < 0)
 			return fail(c, "an operand of a numeric of several display scales other than a numeric(p, s) column, an integer or a constant");

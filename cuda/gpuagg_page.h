@@ -276,6 +276,13 @@ ga_varlena_length(const uint8_t *p, int octets, int32_t *out)
 #define GA_NUMERIC_SHORT		0x8000
 #define GA_NUMERIC_SPECIAL		0xC000
 
+/* The display scale in a numeric's first two bytes (short or long header). */
+GA_HD int
+ga_numeric_head_dscale(uint16_t head)
+{
+	return (head & GA_NUMERIC_SHORT) ? (head & 0x1F80) >> 7 : head & 0x3FFF;
+}
+
 GA_HD int
 ga_numeric_value(const uint8_t *p, uint32_t len, int scale, int dscale, int64_t *out)
 {
@@ -290,13 +297,13 @@ ga_numeric_value(const uint8_t *p, uint32_t len, int scale, int dscale, int64_t 
 	head = ga_read16(p);
 	if ((head & GA_NUMERIC_SIGN_MASK) == GA_NUMERIC_SPECIAL)
 		return 0;
+	if (dscale >= 0 && ga_numeric_head_dscale(head) != dscale)
+		return 0;
 	if (head & GA_NUMERIC_SHORT)
 	{
 		neg = (head & 0x2000) != 0;
 		weight = (head & 0x0040) ? (int) (head & 0x003F) - 64 : (int) (head & 0x003F);
 		hdr = 2;
-		if (dscale >= 0 && ((head & 0x1F80) >> 7) != dscale)
-			return 0;
 	}
 	else
 	{
@@ -305,8 +312,6 @@ ga_numeric_value(const uint8_t *p, uint32_t len, int scale, int dscale, int64_t 
 		neg = (head & GA_NUMERIC_SIGN_MASK) == GA_NUMERIC_NEG;
 		weight = (int16_t) ga_read16(p + 2);
 		hdr = 4;
-		if (dscale >= 0 && (head & 0x3FFF) != dscale)
-			return 0;
 	}
 	for (uint32_t i = 0; hdr + 2 * i + 1 < len; i++)
 	{
@@ -348,8 +353,7 @@ ga_numeric_dscale(const uint8_t *p, uint32_t len, double *out)
 	head = ga_read16(p);
 	if ((head & GA_NUMERIC_SIGN_MASK) == GA_NUMERIC_SPECIAL)
 		return 0;
-	*out = (head & GA_NUMERIC_SHORT) ? (double) ((head & 0x1F80) >> 7) :
-		(double) (head & 0x3FFF);
+	*out = (double) ga_numeric_head_dscale(head);
 	return 1;
 }
 

@@ -78,6 +78,14 @@ SELECT check_offload('SELECT count(*) FILTER (WHERE d >= date_trunc(''week'', cu
 	   count(*) FILTER (WHERE ts < date_trunc(''day'', localtimestamp)::date + interval ''1 day'') FROM sc');
 SELECT check_offload('SELECT k, count(*) FROM sc WHERE d > (now() - interval ''1 year'')::date - interval ''2 mons'' + interval ''3 days'' GROUP BY k');
 SELECT check_offload('SELECT k, count(*) FROM sc WHERE tz >= date_trunc(''year'', now()::timestamp)::timestamptz - interval ''1 year'' GROUP BY k');
+-- a group key without columns (the report's date beside its groups): the
+-- scan constant and the key are one expression, which setrefs.c makes a
+-- reference to the group's tuple in the node's parameters (exec.c's
+-- unmatch_keys); also where a WHERE, a one-time filter and ROLLUP hold it
+-- (a setting as a key: below)
+SELECT check_offload('SELECT current_date AS day, k, count(*) FROM sc GROUP BY 1, 2');
+SELECT check_offload('SELECT count(*), max(tz) FROM sc GROUP BY now()');
+SELECT check_offload('SELECT k, now() - interval ''1 day'' AS since, count(*) FILTER (WHERE tz > now() - interval ''1 day'') FROM sc WHERE now() > ''2020-01-01'' AND tz < now() GROUP BY ROLLUP(k, now() - interval ''1 day'')');
 -- past those bounds, or more offsets: guarded scan constants (below), with
 -- an exact path
 SET gpuagg.log_fallback = on;
@@ -94,6 +102,7 @@ RESET gpuagg.log_fallback;
 -- subtransaction; where it fails, PostgreSQL's own plan (the exact path)
 -- runs instead, and raises the error where a row reaches it, as natively
 SET sc.lim = '3';
+SELECT check_offload('SELECT current_setting(''sc.lim'') AS lim, count(*) FROM sc WHERE k < current_setting(''sc.lim'')::int GROUP BY 1');
 EXPLAIN (COSTS OFF) SELECT k, count(*) FROM sc WHERE d > to_date('2020-01-01', 'YYYY-MM-DD') GROUP BY k;
 SELECT check_offload('SELECT k, count(*) FROM sc WHERE d > to_date(''2020-01-01'', ''YYYY-MM-DD'') GROUP BY k');
 SELECT check_offload('SELECT k, count(*) FILTER (WHERE ts < to_timestamp(''2099-12-31'', ''YYYY-MM-DD'')), count(*) FILTER (WHERE k < current_setting(''sc.lim'')::int), count(*) FILTER (WHERE current_setting(''sc.lim'') = ''3'') FROM sc GROUP BY k');

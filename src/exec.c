@@ -35,6 +35,7 @@
 #include "catalog/pg_index.h"
 #include "executor/execPartition.h"
 #include "executor/executor.h"
+#include "nodes/nodeFuncs.h"
 #include "miscadmin.h"
 #include "utils/float.h"
 #include "utils/lsyscache.h"
@@ -153,6 +154,27 @@ open_relations(GpuAggState *st, EState *estate)
 		st->remap_from = RelationGetDescr(st->css.ss.ss_currentRelation);
 }
 
+/*
+ * setrefs.c rewrites custom_exprs against custom_scan_tlist, so where a
+ * group key has no column (GROUP BY current_date), a parameter or gating
+ * qual that is or holds the same expression comes back as a reference to
+ * the per-group tuple, which does not exist before the scan.  Those are
+ * column-free (their Vars are the planner's Params), so every INDEX_VAR
+ * Var in them is such a match: the key's expression goes back in.
+ */
+static Node *
+unmatch_keys(Node *node, void *context)
+{
+	List	   *scan_tlist = (List *) context;
+
+	if (node == NULL)
+		return NULL;
+	if (IsA(node, Var) && ((Var *) node)->varno == INDEX_VAR)
+		return copyObject((Node *) list_nth_node(TargetEntry, scan_tlist,
+												 ((Var *) node)->varattno - 1)->expr);
+	return expression_tree_mutator(node, unmatch_keys, context);
+}
+
 static void
 gpuagg_begin(CustomScanState *node, EState *estate, int eflags)
 {
@@ -182,8 +204,10 @@ gpuagg_begin(CustomScanState *node, EState *estate, int eflags)
 	if (ngating < 0 || !equal(st->prog->params, st->plan->params))
 		elog(ERROR, "gpuagg: plan parameters do not match its program");
 
-	st->param_states = ExecInitExprList(list_copy_head(cscan->custom_exprs, nparams),
-										&node->ss.ps);
+	st->param_states =
+		ExecInitExprList((List *) unmatch_keys((Node *) list_copy_head(cscan->custom_exprs, nparams),
+											   cscan->custom_scan_tlist),
+						 &node->ss.ps);
 	/*
 	 * Guarded scan constants (program.c's guarded_constant): one value a
 	 * run, evaluated at its first scan (GpuaggLoadParams); in a statement
@@ -194,7 +218,9 @@ gpuagg_begin(CustomScanState *node, EState *estate, int eflags)
 	if (st->prog->guarded != NULL && !(eflags & EXEC_FLAG_EXPLAIN_ONLY) &&
 		estate->es_plannedstmt->parallelModeNeeded)
 		GpuaggEvalGuarded(st->prog, st->param_states, node->ss.ps.ps_ExprContext);
-	st->gating = list_copy_head(list_copy_tail(cscan->custom_exprs, nparams), ngating);
+	st->gating = (List *) unmatch_keys((Node *) list_copy_head(list_copy_tail(cscan->custom_exprs, nparams),
+																ngating),
+									   cscan->custom_scan_tlist);
 	st->host = st->plan->host;
 	st->gating_state = ExecInitQual(st->gating, &node->ss.ps);
 	st->finals = palloc0(sizeof(GpuaggFinal) * Max(st->prog->ga.naggs, 1));

@@ -923,7 +923,7 @@ ga_ts_part(const GaInstr *in, GaDatum v, GaDatum *r, uint8_t *isnull)
 		case GA_PART_EPOCH:
 			if (of_date)
 			{
-				n = (day - GA_UNIX_EPOCH_DAYS) * 86400;
+				n = (day + GA_UNIX_EPOCH_DAYS) * 86400;
 				break;
 			}
 			if (v.i >= INT64_MAX - GA_UNIX_EPOCH_USECS)

@@ -66,6 +66,10 @@ ANALYZE dd;
 SELECT check_offload('SELECT extract(isoyear FROM d) AS iy, extract(week FROM d) AS w, count(*), sum(extract(julian FROM d)), sum(extract(epoch FROM d)), min(extract(doy FROM d)), max(extract(dow FROM d)), sum(extract(isodow FROM d)) FROM dd GROUP BY 1, 2');
 SELECT check_offload('SELECT k, min(extract(year FROM d)), max(extract(decade FROM d)), min(extract(century FROM d)), max(extract(millennium FROM d)), sum(extract(day FROM d) + extract(month FROM d) + extract(quarter FROM d)) FROM dd WHERE d > ''-infinity'' AND d < ''infinity'' GROUP BY k');
 SELECT check_offload('SELECT k, count(extract(doy FROM d)), count(*) FROM dd GROUP BY k');
+-- a date's epoch counts from 1970 (finite dates: no exact path), in a key,
+-- an argument and WHERE
+SELECT check_offload('SELECT extract(epoch FROM d) AS e, count(*), max(extract(epoch FROM d) + 1) FROM dd WHERE d BETWEEN ''1969-12-30'' AND ''1970-01-03'' OR d > ''5874897-12-30'' OR d < ''4714-11-25 BC'' GROUP BY 1');
+SELECT check_offload('SELECT k, min(extract(epoch FROM d)), sum(extract(epoch FROM d)), count(*) FILTER (WHERE extract(epoch FROM d) > 1000000000) FROM dd WHERE d > ''-infinity'' AND d < ''infinity'' AND extract(epoch FROM d) <> 0 GROUP BY k');
 
 -- timestamp +/- interval and date +/- interval with a constant interval:
 -- months first (the day kept or the month's last), then days, then the

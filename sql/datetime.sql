@@ -104,6 +104,20 @@ SELECT i % 5,
 INSERT INTO dtz VALUES (1, 'infinity'), (2, '-infinity'), (3, '0044-03-15 12:00:00+00 BC'),
 	(0, '1970-01-01 00:00:00+00'), (0, '2024-02-29 23:30:00+00'), (4, '2000-01-01 03:00:00+00');
 ANALYZE dtz;
+-- timestamptz +/- an interval of hours, minutes and seconds: the same
+-- microseconds in any zone (days and months are added in local time:
+-- native); past the range the native error
+SET TimeZone = 'America/New_York';
+SELECT check_offload('SELECT k, max(tz + interval ''90 minutes''), min(tz - interval ''-36:00:00.5''), count(*) FILTER (WHERE tz + interval ''1 hour'' > timestamptz ''2000-01-01 00:30:00+00'') FROM dtz GROUP BY k');
+SELECT check_offload('SELECT date_trunc(''day'', tz - interval ''5 hours'') AS d, count(*) FROM dtz WHERE tz - interval ''5 hours'' >= timestamptz ''1999-12-01 00:00:00-05'' GROUP BY 1');
+SET gpuagg.log_fallback = on;
+EXPLAIN (COSTS OFF) SELECT k, max(tz + interval '1 day') FROM dtz GROUP BY k;
+-- date_trunc of an interval: native, saying so
+EXPLAIN (COSTS OFF) SELECT k, max(date_trunc('day', tz - timestamptz '2000-01-01 00:00:00+00')) FROM dtz GROUP BY k;
+RESET gpuagg.log_fallback;
+INSERT INTO dtz VALUES (5, '294276-12-31 23:00:00+00');
+SELECT check_error('SELECT k, max(tz + interval ''1 hour'') FROM dtz GROUP BY k');
+DELETE FROM dtz WHERE k = 5;
 SET TimeZone = 'UTC';
 EXPLAIN (COSTS OFF) SELECT date_trunc('day', tz) AS d, count(*) FROM dtz GROUP BY 1;
 SELECT check_offload('SELECT date_trunc(''hour'', tz) AS h, date_trunc(''day'', tz) AS d, count(*) FROM dtz GROUP BY 1, 2');

@@ -705,12 +705,20 @@ GpuaggJoinPlanFor(PlannerInfo *root, RelOptInfo *input_rel, GpuaggJoinPlan *jp)
 		{
 			Node	   *n = lfirst(lc2);
 			Relids		other = bms_difference(nullable, d->relids);
+			Relids		read = bms_intersect(pull_varnos(root, IsA(n, RestrictInfo) ?
+														 (Node *) ((RestrictInfo *) n)->clause : n),
+											 other);
 
-			if (bms_overlap(pull_varnos(root, IsA(n, RestrictInfo) ?
-										(Node *) ((RestrictInfo *) n)->clause : n),
-							other))
-				return psprintf("%s to %s on a condition that reads the inner side of another outer, semi or anti join",
-								what, rel_words(root, d));
+			if (bms_is_empty(read))
+				continue;
+			/* (the condition of a later join, which has d on its outer side) */
+			if (IsA(n, RestrictInfo) &&
+				bms_is_subset(d->relids, ((RestrictInfo *) n)->outer_relids))
+				return psprintf("a join to %s on a condition that reads %s, the inner side of %s",
+								rel_words(root, root->simple_rel_array[bms_next_member(read, -1)]),
+								rel_words(root, d), what);
+			return psprintf("%s to %s on a condition that reads the inner side of another outer, semi or anti join",
+							what, rel_words(root, d));
 		}
 
 		/*

@@ -2183,14 +2183,20 @@ length_counted(Expr *expr)
  * timestamp +/- interval and date +/- interval (a timestamp), the interval
  * a constant: its parts go to two constants the instruction reads
  * (GA_OP_TS_PL_INTERVAL); minus adds the negated interval, as
- * timestamp_mi_interval does.
+ * timestamp_mi_interval does.  timestamptz +/- an interval of hours,
+ * minutes and seconds only is the same sum of microseconds
+ * (timestamptz_pl_interval adds months and days in the session's time
+ * zone, the time part as timestamp_pl_interval does).
  */
 static int
 compile_pl_interval(Compiler *c, Oid funcid, List *args, int *type)
 {
 	Const	   *k = lsecond(args);
-	bool		minus = funcid == F_TIMESTAMP_MI_INTERVAL || funcid == F_DATE_MI_INTERVAL;
+	bool		minus = funcid == F_TIMESTAMP_MI_INTERVAL || funcid == F_DATE_MI_INTERVAL ||
+		funcid == F_TIMESTAMPTZ_MI_INTERVAL;
 	bool		of_date = funcid == F_DATE_PL_INTERVAL || funcid == F_DATE_MI_INTERVAL;
+	bool		tz = funcid == F_TIMESTAMPTZ_PL_INTERVAL || funcid == F_TIMESTAMPTZ_MI_INTERVAL;
+	const char *what = of_date ? "date" : tz ? "timestamptz" : "timestamp";
 	Interval   *span;
 	int64		usecs;
 	int32		months,
@@ -2201,14 +2207,15 @@ compile_pl_interval(Compiler *c, Oid funcid, List *args, int *type)
 				at;
 
 	if (!IsA(k, Const) || k->consttype != INTERVALOID)
-		return fail(c, "%s +/- an interval that is not a constant",
-					of_date ? "date" : "timestamp"), -1;
+		return fail(c, "%s +/- an interval that is not a constant", what), -1;
 	if (k->constisnull)
-		return fail(c, "%s +/- a NULL interval", of_date ? "date" : "timestamp"), -1;
+		return fail(c, "%s +/- a NULL interval", what), -1;
 	span = DatumGetIntervalP(k->constvalue);
 	usecs = span->time;
 	months = span->month;
 	days = span->day;
+	if (tz && (months != 0 || days != 0))
+		return fail(c, "timestamptz +/- an interval of days or months (added in the session's time zone)"), -1;
 	if (minus && (usecs == PG_INT64_MIN || months == PG_INT32_MIN || days == PG_INT32_MIN))
 		return fail(c, "minus an interval that cannot be negated"), -1;
 	if (minus)
@@ -2220,15 +2227,16 @@ compile_pl_interval(Compiler *c, Oid funcid, List *args, int *type)
 	r = compile_expr(c, linitial(args), &t);
 	if (r < 0)
 		return -1;
-	if (t != (of_date ? GA_T_DATE : GA_T_TIMESTAMP))
+	if (t != (of_date ? GA_T_DATE : tz ? GA_T_TIMESTAMPTZ : GA_T_TIMESTAMP))
 		return fail(c, "an interval added to an unexpected type"), -1;
 	v.i = usecs;
 	at = add_const(c, v, false);
 	v.u = ((uint64) (uint32) months << 32) | (uint32) days;
 	if (at < 0 || add_const(c, v, false) < 0 ||
-		emit(c, GA_OP_TS_PL_INTERVAL, GA_T_TIMESTAMP, r, r, of_date ? 1 : 0, at) < 0)
+		emit(c, GA_OP_TS_PL_INTERVAL, tz ? GA_T_TIMESTAMPTZ : GA_T_TIMESTAMP, r, r,
+			 of_date ? 1 : 0, at) < 0)
 		return -1;
-	*type = GA_T_TIMESTAMP;
+	*type = tz ? GA_T_TIMESTAMPTZ : GA_T_TIMESTAMP;
 	return r;
 }
 
@@ -2304,7 +2312,8 @@ compile_named_op(Compiler *c, const char *name, Oid opfuncid, Oid inputcollid, O
 	}
 
 	if (opfuncid == F_TIMESTAMP_PL_INTERVAL || opfuncid == F_TIMESTAMP_MI_INTERVAL ||
-		opfuncid == F_DATE_PL_INTERVAL || opfuncid == F_DATE_MI_INTERVAL)
+		opfuncid == F_DATE_PL_INTERVAL || opfuncid == F_DATE_MI_INTERVAL ||
+		opfuncid == F_TIMESTAMPTZ_PL_INTERVAL || opfuncid == F_TIMESTAMPTZ_MI_INTERVAL)
 		return compile_pl_interval(c, opfuncid, args, type);
 	if (opfuncid == F_INTERVAL_EQ || opfuncid == F_INTERVAL_NE || opfuncid == F_INTERVAL_LT ||
 		opfuncid == F_INTERVAL_LE || opfuncid == F_INTERVAL_GT || opfuncid == F_INTERVAL_GE)
@@ -2891,7 +2900,7 @@ compile_span(Compiler *c, Expr *expr)
 				rt;
 
 	if (IsA(expr, FuncExpr))
-		return fail(c, "%s(), an interval other than the difference of two timestamps",
+		return fail(c, "%s() returning an interval (of intervals, only a difference of two timestamps)",
 					get_func_name(((FuncExpr *) expr)->funcid)), -1;
 	if (!IsA(expr, OpExpr) || list_length(op->args) != 2)
 		return fail(c, "an interval other than the difference of two timestamps"), -1;

@@ -385,6 +385,35 @@ EXPLAIN (COSTS OFF) SELECT count(*) FROM stc WHERE t LIKE 'a%';
 EXPLAIN (COSTS OFF) SELECT n, min(t) FROM stc GROUP BY n;
 SELECT check_offload('SELECT n, count(*) FROM stc WHERE t COLLATE "C" = ''a'' GROUP BY n');
 
+-- uuid columns: string codes of their 16 bytes, which the host gives
+-- (column form), as group keys, counted, compared with = and <> (IN
+-- lists, IS DISTINCT FROM, another uuid column), serial and parallel
+RESET gpuagg.log_fallback;
+CREATE TABLE su (id int4, u uuid, v uuid, amount int4, kind text);
+INSERT INTO su
+SELECT i, CASE WHEN i % 97 = 0 THEN NULL ELSE md5((i % 300)::text)::uuid END,
+	   md5((i % 40)::text)::uuid, i % 1000, (ARRAY['a', 'b', 'c'])[i % 3 + 1]
+  FROM generate_series(1, 20000) i;
+ANALYZE su;
+EXPLAIN (COSTS OFF) SELECT u, count(*) FROM su WHERE v <> 'c4ca4238-a0b9-2382-0dcc-509a6f75849b' GROUP BY u;
+SELECT check_offload('SELECT u, count(*), sum(amount) FROM su GROUP BY u');
+SELECT check_offload('SELECT kind, count(DISTINCT u), count(u), count(DISTINCT v), count(*) FROM su GROUP BY kind');
+SELECT check_offload('SELECT kind, count(*) FROM su WHERE u = ''c4ca4238-a0b9-2382-0dcc-509a6f75849b'' OR u IN (''c81e728d-9d4c-2f63-6f06-7f89cc14862c'', NULL) GROUP BY kind');
+SELECT check_offload('SELECT count(*) FILTER (WHERE u IS NULL), count(*) FILTER (WHERE u = v), count(*) FILTER (WHERE u IS DISTINCT FROM v), count(*) FILTER (WHERE u <> ALL (''{c4ca4238-a0b9-2382-0dcc-509a6f75849b}''::uuid[])), count(*) FILTER (WHERE v IN (u, ''eccbc87e-4b5c-e2fe-2830-8fd9f2a7baf3'')) FROM su');
+SELECT check_offload('SELECT u, kind, count(*) FROM su WHERE amount > 900 GROUP BY ROLLUP(u, kind)');
+SELECT check_offload('SELECT DISTINCT v FROM su');
+-- its text as a key: the devices group by the uuid, the host maps each
+SELECT check_offload('SELECT u::text AS t, upper(v::text) AS w, count(*) FROM su GROUP BY 1, 2');
+SET parallel_setup_cost = 0;
+SET min_parallel_table_scan_size = 0;
+SELECT check_parallel('SELECT v, count(*), max(amount) FROM su GROUP BY v');
+RESET parallel_setup_cost;
+RESET min_parallel_table_scan_size;
+-- what stays native, and why: ordered, or aggregated other than counted
+SET gpuagg.log_fallback = on;
+EXPLAIN (COSTS OFF) SELECT count(*) FROM su WHERE u < 'c4ca4238-a0b9-2382-0dcc-509a6f75849b';
+EXPLAIN (COSTS OFF) SELECT mode() WITHIN GROUP (ORDER BY u) FROM su;
+
 -- A database of a single-byte encoding (LATIN1): length() counts bytes
 -- there, as text_length does, and LIKE matches bytes, both answered by the
 -- devices in the pages (with page batches on)

@@ -41,6 +41,7 @@
 #include "storage/predicate.h"
 #include "storage/proc.h"
 #include "utils/lsyscache.h"
+#include "utils/uuid.h"
 
 #include "batch.h"
 #include "fetch.h"
@@ -557,7 +558,11 @@ store_value(GpuaggBatchReader *r, const GaColumn *col, void *vals, int64 row,
 	switch (col->type)
 	{
 		case GA_T_TEXT:
-			((uint32 *) vals)[row] = GpuaggDictEncode(r->dict, d);
+			/* (a uuid: its 16 bytes, program.h's uuid_cols) */
+			((uint32 *) vals)[row] =
+				r->host != NULL && (r->host->uuid_cols >> (col - r->prog->cols)) & 1 ?
+				GpuaggDictEncodeBytes(r->dict, (const char *) DatumGetUUIDP(d)->data, UUID_LEN) :
+				GpuaggDictEncode(r->dict, d);
 			break;
 		case GA_T_BPCHAR:
 			((uint64 *) vals)[row] = GpuaggDictRegister(r->dict, d, true);
@@ -1038,7 +1043,9 @@ GpuaggPageFormMissing(const GaProgram *prog, Relation rel, int batch_rows)
 	for (uint32 c = 0; c < prog->ncols; c++)
 		if (!prog->cols[c].dim &&
 			!column_deformable(&prog->cols[c], TupleDescAttr(desc, prog->cols[c].attno - 1)))
-			return "a string predicate or function only the host computes (ILIKE, a LIKE with _, <, lower(), ...)";
+			return TupleDescAttr(desc, prog->cols[c].attno - 1)->atttypid == UUIDOID ?
+				"a uuid column (the host codes its values)" :
+				"a string predicate or function only the host computes (ILIKE, a LIKE with _, <, lower(), ...)";
 	return NULL;
 }
 

@@ -1538,6 +1538,8 @@ gpuagg_next(ScanState *node)
 								st->prog->ga.keyscale[k]) :
 			GpuaggKeyDatum(st->result.keys[at], GpuaggKeyType(st->prog, k),
 						   st->prog->ga.keyscale[k], st->dict);
+		if (st->prog->keytypid[k] == UUIDOID && !slot->tts_isnull[k])
+			slot->tts_values[k] = GpuaggUuidDatum(slot->tts_values[k]);
 	}
 	for (uint32 a = 0; a < st->prog->ga.naggs; a++)
 		slot->tts_values[nkeys + a] =

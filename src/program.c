@@ -54,6 +54,7 @@ extern bool lc_collate_is_c(Oid collation);
 #include "utils/syscache.h"
 #include "utils/timestamp.h"
 #include "utils/typcache.h"
+#include "utils/uuid.h"
 
 #include "program.h"
 #include "../cuda/gpuagg_page.h"
@@ -105,6 +106,10 @@ typedef struct Compiler
 	bool		div_sum;
 	bool		trying;			/* compiling a guarded_constant candidate
 								 * as the devices would (compile_expr) */
+	bool		uuid_ok;		/* the expression compile_expr compiles next
+								 * may be a uuid column or constant: a group
+								 * key, count's argument, an operand of
+								 * uuid = or <> (compile_uuid_var) */
 	GpuaggQuotient quotient;	/* the last exact quotient compiled */
 } Compiler;
 
@@ -345,6 +350,7 @@ emit_text_const(Compiler *c, Datum value, bool isnull, Oid typid, int param)
 	prog->textconst_param[t] = param;
 	prog->textconst_value[t] = isnull ? (Datum) 0 : value;
 	prog->textconst_bpchar[t] = (typid == BPCHAROID);
+	prog->textconst_uuid[t] = (typid == UUIDOID);
 	prog->ntextconsts++;
 	return r;
 }
@@ -551,6 +557,35 @@ compile_var(Compiler *c, Var *var, int type)
 		return -1;
 	c->prog->ga.cols[col].dscale_checked = checked;
 	c->regscale[r] = scale;
+	return r;
+}
+
+/*
+ * A uuid column: a string column of its values' 16 bytes, whose codes the
+ * host gives in column form (batch.c), equal bytes equal codes, so that a
+ * group key, count(DISTINCT) and = or <> (uuid_eq compares the bytes)
+ * answer as natively; the table's own column only.
+ */
+static int
+compile_uuid_var(Compiler *c, Var *var, bool ok, int *type)
+{
+	int			col,
+				r;
+
+	if (!ok)
+		return fail(c, "uuid column used other than as a group key, counted, or compared with = or <>"), -1;
+	if (var->varlevelsup != 0)
+		return fail(c, "outer-level variable"), -1;
+	if (var->varattno <= 0)
+		return fail(c, "system or whole-row column"), -1;
+	if (GpuaggJoinAttno(var->varattno))
+		return fail(c, "uuid column of a joined table"), -1;
+	col = column_for(c, var->varattno, GA_T_TEXT, 0, 0);
+	r = alloc_reg(c);
+	if (col < 0 || r < 0 || emit(c, GA_OP_COL, GA_T_TEXT, r, 0, 0, col) < 0)
+		return -1;
+	c->prog->uuid_cols |= UINT64CONST(1) << col;
+	*type = GA_T_TEXT;
 	return r;
 }
 
@@ -1215,7 +1250,8 @@ static bool
 is_string_eq_func(Oid funcid)
 {
 	return funcid == F_TEXTEQ || funcid == F_TEXTNE ||
-		funcid == F_BPCHAREQ || funcid == F_BPCHARNE;
+		funcid == F_BPCHAREQ || funcid == F_BPCHARNE ||
+		funcid == F_UUID_EQ || funcid == F_UUID_NE;
 }
 
 /* (program.h) */
@@ -1987,7 +2023,7 @@ inner_type(Oid t)
 	/* (a float's text tells -0 from 0, which the devices group together) */
 	if (t == TEXTOID || t == VARCHAROID || t == BPCHAROID || t == FLOAT4OID || t == FLOAT8OID)
 		return false;
-	return t == NUMERICOID || GpuaggTypeOf(t) != GA_T_INVALID;
+	return t == NUMERICOID || t == UUIDOID || GpuaggTypeOf(t) != GA_T_INVALID;
 }
 
 /*
@@ -2319,9 +2355,12 @@ compile_named_op(Compiler *c, const char *name, Oid opfuncid, Oid inputcollid, O
 		opfuncid == F_INTERVAL_LE || opfuncid == F_INTERVAL_GT || opfuncid == F_INTERVAL_GE)
 		return compile_span_cmp(c, name, args, type);
 
+	/* (uuid = and <>: byte equality, as string codes) */
+	c->uuid_ok = opfuncid == F_UUID_EQ || opfuncid == F_UUID_NE;
 	ra = compile_expr(c, linitial(args), &lt);
 	if (ra < 0)
 		return -1;
+	c->uuid_ok = opfuncid == F_UUID_EQ || opfuncid == F_UUID_NE;
 	rb = compile_expr(c, lsecond(args), &rt);
 	if (rb < 0)
 		return -1;
@@ -3633,6 +3672,7 @@ compile_saop(Compiler *c, ScalarArrayOpExpr *saop, int *type)
 				patches[GA_MAX_INSTR],
 				npatches = 0;
 	char	   *name;
+	bool		uuid;
 
 	/* LIKE ANY (...) and regular expressions of a string column: the host's */
 	if ((dst = compile_string_saop(c, saop, type)) != -1)
@@ -3640,7 +3680,9 @@ compile_saop(Compiler *c, ScalarArrayOpExpr *saop, int *type)
 	name = get_opname(saop->opno);
 	if (saop->opno >= FirstGenbkiObjectId || name == NULL || (cmp = comparison_op(name)) == 0)
 		return fail(c, "unsupported operator %s in ANY/ALL", name ? name : "(unnamed)"), -1;
-	lt = conditional_type(exprType((Node *) scalar));
+	/* (a uuid's values and constants: string codes, compile_uuid_var) */
+	uuid = exprType((Node *) scalar) == UUIDOID;
+	lt = uuid ? GA_T_TEXT : conditional_type(exprType((Node *) scalar));
 	*type = GA_T_BOOL;
 	if (lt == GA_T_TEXT)
 	{
@@ -3657,11 +3699,12 @@ compile_saop(Compiler *c, ScalarArrayOpExpr *saop, int *type)
 		List	   *items = ((ArrayExpr *) arr)->elements;
 		ListCell   *lc;
 
-		et = conditional_type(((ArrayExpr *) arr)->element_typeid);
+		et = uuid ? GA_T_TEXT : conditional_type(((ArrayExpr *) arr)->element_typeid);
 		if (!comparable(lt, et))
 			return fail(c, "unsupported IN list of %s",
 						format_type_be(((ArrayExpr *) arr)->element_typeid)), -1;
 		dst = emit_const(c, BoolGetDatum(!saop->useOr), false, GA_T_BOOL);
+		c->uuid_ok = uuid;
 		if (dst < 0 || (sreg = compile_expr(c, scalar, &lt)) < 0)
 			return -1;
 		/*
@@ -3673,12 +3716,14 @@ compile_saop(Compiler *c, ScalarArrayOpExpr *saop, int *type)
 		{
 			if (IsA(lfirst(lc), Const) || IsA(lfirst(lc), Param))
 				continue;
+			c->uuid_ok = uuid;
 			if (compile_expr(c, lfirst(lc), &et) < 0)
 				return -1;
 			c->nextreg = sreg + 1;
 		}
 		foreach(lc, items)
 		{
+			c->uuid_ok = uuid;
 			if (!emit_in_element(c, saop, cmp, lt, sreg, dst,
 								 compile_expr(c, lfirst(lc), &et), patches, &npatches))
 				return -1;
@@ -3689,7 +3734,7 @@ compile_saop(Compiler *c, ScalarArrayOpExpr *saop, int *type)
 		if (!IsA(arr, Const))
 			return fail(c, "IN list is neither constant nor a list of expressions"), -1;
 		elemtype = get_element_type(arr->consttype);
-		et = conditional_type(elemtype);
+		et = elemtype == UUIDOID ? GA_T_TEXT : conditional_type(elemtype);
 		if (!comparable(lt, et))
 			return fail(c, "unsupported IN list of %s", format_type_be(elemtype)), -1;
 
@@ -3705,6 +3750,7 @@ compile_saop(Compiler *c, ScalarArrayOpExpr *saop, int *type)
 		get_typlenbyvalalign(elemtype, &elmlen, &elmbyval, &elmalign);
 		deconstruct_array(DatumGetArrayTypeP(arr->constvalue), elemtype, elmlen,
 						  elmbyval, elmalign, &elems, &elemnulls, &nelems);
+		c->uuid_ok = uuid;
 		sreg = compile_expr(c, scalar, &lt);
 		if (sreg < 0)
 			return -1;
@@ -4352,10 +4398,21 @@ compile_expr(Compiler *c, Expr *expr, int *type)
 {
 	int			r,
 				t;
+	bool		uuid_ok = c->uuid_ok;
 
 	if (expr == NULL)
 		return fail(c, "missing expression"), -1;
 	check_stack_depth();
+	/* (this expression's, not its arguments') */
+	c->uuid_ok = false;
+	if (IsA(expr, Var) && ((Var *) expr)->vartype == UUIDOID)
+		return compile_uuid_var(c, (Var *) expr, uuid_ok, type);
+	if (IsA(expr, Const) && ((Const *) expr)->consttype == UUIDOID && uuid_ok)
+	{
+		*type = GA_T_TEXT;
+		return emit_text_const(c, ((Const *) expr)->constvalue, ((Const *) expr)->constisnull,
+							   UUIDOID, -1);
+	}
 
 	if (is_scan_constant(expr))
 	{
@@ -4481,6 +4538,7 @@ compile_expr(Compiler *c, Expr *expr, int *type)
 
 				if (n->argisrow)
 					return fail(c, "row-valued IS NULL"), -1;
+				c->uuid_ok = true;
 				r = compile_expr(c, n->arg, &t);
 				if (r < 0 ||
 					emit(c, n->nulltesttype == IS_NULL ? GA_OP_ISNULL : GA_OP_ISNOTNULL,
@@ -5046,8 +5104,10 @@ compile_aggref(Compiler *c, Aggref *aggref, GaAgg *ag)
 			c->div_args = quotient;
 			c->div_sum = quotient != NIL && ag->kind == GA_AGG_SUM_I128;
 			branched = c->mixed_case != NULL;
+			c->uuid_ok = ag->kind == GA_AGG_COUNT;
 			if (!compile_segment(c, arg, &ag->arg, &t))
 				return false;
+			c->uuid_ok = false;
 			/*
 			 * ... or of columns of several display scales: each row's
 			 * display scale computed after its value (a CASE's or
@@ -5508,7 +5568,9 @@ GpuaggCompile(GpuaggProgram *prog, List *quals, List *keys, List *aggrefs,
 		/* an exact quotient, shown at its display scale (the host's) */
 		quotient = rekey == NULL ? division_args(key) : NIL;
 		c.div_args = quotient;
+		c.uuid_ok = true;
 		r = compile_expr(&c, key, &t);
+		c.uuid_ok = false;
 		c.div_args = NIL;
 		if (r < 0)
 		{
@@ -5744,7 +5806,13 @@ GpuaggLoadParams(GpuaggProgram *prog, List *param_states, ExprContext *econtext,
 		Datum		d = p >= 0 ? values[p] : prog->textconst_value[i];
 		GaDatum		v = {0};
 
-		if (!isnull)
+		if (!isnull && prog->textconst_uuid[i])
+		{
+			/* (both codes: a uuid has no trailing spaces to trim) */
+			v.u = GpuaggDictEncodeBytes(dict, (const char *) DatumGetUUIDP(d)->data, UUID_LEN);
+			v.u |= v.u << 32;
+		}
+		else if (!isnull)
 			v.u = GpuaggDictRegister(dict, d, prog->textconst_bpchar[i]);
 		prog->ga.consts[k] = v;
 		prog->ga.constnull[k] = isnull;

@@ -104,6 +104,15 @@ typedef struct GpuaggProgram
 	int16		textconst_slot[GA_MAX_CONSTS];	/* constant slot */
 	int16		textconst_param[GA_MAX_CONSTS]; /* index into params, or -1 */
 	bool		textconst_bpchar[GA_MAX_CONSTS];	/* bpchar equality */
+	bool		textconst_uuid[GA_MAX_CONSTS];	/* a uuid's 16 bytes */
+	/*
+	 * columns of type uuid (bits by column): GA_T_TEXT columns whose
+	 * codes the host gives the values' 16 bytes in the query's dictionary
+	 * (column form: not variable-length, so the pages' deformer reads no
+	 * such column); read as group keys, counted, or compared with = or <>
+	 * (compile_uuid_var), and given back as uuid (GpuaggUuidDatum)
+	 */
+	uint64		uuid_cols;
 	Datum		textconst_value[GA_MAX_CONSTS]; /* a Const's value */
 
 	/*
@@ -160,6 +169,16 @@ static inline int
 GpuaggKeyType(const GpuaggProgram *prog, int k)
 {
 	return prog->rekey_expr[k] != NULL ? GA_T_TEXT : prog->ga.keytype[k];
+}
+
+/*
+ * A uuid's Datum from the dictionary's string of its 16 bytes (uuid_cols):
+ * those bytes, where the dictionary keeps them.
+ */
+static inline Datum
+GpuaggUuidDatum(Datum bytes)
+{
+	return PointerGetDatum(VARDATA_ANY(DatumGetPointer(bytes)));
 }
 
 /* What the planner found of a numeric column's scale (GpuaggCompile). */

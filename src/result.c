@@ -2151,6 +2151,10 @@ GpuaggRekey(const GpuaggProgram *prog, GaResult *res, GpuaggDict *dict,
 				MemoryContext tuple = MemoryContextSwitchTo(rk.econtext->ecxt_per_tuple_memory);
 				Datum		d = GpuaggKeyDatum(res->keys[at], p->keytype[k], p->keyscale[k], dict);
 
+				/* (a uuid's 16 bytes: its Datum, program.h) */
+				if (prog->rekey_argtype[k] == UUIDOID)
+					d = GpuaggUuidDatum(d);
+
 				MemoryContextSwitchTo(tuple);
 				e->known = rekey_value(&rk, k, false, d, dict, &e->value, cache, from_cache);
 			}

@@ -105,3 +105,12 @@ ANALYZE gsbig;
 SELECT check_offload('SELECT g, sum(v), max(v), grouping(g) FROM gsbig GROUP BY ROLLUP (g)');
 SELECT line FROM explain_stable('SELECT g, sum(v), max(v), grouping(g) FROM gsbig GROUP BY ROLLUP (g)', true) AS line
  WHERE line ~ 'Exact Path Runs|Grouping Sets';
+
+-- a constant group key: NULL where a set leaves it out, which the node's
+-- tuple would not show (setrefs.c matches no Const with it): native,
+-- saying so; a constant key without grouping sets offloads
+SET gpuagg.log_fallback = on;
+EXPLAIN (COSTS OFF) SELECT 5 AS c, a, count(*) FROM gs GROUP BY ROLLUP (1, a);
+SELECT 5 AS c, a, count(*) FROM gs GROUP BY GROUPING SETS ((1), (a)) ORDER BY a, 3;
+RESET gpuagg.log_fallback;
+SELECT check_offload('SELECT 5 AS c, a, count(*) FROM gs GROUP BY 1, 2');

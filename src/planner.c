@@ -1934,6 +1934,14 @@ grouping_sets(GpuaggCandidate *c)
 							get_func_name(aggref->aggfnoid),
 							aggref->aggkind == AGGKIND_ORDERED_SET ? " WITHIN GROUP" : "");
 		}
+	/*
+	 * A constant key (GROUP BY ROLLUP(1) of SELECT 5): setrefs.c matches no
+	 * Const with the node's tuple, so the target list would show the
+	 * constant where a set leaves the key out (NULL natively)
+	 */
+	foreach(lc, c->keys)
+		if (refsets != NIL && IsA(lfirst(lc), Const))
+			return "a constant group key under grouping sets";
 	if (refsets != NIL)
 	{
 		c->out_groups = 0;

@@ -402,6 +402,11 @@ SELECT check_offload('SELECT kind, count(*) FROM su WHERE u = ''c4ca4238-a0b9-23
 SELECT check_offload('SELECT count(*) FILTER (WHERE u IS NULL), count(*) FILTER (WHERE u = v), count(*) FILTER (WHERE u IS DISTINCT FROM v), count(*) FILTER (WHERE u <> ALL (''{c4ca4238-a0b9-2382-0dcc-509a6f75849b}''::uuid[])), count(*) FILTER (WHERE v IN (u, ''eccbc87e-4b5c-e2fe-2830-8fd9f2a7baf3'')) FROM su');
 SELECT check_offload('SELECT u, kind, count(*) FROM su WHERE amount > 900 GROUP BY ROLLUP(u, kind)');
 SELECT check_offload('SELECT DISTINCT v FROM su');
+-- a domain over uuid: its base type's bytes, compared through its cast
+CREATE DOMAIN su_id AS uuid;
+CREATE TABLE sud AS SELECT u::su_id AS u, v, kind FROM su;
+ANALYZE sud;
+SELECT check_offload('SELECT u, count(*) FILTER (WHERE u = v), count(*) FILTER (WHERE u IN (''c4ca4238-a0b9-2382-0dcc-509a6f75849b'', ''eccbc87e-4b5c-e2fe-2830-8fd9f2a7baf3'')) FROM sud GROUP BY u');
 -- its text as a key: the devices group by the uuid, the host maps each
 SELECT check_offload('SELECT u::text AS t, upper(v::text) AS w, count(*) FROM su GROUP BY 1, 2');
 SET parallel_setup_cost = 0;

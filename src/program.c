@@ -4405,6 +4405,9 @@ compile_expr(Compiler *c, Expr *expr, int *type)
 	check_stack_depth();
 	/* (this expression's, not its arguments') */
 	c->uuid_ok = false;
+	/* (a domain's column relabeled as uuid: the column's bytes) */
+	while (uuid_ok && IsA(expr, RelabelType) && exprType((Node *) expr) == UUIDOID)
+		expr = ((RelabelType *) expr)->arg;
 	if (IsA(expr, Var) && ((Var *) expr)->vartype == UUIDOID)
 		return compile_uuid_var(c, (Var *) expr, uuid_ok, type);
 	if (IsA(expr, Const) && ((Const *) expr)->consttype == UUIDOID && uuid_ok)

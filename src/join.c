@@ -705,17 +705,22 @@ GpuaggJoinPlanFor(PlannerInfo *root, RelOptInfo *input_rel, GpuaggJoinPlan *jp)
 		{
 			Node	   *n = lfirst(lc2);
 			Relids		other = bms_difference(nullable, d->relids);
-			Relids		read = bms_intersect(pull_varnos(root, IsA(n, RestrictInfo) ?
-														 (Node *) ((RestrictInfo *) n)->clause : n),
-											 other);
+			Relids		varnos = pull_varnos(root, IsA(n, RestrictInfo) ?
+											 (Node *) ((RestrictInfo *) n)->clause : n);
+			Relids		inner;
 
-			if (bms_is_empty(read))
+			if (!bms_overlap(varnos, other))
 				continue;
-			/* (the condition of a later join, which has d on its outer side) */
+			/*
+			 * (the condition of a later join, which has d on its outer side:
+			 * that join is to the relations it reads beyond that side)
+			 */
 			if (IsA(n, RestrictInfo) &&
-				bms_is_subset(d->relids, ((RestrictInfo *) n)->outer_relids))
+				bms_is_subset(d->relids, ((RestrictInfo *) n)->outer_relids) &&
+				!bms_is_empty(inner = bms_difference(varnos,
+													   ((RestrictInfo *) n)->outer_relids)))
 				return psprintf("a join to %s on a condition that reads %s, the inner side of %s",
-								rel_words(root, root->simple_rel_array[bms_next_member(read, -1)]),
+								rel_words(root, root->simple_rel_array[bms_next_member(inner, -1)]),
 								rel_words(root, d), what);
 			return psprintf("%s to %s on a condition that reads the inner side of another outer, semi or anti join",
 							what, rel_words(root, d));

@@ -1042,9 +1042,12 @@ RESET diff.numeric;
 -- ... and nm, of display scales 0 to 2: offloaded where only its values
 -- count or where sum and avg carry each row's display scale, native where
 -- a value shows (a key, min, max)
+-- (errors compared: 21 on the CPU device; fewer on CUDA, where an
+-- overflow one side raises and the other holds as an infinity is excused,
+-- not counted)
 SET diff.numeric = on;
 SET diff.mixed = on;
-SELECT queries, offloaded, errors_both >= 20 AS many_errors_compared, mismatches
+SELECT queries, offloaded, errors_both >= 10 AS many_errors_compared, mismatches
   FROM diff_run(100, 0.4141, false);
 RESET diff.mixed;
 RESET diff.numeric;

@@ -2304,6 +2304,8 @@ compile_named_op(Compiler *c, const char *name, Oid opfuncid, Oid inputcollid, O
 				rt,
 				ra,
 				rb;
+	/* (uuid = and <>: byte equality, as string codes) */
+	bool		uuid_eq = opfuncid == F_UUID_EQ || opfuncid == F_UUID_NE;
 
 	if (restype == NUMERICOID || exprType(linitial(args)) == NUMERICOID)
 		return compile_numeric_op(c, name, restype, args, type);
@@ -2355,12 +2357,11 @@ compile_named_op(Compiler *c, const char *name, Oid opfuncid, Oid inputcollid, O
 		opfuncid == F_INTERVAL_LE || opfuncid == F_INTERVAL_GT || opfuncid == F_INTERVAL_GE)
 		return compile_span_cmp(c, name, args, type);
 
-	/* (uuid = and <>: byte equality, as string codes) */
-	c->uuid_ok = opfuncid == F_UUID_EQ || opfuncid == F_UUID_NE;
+	c->uuid_ok = uuid_eq;
 	ra = compile_expr(c, linitial(args), &lt);
 	if (ra < 0)
 		return -1;
-	c->uuid_ok = opfuncid == F_UUID_EQ || opfuncid == F_UUID_NE;
+	c->uuid_ok = uuid_eq;
 	rb = compile_expr(c, lsecond(args), &rt);
 	if (rb < 0)
 		return -1;

@@ -44,7 +44,7 @@
 #define GA_HD static inline
 #endif
 
-#define GA_ABI_VERSION		33
+#define GA_ABI_VERSION		34
 
 /*
  * Words of a page's visibility bitmap in a page-form batch: room for
@@ -130,6 +130,16 @@ typedef union GaDatum
 	double		f;
 	uint64_t	u;
 } GaDatum;
+
+/* A datum of all zero bits (an absent second argument). */
+GA_HD GaDatum
+ga_datum_zero(void)
+{
+	GaDatum		d;
+
+	d.u = 0;
+	return d;
+}
 
 GA_HD int
 ga_type_is_float(int t)
@@ -407,12 +417,15 @@ typedef enum GaAggKind
 	 */
 	GA_AGG_SUM_I128_DS,
 	/*
-	 * sum/avg of an interval without months (the difference of two
-	 * timestamps: its microseconds, an int8 argument), kept as
-	 * interval_pl keeps it, in days and time of day: n, time lo, time
-	 * hi, days; and the sums of their absolute values (time lo, hi,
-	 * days), which say whether a sum in any order stays in the interval's
-	 * range, as interval_pl checks at each step
+	 * sum/avg of an interval, kept as interval_pl keeps it, its time,
+	 * days and months apart: n, time lo, time hi, days; the sums of their
+	 * absolute values (time lo, hi, days), which say whether a sum in any
+	 * order stays in the interval's range, as interval_pl checks at each
+	 * step; months and their absolute sum.  The argument is a difference
+	 * of two timestamps, its microseconds (an int8, which
+	 * interval_justify_hours splits into days and time), or an interval
+	 * column's time with its day and month the second argument (arg2,
+	 * GaAgg.pair: GA_IV_DAYMON)
 	 */
 	GA_AGG_SUM_IV
 } GaAggKind;
@@ -442,8 +455,9 @@ ga_agg_nslots(int kind)
 		case GA_AGG_VAR_I192:
 			return 6;
 		case GA_AGG_REGR_F8:
-		case GA_AGG_SUM_IV:
 			return 7;
+		case GA_AGG_SUM_IV:
+			return 9;
 		case GA_AGG_PCT_DISC:
 		case GA_AGG_PCT_CONT:
 		case GA_AGG_MODE:
@@ -580,7 +594,28 @@ typedef struct GaColumn
 								 * table's row matches (gpuagg_join.h), not
 								 * one of the table's; else 0 */
 	int32_t		dimcol;
+	int32_t		ivpart;			/* GaIntervalPart: a GA_T_INT8 column holding
+								 * one part of each value of interval
+								 * attribute attno (ga_interval_part), not
+								 * a value of it; else 0 */
 } GaColumn;
+
+/*
+ * What a column of an interval attribute holds (GaColumn.ivpart): its
+ * time in microseconds; its day and month as (month << 32) | (uint32) day;
+ * interval_cmp_value's microseconds (time, and each day and each 30 days
+ * of months as 86400 * 10^6), by which intervals compare; or extract's
+ * epoch in microseconds (interval_part_common: a year of months 365.25
+ * days).  A span or epoch past int64 sends the scan to the exact path.
+ */
+typedef enum GaIntervalPart
+{
+	GA_IV_NONE = 0,
+	GA_IV_TIME,
+	GA_IV_DAYMON,
+	GA_IV_SPAN,
+	GA_IV_EPOCH
+} GaIntervalPart;
 
 /*
  * A join a device runs (gpuagg_join.h): before its WHERE, each row of the

@@ -391,7 +391,7 @@ fold_match(GaRowCtx *c, uint32_t row, uint64_t grow, GaDatum *regs, uint8_t *nul
 	const uint32_t naggs = p->naggs;
 	const GaView *v = &c->g;
 	GaDatum		vals[GA_MAX_AGGS];
-	double		xs[GA_MAX_PAIRS];	/* two-argument aggregates' X (GaAgg.pair) */
+	GaDatum		xs[GA_MAX_PAIRS];	/* two-argument aggregates' X (GaAgg.pair) */
 	uint8_t		use[GA_MAX_AGGS];
 	GaDatum		key[GA_MAX_KEYS + 1];	/* + a distinct set's value */
 	uint8_t		knull[GA_MAX_KEYS + 1];
@@ -452,7 +452,7 @@ fold_match(GaRowCtx *c, uint32_t row, uint64_t grow, GaDatum *regs, uint8_t *nul
 				continue;
 			vals[a] = regs[ag->arg.reg];
 			if (ag->pair >= 0)
-				xs[ag->pair] = regs[ag->arg2].f;
+				xs[ag->pair] = regs[ag->arg2];
 		}
 		use[a] = 1;
 	}
@@ -481,7 +481,7 @@ fold_match(GaRowCtx *c, uint32_t row, uint64_t grow, GaDatum *regs, uint8_t *nul
 			if (!use[a])
 				continue;
 			err = ga_agg_update_xy(&p->aggs[a], c->priv + p->aggs[a].slot, 1, vals[a],
-								   p->aggs[a].pair >= 0 ? xs[p->aggs[a].pair] : 0.0);
+								   p->aggs[a].pair >= 0 ? xs[p->aggs[a].pair] : ga_datum_zero());
 			if (err)
 				report(*c->t, grow, err);
 		}
@@ -538,7 +538,7 @@ fold_match(GaRowCtx *c, uint32_t row, uint64_t grow, GaDatum *regs, uint8_t *nul
 
 		if (use[a] && (err = ga_agg_update_xy(ag, v->states + (uint64_t) ag->slot * v->cap + slot,
 											  v->cap, vals[a],
-											  ag->pair >= 0 ? xs[ag->pair] : 0.0)))
+											  ag->pair >= 0 ? xs[ag->pair] : ga_datum_zero())))
 			report(*c->t, grow, err);
 	}
 	slot_unlock(&v->lock[slot], v->block);

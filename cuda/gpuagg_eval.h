@@ -1986,6 +1986,19 @@ ga_fsum(const GaAgg *ag, GA_STATE uint64_t *st, size_t stride, double x,
 	return GA_OK;
 }
 
+/* Add an interval's time, days and months to a GA_AGG_SUM_IV state. */
+GA_DEVFN void
+ga_sum_interval(GA_STATE uint64_t *st, size_t stride, int64_t time, int64_t day, int64_t month)
+{
+	GA_ST(st, 0, stride)++;
+	ga_add128(st + stride, stride, (uint64_t) time, time < 0 ? ~(uint64_t) 0 : 0);
+	GA_ST(st, 3, stride) += (uint64_t) day;
+	ga_add128(st + 4 * stride, stride, (uint64_t) (time < 0 ? -time : time), 0);
+	GA_ST(st, 6, stride) += (uint64_t) (day < 0 ? -day : day);
+	GA_ST(st, 7, stride) += (uint64_t) month;
+	GA_ST(st, 8, stride) += (uint64_t) (month < 0 ? -month : month);
+}
+
 /* Fold one non-NULL argument value into a state. */
 GA_DEVFN int
 ga_agg_update(const GaAgg *ag, GA_STATE uint64_t *st, size_t stride, GaDatum v)
@@ -2007,13 +2020,8 @@ ga_agg_update(const GaAgg *ag, GA_STATE uint64_t *st, size_t stride, GaDatum v)
 			{
 				/* interval_justify_hours' days and time (the same signs) */
 				int64_t		day = v.i / GA_USECS_PER_DAY;
-				int64_t		time = v.i - day * GA_USECS_PER_DAY;
 
-				GA_ST(st, 0, stride)++;
-				ga_add128(st + stride, stride, (uint64_t) time, time < 0 ? ~(uint64_t) 0 : 0);
-				GA_ST(st, 3, stride) += (uint64_t) day;
-				ga_add128(st + 4 * stride, stride, (uint64_t) (time < 0 ? -time : time), 0);
-				GA_ST(st, 6, stride) += (uint64_t) (day < 0 ? -day : day);
+				ga_sum_interval(st, stride, v.i - day * GA_USECS_PER_DAY, day, 0);
 				return GA_OK;
 			}
 		case GA_AGG_VAR_I128:
@@ -2065,10 +2073,12 @@ ga_agg_update(const GaAgg *ag, GA_STATE uint64_t *st, size_t stride, GaDatum v)
 
 /*
  * Fold one row's arguments into a state: Y (the only one of one-argument
- * aggregates) and, for corr, covar_* and regr_*, X.
+ * aggregates) and, with a second (GaAgg.arg2), X: for corr, covar_* and
+ * regr_* a float8, for a sum of per-row display scales one as a float8,
+ * for a sum of an interval column its day and month (GA_IV_DAYMON).
  */
 GA_DEVFN int
-ga_agg_update_xy(const GaAgg *ag, GA_STATE uint64_t *st, size_t stride, GaDatum y, double x)
+ga_agg_update_xy(const GaAgg *ag, GA_STATE uint64_t *st, size_t stride, GaDatum y, GaDatum x)
 {
 	double		acc[6];
 	uint64_t	flags;
@@ -2079,8 +2089,14 @@ ga_agg_update_xy(const GaAgg *ag, GA_STATE uint64_t *st, size_t stride, GaDatum 
 		/* the value at the largest scale, and its own display scale */
 		GA_ST(st, 0, stride)++;
 		ga_add128(st + stride, stride, (uint64_t) y.i, y.i < 0 ? ~(uint64_t) 0 : 0);
-		if ((uint64_t) x > GA_ST(st, 3, stride))
-			GA_ST(st, 3, stride) = (uint64_t) x;
+		if ((uint64_t) x.f > GA_ST(st, 3, stride))
+			GA_ST(st, 3, stride) = (uint64_t) x.f;
+		return GA_OK;
+	}
+	if (ag->kind == GA_AGG_SUM_IV && ag->arg2 >= 0)
+	{
+		/* an interval column's time, and its days and months */
+		ga_sum_interval(st, stride, y.i, (int32_t) (uint32_t) x.u, (int32_t) (uint32_t) (x.u >> 32));
 		return GA_OK;
 	}
 	if (ag->kind != GA_AGG_REGR_F8)
@@ -2088,7 +2104,7 @@ ga_agg_update_xy(const GaAgg *ag, GA_STATE uint64_t *st, size_t stride, GaDatum 
 	flags = GA_ST(st, 6, stride);
 	for (int k = 0; k < 6; k++)
 		acc[k] = ga_u2d(GA_ST(st, k, stride));
-	err = ga_regr_accum(acc, y.f, x, &flags);
+	err = ga_regr_accum(acc, y.f, x.f, &flags);
 	if (err)
 		return err;
 	for (int k = 0; k < 6; k++)
@@ -2124,6 +2140,8 @@ ga_agg_combine(const GaAgg *ag, GA_STATE uint64_t *dst, size_t ds, GA_STATE cons
 			GA_ST(dst, 3, ds) += GA_ST(src, 3, ss);
 			ga_add128(dst + 4 * ds, ds, GA_ST(src, 4, ss), GA_ST(src, 5, ss));
 			GA_ST(dst, 6, ds) += GA_ST(src, 6, ss);
+			GA_ST(dst, 7, ds) += GA_ST(src, 7, ss);
+			GA_ST(dst, 8, ds) += GA_ST(src, 8, ss);
 			return GA_OK;
 		case GA_AGG_SUM_I128:
 		case GA_AGG_VAR_I128:

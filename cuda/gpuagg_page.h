@@ -78,6 +78,8 @@ typedef struct GaTupleLayout
 								 * scale[c] (GaColumn.dscale_checked) */
 	uint64_t	dscales;		/* bit c: column c is a numeric's display
 								 * scale, as a double (GaColumn.dscale_of) */
+	uint64_t	ivparts;		/* bit c: column c is part scale[c] of an
+								 * interval (GaColumn.ivpart) */
 	int32_t		scale[GA_MAX_COLS];
 	int32_t		next_same[GA_MAX_COLS];	/* next column of the same attribute */
 	int32_t		width[GA_MAX_COLS];	/* bytes stored per value of a column */
@@ -354,6 +356,47 @@ ga_numeric_dscale(const uint8_t *p, uint32_t len, double *out)
 	if ((head & GA_NUMERIC_SIGN_MASK) == GA_NUMERIC_SPECIAL)
 		return 0;
 	*out = (double) ga_numeric_head_dscale(head);
+	return 1;
+}
+
+/*
+ * Part `part' (GaIntervalPart) of an interval's 16 bytes at p (Interval:
+ * time int64, day int32, month int32, little-endian) into *out; 0 where a
+ * span or an epoch is past int64 (then the exact path answers, as for a
+ * numeric).
+ */
+GA_HD int
+ga_interval_part(const uint8_t *p, int part, int64_t *out)
+{
+	int64_t		time = (int64_t) ((uint64_t) ga_read32(p) | ((uint64_t) ga_read32(p + 4) << 32));
+	int32_t		day = (int32_t) ga_read32(p + 8);
+	int32_t		month = (int32_t) ga_read32(p + 12);
+	__int128	v;
+
+	switch (part)
+	{
+		case GA_IV_TIME:
+			*out = time;
+			return 1;
+		case GA_IV_DAYMON:
+			*out = (int64_t) (((uint64_t) (uint32_t) month << 32) | (uint32_t) day);
+			return 1;
+		case GA_IV_SPAN:
+			/* interval_cmp_value: (month * 30 + day) days and time */
+			v = ((__int128) month * 30 + day) * GA_USECS_PER_DAY + time;
+			break;
+		case GA_IV_EPOCH:
+			/* interval_part_common's seconds of the months and days */
+			v = ((__int128) ((int64_t) 31557600 * (month / 12) +
+							 (int64_t) 2592000 * (month % 12) +
+							 (int64_t) 86400 * day)) * 1000000 + time;
+			break;
+		default:
+			return 0;
+	}
+	if (v > (__int128) INT64_MAX || v < (__int128) INT64_MIN)
+		return 0;
+	*out = (int64_t) v;
 	return 1;
 }
 
@@ -764,6 +807,17 @@ ga_put_attr(const GaTupleLayout *L, int c, uint32_t row, void *const *values,
 			else if (!ga_numeric_dscale(data, len, &ds))
 				ok = GA_DEFORM_NUMERIC;
 			ga_put(L, c, row, values, nulls, anynull, (const uint8_t *) &ds, 0);
+		}
+		else if ((L->ivparts >> c) & 1)
+		{
+			int64_t		v = 0;
+
+			if (!ga_interval_part(src, L->scale[c], &v))
+			{
+				v = 0;
+				ok = GA_DEFORM_NUMERIC;
+			}
+			ga_put(L, c, row, values, nulls, anynull, (const uint8_t *) &v, 0);
 		}
 		else if ((L->numerics >> c) & 1)
 		{

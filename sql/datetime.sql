@@ -381,6 +381,73 @@ SET gpuagg.log_fallback = on;
 RESET gpuagg.log_fallback;
 DROP TABLE dspan, dwide;
 
+-- interval columns: their time, days and months read where they lie
+-- (page batches) or from the row: sum and avg (interval_pl's parts each
+-- summed apart), count, compared with constants and each other (by
+-- interval_cmp's value: a month as 30 days), extract(epoch FROM ...) (a
+-- year of months 365.25 days), in arguments, WHERE, FILTER and HAVING;
+-- '1 day' and '24 hours' compare equal and sum apart
+CREATE DOMAIN duration AS interval;
+CREATE TABLE div (k int, d interval, e duration);
+INSERT INTO div
+SELECT i % 5,
+	   CASE WHEN i % 53 = 0 THEN NULL
+			ELSE make_interval(0, i % 15 - 4, 0, i % 40 - 9, i % 30, i % 60, (i % 997) * 0.001001) END,
+	   make_interval(0, 0, 0, i % 3, i % 50 - 20)
+  FROM generate_series(1, 4000) i;
+INSERT INTO div VALUES (0, '1 day', '24 hours'), (1, '1 mon', '30 days'), (2, '-1 mon 1 day', '-29 days'),
+	(3, NULL, NULL), (4, '1 year -1 mon', '330 days');
+ANALYZE div;
+EXPLAIN (COSTS OFF) SELECT k, sum(d), avg(e) FROM div GROUP BY k;
+SELECT check_offload('SELECT k, sum(d), avg(d), count(d), sum(e), avg(e) FROM div GROUP BY k');
+SELECT line FROM explain_stable('SELECT k, sum(d), avg(d), count(d), sum(e), avg(e) FROM div GROUP BY k', true) line
+ WHERE line ~ 'Exact Path Runs|Page Batches';
+SELECT check_offload('SELECT k, sum(d) FILTER (WHERE d > interval ''10 days''), count(*) FILTER (WHERE d = e), count(*) FILTER (WHERE d <= e), sum(extract(epoch FROM d)), max(extract(epoch FROM e)) FROM div GROUP BY k');
+SELECT check_offload('SELECT k, count(*), avg(d) FROM div WHERE d BETWEEN interval ''-2 mons'' AND interval ''1 mon 5 days'' AND e <> interval ''1 day'' GROUP BY k HAVING sum(e) > interval ''1 hour''');
+SELECT check_offload('SELECT extract(epoch FROM d) AS s, count(*) FROM div WHERE k = 4 GROUP BY 1');
+SELECT check_offload('SELECT k, count(*) FILTER (WHERE d > te - ts), sum(d) FILTER (WHERE d < NULL::interval) FROM div, (SELECT timestamp ''2000-01-01'' AS ts, timestamp ''2000-01-11'' AS te) c GROUP BY k');
+SELECT check_offload('SELECT sum(d), avg(e) FROM div WHERE k > 100');
+SELECT check_offload('SELECT sum(d), avg(e), count(*) FROM div');
+CREATE TABLE divw (k int, d interval);
+INSERT INTO divw SELECT 0, interval '2000000000 mons' FROM generate_series(1, 2);
+INSERT INTO divw SELECT 1, CASE WHEN i % 2 = 0 THEN interval '-2000000000 mons 2000000000 days' ELSE interval '2000000000 mons -2000000000 days' END FROM generate_series(1, 3) i;
+INSERT INTO divw VALUES (2, '178000000 years'), (2, '-178000000 years 1 day'), (2, '1 day');
+ANALYZE divw;
+-- a default in rows written before the column (the host reads them)
+ALTER TABLE div ADD COLUMN f interval DEFAULT '1 day 02:00';
+INSERT INTO div VALUES (1, '1 hour', '1 hour', '3 mons');
+SELECT check_offload('SELECT k, sum(f), count(*) FILTER (WHERE f > interval ''1 day'') FROM div GROUP BY k');
+SET parallel_setup_cost = 0;
+SET parallel_tuple_cost = 0;
+SET min_parallel_table_scan_size = 0;
+SET max_parallel_workers_per_gather = 2;
+SET gpuagg.tuple_cost = 10;
+SELECT check_parallel('SELECT k, sum(d), avg(e), count(*) FILTER (WHERE d > e) FROM div GROUP BY k');
+RESET max_parallel_workers_per_gather;
+RESET parallel_setup_cost;
+RESET parallel_tuple_cost;
+RESET min_parallel_table_scan_size;
+RESET gpuagg.tuple_cost;
+-- native, saying why: a key, min/max, DISTINCT, a joined table's column
+SET gpuagg.log_fallback = on;
+EXPLAIN (COSTS OFF) SELECT d, count(*) FROM div GROUP BY d;
+EXPLAIN (COSTS OFF) SELECT k, max(d) FROM div GROUP BY k;
+EXPLAIN (COSTS OFF) SELECT k, sum(DISTINCT d) FROM div GROUP BY k;
+EXPLAIN (COSTS OFF) SELECT k, sum(divw.d) FROM div JOIN divw USING (k) GROUP BY k;
+RESET gpuagg.log_fallback;
+-- the ends of the range: a sum of months past int32 raises interval_pl's
+-- error; where the absolute values' sums pass the range, or a value's
+-- span or epoch passes int64 (178000000 years), the exact path answers
+SELECT check_error('SELECT sum(d) FROM divw WHERE k = 0');
+SELECT check_offload('SELECT sum(d), avg(d) FROM divw WHERE k = 1');
+SELECT line FROM explain_stable('SELECT sum(d), avg(d) FROM divw WHERE k = 1', true) line
+ WHERE line ~ 'Exact Path';
+SELECT check_offload('SELECT k, count(*) FILTER (WHERE d > interval ''1 year''), sum(extract(epoch FROM d)) FROM divw WHERE k > 0 GROUP BY k');
+SELECT line FROM explain_stable('SELECT k, count(*) FILTER (WHERE d > interval ''1 year'') FROM divw WHERE k > 0 GROUP BY k', true) line
+ WHERE line ~ 'Exact Path';
+DROP TABLE div, divw;
+DROP DOMAIN duration;
+
 -- what stays native says so
 SET gpuagg.log_fallback = on;
 EXPLAIN (COSTS OFF) SELECT date_trunc('fortnight', ts) AS t, count(*) FROM dt GROUP BY 1;

@@ -41,6 +41,7 @@
 #include "storage/predicate.h"
 #include "storage/proc.h"
 #include "utils/lsyscache.h"
+#include "utils/timestamp.h"
 #include "utils/uuid.h"
 
 #include "batch.h"
@@ -555,6 +556,26 @@ store_value(GpuaggBatchReader *r, const GaColumn *col, void *vals, int64 row,
 		((float8 *) vals)[row] = Max(GpuaggNumericDscale(d), 0);
 		return true;
 	}
+	if (col->ivpart)
+	{
+		/* a part of an interval (past int64: the exact path) */
+		Interval   *iv = DatumGetIntervalP(d);
+		uint8		bytes[16];	/* as it lies in a page, little-endian */
+
+		for (int i = 0; i < 8; i++)
+			bytes[i] = (uint8) ((uint64) iv->time >> (8 * i));
+		for (int i = 0; i < 4; i++)
+		{
+			bytes[8 + i] = (uint8) ((uint32) iv->day >> (8 * i));
+			bytes[12 + i] = (uint8) ((uint32) iv->month >> (8 * i));
+		}
+		if (!ga_interval_part(bytes, col->ivpart, &((int64 *) vals)[row]))
+		{
+			((int64 *) vals)[row] = 0;
+			r->numeric_unfit = true;
+		}
+		return true;
+	}
 	switch (col->type)
 	{
 		case GA_T_TEXT:
@@ -839,6 +860,8 @@ column_deformable(const GaColumn *col, Form_pg_attribute att)
 		return att->attlen == -1;
 	if (col->type == GA_T_NUMERIC || col->dscale_of)
 		return getBaseType(att->atttypid) == NUMERICOID;
+	if (col->ivpart)
+		return getBaseType(att->atttypid) == INTERVALOID;
 	return att->attbyval && att->attlen == ga_type_width(col->type);
 }
 
@@ -883,7 +906,7 @@ missing_differs(const GaProgram *p, const int *next_same, int c)
 {
 	for (; c >= 0; c = next_same[c])
 		if (p->cols[c].like || p->cols[c].length || p->cols[c].prefix ||
-			p->cols[c].dscale_of)
+			p->cols[c].dscale_of || p->cols[c].ivpart)
 			return true;
 	return false;
 }
@@ -928,7 +951,9 @@ shared_deform_possible(GpuaggBatchReader *r)
 			r->layout.dscale_checked |= UINT64CONST(1) << c;
 		if (p->cols[c].dscale_of)
 			r->layout.dscales |= UINT64CONST(1) << c;
-		r->layout.scale[c] = p->cols[c].scale;
+		if (p->cols[c].ivpart)
+			r->layout.ivparts |= UINT64CONST(1) << c;
+		r->layout.scale[c] = p->cols[c].ivpart ? p->cols[c].ivpart : p->cols[c].scale;
 		r->layout.width[c] = ga_type_width(t);
 		r->layout.next_same[c] = r->next_same[c];
 		r->layout.like[c] = p->cols[c].like;
@@ -998,7 +1023,8 @@ shared_deform_possible(GpuaggBatchReader *r)
 		}
 	}
 	r->layout.natts = r->maxattno;
-	r->layout.all_fixed = r->all_fixed;
+	/* (its shortcut stores the attributes' bytes: not an interval's parts) */
+	r->layout.all_fixed = r->all_fixed && r->layout.ivparts == 0;
 	r->layout.attrs = attrs;
 	return true;
 }

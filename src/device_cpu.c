@@ -537,7 +537,7 @@ cpu_fold_row(CpuSession *s, const GaBatch *batch, uint32 row, GaDatum *regs, uin
 				continue;
 		}
 		if ((err = ga_agg_update_xy(ag, st + ag->slot, 1, v,
-									ag->arg2 >= 0 ? regs[ag->arg2].f : 0.0)) != GA_OK)
+									ag->arg2 >= 0 ? regs[ag->arg2] : ga_datum_zero())) != GA_OK)
 			return err;
 	}
 	return GA_OK;

@@ -266,6 +266,9 @@ GpuaggExplain(CustomScanState *node, List *ancestors, ExplainState *es)
 		if (GpuaggProgramSumsIntervals(&st->prog->ga))
 			appendStringInfo(&why, "%sa sum of intervals may leave their range",
 							 why.len > 0 ? " or " : "");
+		if (GpuaggProgramIntervalExact(&st->prog->ga))
+			appendStringInfo(&why, "%san interval's value passes what the device holds",
+							 why.len > 0 ? " or " : "");
 		if (st->prog->uses_zone)
 			appendStringInfo(&why, "%sa timestamptz lies outside the time zone's table",
 							 why.len > 0 ? " or " : "");

@@ -402,7 +402,7 @@ column_for(Compiler *c, AttrNumber attno, int type, int pred, int scale)
 	for (uint32 i = 0; i < p->ncols; i++)
 	{
 		if (p->cols[i].attno == attno && p->cols[i].pred == pred &&
-			!p->cols[i].dscale_of)
+			!p->cols[i].dscale_of && !p->cols[i].ivpart)
 		{
 			/* a column read for values wins over a NULL-only one */
 			if (type != GA_T_NULLONLY)
@@ -443,6 +443,40 @@ dscale_column_for(Compiler *c, AttrNumber attno)
 	p->cols[p->ncols].type = GA_T_FLOAT8;
 	p->cols[p->ncols].dscale_of = 1;
 	return p->ncols++;
+}
+
+/*
+ * A register loaded with part `part' (GaIntervalPart) of interval column
+ * var's values (GaColumn.ivpart), or -1.
+ */
+static int
+interval_column(Compiler *c, Var *var, int part)
+{
+	GaProgram  *p = &c->prog->ga;
+	int			col = -1,
+				r;
+
+	if (var->varlevelsup != 0)
+		return fail(c, "outer-level variable"), -1;
+	if (var->varattno <= 0)
+		return fail(c, "system or whole-row column"), -1;
+	if (GpuaggJoinAttno(var->varattno))
+		return fail(c, "an interval column of a joined table"), -1;
+	for (uint32 i = 0; i < p->ncols && col < 0; i++)
+		if (p->cols[i].attno == var->varattno && p->cols[i].ivpart == part)
+			col = i;
+	if (col < 0)
+	{
+		if (p->ncols >= GA_MAX_COLS)
+			return fail(c, "query reads more than %d columns", GA_MAX_COLS), -1;
+		col = p->ncols++;
+		p->cols[col].attno = var->varattno;
+		p->cols[col].type = GA_T_INT8;
+		p->cols[col].ivpart = part;
+	}
+	if ((r = alloc_reg(c)) < 0 || emit(c, GA_OP_COL, GA_T_INT8, r, 0, 0, col) < 0)
+		return -1;
+	return r;
 }
 
 /*
@@ -2928,10 +2962,13 @@ compile_date_trunc(Compiler *c, FuncExpr *f, int *type)
  * (an int8), and which are also interval_cmp's value of it.  Only where
  * such an interval is read: aggregated (min, max, sum, avg, count) or as
  * extract(epoch from ...).  An infinite timestamp raises timestamp_mi's
- * error; a difference past int64 wraps, as natively.
+ * error; a difference past int64 wraps, as natively.  Or, where part is
+ * GA_IV_SPAN (compared) or GA_IV_EPOCH (extract's epoch), an interval
+ * column's such microseconds (interval_column; its sum and average:
+ * compile_interval_sum).
  */
 static int
-compile_span(Compiler *c, Expr *expr)
+compile_span(Compiler *c, Expr *expr, int part)
 {
 	OpExpr	   *op = (OpExpr *) expr;
 	int			ra,
@@ -2939,6 +2976,14 @@ compile_span(Compiler *c, Expr *expr)
 				lt,
 				rt;
 
+	/* (a domain over interval) */
+	while (IsA(expr, RelabelType))
+		expr = ((RelabelType *) expr)->arg;
+	op = (OpExpr *) expr;
+	if (IsA(expr, Var) && part != GA_IV_NONE)
+		return interval_column(c, (Var *) expr, part);
+	if (IsA(expr, Var))
+		return fail(c, "an interval column other than compared, counted, summed, averaged or its extract(epoch)"), -1;
 	if (IsA(expr, FuncExpr))
 		return fail(c, "%s() returning an interval (of intervals, only a difference of two timestamps)",
 					get_func_name(((FuncExpr *) expr)->funcid)), -1;
@@ -3044,7 +3089,7 @@ compile_span_cmp(Compiler *c, const char *name, List *args, int *type)
 			r[i] = compile_age(c, (FuncExpr *) e, GA_AGE_CMP, GA_T_INT8);
 		}
 		else
-			r[i] = compile_span(c, e);
+			r[i] = compile_span(c, e, GA_IV_SPAN);
 		if (r[i] < 0)
 			return -1;
 	}
@@ -3135,7 +3180,7 @@ compile_date_part(Compiler *c, FuncExpr *f, int *type)
 		 */
 		if (field != GA_PART_EPOCH)
 			return fail(c, "extract('%s') of an interval (only its epoch)", units), -1;
-		r = compile_span(c, lsecond(f->args));
+		r = compile_span(c, lsecond(f->args), GA_IV_EPOCH);
 		/* (a numeric instruction: a cast to float past 2^53 takes the exact path) */
 		if (r < 0 || emit(c, GA_OP_MOVE, GA_T_NUMERIC, r, r, 0, 0) < 0)
 			return -1;
@@ -4610,7 +4655,7 @@ compile_segment(Compiler *c, Expr *expr, GaSegment *seg, int *type)
 	/* an interval: a difference of timestamps, by its microseconds */
 	if (exprType((Node *) expr) == INTERVALOID)
 	{
-		seg->reg = compile_span(c, expr);
+		seg->reg = compile_span(c, expr, GA_IV_NONE);
 		*type = GA_T_INT8;
 	}
 	else
@@ -4690,6 +4735,8 @@ agg_kind(Oid transfn)
 }
 
 static bool compile_filter(Compiler *c, Aggref *aggref, GaAgg *ag);
+static bool compile_interval_sum(Compiler *c, GaAgg *ag, Var *var);
+static Expr *strip_relabel(Expr *expr);
 static bool compile_ordered(Compiler *c, Aggref *aggref, GaAgg *ag);
 
 /*
@@ -5071,7 +5118,12 @@ compile_aggref(Compiler *c, Aggref *aggref, GaAgg *ag)
 		if (list_length(aggref->args) != 1)
 			return fail(c, "aggregate with %d arguments", list_length(aggref->args));
 		arg = ((TargetEntry *) linitial(aggref->args))->expr;
-		if (ag->kind == GA_AGG_COUNT && ag->distinct < 0 && IsA(arg, Var))
+		if (ag->kind == GA_AGG_SUM_IV && ag->distinct < 0 && IsA(strip_relabel(arg), Var))
+		{
+			if (!compile_interval_sum(c, ag, (Var *) strip_relabel(arg)))
+				return false;
+		}
+		else if (ag->kind == GA_AGG_COUNT && ag->distinct < 0 && IsA(arg, Var))
 		{
 			/* count(col) of any type needs only the column's NULL-ness */
 			c->nextreg = 0;
@@ -5155,6 +5207,27 @@ compile_aggref(Compiler *c, Aggref *aggref, GaAgg *ag)
 		}
 	}
 	return compile_filter(c, aggref, ag);
+}
+
+/*
+ * sum or avg of interval column var: its time the argument, its day and
+ * month the second (GA_IV_DAYMON), which GA_AGG_SUM_IV sums apart.
+ */
+static bool
+compile_interval_sum(Compiler *c, GaAgg *ag, Var *var)
+{
+	if (c->npairs >= GA_MAX_PAIRS)
+		return fail(c, "more than %d two-argument aggregates and sums of intervals",
+					GA_MAX_PAIRS);
+	c->nextreg = 0;
+	ag->arg.start = c->prog->ga.ninstr;
+	ag->arg.reg = interval_column(c, var, GA_IV_TIME);
+	if (ag->arg.reg < 0 || (ag->arg2 = interval_column(c, var, GA_IV_DAYMON)) < 0)
+		return false;
+	ag->arg.end = c->prog->ga.ninstr;
+	ag->argtype = GA_T_INT8;
+	ag->pair = c->npairs++;
+	return true;
 }
 
 /* The aggregate's FILTER (WHERE ...), if any. */

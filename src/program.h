@@ -289,11 +289,25 @@ GpuaggProgramSumsIntervals(const GaProgram *p)
 	return false;
 }
 
-/* Does the plan need an exact path for either? */
+/*
+ * Does it read an interval column's comparison value or epoch, which past
+ * int64 sends the scan to the exact path (GA_ERR_NUMERIC_EXACT too)?
+ */
+static inline bool
+GpuaggProgramIntervalExact(const GaProgram *p)
+{
+	for (uint32 i = 0; i < p->ncols; i++)
+		if (p->cols[i].ivpart == GA_IV_SPAN || p->cols[i].ivpart == GA_IV_EPOCH)
+			return true;
+	return false;
+}
+
+/* Does the plan need an exact path for any of them? */
 static inline bool
 GpuaggProgramNeedsExact(const GaProgram *p)
 {
-	return GpuaggProgramNumericExact(p) || GpuaggProgramSumsIntervals(p);
+	return GpuaggProgramNumericExact(p) || GpuaggProgramSumsIntervals(p) ||
+		GpuaggProgramIntervalExact(p);
 }
 
 /* The GaType of a PostgreSQL type, or GA_T_INVALID. */

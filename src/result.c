@@ -425,14 +425,15 @@ percentile_lerp(const GpuaggFinal *fin, GaDatum lo, GaDatum hi, double proportio
 
 /*
  * A GA_AGG_SUM_IV state's sum as interval_pl leaves it (which
- * GpuaggIntervalSumsUnsafe has found in range): days and time apart.
+ * GpuaggIntervalSumsUnsafe has found in range): months, days and time
+ * apart.
  */
 static Datum
 sum_interval(const uint64 *st, size_t stride)
 {
 	Interval   *iv = palloc(sizeof(Interval));
 
-	iv->month = 0;
+	iv->month = (int32) (int64) st[7 * stride];
 	iv->day = (int32) (int64) st[3 * stride];
 	iv->time = (int64) st[stride];
 	return IntervalPGetDatum(iv);
@@ -458,10 +459,10 @@ GpuaggIntervalSumsUnsafe(const GaProgram *prog, const GaResult *res)
 
 		if (prog->aggs[a].kind != GA_AGG_SUM_IV)
 			continue;
-		/* the sums of the absolute values of the time and of the days */
+		/* the sums of the absolute values of the time, days and months */
 		for (uint64 g = 0; g < n; g++)
 			if (st[5 * n + g] != 0 || st[4 * n + g] > (uint64) PG_INT64_MAX ||
-				st[6 * n + g] > (uint64) PG_INT32_MAX)
+				st[6 * n + g] > (uint64) PG_INT32_MAX || st[8 * n + g] > (uint64) PG_INT32_MAX)
 				return true;
 	}
 	return false;

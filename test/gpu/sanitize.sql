@@ -44,6 +44,12 @@ VACUUM ANALYZE san;
 SELECT k, sum(mf), avg(mf * 2), sum(mf * m), sum(CASE WHEN b THEN mf END), count(*) FILTER (WHERE mf > 10) FROM san GROUP BY k ORDER BY k LIMIT 3;
 -- differences of timestamps: sums of days and time apart, compared
 SELECT k, sum(ts - d::timestamp), avg(ts - timestamp '2020-01-01'), max(ts - d::timestamp), count(DISTINCT ts - d::timestamp), sum(extract(epoch FROM ts - d::timestamp)) FROM san WHERE ts - d::timestamp > interval '-300 days' GROUP BY k ORDER BY k LIMIT 3;
+-- an interval column: its time, days and months (page form), summed
+-- apart; compared; its epoch
+ALTER TABLE san ADD COLUMN iv interval;
+UPDATE san SET iv = CASE WHEN v % 23 = 0 THEN NULL ELSE make_interval(0, v % 7 - 2, 0, v % 40, 0, v % 90, (v % 1000) / 8.0) END;
+VACUUM san;
+SELECT k, sum(iv), avg(iv), count(iv), count(*) FILTER (WHERE iv > interval '1 mon'), sum(extract(epoch FROM iv)) FROM san WHERE iv <> interval '2 days' GROUP BY k ORDER BY k LIMIT 3;
 -- abs() of integers and floats; LIKE ANY, a column the host computes
 SELECT k % 5 AS g, sum(abs(v - 100000)), max(abs(s - 6)), min(abs(f - 1000)), max(abs(x)) FROM san GROUP BY 1 ORDER BY 1 LIMIT 3;
 SELECT k, count(*) FILTER (WHERE t LIKE ANY (ARRAY['id1%', '%7'])), count(*) FILTER (WHERE t !~ ALL ('{^id2,9$}')) FROM san GROUP BY k ORDER BY k LIMIT 3;

@@ -406,6 +406,9 @@ SELECT check_offload('SELECT k, sum(d) FILTER (WHERE d > interval ''10 days''), 
 SELECT check_offload('SELECT k, count(*), avg(d) FROM div WHERE d BETWEEN interval ''-2 mons'' AND interval ''1 mon 5 days'' AND e <> interval ''1 day'' GROUP BY k HAVING sum(e) > interval ''1 hour''');
 SELECT check_offload('SELECT extract(epoch FROM d) AS s, count(*) FROM div WHERE k = 4 GROUP BY 1');
 SELECT check_offload('SELECT k, count(*) FILTER (WHERE d > te - ts), sum(d) FILTER (WHERE d < NULL::interval) FROM div, (SELECT timestamp ''2000-01-01'' AS ts, timestamp ''2000-01-11'' AS te) c GROUP BY k');
+-- count(DISTINCT ...) by interval_eq: '1 day' and '24 hours' once
+SELECT check_offload('SELECT k, count(DISTINCT d), count(DISTINCT e), count(DISTINCT d) FILTER (WHERE d > e) FROM div GROUP BY k');
+SELECT check_offload('SELECT count(DISTINCT d), count(DISTINCT e) FROM div WHERE k < 3 AND (d = interval ''1 day'' OR e = interval ''1 day'')');
 SELECT check_offload('SELECT sum(d), avg(e) FROM div WHERE k > 100');
 SELECT check_offload('SELECT sum(d), avg(e), count(*) FROM div');
 CREATE TABLE divw (k int, d interval);
@@ -428,8 +431,12 @@ RESET parallel_setup_cost;
 RESET parallel_tuple_cost;
 RESET min_parallel_table_scan_size;
 RESET gpuagg.tuple_cost;
--- native, saying why: a key, min/max, DISTINCT, a joined table's column
+-- IS NULL of it (of any type: its NULL bit alone)
+SELECT check_offload('SELECT k, count(*) FILTER (WHERE d IS NULL), count(*) FILTER (WHERE e IS NOT NULL) FROM div WHERE d IS NOT NULL OR k = 3 GROUP BY k');
+-- native, saying why: a key, min/max, DISTINCT, a joined table's column,
+-- an expression of intervals
 SET gpuagg.log_fallback = on;
+EXPLAIN (COSTS OFF) SELECT k, sum(-d) FROM div GROUP BY k;
 EXPLAIN (COSTS OFF) SELECT d, count(*) FROM div GROUP BY d;
 EXPLAIN (COSTS OFF) SELECT k, max(d) FROM div GROUP BY k;
 EXPLAIN (COSTS OFF) SELECT k, sum(DISTINCT d) FROM div GROUP BY k;
@@ -437,7 +444,8 @@ EXPLAIN (COSTS OFF) SELECT k, sum(divw.d) FROM div JOIN divw USING (k) GROUP BY 
 RESET gpuagg.log_fallback;
 -- the ends of the range: a sum of months past int32 raises interval_pl's
 -- error; where the absolute values' sums pass the range, or a value's
--- span or epoch passes int64 (178000000 years), the exact path answers
+-- span or epoch passes int64 (past 292000 years: 178000000 years), the
+-- exact path answers
 SELECT check_error('SELECT sum(d) FROM divw WHERE k = 0');
 SELECT check_offload('SELECT sum(d), avg(d) FROM divw WHERE k = 1');
 SELECT line FROM explain_stable('SELECT sum(d), avg(d) FROM divw WHERE k = 1', true) line

@@ -42,4 +42,14 @@ SELECT check_offload('SELECT count(*) FROM nu WHERE v NOT IN (1, NULL)');
 SELECT check_offload('SELECT count(*) FROM nu WHERE v NOT IN (1, 3)');
 SELECT check_offload('SELECT count(*) FROM nu WHERE (v > 2) IS NULL');
 
+-- IS [NOT] NULL of a column of a type the devices do not read (jsonb,
+-- inet, an array): its NULL bit alone, page batches or rows
+CREATE TABLE nx AS SELECT i % 4 AS k,
+	   CASE WHEN i % 3 = 0 THEN NULL ELSE jsonb_build_object('n', i) END AS j,
+	   CASE WHEN i % 5 = 0 THEN NULL ELSE ('10.0.0.' || i % 250)::inet END AS ip,
+	   CASE WHEN i % 7 = 0 THEN NULL ELSE ARRAY[i, i + 1] END AS a
+  FROM generate_series(1, 2000) i;
+SELECT check_offload('SELECT k, count(*) FILTER (WHERE j IS NULL), count(*) FILTER (WHERE ip IS NOT NULL), count(*) FILTER (WHERE a IS NULL AND j IS NOT NULL) FROM nx WHERE ip IS NOT NULL OR k = 0 GROUP BY k');
+DROP TABLE nx;
+
 DROP TABLE nu, fl;

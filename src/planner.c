@@ -1892,7 +1892,7 @@ compile_query(GpuaggCandidate *c)
 
 				if (rel && rel->subroot && rel->subroot->append_rel_list != NIL)
 					return join_words(c->root, c->input_rel->relids,
-									  "a joined subquery with UNION ALL or inheritance, beside what may need the exact path (numerics, a time zone, a constant expression that may fail)");
+									  "a joined subquery with UNION ALL or inheritance, beside what may need the exact path (numerics, intervals, a time zone, a constant expression that may fail)");
 			}
 		}
 	}

@@ -110,6 +110,10 @@ typedef struct Compiler
 								 * may be a uuid column or constant: a group
 								 * key, count's argument, an operand of
 								 * uuid = or <> (compile_uuid_var) */
+	bool		span_ok;		/* compile_segment's interval may be a
+								 * column, by its comparison value
+								 * (count(DISTINCT), whose values are equal
+								 * as interval_eq says) */
 	GpuaggQuotient quotient;	/* the last exact quotient compiled */
 } Compiler;
 
@@ -124,6 +128,7 @@ static int	compile_width_bucket(Compiler *c, FuncExpr *f, int *type);
 static int	compile_named_op(Compiler *c, const char *name, Oid opfuncid, Oid inputcollid,
 							 Oid restype, List *args, int *type);
 static int	compile_span_cmp(Compiler *c, const char *name, List *args, int *type);
+static Expr *strip_relabel(Expr *expr);
 static int	derived_column(Compiler *c, Expr *expr, Var *var, int t, int *type);
 static int	compile_bool_chain(Compiler *c, List *args, int stepop, bool init);
 static int	compile_numeric_div(Compiler *c, List *args, int ra, int lt, bool div_sum,
@@ -2983,15 +2988,15 @@ compile_span(Compiler *c, Expr *expr, int part)
 	if (IsA(expr, Var) && part != GA_IV_NONE)
 		return interval_column(c, (Var *) expr, part);
 	if (IsA(expr, Var))
-		return fail(c, "an interval column other than compared, counted, summed, averaged or its extract(epoch)"), -1;
+		return fail(c, "an interval column other than compared, counted, summed, averaged, tested for NULL or its extract(epoch)"), -1;
 	if (IsA(expr, FuncExpr))
 		return fail(c, "%s() returning an interval (of intervals, only a difference of two timestamps)",
 					get_func_name(((FuncExpr *) expr)->funcid)), -1;
 	if (!IsA(expr, OpExpr) || list_length(op->args) != 2)
-		return fail(c, "an interval other than the difference of two timestamps"), -1;
+		return fail(c, "an interval other than a column or the difference of two timestamps"), -1;
 	set_opfuncid(op);
 	if (op->opfuncid != F_TIMESTAMP_MI && op->opfuncid != F_TIMESTAMPTZ_MI)
-		return fail(c, "an interval other than the difference of two timestamps"), -1;
+		return fail(c, "an interval other than a column or the difference of two timestamps"), -1;
 	ra = compile_expr(c, linitial(op->args), &lt);
 	if (ra < 0)
 		return -1;
@@ -4587,8 +4592,19 @@ compile_expr(Compiler *c, Expr *expr, int *type)
 
 				if (n->argisrow)
 					return fail(c, "row-valued IS NULL"), -1;
-				c->uuid_ok = true;
-				r = compile_expr(c, n->arg, &t);
+				/*
+				 * a column of a type the devices do not read (interval,
+				 * jsonb, inet, ...): its NULL-ness alone, as count(x)'s
+				 */
+				if (IsA(strip_relabel(n->arg), Var) && exprType((Node *) n->arg) != UUIDOID &&
+					GpuaggTypeOf(getBaseType(exprType((Node *) n->arg))) == GA_T_INVALID &&
+					getBaseType(exprType((Node *) n->arg)) != NUMERICOID)
+					r = compile_var(c, (Var *) strip_relabel(n->arg), GA_T_NULLONLY);
+				else
+				{
+					c->uuid_ok = true;
+					r = compile_expr(c, n->arg, &t);
+				}
 				if (r < 0 ||
 					emit(c, n->nulltesttype == IS_NULL ? GA_OP_ISNULL : GA_OP_ISNOTNULL,
 						 GA_T_BOOL, r, r, 0, 0) < 0)
@@ -4655,7 +4671,7 @@ compile_segment(Compiler *c, Expr *expr, GaSegment *seg, int *type)
 	/* an interval: a difference of timestamps, by its microseconds */
 	if (exprType((Node *) expr) == INTERVALOID)
 	{
-		seg->reg = compile_span(c, expr, GA_IV_NONE);
+		seg->reg = compile_span(c, expr, c->span_ok ? GA_IV_SPAN : GA_IV_NONE);
 		*type = GA_T_INT8;
 	}
 	else
@@ -4736,7 +4752,6 @@ agg_kind(Oid transfn)
 
 static bool compile_filter(Compiler *c, Aggref *aggref, GaAgg *ag);
 static bool compile_interval_sum(Compiler *c, GaAgg *ag, Var *var);
-static Expr *strip_relabel(Expr *expr);
 static bool compile_ordered(Compiler *c, Aggref *aggref, GaAgg *ag);
 
 /*
@@ -5137,7 +5152,8 @@ compile_aggref(Compiler *c, Aggref *aggref, GaAgg *ag)
 		else
 		{
 			bool		extreme = ag->kind == GA_AGG_MIN || ag->kind == GA_AGG_MAX;
-			bool		branched;
+			bool		branched,
+						ok;
 			List	   *quotient = NIL;
 
 			/*
@@ -5161,9 +5177,12 @@ compile_aggref(Compiler *c, Aggref *aggref, GaAgg *ag)
 			c->div_sum = quotient != NIL && ag->kind == GA_AGG_SUM_I128;
 			branched = c->mixed_case != NULL;
 			c->uuid_ok = ag->kind == GA_AGG_COUNT;
-			if (!compile_segment(c, arg, &ag->arg, &t))
-				return false;
+			c->span_ok = ag->kind == GA_AGG_COUNT && ag->distinct >= 0;
+			ok = compile_segment(c, arg, &ag->arg, &t);
 			c->uuid_ok = false;
+			c->span_ok = false;
+			if (!ok)
+				return false;
 			/*
 			 * ... or of columns of several display scales: each row's
 			 * display scale computed after its value (a CASE's or

@@ -1993,7 +1993,8 @@ ga_sum_interval(GA_STATE uint64_t *st, size_t stride, int64_t time, int64_t day,
 	GA_ST(st, 0, stride)++;
 	ga_add128(st + stride, stride, (uint64_t) time, time < 0 ? ~(uint64_t) 0 : 0);
 	GA_ST(st, 3, stride) += (uint64_t) day;
-	ga_add128(st + 4 * stride, stride, (uint64_t) (time < 0 ? -time : time), 0);
+	/* (|INT64_MIN| too: an interval column's time may be any int64) */
+	ga_add128(st + 4 * stride, stride, time < 0 ? 0 - (uint64_t) time : (uint64_t) time, 0);
 	GA_ST(st, 6, stride) += (uint64_t) (day < 0 ? -day : day);
 	GA_ST(st, 7, stride) += (uint64_t) month;
 	GA_ST(st, 8, stride) += (uint64_t) (month < 0 ? -month : month);

@@ -415,6 +415,7 @@ CREATE TABLE divw (k int, d interval);
 INSERT INTO divw SELECT 0, interval '2000000000 mons' FROM generate_series(1, 2);
 INSERT INTO divw SELECT 1, CASE WHEN i % 2 = 0 THEN interval '-2000000000 mons 2000000000 days' ELSE interval '2000000000 mons -2000000000 days' END FROM generate_series(1, 3) i;
 INSERT INTO divw VALUES (2, '178000000 years'), (2, '-178000000 years 1 day'), (2, '1 day');
+INSERT INTO divw VALUES (3, interval '-2562047788 hours' - interval '54.775808 sec'), (3, '1 hour');
 ANALYZE divw;
 -- a default in rows written before the column (the host reads them)
 ALTER TABLE div ADD COLUMN f interval DEFAULT '1 day 02:00';
@@ -448,6 +449,7 @@ RESET gpuagg.log_fallback;
 -- exact path answers
 SELECT check_error('SELECT sum(d) FROM divw WHERE k = 0');
 SELECT check_offload('SELECT sum(d), avg(d) FROM divw WHERE k = 1');
+SELECT check_offload('SELECT sum(d), avg(d) FROM divw WHERE k = 3');
 SELECT line FROM explain_stable('SELECT sum(d), avg(d) FROM divw WHERE k = 1', true) line
  WHERE line ~ 'Exact Path';
 SELECT check_offload('SELECT k, count(*) FILTER (WHERE d > interval ''1 year''), sum(extract(epoch FROM d)) FROM divw WHERE k > 0 GROUP BY k');

@@ -499,6 +499,7 @@ DECLARE
 	ordered bool := false;
 	list bool := false;
 	span bool := false;
+	ivcol bool := false;
 BEGIN
 	-- (random() drawn only under the setting: the other runs keep their queries)
 	IF current_setting('diff.regr', true) = 'on' THEN
@@ -520,7 +521,19 @@ BEGIN
 		t := diff_pick('{ts,ts,tz}');
 		a := diff_expr(t);
 		f := diff_expr(t);
-		IF random() < 0.3 THEN
+		-- (or, with diff.intervals, the interval column iv: summed,
+		-- counted, compared, its epoch)
+		IF current_setting('diff.intervals', true) = 'on' THEN
+			ivcol := random() < 0.6;
+		END IF;
+		IF ivcol THEN
+			t := '(' || a || ' - ' || f || ')';
+			a := diff_pick(ARRAY['sum(iv)', 'sum(iv)', 'avg(iv)', 'avg(iv)', 'count(iv)',
+				'count(DISTINCT iv)', 'sum(extract(epoch FROM iv))', 'min(extract(epoch FROM iv))',
+				'bool_or(iv > interval ''' || diff_pick('{"3 days","-1 mon 2 days","12:00","1 year"}') || ''')',
+				'bool_and(iv <= ' || t || ')', 'count(iv = ' || t || ')',
+				'bool_or(iv IS NULL)', 'count(DISTINCT iv)']);
+		ELSIF random() < 0.3 THEN
 			t := 'age(' || a || ', ' || f || ')';
 			a := diff_pick('{"sum(extract(year FROM ","sum(extract(month FROM ","max(extract(day FROM ","sum(date_part(''hour'', ","sum(extract(second FROM ","min(date_part(''microseconds'', ","count(DISTINCT extract(quarter FROM ","bool_or(","bool_and("}');
 			a := a || t || CASE WHEN a ~ '^bool'
@@ -1138,6 +1151,24 @@ SELECT queries, offloaded, errors_both >= 5 AS many_errors_compared, mismatches
   FROM diff_run(150, 0.4646, false);
 RESET diff.zones;
 RESET TimeZone;
+
+-- an interval column (months, days and time of mixed signs, NULLs, '1
+-- day' beside '24 hours' and a month beside '30 days') beside the others,
+-- serial: its time, days and months summed apart, compared by
+-- interval_cmp's value (with differences of timestamps too), its epoch,
+-- count(DISTINCT) by interval_eq; iv holds no random() of its own
+ALTER TABLE diff_t ADD COLUMN iv interval;
+UPDATE diff_t SET iv = CASE
+	WHEN i4 % 9 = 0 THEN interval '1 day' WHEN i4 % 9 = 1 THEN interval '24 hours'
+	WHEN i4 % 9 = 2 THEN interval '1 mon' WHEN i4 % 9 = 3 THEN interval '30 days'
+	ELSE make_interval(0, i2 % 25, 0, i4 % 61, 0, 0, (i8 % 100000000000) / 1000000.0) END;
+ANALYZE diff_t;
+SET diff.spans = on;
+SET diff.intervals = on;
+SELECT queries, offloaded, errors_both >= 5 AS many_errors_compared, mismatches
+  FROM diff_run(100, 0.3535, false);
+RESET diff.intervals;
+RESET diff.spans;
 
 DROP FUNCTION diff_run(int, float8, bool);
 DROP FUNCTION diff_float_order(text[], text[], text, text, text, text, bool);

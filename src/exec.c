@@ -1257,7 +1257,7 @@ run_on_device(GpuAggState *st, char **why)
 	{
 		*why = pstrdup(err == GA_ERR_TZ_WINDOW ?
 					   "a timestamptz outside the time zone's table" :
-					   "a numeric value the device cannot hold exactly");
+					   "a numeric or interval value the device cannot hold exactly");
 		st->exact = true;
 		return false;
 	}
@@ -1395,8 +1395,9 @@ run_aggregation(GpuAggState *st)
 		if (st->exact)
 		{
 			/*
-			 * A numeric past the device's int64, or a timestamptz outside
-			 * the zone's table: PostgreSQL's own plan, the exact path,
+			 * A numeric past the device's int64 (or an interval's
+			 * comparison value or epoch), or a timestamptz outside the
+			 * zone's table: PostgreSQL's own plan, the exact path,
 			 * aggregates the rows instead (gpuagg_exec).  The device's work
 			 * does not count.
 			 */

@@ -4589,6 +4589,9 @@ compile_expr(Compiler *c, Expr *expr, int *type)
 		case T_NullTest:
 			{
 				NullTest   *n = (NullTest *) expr;
+				Expr	   *arg = strip_relabel(n->arg);
+				Oid			argtype = exprType((Node *) n->arg);
+				Oid			base = getBaseType(argtype);
 
 				if (n->argisrow)
 					return fail(c, "row-valued IS NULL"), -1;
@@ -4596,10 +4599,9 @@ compile_expr(Compiler *c, Expr *expr, int *type)
 				 * a column of a type the devices do not read (interval,
 				 * jsonb, inet, ...): its NULL-ness alone, as count(x)'s
 				 */
-				if (IsA(strip_relabel(n->arg), Var) && exprType((Node *) n->arg) != UUIDOID &&
-					GpuaggTypeOf(getBaseType(exprType((Node *) n->arg))) == GA_T_INVALID &&
-					getBaseType(exprType((Node *) n->arg)) != NUMERICOID)
-					r = compile_var(c, (Var *) strip_relabel(n->arg), GA_T_NULLONLY);
+				if (IsA(arg, Var) && argtype != UUIDOID &&
+					GpuaggTypeOf(base) == GA_T_INVALID && base != NUMERICOID)
+					r = compile_var(c, (Var *) arg, GA_T_NULLONLY);
 				else
 				{
 					c->uuid_ok = true;
